@@ -1,0 +1,221 @@
+//! Brand kits: Markdown sections with versions, read modes, all-or-nothing writes with `expectedVersion`.
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+pub const TABS: &[&str] = &["overview", "voice", "visual"];
+pub const WIDTHS: &[&str] = &["full", "half"];
+
+/// The eight starter sections: `(key = role, tab, default name)`.
+pub const STARTER_SECTIONS: &[(&str, &str, &str)] = &[
+    ("about", "overview", "About"),
+    ("audience", "overview", "Audience"),
+    ("offer", "overview", "Offer"),
+    ("content_strategy", "overview", "Content Strategy"),
+    ("voice_and_tone", "voice", "Voice & Tone"),
+    ("writing_style", "voice", "Writing Style"),
+    ("speaking_style", "voice", "Speaking Style"),
+    ("design_guidelines", "visual", "Design Guidelines"),
+];
+
+pub fn roles() -> Vec<&'static str> {
+    STARTER_SECTIONS.iter().map(|s| s.0).collect()
+}
+
+/// Inputs of the old field model, refused with a 400 that names the section to write instead.
+pub const REMOVED_INPUTS: &[(&str, &str)] = &[
+    ("businessName", "about"),
+    ("primaryOffer", "offer"),
+    ("nicheDefinition", "about"),
+    ("positioning", "about"),
+    ("audience", "audience"),
+    ("voiceProfile", "voice_and_tone"),
+    ("contentStrategy", "content_strategy"),
+    ("visualStyle", "design_guidelines"),
+    ("designPrinciples", "design_guidelines"),
+    ("fields", "the matching section"),
+];
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BrandKitSummary {
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub is_default: bool,
+    #[serde(default)]
+    pub is_active: bool,
+    #[serde(default)]
+    pub is_favorited: bool,
+    #[serde(default)]
+    pub is_archived: bool,
+    #[serde(default)]
+    pub created_at: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BrandKitList {
+    #[serde(default)]
+    pub brand_kits: Vec<BrandKitSummary>,
+}
+
+/// An earlier body of a section (history reads, newest first).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SectionRevision {
+    pub version: i64,
+    pub body: String,
+    /// `user | agent | api | extraction | migration`.
+    #[serde(default)]
+    pub body_source: Option<String>,
+    #[serde(default)]
+    pub created_at: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BrandKitSection {
+    pub id: String,
+    pub key: String,
+    #[serde(default)]
+    pub role: Option<String>,
+    pub tab: String,
+    pub section_name: String,
+    pub width: String,
+    pub version: i64,
+    #[serde(default)]
+    pub body: String,
+    #[serde(default)]
+    pub updated_at: Option<String>,
+    #[serde(default)]
+    pub sort_order: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revisions: Option<Vec<SectionRevision>>,
+}
+
+/// A section in summary form: no body, with its size and its own `##` headings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SectionSummary {
+    pub id: String,
+    pub key: String,
+    #[serde(default)]
+    pub role: Option<String>,
+    pub tab: String,
+    pub section_name: String,
+    pub width: String,
+    pub version: i64,
+    #[serde(default)]
+    pub updated_at: Option<String>,
+    #[serde(default)]
+    pub sort_order: Option<f64>,
+    #[serde(default)]
+    pub char_count: i64,
+    #[serde(default)]
+    pub outline: Vec<String>,
+}
+
+/// `GET /brand-kits/{id}?detail=summary`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct BrandKitSummaryView {
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub sections: Vec<SectionSummary>,
+}
+
+/// `GET /brand-kits/{id}?keys=…|roles=…|tabs=…[&history=true]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct BrandKitSectionsView {
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub sections: Vec<BrandKitSection>,
+}
+
+/// A knowledge item as listed inside a full brand kit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct KnowledgeRef {
+    pub id: String,
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default)]
+    pub source_type: Option<String>,
+    #[serde(default)]
+    pub source_url: Option<String>,
+    #[serde(default)]
+    pub content_preview: Option<String>,
+}
+
+/// `GET /brand-kits/{id}` (no mode, or `detail=full`) and the reply to a PATCH.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BrandKit {
+    #[serde(flatten)]
+    pub summary: BrandKitSummary,
+    #[serde(default)]
+    pub website_urls: Vec<String>,
+    #[serde(default)]
+    pub sections: Vec<BrandKitSection>,
+    #[serde(default)]
+    pub knowledge: Vec<KnowledgeRef>,
+}
+
+/// Query of `GET /brand-kits/{id}`: one of three read modes.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct BrandKitQuery {
+    /// `summary` or `full`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    /// Comma-separated lists, AND-combined.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keys: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roles: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tabs: Option<String>,
+    /// With a filter only: include `revisions`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub history: Option<bool>,
+}
+
+/// One entry of `sections` in a PATCH: with `key` it edits that section, without it adds one.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SectionWrite {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub section_name: Option<String>,
+    /// Required when adding.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tab: Option<String>,
+    /// Replaces the whole body.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub width: Option<String>,
+    /// The version last read; a stale one refuses the whole write with 409.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_version: Option<i64>,
+    /// Restore an earlier version as a new version; not combined with `body`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revert_to: Option<i64>,
+}
+
+/// `PATCH /brand-kits/{id}`. The removed field-model inputs have no field here, so the client cannot
+/// send them.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct UpdateBrandKit {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub website_urls: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub is_default: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sections: Option<Vec<SectionWrite>>,
+}

@@ -1,0 +1,76 @@
+//! Wire-format checks: camelCase out, tolerant reads in, strict request bodies, TS generation.
+use contentdesk_api_types::*;
+use serde_json::json;
+use ts_rs::TS;
+
+#[test]
+fn card_read_accepts_post_or_card_envelope_and_ignores_unknown_fields() {
+    let card = json!({"id": "c1", "title": "T", "brandNewField": 1, "assets": [], "posts": []});
+    let a: CardEnvelope<CardDetail> = serde_json::from_value(json!({ "post": card.clone() })).unwrap();
+    let b: CardEnvelope<CardDetail> = serde_json::from_value(json!({ "card": card })).unwrap();
+    assert_eq!(a.post.summary.id, "c1");
+    assert_eq!(a, b);
+}
+
+#[test]
+fn deprecated_asset_id_alias_is_read_as_content_id() {
+    let asset: CardAsset =
+        serde_json::from_value(json!({"id": "a1", "assetType": "inspiration", "assetId": "ct_9"})).unwrap();
+    assert_eq!(asset.content_id_or_alias(), Some("ct_9"));
+}
+
+#[test]
+fn request_bodies_are_camel_case_and_leave_out_none() {
+    let body = serde_json::to_value(GenerateRequest {
+        model_id: "m".into(),
+        get_cost: Some(true),
+        output_id: Some("u".into()),
+        ..Default::default()
+    })
+    .unwrap();
+    assert_eq!(body, json!({"modelId": "m", "getCost": true, "outputId": "u"}));
+}
+
+#[test]
+fn stage_bodies_are_snake_case_and_accept_camel_case() {
+    let body = serde_json::to_value(UpdateStage {
+        space_id: "s".into(),
+        after_id: Some(None),
+        ..Default::default()
+    })
+    .unwrap();
+    assert_eq!(body, json!({"space_id": "s", "after_id": null}));
+    let read: UpdateStage = serde_json::from_value(json!({"spaceId": "s", "beforeId": "x"})).unwrap();
+    assert_eq!(read.before_id, Some(Some("x".into())));
+    assert_eq!(read.after_id, None);
+}
+
+#[test]
+fn request_bodies_refuse_unknown_fields() {
+    let err = serde_json::from_value::<UpdateCard>(json!({"title": "x", "colour": "red"})).unwrap_err();
+    assert!(err.to_string().contains("colour"), "{err}");
+}
+
+#[test]
+fn brand_kit_update_has_no_removed_inputs() {
+    for (removed, _) in REMOVED_INPUTS {
+        let err = serde_json::from_value::<UpdateBrandKit>(json!({ *removed: "x" }));
+        assert!(err.is_err(), "{removed} must not be a field of UpdateBrandKit");
+    }
+}
+
+#[test]
+fn typescript_bindings_generate() {
+    let decls = [
+        CardDetail::decl(),
+        UpdateCard::decl(),
+        GenerateRequest::decl(),
+        BrandKit::decl(),
+        ErrorBody::decl(),
+        ProjectCreated::decl(),
+    ];
+    for d in decls {
+        assert!(d.starts_with("type "), "{d}");
+    }
+    assert!(UpdateCard::decl().contains("scheduledAt"));
+}

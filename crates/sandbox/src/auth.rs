@@ -1,0 +1,187 @@
+//! Accounts and API keys: `ch_live_` secrets stored as SHA-256, shown once, revoked at once (soft
+//! delete), and the `Caller` extractor that checks the bearer key, the rate limit and scopes.
+use crate::db::new_id;
+use crate::error::{ApiError, ApiResult};
+use crate::state::AppState;
+use crate::time;
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+use rand::distributions::Alphanumeric;
+use rand::Rng;
+use rusqlite::{params, Connection, OptionalExtension};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+pub const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS accounts (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    balance REAL NOT NULL DEFAULT 0,
+    tier TEXT NOT NULL DEFAULT 'hero',
+    auto_topup INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS api_keys (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    name TEXT NOT NULL,
+    prefix TEXT NOT NULL,
+    secret_hash TEXT NOT NULL UNIQUE,
+    scopes TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    revoked_at TEXT
+);
+";
+
+pub const KEY_PREFIX: &str = "ch_live_";
+
+/// A key as listed: never the secret.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KeyInfo {
+    pub id: String,
+    pub account_id: String,
+    pub name: String,
+    /// The first characters of the secret, to recognise it.
+    pub prefix: String,
+    pub scopes: Vec<String>,
+    pub created_at: String,
+    pub revoked_at: Option<String>,
+}
+
+pub fn hash_secret(secret: &str) -> String {
+    hex::encode(Sha256::digest(secret.as_bytes()))
+}
+
+pub fn create_account(conn: &Connection, name: &str, balance: f64) -> rusqlite::Result<String> {
+    let id = new_id();
+    conn.execute(
+        "INSERT INTO accounts (id, name, balance, tier, created_at) VALUES (?1, ?2, ?3, 'hero', ?4)",
+        params![id, name, balance, time::now_str()],
+    )?;
+    Ok(id)
+}
+
+/// The first account (the one `serve --seed demo` fills), if any.
+pub fn first_account(conn: &Connection) -> rusqlite::Result<Option<String>> {
+    conn.query_row("SELECT id FROM accounts ORDER BY created_at, rowid LIMIT 1", [], |r| r.get(0))
+        .optional()
+}
+
+/// Mints a key; the secret is returned once and only its hash is kept.
+pub fn create_key(
+    conn: &Connection,
+    account_id: &str,
+    name: &str,
+    scopes: &[&str],
+) -> rusqlite::Result<(KeyInfo, String)> {
+    let body: String = rand::thread_rng().sample_iter(&Alphanumeric).take(32).map(char::from).collect();
+    let secret = format!("{KEY_PREFIX}{body}");
+    let info = KeyInfo {
+        id: new_id(),
+        account_id: account_id.to_string(),
+        name: name.to_string(),
+        prefix: secret[..KEY_PREFIX.len() + 4].to_string(),
+        scopes: scopes.iter().map(|s| s.to_string()).collect(),
+        created_at: time::now_str(),
+        revoked_at: None,
+    };
+    conn.execute(
+        "INSERT INTO api_keys (id, account_id, name, prefix, secret_hash, scopes, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![info.id, info.account_id, info.name, info.prefix, hash_secret(&secret), info.scopes.join(" "), info.created_at],
+    )?;
+    Ok((info, secret))
+}
+
+/// Soft-deletes a key; from now on it authenticates nothing. `false` when there is no such live key.
+pub fn revoke_key(conn: &Connection, key_id: &str) -> rusqlite::Result<bool> {
+    let n = conn.execute(
+        "UPDATE api_keys SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
+        params![key_id, time::now_str()],
+    )?;
+    Ok(n == 1)
+}
+
+pub fn list_keys(conn: &Connection) -> rusqlite::Result<Vec<KeyInfo>> {
+    let mut stmt = conn.prepare(
+        "SELECT id, account_id, name, prefix, scopes, created_at, revoked_at FROM api_keys ORDER BY created_at, rowid",
+    )?;
+    let rows = stmt.query_map([], |r| {
+        let scopes: String = r.get(4)?;
+        Ok(KeyInfo {
+            id: r.get(0)?,
+            account_id: r.get(1)?,
+            name: r.get(2)?,
+            prefix: r.get(3)?,
+            scopes: scopes.split_whitespace().map(String::from).collect(),
+            created_at: r.get(5)?,
+            revoked_at: r.get(6)?,
+        })
+    })?;
+    rows.collect()
+}
+
+/// Who is calling: the account and key behind a valid bearer key.
+#[derive(Debug, Clone)]
+pub struct Caller {
+    pub account_id: String,
+    pub key_id: String,
+    pub scopes: Vec<String>,
+}
+
+impl Caller {
+    pub fn has(&self, scope: &str) -> bool {
+        self.scopes.iter().any(|s| s == scope)
+    }
+
+    /// 403 naming `scope` unless the key holds it.
+    pub fn require(&self, scope: &str) -> ApiResult<()> {
+        if self.has(scope) {
+            Ok(())
+        } else {
+            Err(ApiError::MissingScope(scope.to_string()))
+        }
+    }
+
+    /// Checks again that the key is live: long requests call it before answering, so a key revoked
+    /// while the request was in flight stops authenticating at once.
+    pub fn ensure_active(&self, state: &AppState) -> ApiResult<()> {
+        let conn = state.db().lock();
+        let live: Option<i64> = conn
+            .query_row("SELECT 1 FROM api_keys WHERE id = ?1 AND revoked_at IS NULL", [&self.key_id], |r| r.get(0))
+            .optional()?;
+        live.map(|_| ()).ok_or(ApiError::Unauthorized)
+    }
+}
+
+impl FromRequestParts<AppState> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let header = parts
+            .headers
+            .get(axum::http::header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .ok_or(ApiError::Unauthorized)?;
+        let secret = header
+            .strip_prefix("Bearer ")
+            .or_else(|| header.strip_prefix("bearer "))
+            .map(str::trim)
+            .filter(|s| s.starts_with(KEY_PREFIX))
+            .ok_or(ApiError::Unauthorized)?;
+        let hash = hash_secret(secret);
+        let found = {
+            let conn = state.db().lock();
+            conn.query_row(
+                "SELECT id, account_id, scopes FROM api_keys WHERE secret_hash = ?1 AND revoked_at IS NULL",
+                [&hash],
+                |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?)),
+            )
+            .optional()?
+        };
+        let (key_id, account_id, scopes) = found.ok_or(ApiError::Unauthorized)?;
+        state.take_rate_token(&key_id).map_err(|retry_after| ApiError::RateLimited { retry_after })?;
+        Ok(Caller { account_id, key_id, scopes: scopes.split_whitespace().map(String::from).collect() })
+    }
+}

@@ -1,0 +1,81 @@
+//! What a sandbox run can be tuned with: render times, smart-wait, rate limit, caps, sizes.
+use std::time::Duration;
+
+/// How long a render of each kind takes. Tests use milliseconds; the desktop default is a few seconds.
+#[derive(Debug, Clone)]
+pub struct RenderTimes {
+    pub image: Duration,
+    pub video: Duration,
+    pub audio: Duration,
+    pub board: Duration,
+    pub lip_sync: Duration,
+}
+
+impl RenderTimes {
+    /// Every kind takes the same time.
+    pub fn all(d: Duration) -> Self {
+        RenderTimes { image: d, video: d, audio: d, board: d, lip_sync: d }
+    }
+}
+
+impl Default for RenderTimes {
+    fn default() -> Self {
+        RenderTimes {
+            image: Duration::from_secs(4),
+            video: Duration::from_secs(20),
+            audio: Duration::ZERO,
+            board: Duration::from_secs(6),
+            lip_sync: Duration::from_secs(20),
+        }
+    }
+}
+
+/// Per-key fixed window.
+#[derive(Debug, Clone, Copy)]
+pub struct RateLimit {
+    pub requests: u32,
+    pub window: Duration,
+}
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// How long `POST /studio/generate` waits for the render before answering with the `outputId`.
+    pub smart_wait: Duration,
+    pub render: RenderTimes,
+    /// `None`: no limit (benchmarks).
+    pub rate_limit: Option<RateLimit>,
+    /// Largest JSON body.
+    pub max_json_bytes: usize,
+    /// Largest upload PUT.
+    pub max_upload_bytes: usize,
+    /// Knowledge items per brand kit (the plan cap).
+    pub knowledge_cap: usize,
+    /// Largest base64 `fileData` for knowledge, decoded.
+    pub knowledge_max_file_bytes: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            smart_wait: Duration::from_secs(50),
+            render: RenderTimes::default(),
+            rate_limit: Some(RateLimit { requests: 600, window: Duration::from_secs(60) }),
+            max_json_bytes: 10 * 1024 * 1024,
+            max_upload_bytes: 50 * 1024 * 1024,
+            knowledge_cap: 25,
+            knowledge_max_file_bytes: 4 * 1024 * 1024,
+        }
+    }
+}
+
+impl Config {
+    /// Fast renders, short smart-wait, no rate limit: for tests.
+    pub fn for_tests() -> Self {
+        Config {
+            smart_wait: Duration::from_millis(300),
+            render: RenderTimes::all(Duration::from_millis(50)),
+            rate_limit: None,
+            ..Config::default()
+        }
+    }
+}

@@ -1,0 +1,51 @@
+//! One SQLite file in WAL mode behind a mutex. Each resource module owns its tables (`SCHEMA`); they
+//! are created here in one place. A write that returned is committed to the WAL file.
+use rusqlite::Connection;
+use std::path::Path;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+#[derive(Clone)]
+pub struct Db {
+    conn: Arc<Mutex<Connection>>,
+}
+
+impl Db {
+    pub fn open(path: &Path) -> rusqlite::Result<Self> {
+        let conn = Connection::open(path)?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        migrate(&conn)?;
+        Ok(Db { conn: Arc::new(Mutex::new(conn)) })
+    }
+
+    /// The connection, for one short synchronous piece of work (never held across an `.await`).
+    pub fn lock(&self) -> MutexGuard<'_, Connection> {
+        self.conn.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Runs `f` in one transaction: all or nothing.
+    pub fn tx<T, E>(&self, f: impl FnOnce(&rusqlite::Transaction) -> Result<T, E>) -> Result<T, E>
+    where
+        E: From<rusqlite::Error>,
+    {
+        let mut conn = self.lock();
+        let tx = conn.transaction()?;
+        let out = f(&tx)?;
+        tx.commit()?;
+        Ok(out)
+    }
+}
+
+fn migrate(conn: &Connection) -> rusqlite::Result<()> {
+    for schema in crate::routes::SCHEMAS {
+        conn.execute_batch(schema)?;
+    }
+    Ok(())
+}
+
+/// A new record id.
+pub fn new_id() -> String {
+    uuid::Uuid::new_v4().to_string()
+}

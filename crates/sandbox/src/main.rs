@@ -1,0 +1,171 @@
+//! `contentdesk-sandbox`: serve the local API, and manage its keys.
+use api_types::scopes;
+use clap::{Parser, Subcommand};
+use contentdesk_sandbox::{auth, seed, AppState, Config, RateLimit, RenderTimes};
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(Parser)]
+#[command(name = "contentdesk-sandbox", about = "A local Content Production Service API v1 for Content Desk")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the API on loopback.
+    Serve {
+        /// The SQLite file (created when missing).
+        #[arg(long, default_value = "sandbox.db")]
+        db: PathBuf,
+        #[arg(long, default_value = "127.0.0.1:8787")]
+        addr: String,
+        /// `demo`: seed the demo data (once per file) and print a fresh key with every scope.
+        #[arg(long)]
+        seed: Option<String>,
+        /// Extra cards in the demo space (board benchmarks).
+        #[arg(long, default_value_t = 0)]
+        extra_cards: usize,
+        /// Render time of every media kind, in milliseconds (default: a few seconds, video longer).
+        #[arg(long)]
+        render_ms: Option<u64>,
+        /// How long a generate call waits for its render, in milliseconds.
+        #[arg(long, default_value_t = 50_000)]
+        smart_wait_ms: u64,
+        /// Requests per key per minute; 0 turns the limit off.
+        #[arg(long, default_value_t = 600)]
+        rate_limit: u32,
+    },
+    /// Manage API keys.
+    Keys {
+        #[command(subcommand)]
+        command: KeysCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum KeysCommand {
+    /// Mint a key; the secret is printed once.
+    Create {
+        #[arg(long, default_value = "sandbox.db")]
+        db: PathBuf,
+        /// Scopes, comma or space separated; `all` for every scope.
+        #[arg(long, num_args = 1.., value_delimiter = ',', default_value = "all")]
+        scopes: Vec<String>,
+        #[arg(long, default_value = "cli")]
+        name: String,
+        /// The account (default: the first one, created when there is none).
+        #[arg(long)]
+        account: Option<String>,
+    },
+    /// Revoke a key at once.
+    Revoke {
+        #[arg(long, default_value = "sandbox.db")]
+        db: PathBuf,
+        id: String,
+    },
+    /// List keys (never their secrets).
+    List {
+        #[arg(long, default_value = "sandbox.db")]
+        db: PathBuf,
+    },
+}
+
+fn expand_scopes(given: &[String]) -> Result<Vec<&'static str>, String> {
+    let mut out = Vec::new();
+    for s in given.iter().flat_map(|s| s.split_whitespace()) {
+        if s == "all" {
+            out.extend_from_slice(scopes::ALL);
+        } else if let Some(known) = scopes::ALL.iter().find(|k| **k == s) {
+            out.push(*known);
+        } else {
+            return Err(format!("unknown scope `{s}`; known: {}", scopes::ALL.join(", ")));
+        }
+    }
+    out.dedup();
+    Ok(out)
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Serve { db, addr, seed: seed_name, extra_cards, render_ms, smart_wait_ms, rate_limit } => {
+            let mut config = Config { smart_wait: Duration::from_millis(smart_wait_ms), ..Config::default() };
+            if let Some(ms) = render_ms {
+                config.render = RenderTimes::all(Duration::from_millis(ms));
+            }
+            config.rate_limit =
+                (rate_limit > 0).then(|| RateLimit { requests: rate_limit, window: Duration::from_secs(60) });
+            let state = AppState::open(&db, config)?;
+            let mut key = None;
+            match seed_name.as_deref() {
+                None => {}
+                Some("demo") => {
+                    let seeded = seed::seed_demo(&state, &seed::DemoOptions { extra_cards })?;
+                    let conn = state.db().lock();
+                    let (_, secret) = auth::create_key(&conn, &seeded.account_id, "serve --seed demo", scopes::ALL)?;
+                    key = Some(secret);
+                }
+                Some(other) => return Err(format!("unknown seed `{other}`; the only seed is `demo`").into()),
+            }
+            let running = contentdesk_sandbox::spawn(state, &addr).await?;
+            println!("Content Desk sandbox serving {}", running.base_url());
+            if let Some(key) = key {
+                println!("API key (every scope, shown once): {key}");
+            }
+            println!("Database: {}  (Ctrl+C to stop)", db.display());
+            tokio::signal::ctrl_c().await?;
+            running.stop().await;
+        }
+        Command::Keys { command } => match command {
+            KeysCommand::Create { db, scopes: given, name, account } => {
+                let scopes = expand_scopes(&given)?;
+                let state = AppState::open(&db, Config::default())?;
+                let conn = state.db().lock();
+                let account_id = match account {
+                    Some(a) => a,
+                    None => match auth::first_account(&conn)? {
+                        Some(a) => a,
+                        None => auth::create_account(&conn, "Sandbox account", seed::DEMO_CREDITS)?,
+                    },
+                };
+                let (info, secret) = auth::create_key(&conn, &account_id, &name, &scopes)?;
+                println!("{secret}");
+                eprintln!("key {} ({}) for account {}: {}", info.id, info.name, info.account_id, info.scopes.join(" "));
+                eprintln!("The secret is shown once; only its hash is stored.");
+            }
+            KeysCommand::Revoke { db, id } => {
+                let state = AppState::open(&db, Config::default())?;
+                let conn = state.db().lock();
+                if auth::revoke_key(&conn, &id)? {
+                    println!("revoked {id}");
+                } else {
+                    return Err(format!("no live key with id {id}").into());
+                }
+            }
+            KeysCommand::List { db } => {
+                let state = AppState::open(&db, Config::default())?;
+                let conn = state.db().lock();
+                for k in auth::list_keys(&conn)? {
+                    println!(
+                        "{}\t{}\t{}…\t{}\t{}",
+                        k.id,
+                        k.name,
+                        k.prefix,
+                        k.scopes.join(","),
+                        k.revoked_at.map(|t| format!("revoked {t}")).unwrap_or_else(|| "live".into())
+                    );
+                }
+            }
+        },
+    }
+    Ok(())
+}

@@ -1,0 +1,14 @@
+//! TODO(helper): this resource is being written.
+use crate::state::AppState;
+use axum::Router;
+
+pub const SCHEMA: &str = "";
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+}
+
+/// This resource's part of the demo seed.
+pub fn seed_demo(_conn: &rusqlite::Connection, _account_id: &str, _opts: &crate::seed::DemoOptions) -> rusqlite::Result<()> {
+    Ok(())
+}
