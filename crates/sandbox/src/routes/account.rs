@@ -8,6 +8,9 @@ use axum::routing::get;
 use axum::{Json, Router};
 use rusqlite::{params, Connection, OptionalExtension};
 
+/// `(method, path)` of every route this module serves under `/api/v1`.
+pub const ROUTES: &[(&str, &str)] = &[("GET", "/account/balance"), ("GET", "/balance")];
+
 pub fn router() -> Router<AppState> {
     Router::new().route("/account/balance", get(balance)).route("/balance", get(balance))
 }

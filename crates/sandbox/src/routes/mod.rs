@@ -38,6 +38,27 @@ pub const SCHEMAS: &[&str] = &[
     crate::seed::SCHEMA,
 ];
 
+/// Every `(method, path)` served under `/api/v1`.
+pub fn route_table() -> Vec<(&'static str, &'static str)> {
+    [
+        account::ROUTES,
+        models::ROUTES,
+        studio::ROUTES,
+        media::ROUTES,
+        spaces::ROUTES,
+        stages::ROUTES,
+        cards::ROUTES,
+        tags::ROUTES,
+        archive::ROUTES,
+        projects::ROUTES,
+        brand_kits::ROUTES,
+        knowledge::ROUTES,
+        inspiration::ROUTES,
+        connected_accounts::ROUTES,
+    ]
+    .concat()
+}
+
 pub fn router(state: AppState) -> Router {
     let max_json = state.config().max_json_bytes;
     let api = Router::new()
