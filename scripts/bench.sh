@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Benchmarks (figures, not tests):
+#  (a) the sandbox against Prism mocking docs/openapi.yaml: requests/s and p50/p99 latency of
+#      GET /cards/{id} and PATCH /cards/{id} at 16 connections on loopback, same load generator, same run;
+#  (b) client overhead: 10,000 GET /account/balance through api-client vs raw reqwest.
+# Prism (npm @stoplight/prism-cli 5.14, the last release that runs on Node 20) is installed into .bench/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib.sh
+ensure_rust
+SECONDS_PER_RUN="${BENCH_SECONDS:-10}"
+CONNS=16
+work="$(mktemp -d)"
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+
+echo "building (release)…"
+cargo build --quiet --release -p contentdesk-sandbox --bin contentdesk-sandbox --example loadgen
+cargo build --quiet --release -p contentdesk-api-client --example client_overhead
+bin="$CARGO_TARGET_DIR/release"
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+wait_http() { for _ in $(seq 1 200); do curl -s -o /dev/null "$1" && return 0; sleep 0.1; done; echo "no answer from $1" >&2; return 1; }
+
+# --- the sandbox
+sport=$(free_port)
+"$bin/contentdesk-sandbox" serve --db "$work/bench.db" --addr "127.0.0.1:$sport" --seed demo --rate-limit 0 \
+  > "$work/sandbox.out" 2>&1 &
+pids+=($!)
+for _ in $(seq 1 100); do grep -q "API key" "$work/sandbox.out" && break; sleep 0.1; done
+key=$(sed -n 's/^API key (every scope, shown once): //p' "$work/sandbox.out")
+base="http://127.0.0.1:$sport/api/v1"
+wait_http "$base/account/balance"
+card=$(curl -s -H "Authorization: Bearer $key" "$base/cards?limit=1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["cards"][0]["id"])')
+
+# --- Prism mocking the same contract
+if [ ! -x .bench/node_modules/.bin/prism ]; then
+  mkdir -p .bench && (cd .bench && [ -f package.json ] || echo '{"name":"contentdesk-bench","private":true}' > package.json
+  npm install --no-audit --no-fund --silent @stoplight/prism-cli@5.14.2)
+fi
+pport=$(free_port)
+.bench/node_modules/.bin/prism mock docs/openapi.yaml --host 127.0.0.1 --port "$pport" --errors false > "$work/prism.out" 2>&1 &
+pids+=($!)
+pbase="http://127.0.0.1:$pport"
+for _ in $(seq 1 300); do curl -s -o /dev/null "$pbase/account/balance" -H "Authorization: Bearer $key" && break; sleep 0.1; done
+
+run() { # name url method body
+  "$bin/examples/loadgen" --url "$2" --key "$key" --method "$3" ${4:+--body "$4"} --connections $CONNS --seconds "$SECONDS_PER_RUN"
+}
+patch_body='{"title":"Benchmark title"}'
+echo
+echo "(a) ${CONNS} connections, ${SECONDS_PER_RUN} s per run after a 2 s warm-up, loopback, 2 cores shared by server and load"
+printf '%-26s %10s %10s %10s %8s\n' "run" "req/s" "p50 ms" "p99 ms" "errors"
+declare -A R
+for target in sandbox prism; do
+  if [ $target = sandbox ]; then b="$base"; else b="$pbase"; fi
+  for op in GET PATCH; do
+    if [ $op = GET ]; then out=$(run x "$b/cards/$card" GET); else out=$(run x "$b/cards/$card" PATCH "$patch_body"); fi
+    R[$target-$op]="$out"
+    python3 - "$target $op /cards/{id}" "$out" <<'PY'
+import json, sys
+r = json.loads(sys.argv[2])
+print(f"{sys.argv[1]:<26} {r['rps']:>10.0f} {r['p50_ms']:>10.3f} {r['p99_ms']:>10.3f} {r['errors']:>8}")
+PY
+  done
+done
+python3 - "${R[sandbox-GET]}" "${R[prism-GET]}" "${R[sandbox-PATCH]}" "${R[prism-PATCH]}" <<'PY'
+import json, sys
+sg, pg, sp, pp = (json.loads(a) for a in sys.argv[1:])
+for name, s, p in (("GET", sg, pg), ("PATCH", sp, pp)):
+    ratio = s["rps"] / p["rps"] if p["rps"] else float("inf")
+    print(f"ratio sandbox/prism {name:<5}: {ratio:6.1f}x req/s (goal >= 20x); sandbox p99 {s['p99_ms']:.3f} ms (goal < 2 ms)")
+PY
+
+echo
+echo "(b) client overhead"
+"$bin/examples/client_overhead" --requests 10000

@@ -1,0 +1,28 @@
+# Shared by the scripts: one cargo target folder outside the clone (builds on 2 cores are slow, and CI
+# runs in a fresh clone), and installs of what is missing.
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/contentdesk-target}"
+export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+
+ensure_rust() {
+  if ! command -v cargo >/dev/null 2>&1; then
+    echo "cargo is missing: install Rust with rustup first (https://rustup.rs)" >&2
+    exit 1
+  fi
+}
+
+# apt_install PKG...: installs the Debian packages that are missing (needs root, as on CI).
+apt_install() {
+  local missing=()
+  for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "installing Debian packages: ${missing[*]}" >&2
+  if [ -z "${APT_UPDATED:-}" ]; then apt-get update -qq >/dev/null; export APT_UPDATED=1; fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+# pip_install MODULE SPEC: installs a Python package when its module does not import.
+pip_install() {
+  python3 -c "import $1" >/dev/null 2>&1 && return 0
+  echo "installing Python package: $2" >&2
+  python3 -m pip install --quiet --disable-pip-version-check "$2"
+}
