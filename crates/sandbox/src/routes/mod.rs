@@ -16,6 +16,7 @@ pub mod knowledge;
 pub mod media;
 pub mod models;
 pub mod projects;
+pub mod scopes;
 pub mod spaces;
 pub mod stages;
 pub mod studio;
@@ -76,6 +77,7 @@ pub fn router(state: AppState) -> Router {
         .merge(knowledge::router())
         .merge(inspiration::router())
         .merge(connected_accounts::router())
+        .route_layer(axum::middleware::from_fn_with_state(state.clone(), scopes::gate))
         .layer(DefaultBodyLimit::max(max_json));
     Router::new()
         .nest(api_types::API_PREFIX, api)
