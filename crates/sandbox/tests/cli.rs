@@ -1,0 +1,82 @@
+//! The `contentdesk-sandbox` binary: `serve --seed demo` prints its URL and a working key; `keys create`
+//! prints the secret once, `keys list` never shows it, `keys revoke` stops it at once.
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_contentdesk-sandbox");
+
+fn temp_db() -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("contentdesk-cli-{}.db", uuid::Uuid::new_v4()))
+}
+
+fn run(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(BIN).args(args).output().expect("run sandbox binary");
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+#[tokio::test]
+async fn serve_seed_demo_prints_url_and_a_working_key_and_keys_can_be_revoked() {
+    let db = temp_db();
+    let dbs = db.to_str().unwrap();
+    let addr = format!("127.0.0.1:{}", free_port());
+    let mut child = Command::new(BIN)
+        .args(["serve", "--db", dbs, "--addr", &addr, "--seed", "demo"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let url_line = lines.next().unwrap().unwrap();
+    let key_line = lines.next().unwrap().unwrap();
+    assert!(url_line.contains(&format!("http://{addr}/api/v1")), "{url_line}");
+    let key = key_line.rsplit(' ').next().unwrap().to_string();
+    assert!(key.starts_with("ch_live_"), "{key_line}");
+    let http = reqwest::Client::new();
+    let base = format!("http://{addr}/api/v1");
+    let resp = http.get(format!("{base}/account/balance")).bearer_auth(&key).send().await.unwrap();
+    assert_eq!(resp.status().as_u16(), 200);
+
+    // A second key minted by the CLI while the server runs works at once …
+    let (ok, secret, _) = run(&["keys", "create", "--db", dbs, "--scopes", "planner:write,brandkit:read", "--name", "cli test"]);
+    assert!(ok);
+    let secret = secret.trim().to_string();
+    assert!(secret.starts_with("ch_live_"));
+    let resp = http.get(format!("{base}/account/balance")).bearer_auth(&secret).send().await.unwrap();
+    assert_eq!(resp.status().as_u16(), 200);
+
+    // … is listed without its secret …
+    let (ok, list, _) = run(&["keys", "list", "--db", dbs]);
+    assert!(ok);
+    assert!(!list.contains(&secret), "keys list printed a secret");
+    let line = list.lines().find(|l| l.contains("cli test")).expect("listed");
+    assert!(line.contains("planner:write,brandkit:read") && line.contains("live"), "{line}");
+    let id = line.split('\t').next().unwrap();
+
+    // … and revoked at once.
+    let (ok, _, _) = run(&["keys", "revoke", "--db", dbs, id]);
+    assert!(ok);
+    let resp = http.get(format!("{base}/account/balance")).bearer_auth(&secret).send().await.unwrap();
+    assert_eq!(resp.status().as_u16(), 401);
+    let (ok, _, err) = run(&["keys", "revoke", "--db", dbs, id]);
+    assert!(!ok, "revoking twice must fail");
+    assert!(err.contains("no live key"), "{err}");
+
+    child.kill().ok();
+    child.wait().ok();
+    for ext in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{dbs}{ext}"));
+    }
+}
+
+#[test]
+fn keys_create_refuses_an_unknown_scope() {
+    let db = temp_db();
+    let (ok, _, err) = run(&["keys", "create", "--db", db.to_str().unwrap(), "--scopes", "planner:wrte"]);
+    assert!(!ok);
+    assert!(err.contains("unknown scope `planner:wrte`"), "{err}");
+    let _ = std::fs::remove_file(&db);
+}
