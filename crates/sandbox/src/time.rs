@@ -1,13 +1,21 @@
 //! Timestamps on the wire: RFC 3339 UTC with milliseconds.
-use time::{format_description::well_known::Rfc3339, OffsetDateTime};
+use time::{
+    format_description::{well_known::Rfc3339, FormatItem},
+    macros::format_description,
+    OffsetDateTime, UtcOffset,
+};
+
+/// Always three subsecond digits and a `Z`: `2026-11-22T13:30:00.000Z`.
+const WIRE: &[FormatItem<'static>] = format_description!(
+    "[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z"
+);
 
 pub fn now() -> OffsetDateTime {
     OffsetDateTime::now_utc()
 }
 
 pub fn fmt(t: OffsetDateTime) -> String {
-    let t = t.replace_nanosecond((t.nanosecond() / 1_000_000) * 1_000_000).unwrap_or(t);
-    t.format(&Rfc3339).unwrap_or_default()
+    t.to_offset(UtcOffset::UTC).format(WIRE).unwrap_or_default()
 }
 
 pub fn now_str() -> String {
@@ -25,5 +33,17 @@ pub fn parse(s: &str) -> Option<OffsetDateTime> {
 
 /// Normalises a client-given time to the wire form, or `None` when it is not RFC 3339.
 pub fn normalise(s: &str) -> Option<String> {
-    parse(s).map(|t| fmt(t.to_offset(time::UtcOffset::UTC)))
+    parse(s).map(fmt)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zero_milliseconds_are_kept_and_offsets_become_utc() {
+        assert_eq!(normalise("2026-11-22T10:00:00+02:00").as_deref(), Some("2026-11-22T08:00:00.000Z"));
+        assert_eq!(normalise("2026-11-22T10:00:00.1234Z").as_deref(), Some("2026-11-22T10:00:00.123Z"));
+        assert_eq!(normalise("yesterday"), None);
+    }
 }

@@ -1,13 +1,49 @@
-//! TODO(helper): this resource is being written.
+//! `POST /archive` (fact sheet 2.12): archives or restores a card, space, project, brand kit or brand-kit
+//! section. Archiving is a timestamp only, never a delete: a restored card keeps its schedule and all
+//! else. Needs `favorites:write` (checked by the gate).
+use crate::auth::Caller;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::AppJson;
+use crate::routes::{brand_kits, cards, projects, spaces};
 use crate::state::AppState;
-use axum::Router;
+use api_types::{ArchiveRequest, ArchiveResult, ARCHIVE_ASSET_TYPES};
+use axum::extract::State;
+use axum::routing::post;
+use axum::{Json, Router};
 
+/// Archiving has no table of its own: it stamps the record's own `archived_at`.
 pub const SCHEMA: &str = "";
 
 /// `(method, path)` of every route this module serves under `/api/v1` (kept in step with
 /// `docs/openapi.yaml` by a test).
-pub const ROUTES: &[(&str, &str)] = &[];
+pub const ROUTES: &[(&str, &str)] = &[("POST", "/archive")];
 
 pub fn router() -> Router<AppState> {
-    Router::new()
+    Router::new().route("/archive", post(archive))
+}
+
+async fn archive(
+    State(state): State<AppState>,
+    caller: Caller,
+    AppJson(body): AppJson<ArchiveRequest>,
+) -> ApiResult<Json<ArchiveResult>> {
+    let archived = body.archived.unwrap_or(true);
+    let account = &caller.account_id;
+    state.db().tx(|tx| match body.asset_type.as_str() {
+        "card" => cards::set_archived(tx, account, &body.id, archived),
+        "space" => spaces::set_archived(tx, account, &body.id, archived),
+        "project" => projects::set_archived(tx, account, &body.id, archived),
+        "brand_kit" | "brand_kit_section" => {
+            brand_kits::set_archived(tx, account, &body.asset_type, &body.id, archived)
+        }
+        other => Err(ApiError::InvalidValue {
+            message: format!(
+                "assetType {other:?} cannot be archived; valid values: {}",
+                ARCHIVE_ASSET_TYPES.join(", ")
+            ),
+            field: "assetType".into(),
+            valid: ARCHIVE_ASSET_TYPES.iter().map(|s| s.to_string()).collect(),
+        }),
+    })?;
+    Ok(Json(ArchiveResult { archived }))
 }

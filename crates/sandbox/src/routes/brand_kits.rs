@@ -1,30 +1,1409 @@
-//! TODO(helper): this resource is being written.
+//! Brand kits: a kit's content is a set of Markdown sections addressed by a stable `key`, each with an
+//! integer `version` that increments on every body change (spec §2, §4 "Brand kit", §9).
+//!
+//! - `GET /brand-kits` lists the caller's kits, the default first.
+//! - `GET /brand-kits/{id}` has three read modes (fact sheet 3.6): `detail=summary` (no bodies; size and
+//!   `##` outline), a filter by `keys`/`roles`/`tabs` (bodies, `history=true` adds earlier versions), and
+//!   the full kit.
+//! - `PATCH /brand-kits/{id}` writes sections all or nothing with optimistic concurrency
+//!   (`expectedVersion`, 409 with the current bodies), then the kit's other fields. The old field model's
+//!   inputs are refused with a 400 naming the section to write instead.
+//!
+//! Every body a section has had is kept (`brand_kit_section_revisions`) so history reads and `revertTo`
+//! work; a revert lands as a new version, so it can itself be reverted.
+use crate::auth::Caller;
+use crate::db::new_id;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{from_value, parse_json, read_body, AppQuery};
 use crate::state::AppState;
-use axum::Router;
+use crate::time;
+use api_types::scopes::{BRANDKIT_READ, BRANDKIT_WRITE};
+use api_types::{
+    roles, BrandKit, BrandKitList, BrandKitQuery, BrandKitSection, BrandKitSectionsView,
+    BrandKitSummary, BrandKitSummaryView, SectionConflict, SectionRevision, SectionSummary,
+    SectionWrite, UpdateBrandKit, REMOVED_INPUTS, STARTER_SECTIONS, TABS, WIDTHS,
+};
+use axum::extract::{Path, Request, State};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use rusqlite::{params, Connection, OptionalExtension};
+use serde::Deserialize;
+use std::collections::HashSet;
 
-pub const SCHEMA: &str = "";
+pub const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS brand_kits (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    name TEXT NOT NULL,
+    is_default INTEGER NOT NULL DEFAULT 0,
+    is_active INTEGER NOT NULL DEFAULT 1,
+    is_favorited INTEGER NOT NULL DEFAULT 0,
+    is_archived INTEGER NOT NULL DEFAULT 0,
+    website_urls TEXT NOT NULL DEFAULT '[]',
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS brand_kits_by_account ON brand_kits(account_id);
+CREATE TABLE IF NOT EXISTS brand_kit_sections (
+    id TEXT PRIMARY KEY,
+    brand_kit_id TEXT NOT NULL REFERENCES brand_kits(id),
+    key TEXT NOT NULL,
+    role TEXT,
+    tab TEXT NOT NULL,
+    section_name TEXT NOT NULL,
+    width TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    sort_order REAL NOT NULL,
+    is_archived INTEGER NOT NULL DEFAULT 0,
+    updated_at TEXT,
+    UNIQUE (brand_kit_id, key)
+);
+CREATE TABLE IF NOT EXISTS brand_kit_section_revisions (
+    section_id TEXT NOT NULL REFERENCES brand_kit_sections(id),
+    version INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    body_source TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (section_id, version)
+);
+";
 
 /// `(method, path)` of every route this module serves under `/api/v1` (kept in step with
-/// `docs/openapi.yaml` by a test).
-pub const ROUTES: &[(&str, &str)] = &[];
+/// `docs/openapi.yaml` by a test). `GET /brand-kit-templates` was removed from the API (spec §4 rule 7)
+/// and is deliberately not served.
+pub const ROUTES: &[(&str, &str)] = &[
+    ("GET", "/brand-kits"),
+    ("GET", "/brand-kits/{id}"),
+    ("PATCH", "/brand-kits/{id}"),
+];
+
+/// The `detail` values of a kit read.
+const DETAILS: &[&str] = &["summary", "full"];
+/// Where a body written through this API came from (`SectionRevision.bodySource`).
+const SOURCE_API: &str = "api";
 
 pub fn router() -> Router<AppState> {
     Router::new()
+        .route("/brand-kits", get(list_kits))
+        .route("/brand-kits/{id}", get(read_kit).patch(patch_kit))
 }
 
-/// This resource's part of the demo seed.
-pub fn seed_demo(_conn: &rusqlite::Connection, _account_id: &str, _opts: &crate::seed::DemoOptions) -> rusqlite::Result<()> {
+// ---------------------------------------------------------------------------------------------------
+// Handlers
+// ---------------------------------------------------------------------------------------------------
+
+/// Query of `GET /brand-kits`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ListQuery {
+    /// `true`: only favorited kits.
+    #[serde(default)]
+    favorited: Option<bool>,
+    /// `true`: the archived kits instead of the live ones.
+    #[serde(default)]
+    archived: Option<bool>,
+}
+
+async fn list_kits(
+    State(state): State<AppState>,
+    caller: Caller,
+    AppQuery(q): AppQuery<ListQuery>,
+) -> ApiResult<Json<BrandKitList>> {
+    caller.require(BRANDKIT_READ)?;
+    let conn = state.db().lock();
+    let archived = q.archived.unwrap_or(false);
+    let brand_kits = kit_rows(&conn, &caller.account_id)?
+        .into_iter()
+        .filter(|k| k.summary.is_archived == archived)
+        .filter(|k| !q.favorited.unwrap_or(false) || k.summary.is_favorited)
+        .map(|k| k.summary)
+        .collect();
+    Ok(Json(BrandKitList { brand_kits }))
+}
+
+async fn read_kit(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    AppQuery(q): AppQuery<BrandKitQuery>,
+) -> ApiResult<Response> {
+    caller.require(BRANDKIT_READ)?;
+    let mode = ReadMode::from_query(&q)?;
+    let conn = state.db().lock();
+    let kit = kit_row(&conn, &caller.account_id, &id)?;
+    Ok(match mode {
+        ReadMode::Full => Json(full_kit(&conn, kit)?).into_response(),
+        ReadMode::Summary => {
+            let sections = visible_sections(&conn, &kit.summary.id)?
+                .into_iter()
+                .map(SectionRow::summary)
+                .collect();
+            Json(BrandKitSummaryView {
+                id: kit.summary.id,
+                name: kit.summary.name,
+                sections,
+            })
+            .into_response()
+        }
+        ReadMode::Filtered { filter, history } => {
+            let mut sections = Vec::new();
+            for row in visible_sections(&conn, &kit.summary.id)?
+                .into_iter()
+                .filter(|s| filter.matches(s))
+            {
+                let revisions = if history {
+                    Some(earlier_revisions(&conn, &row)?)
+                } else {
+                    None
+                };
+                sections.push(BrandKitSection {
+                    revisions,
+                    ..row.wire()
+                });
+            }
+            Json(BrandKitSectionsView {
+                id: kit.summary.id,
+                name: kit.summary.name,
+                sections,
+            })
+            .into_response()
+        }
+    })
+}
+
+/// `PATCH /brand-kits/{id}`: the raw JSON is looked at first so a removed input of the old field model
+/// gets a 400 naming the section to write, rather than a bare "unknown field".
+async fn patch_kit(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    req: Request,
+) -> ApiResult<Json<BrandKit>> {
+    caller.require(BRANDKIT_WRITE)?;
+    let bytes = read_body(req, &state).await?;
+    let raw: serde_json::Value = parse_json(&bytes)?;
+    let Some(object) = raw.as_object() else {
+        return Err(ApiError::bad("body", "The body must be a JSON object"));
+    };
+    refuse_removed_inputs(object)?;
+    let patch: UpdateBrandKit = from_value(raw)?;
+    let kit = state.db().tx(|tx| {
+        let kit = kit_row(tx, &caller.account_id, &id)?;
+        if let Some(writes) = &patch.sections {
+            write_sections(tx, &kit.summary.id, writes)?;
+        }
+        write_kit_fields(tx, &caller.account_id, &kit.summary.id, &patch)?;
+        let kit = kit_row(tx, &caller.account_id, &id)?;
+        full_kit(tx, kit)
+    })?;
+    Ok(Json(kit))
+}
+
+/// Spec §4 rule 6: the old field model's inputs are a 400 naming the replacement section.
+fn refuse_removed_inputs(object: &serde_json::Map<String, serde_json::Value>) -> ApiResult<()> {
+    let present: Vec<&(&str, &str)> = REMOVED_INPUTS
+        .iter()
+        .filter(|(name, _)| object.contains_key(*name))
+        .collect();
+    let Some((name, section)) = present.first() else {
+        return Ok(());
+    };
+    let target = if section.starts_with("the ") {
+        section.to_string()
+    } else {
+        format!("the `{section}` section")
+    };
+    let mut message = format!(
+        "`{name}` was removed: write {target} through `sections`, using keys from a `detail=summary` read"
+    );
+    if *section == "design_guidelines" {
+        message.push_str(
+            ". Visual style and design principles belong in the `design_guidelines` section",
+        );
+    }
+    if present.len() > 1 {
+        let others: Vec<String> = present[1..].iter().map(|(n, _)| format!("`{n}`")).collect();
+        message.push_str(&format!(" (also removed: {})", others.join(", ")));
+    }
+    Err(ApiError::bad(*name, message))
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Read modes
+// ---------------------------------------------------------------------------------------------------
+
+enum ReadMode {
+    Full,
+    Summary,
+    Filtered {
+        filter: SectionFilter,
+        history: bool,
+    },
+}
+
+/// `keys`, `roles`, `tabs`: each a comma list; a section must match every list given (AND).
+struct SectionFilter {
+    keys: Option<Vec<String>>,
+    roles: Option<Vec<String>>,
+    tabs: Option<Vec<String>>,
+}
+
+impl SectionFilter {
+    fn matches(&self, s: &SectionRow) -> bool {
+        let within = |list: &Option<Vec<String>>, v: Option<&str>| {
+            list.as_ref()
+                .is_none_or(|l| v.is_some_and(|v| l.iter().any(|x| x == v)))
+        };
+        within(&self.keys, Some(&s.key))
+            && within(&self.roles, s.role.as_deref())
+            && within(&self.tabs, Some(&s.tab))
+    }
+
+    fn is_empty(&self) -> bool {
+        self.keys.is_none() && self.roles.is_none() && self.tabs.is_none()
+    }
+}
+
+/// A comma list; an empty parameter counts as not given.
+fn comma_list(s: &Option<String>) -> Option<Vec<String>> {
+    let list: Vec<String> = s
+        .as_deref()?
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect();
+    (!list.is_empty()).then_some(list)
+}
+
+fn invalid(field: &str, message: String, valid: &[&str]) -> ApiError {
+    ApiError::InvalidValue {
+        message,
+        field: field.into(),
+        valid: valid.iter().map(|s| s.to_string()).collect(),
+    }
+}
+
+/// Every value of `list` must be in `valid`: spec §4 "any unknown role or tab is refused with 400 naming
+/// the valid values".
+fn check_all(field: &str, list: &Option<Vec<String>>, valid: &[&str]) -> ApiResult<()> {
+    for v in list.iter().flatten() {
+        if !valid.contains(&v.as_str()) {
+            return Err(invalid(
+                field,
+                format!(
+                    "Unknown {field} value \"{v}\": valid values are {}",
+                    valid.join(", ")
+                ),
+                valid,
+            ));
+        }
+    }
+    Ok(())
+}
+
+impl ReadMode {
+    fn from_query(q: &BrandKitQuery) -> ApiResult<ReadMode> {
+        let filter = SectionFilter {
+            keys: comma_list(&q.keys),
+            roles: comma_list(&q.roles),
+            tabs: comma_list(&q.tabs),
+        };
+        check_all("roles", &filter.roles, &roles())?;
+        check_all("tabs", &filter.tabs, TABS)?;
+        let history = q.history.unwrap_or(false);
+        let detail = q.detail.as_deref();
+        if let Some(d) = detail {
+            if !DETAILS.contains(&d) {
+                return Err(invalid(
+                    "detail",
+                    format!(
+                        "Unknown detail \"{d}\": valid values are summary, full (or leave it out)"
+                    ),
+                    DETAILS,
+                ));
+            }
+        }
+        if detail == Some("summary") && !filter.is_empty() {
+            return Err(invalid(
+                "detail",
+                "`detail=summary` cannot be combined with `keys`, `roles` or `tabs`: read the summary alone, \
+                 or filter without `detail` (or with `detail=full`)"
+                    .into(),
+                &["full"],
+            ));
+        }
+        if history && filter.is_empty() {
+            return Err(invalid(
+                "history",
+                "`history=true` needs a filter: name the sections with `keys`, `roles` or `tabs`"
+                    .into(),
+                &["keys", "roles", "tabs"],
+            ));
+        }
+        Ok(if !filter.is_empty() {
+            ReadMode::Filtered { filter, history }
+        } else if detail == Some("summary") {
+            ReadMode::Summary
+        } else {
+            ReadMode::Full
+        })
+    }
+}
+
+/// The section's own `## ` headings, in order; lines inside fenced code blocks are not headings.
+pub fn outline(body: &str) -> Vec<String> {
+    let mut in_fence = false;
+    let mut out = Vec::new();
+    for line in body.lines() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            in_fence = !in_fence;
+            continue;
+        }
+        if in_fence {
+            continue;
+        }
+        if let Some(h) = trimmed.strip_prefix("## ") {
+            let h = h.trim().trim_end_matches('#').trim();
+            if !h.is_empty() {
+                out.push(h.to_string());
+            }
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Rows
+// ---------------------------------------------------------------------------------------------------
+
+struct KitRow {
+    summary: BrandKitSummary,
+    website_urls: Vec<String>,
+}
+
+fn kit_rows(conn: &Connection, account_id: &str) -> ApiResult<Vec<KitRow>> {
+    let mut stmt = conn.prepare(
+        "SELECT id, name, is_default, is_active, is_favorited, is_archived, created_at, website_urls
+         FROM brand_kits WHERE account_id = ?1 ORDER BY is_default DESC, created_at, rowid",
+    )?;
+    let rows = stmt.query_map([account_id], kit_from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+fn kit_from_row(r: &rusqlite::Row) -> rusqlite::Result<KitRow> {
+    let urls: String = r.get(7)?;
+    Ok(KitRow {
+        summary: BrandKitSummary {
+            id: r.get(0)?,
+            name: r.get(1)?,
+            is_default: r.get(2)?,
+            is_active: r.get(3)?,
+            is_favorited: r.get(4)?,
+            is_archived: r.get(5)?,
+            created_at: r.get(6)?,
+        },
+        website_urls: serde_json::from_str(&urls).unwrap_or_default(),
+    })
+}
+
+/// The caller's kit, or 404 (another account's kit is "not found" too).
+fn kit_row(conn: &Connection, account_id: &str, id: &str) -> ApiResult<KitRow> {
+    conn.query_row(
+        "SELECT id, name, is_default, is_active, is_favorited, is_archived, created_at, website_urls
+         FROM brand_kits WHERE id = ?1 AND account_id = ?2",
+        params![id, account_id],
+        kit_from_row,
+    )
+    .optional()?
+    .ok_or_else(|| ApiError::not_found("Brand kit"))
+}
+
+/// Whether the caller owns kit `id` (the knowledge routes' check).
+pub fn owns_kit(conn: &Connection, account_id: &str, id: &str) -> ApiResult<()> {
+    kit_row(conn, account_id, id).map(|_| ())
+}
+
+/// The caller's default kit, if any (the knowledge demo seed attaches to it).
+pub fn default_kit_id(conn: &Connection, account_id: &str) -> rusqlite::Result<Option<String>> {
+    conn.query_row(
+        "SELECT id FROM brand_kits WHERE account_id = ?1 AND is_default = 1 ORDER BY created_at LIMIT 1",
+        [account_id],
+        |r| r.get(0),
+    )
+    .optional()
+}
+
+#[derive(Clone)]
+struct SectionRow {
+    id: String,
+    key: String,
+    role: Option<String>,
+    tab: String,
+    section_name: String,
+    width: String,
+    version: i64,
+    body: String,
+    sort_order: f64,
+    archived: bool,
+    updated_at: Option<String>,
+}
+
+impl SectionRow {
+    fn wire(&self) -> BrandKitSection {
+        BrandKitSection {
+            id: self.id.clone(),
+            key: self.key.clone(),
+            role: self.role.clone(),
+            tab: self.tab.clone(),
+            section_name: self.section_name.clone(),
+            width: self.width.clone(),
+            version: self.version,
+            body: self.body.clone(),
+            updated_at: self.updated_at.clone(),
+            sort_order: Some(self.sort_order),
+            revisions: None,
+        }
+    }
+
+    fn summary(self) -> SectionSummary {
+        SectionSummary {
+            char_count: self.body.chars().count() as i64,
+            outline: outline(&self.body),
+            id: self.id,
+            key: self.key,
+            role: self.role,
+            tab: self.tab,
+            section_name: self.section_name,
+            width: self.width,
+            version: self.version,
+            updated_at: self.updated_at,
+            sort_order: Some(self.sort_order),
+        }
+    }
+}
+
+/// Every section of a kit, archived ones included, in page order: by tab, then `sort_order`.
+fn all_sections(conn: &Connection, kit_id: &str) -> ApiResult<Vec<SectionRow>> {
+    let mut stmt = conn.prepare(
+        "SELECT id, key, role, tab, section_name, width, version, body, sort_order, is_archived, updated_at
+         FROM brand_kit_sections WHERE brand_kit_id = ?1",
+    )?;
+    let rows = stmt.query_map([kit_id], |r| {
+        Ok(SectionRow {
+            id: r.get(0)?,
+            key: r.get(1)?,
+            role: r.get(2)?,
+            tab: r.get(3)?,
+            section_name: r.get(4)?,
+            width: r.get(5)?,
+            version: r.get(6)?,
+            body: r.get(7)?,
+            sort_order: r.get(8)?,
+            archived: r.get(9)?,
+            updated_at: r.get(10)?,
+        })
+    })?;
+    let mut rows: Vec<SectionRow> = rows.collect::<rusqlite::Result<_>>()?;
+    let tab_index = |t: &str| TABS.iter().position(|x| *x == t).unwrap_or(TABS.len());
+    rows.sort_by(|a, b| {
+        tab_index(&a.tab)
+            .cmp(&tab_index(&b.tab))
+            .then(a.sort_order.total_cmp(&b.sort_order))
+            .then_with(|| a.key.cmp(&b.key))
+    });
+    Ok(rows)
+}
+
+/// The sections reads return: archived ones are gone until restored.
+fn visible_sections(conn: &Connection, kit_id: &str) -> ApiResult<Vec<SectionRow>> {
+    Ok(all_sections(conn, kit_id)?
+        .into_iter()
+        .filter(|s| !s.archived)
+        .collect())
+}
+
+/// The section's earlier bodies (versions before the current one), newest first.
+fn earlier_revisions(conn: &Connection, s: &SectionRow) -> ApiResult<Vec<SectionRevision>> {
+    let mut stmt = conn.prepare(
+        "SELECT version, body, body_source, created_at FROM brand_kit_section_revisions
+         WHERE section_id = ?1 AND version < ?2 ORDER BY version DESC",
+    )?;
+    let rows = stmt.query_map(params![s.id, s.version], |r| {
+        Ok(SectionRevision {
+            version: r.get(0)?,
+            body: r.get(1)?,
+            body_source: r.get(2)?,
+            created_at: r.get(3)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+fn revision_body(conn: &Connection, section_id: &str, version: i64) -> ApiResult<Option<String>> {
+    Ok(conn
+        .query_row(
+            "SELECT body FROM brand_kit_section_revisions WHERE section_id = ?1 AND version = ?2",
+            params![section_id, version],
+            |r| r.get(0),
+        )
+        .optional()?)
+}
+
+fn full_kit(conn: &Connection, kit: KitRow) -> ApiResult<BrandKit> {
+    let sections = visible_sections(conn, &kit.summary.id)?
+        .iter()
+        .map(SectionRow::wire)
+        .collect();
+    let knowledge = crate::routes::knowledge::refs_for_kit(conn, &kit.summary.id)?;
+    Ok(BrandKit {
+        summary: kit.summary,
+        website_urls: kit.website_urls,
+        sections,
+        knowledge,
+    })
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Writes
+// ---------------------------------------------------------------------------------------------------
+
+/// What one `sections` entry will do, decided before anything is written.
+enum Planned<'a> {
+    Edit {
+        row: &'a SectionRow,
+        body: Option<String>,
+        name: Option<String>,
+        width: Option<String>,
+        tab: Option<String>,
+    },
+    Add {
+        name: String,
+        tab: String,
+        width: String,
+        body: String,
+    },
+}
+
+/// Spec §4 rules 1–5: every entry is checked against the current sections first; a single invalid
+/// entry is a 400 and a single stale `expectedVersion` a 409 listing every stale entry, and in both
+/// cases nothing is written. Runs inside the PATCH's transaction.
+fn write_sections(tx: &Connection, kit_id: &str, writes: &[SectionWrite]) -> ApiResult<()> {
+    let sections = all_sections(tx, kit_id)?;
+    let mut seen = HashSet::new();
+    let mut planned = Vec::with_capacity(writes.len());
+    let mut conflicts = Vec::new();
+    for (i, w) in writes.iter().enumerate() {
+        let at = |f: &str| format!("sections[{i}].{f}");
+        let name = match &w.section_name {
+            Some(n) if n.trim().is_empty() => {
+                return Err(ApiError::bad(
+                    at("sectionName"),
+                    "`sectionName` cannot be empty",
+                ))
+            }
+            n => n.as_ref().map(|n| n.trim().to_string()),
+        };
+        if let Some(width) = &w.width {
+            if !WIDTHS.contains(&width.as_str()) {
+                return Err(invalid(
+                    &at("width"),
+                    format!("Unknown width \"{width}\": valid values are full, half"),
+                    WIDTHS,
+                ));
+            }
+        }
+        if let Some(tab) = &w.tab {
+            if !TABS.contains(&tab.as_str()) {
+                return Err(invalid(
+                    &at("tab"),
+                    format!(
+                        "Unknown tab \"{tab}\": valid values are {}",
+                        TABS.join(", ")
+                    ),
+                    TABS,
+                ));
+            }
+        }
+        let Some(key) = &w.key else {
+            // Rule 2: an entry without a key adds a section.
+            let Some(name) = name else {
+                return Err(ApiError::bad(
+                    at("sectionName"),
+                    "Adding a section (an entry without `key`) needs `sectionName`",
+                ));
+            };
+            let Some(tab) = w.tab.clone() else {
+                return Err(invalid(
+                    &at("tab"),
+                    format!(
+                        "Adding a section (an entry without `key`) needs `tab`: one of {}",
+                        TABS.join(", ")
+                    ),
+                    TABS,
+                ));
+            };
+            if w.revert_to.is_some() {
+                return Err(ApiError::bad(
+                    at("revertTo"),
+                    "`revertTo` needs the `key` of an existing section",
+                ));
+            }
+            planned.push(Planned::Add {
+                name,
+                tab,
+                width: w.width.clone().unwrap_or_else(|| "full".into()),
+                body: w.body.clone().unwrap_or_default(),
+            });
+            continue;
+        };
+        // Rule 1: an entry with a key edits that section.
+        if !seen.insert(key.as_str()) {
+            return Err(ApiError::bad(
+                at("key"),
+                format!("Section `{key}` is named twice; send one entry per section"),
+            ));
+        }
+        let Some(row) = sections.iter().find(|s| &s.key == key) else {
+            let valid: Vec<&str> = sections
+                .iter()
+                .filter(|s| !s.archived)
+                .map(|s| s.key.as_str())
+                .collect();
+            return Err(invalid(
+                &at("key"),
+                format!(
+                    "No section with key `{key}` in this kit; use keys from a `detail=summary` read ({}), or leave \
+                     `key` out to add a section",
+                    valid.join(", ")
+                ),
+                &valid,
+            ));
+        };
+        if row.archived {
+            return Err(ApiError::bad(
+                at("key"),
+                format!("Section `{key}` is archived; restore it before editing it"),
+            ));
+        }
+        // Rule 3: an edit says which version it read.
+        let Some(expected) = w.expected_version else {
+            return Err(ApiError::bad(
+                at("expectedVersion"),
+                format!(
+                    "Editing section `{key}` needs `expectedVersion`: the version you last read (now {})",
+                    row.version
+                ),
+            ));
+        };
+        let body = match (&w.body, w.revert_to) {
+            (Some(_), Some(_)) => {
+                return Err(ApiError::bad(
+                    at("revertTo"),
+                    "Send either `body` or `revertTo`, not both",
+                ));
+            }
+            (Some(b), None) => Some(b.clone()),
+            (None, Some(v)) => match revision_body(tx, &row.id, v)? {
+                Some(b) => Some(b),
+                None => {
+                    return Err(ApiError::bad(
+                        at("revertTo"),
+                        format!(
+                            "Section `{key}` has no version {v}; its versions are 1 to {}",
+                            row.version
+                        ),
+                    ))
+                }
+            },
+            (None, None) => None,
+        };
+        // Rule 5: collect every stale entry so the caller can resolve them all in one go.
+        if expected != row.version {
+            conflicts.push(SectionConflict {
+                key: row.key.clone(),
+                version: row.version,
+                body: row.body.clone(),
+            });
+            continue;
+        }
+        planned.push(Planned::Edit {
+            row,
+            body,
+            name,
+            width: w.width.clone(),
+            tab: w.tab.clone(),
+        });
+    }
+    if !conflicts.is_empty() {
+        return Err(ApiError::SectionConflict(conflicts));
+    }
+    let now = time::now_str();
+    for p in planned {
+        match p {
+            Planned::Edit {
+                row,
+                body,
+                name,
+                width,
+                tab,
+            } => edit_section(tx, row, body, name, width, tab, &now)?,
+            Planned::Add {
+                name,
+                tab,
+                width,
+                body,
+            } => {
+                add_section(
+                    tx,
+                    kit_id,
+                    &new_key(tx, kit_id)?,
+                    None,
+                    &tab,
+                    &name,
+                    &width,
+                    &body,
+                    SOURCE_API,
+                    &now,
+                )?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Applies one checked edit. The version moves only when the body changes (spec §9); a rename or a
+/// width change keeps it.
+fn edit_section(
+    tx: &Connection,
+    row: &SectionRow,
+    body: Option<String>,
+    name: Option<String>,
+    width: Option<String>,
+    tab: Option<String>,
+    now: &str,
+) -> ApiResult<()> {
+    let mut changed = false;
+    if let Some(body) = body.filter(|b| *b != row.body) {
+        let version = row.version + 1;
+        tx.execute(
+            "UPDATE brand_kit_sections SET body = ?2, version = ?3 WHERE id = ?1",
+            params![row.id, body, version],
+        )?;
+        tx.execute(
+            "INSERT INTO brand_kit_section_revisions (section_id, version, body, body_source, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![row.id, version, body, SOURCE_API, now],
+        )?;
+        changed = true;
+    }
+    if let Some(name) = name.filter(|n| *n != row.section_name) {
+        tx.execute(
+            "UPDATE brand_kit_sections SET section_name = ?2 WHERE id = ?1",
+            params![row.id, name],
+        )?;
+        changed = true;
+    }
+    if let Some(width) = width.filter(|w| *w != row.width) {
+        tx.execute(
+            "UPDATE brand_kit_sections SET width = ?2 WHERE id = ?1",
+            params![row.id, width],
+        )?;
+        changed = true;
+    }
+    if let Some(tab) = tab.filter(|t| *t != row.tab) {
+        // Moving to another tab puts the section at that tab's end.
+        let order = next_sort_order(tx, &row_kit(tx, &row.id)?, &tab)?;
+        tx.execute(
+            "UPDATE brand_kit_sections SET tab = ?2, sort_order = ?3 WHERE id = ?1",
+            params![row.id, tab, order],
+        )?;
+        changed = true;
+    }
+    if changed {
+        tx.execute(
+            "UPDATE brand_kit_sections SET updated_at = ?2 WHERE id = ?1",
+            params![row.id, now],
+        )?;
+    }
+    Ok(())
+}
+
+fn row_kit(conn: &Connection, section_id: &str) -> ApiResult<String> {
+    Ok(conn.query_row(
+        "SELECT brand_kit_id FROM brand_kit_sections WHERE id = ?1",
+        [section_id],
+        |r| r.get(0),
+    )?)
+}
+
+fn next_sort_order(conn: &Connection, kit_id: &str, tab: &str) -> rusqlite::Result<f64> {
+    conn.query_row(
+        "SELECT COALESCE(MAX(sort_order), 0) + 1 FROM brand_kit_sections WHERE brand_kit_id = ?1 AND tab = ?2",
+        params![kit_id, tab],
+        |r| r.get(0),
+    )
+}
+
+/// `custom_<short id>`, unique within the kit.
+fn new_key(conn: &Connection, kit_id: &str) -> rusqlite::Result<String> {
+    loop {
+        let key = format!("custom_{}", &new_id().replace('-', "")[..8]);
+        let taken: Option<i64> = conn
+            .query_row(
+                "SELECT 1 FROM brand_kit_sections WHERE brand_kit_id = ?1 AND key = ?2",
+                params![kit_id, key],
+                |r| r.get(0),
+            )
+            .optional()?;
+        if taken.is_none() {
+            return Ok(key);
+        }
+    }
+}
+
+/// Inserts a section at version 1 with its first revision.
+#[allow(clippy::too_many_arguments)]
+fn add_section(
+    conn: &Connection,
+    kit_id: &str,
+    key: &str,
+    role: Option<&str>,
+    tab: &str,
+    name: &str,
+    width: &str,
+    body: &str,
+    source: &str,
+    now: &str,
+) -> rusqlite::Result<String> {
+    let id = new_id();
+    let order = next_sort_order(conn, kit_id, tab)?;
+    conn.execute(
+        "INSERT INTO brand_kit_sections (id, brand_kit_id, key, role, tab, section_name, width, version, body,
+             sort_order, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1, ?8, ?9, ?10)",
+        params![id, kit_id, key, role, tab, name, width, body, order, now],
+    )?;
+    conn.execute(
+        "INSERT INTO brand_kit_section_revisions (section_id, version, body, body_source, created_at)
+         VALUES (?1, 1, ?2, ?3, ?4)",
+        params![id, body, source, now],
+    )?;
+    Ok(id)
+}
+
+/// The PATCH's other fields, applied after the sections (spec §4 rule 4).
+fn write_kit_fields(
+    tx: &Connection,
+    account_id: &str,
+    kit_id: &str,
+    patch: &UpdateBrandKit,
+) -> ApiResult<()> {
+    let now = time::now_str();
+    if let Some(name) = &patch.name {
+        let name = name.trim();
+        if name.is_empty() {
+            return Err(ApiError::bad("name", "`name` cannot be empty"));
+        }
+        tx.execute(
+            "UPDATE brand_kits SET name = ?2, updated_at = ?3 WHERE id = ?1",
+            params![kit_id, name, now],
+        )?;
+    }
+    if let Some(urls) = &patch.website_urls {
+        let mut kept: Vec<String> = Vec::new();
+        for (i, url) in urls.iter().enumerate() {
+            let url = url.trim();
+            if !(url.starts_with("https://") || url.starts_with("http://")) || url.len() < 11 {
+                return Err(ApiError::bad(
+                    format!("websiteUrls[{i}]"),
+                    format!("\"{url}\" is not an http(s) URL"),
+                ));
+            }
+            if !kept.iter().any(|k| k == url) {
+                kept.push(url.to_string());
+            }
+        }
+        let json = serde_json::to_string(&kept).map_err(ApiError::internal)?;
+        tx.execute(
+            "UPDATE brand_kits SET website_urls = ?2, updated_at = ?3 WHERE id = ?1",
+            params![kit_id, json, now],
+        )?;
+    }
+    match patch.is_default {
+        Some(true) => {
+            tx.execute(
+                "UPDATE brand_kits SET is_default = 0 WHERE account_id = ?1",
+                [account_id],
+            )?;
+            tx.execute(
+                "UPDATE brand_kits SET is_default = 1, updated_at = ?2 WHERE id = ?1",
+                params![kit_id, now],
+            )?;
+        }
+        Some(false) => {
+            return Err(ApiError::bad(
+                "isDefault",
+                "`isDefault` can only be set to true; make another kit the default instead",
+            ))
+        }
+        None => {}
+    }
     Ok(())
 }
 
 /// `POST /archive` for `brand_kit` and `brand_kit_section`: archives (`true`) or restores (`false`).
-/// Unknown or another account's: 404.
+/// Unknown or another account's: 404. Archiving is soft: a restored section comes back with its
+/// versions and history.
 pub fn set_archived(
-    _conn: &rusqlite::Connection,
-    _account_id: &str,
-    _asset_type: &str,
-    _id: &str,
-    _archived: bool,
+    conn: &rusqlite::Connection,
+    account_id: &str,
+    asset_type: &str,
+    id: &str,
+    archived: bool,
 ) -> crate::error::ApiResult<()> {
-    Err(crate::error::ApiError::not_found("Brand kit section"))
+    let now = time::now_str();
+    let n = match asset_type {
+        "brand_kit_section" => conn.execute(
+            "UPDATE brand_kit_sections SET is_archived = ?3, updated_at = ?4
+             WHERE id = ?1 AND brand_kit_id IN (SELECT id FROM brand_kits WHERE account_id = ?2)",
+            params![id, account_id, archived, now],
+        )?,
+        "brand_kit" => conn.execute(
+            "UPDATE brand_kits SET is_archived = ?3, updated_at = ?4 WHERE id = ?1 AND account_id = ?2",
+            params![id, account_id, archived, now],
+        )?,
+        other => {
+            return Err(ApiError::InvalidValue {
+                message: format!("`{other}` is not a brand-kit asset type: use brand_kit or brand_kit_section"),
+                field: "assetType".into(),
+                valid: vec!["brand_kit".into(), "brand_kit_section".into()],
+            })
+        }
+    };
+    if n == 0 {
+        return Err(ApiError::not_found(if asset_type == "brand_kit" {
+            "Brand kit"
+        } else {
+            "Brand kit section"
+        }));
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Demo seed
+// ---------------------------------------------------------------------------------------------------
+
+/// A kit with its eight starter sections: `(key, width, bodies oldest first)`. Earlier bodies become the
+/// section's history; the last is current.
+fn seed_kit(
+    conn: &Connection,
+    account_id: &str,
+    name: &str,
+    is_default: bool,
+    is_favorited: bool,
+    website_urls: &[&str],
+    sections: &[(&str, &str, &[&str])],
+) -> rusqlite::Result<String> {
+    let kit_id = new_id();
+    let now = time::now();
+    conn.execute(
+        "INSERT INTO brand_kits (id, account_id, name, is_default, is_active, is_favorited, website_urls, created_at,
+             updated_at)
+         VALUES (?1, ?2, ?3, ?4, 1, ?5, ?6, ?7, ?7)",
+        params![
+            kit_id,
+            account_id,
+            name,
+            is_default,
+            is_favorited,
+            serde_json::to_string(website_urls).unwrap_or_else(|_| "[]".into()),
+            time::fmt(now - ::time::Duration::days(60)),
+        ],
+    )?;
+    for (key, tab, default_name) in STARTER_SECTIONS {
+        let (width, bodies) = sections
+            .iter()
+            .find(|(k, _, _)| k == key)
+            .map(|(_, w, b)| (*w, *b))
+            .unwrap_or(("full", &[""]));
+        let n = bodies.len() as i64;
+        // The first body came from the website import; later ones are the user's edits, a few days apart.
+        let at = |v: i64| time::fmt(now - ::time::Duration::days(3 * (n - v) + 1));
+        let section_id = add_section(
+            conn,
+            &kit_id,
+            key,
+            Some(key),
+            tab,
+            default_name,
+            width,
+            bodies[0],
+            "extraction",
+            &at(1),
+        )?;
+        for (i, body) in bodies.iter().enumerate().skip(1) {
+            let v = i as i64 + 1;
+            conn.execute(
+                "INSERT INTO brand_kit_section_revisions (section_id, version, body, body_source, created_at)
+                 VALUES (?1, ?2, ?3, 'user', ?4)",
+                params![section_id, v, body, at(v)],
+            )?;
+            conn.execute(
+                "UPDATE brand_kit_sections SET body = ?2, version = ?3, updated_at = ?4 WHERE id = ?1",
+                params![section_id, body, v, at(v)],
+            )?;
+        }
+    }
+    Ok(kit_id)
+}
+
+/// The default kit "Demo Studio" (eight filled sections, each with history) and a second, sparse kit.
+/// Runs after the inspiration seed, whose tracked accounts it links to the default kit.
+pub fn seed_demo(
+    conn: &rusqlite::Connection,
+    account_id: &str,
+    _opts: &crate::seed::DemoOptions,
+) -> rusqlite::Result<()> {
+    let kit_id = seed_kit(
+        conn,
+        account_id,
+        "Demo Studio",
+        true,
+        true,
+        &[
+            "https://demostudio.example",
+            "https://demostudio.example/work",
+        ],
+        demo::DEMO_STUDIO,
+    )?;
+    crate::routes::inspiration::link_to_brand_kit(conn, account_id, &kit_id)?;
+    seed_kit(
+        conn,
+        account_id,
+        "Slow Mornings Podcast",
+        false,
+        false,
+        &[],
+        demo::PODCAST,
+    )?;
+    Ok(())
+}
+
+/// The demo kits' Markdown.
+mod demo {
+    pub const DEMO_STUDIO: &[(&str, &str, &[&str])] = &[
+        ("about", "full", &[ABOUT_V1, ABOUT_V2, ABOUT]),
+        ("audience", "half", &[AUDIENCE_V1, AUDIENCE]),
+        ("offer", "half", &[OFFER_V1, OFFER]),
+        (
+            "content_strategy",
+            "full",
+            &[STRATEGY_V1, STRATEGY_V2, STRATEGY],
+        ),
+        ("voice_and_tone", "full", &[VOICE_V1, VOICE]),
+        ("writing_style", "half", &[WRITING_V1, WRITING]),
+        ("speaking_style", "half", &[SPEAKING_V1, SPEAKING]),
+        ("design_guidelines", "full", &[DESIGN_V1, DESIGN_V2, DESIGN]),
+    ];
+
+    pub const PODCAST: &[(&str, &str, &[&str])] = &[
+        ("about", "full", &["## What it is\nA weekly conversation with people who start their day slowly on purpose."]),
+        ("audience", "half", &["## Listeners\n- Freelancers and early risers\n- People tired of productivity advice"]),
+        ("offer", "half", &["## Offer\nFree episodes; a paid monthly letter with the guests' morning routines."]),
+        ("content_strategy", "full", &["## Cadence\nOne episode a week, three clips per episode."]),
+        ("voice_and_tone", "full", &["## Tone\nCalm, curious, never preachy."]),
+        ("writing_style", "half", &[""]),
+        ("speaking_style", "half", &[""]),
+        ("design_guidelines", "full", &["## Colours\n- Oat `#EFE6D8`\n- Coffee `#4A3426`"]),
+    ];
+
+    const ABOUT_V1: &str = "Demo Studio makes videos for small businesses.";
+    const ABOUT_V2: &str =
+        "## Who we are\n\nDemo Studio is a two-person video studio that makes short videos for \
+cafés, salons and trades.\n\n## What we believe\n\nGood video should not need a big budget.";
+    const ABOUT: &str = "## Who we are
+
+Demo Studio is a two-person content studio that turns the everyday work of small businesses into short,
+honest video. We started in 2019 filming menu launches for the café downstairs; today we work with around
+thirty local businesses — cafés, bakeries, hair and beauty salons, joiners, florists and a bike shop — and
+publish for them on YouTube and Instagram every week.
+
+## What we believe
+
+- **Real work is the best content.** A baker shaping dough at 5 a.m. beats any stock footage. We film what
+  the business already does well and cut it so people can see the skill.
+- **Small budgets deserve good craft.** Thoughtful light, clean sound and a clear story matter more than
+  expensive cameras. Most of our shoots fit in a backpack.
+- **Consistency beats virality.** One useful video a week for a year builds more trust than one lucky hit.
+  We plan in months, not in trends.
+- **Owners stay in charge.** We help people find their own voice on camera; we never script them into
+  someone they are not.
+
+## What we do
+
+1. **Plan** a month of content in one 60-minute session with the owner.
+2. **Film** in half-day shoots, batching four to eight pieces at a time.
+3. **Edit and publish** shorts, reels and one longer YouTube piece, with captions and thumbnails.
+4. **Review** the numbers monthly and keep what works.
+
+## Where we are
+
+Based in a shared studio in the old print works, working within an hour's drive. Remote editing and
+planning for clients further away.
+
+## In one line
+
+Demo Studio helps local businesses show their craft on video, every week, without the agency price tag.";
+
+    const AUDIENCE_V1: &str = "Small business owners who want to do video.";
+    const AUDIENCE: &str = "## Primary audience
+
+Owners of small, local, service-led businesses with 1–15 staff: cafés and bakeries, hair and beauty
+salons, florists, independent shops and skilled trades (joiners, plasterers, bike mechanics).
+
+- Aged roughly 28–55, busy, hands-on in the business every day.
+- Already posting on Instagram, often inconsistently; many have a YouTube channel with a handful of videos.
+- Spend £0–£500 a month on marketing today.
+
+## What they want
+
+- More bookings and footfall from people nearby.
+- To look as good online as their work is in person.
+- Someone to take content off their plate without losing their personality.
+
+## What holds them back
+
+- **Time.** Filming and editing feels like a second job.
+- **Confidence.** Many hate being on camera and fear looking \"salesy\".
+- **Past burns.** Agencies that sold follower growth and delivered generic posts.
+
+## Secondary audience
+
+Their customers: locals who follow the business and share its posts. Our videos should also make sense to
+them — clear, warm, and about the work, not about marketing.
+
+## How they find us
+
+Word of mouth between neighbouring businesses, our own before/after reels, and the local business network
+breakfasts where we give a short talk twice a year.";
+
+    const OFFER_V1: &str = "Monthly video packages.";
+    const OFFER: &str = "## Core offer: the monthly retainer
+
+**Studio Month — £850/month**, minimum three months.
+
+- One planning session (60 minutes) at the start of each month.
+- One half-day shoot on site.
+- 8 short vertical videos (reels/shorts, 15–45 s) with captions.
+- 1 longer YouTube video (6–12 minutes) or a carousel set, the client's choice.
+- Thumbnails, captions and a posting calendar; we can publish for them.
+- A monthly one-page report: what worked, what we will change.
+
+## Entry offer
+
+**Launch Day — £390**, one off. A two-hour shoot and four edited shorts. Most retainers start here.
+
+## Extras
+
+- Extra half-day shoot: £280.
+- Rush edit (48 hours): +25%.
+- Workshop for staff, \"Filming on your phone\": £240 for up to 6 people.
+
+## What we do not do
+
+- Paid ad management.
+- Follower growth promises.
+- Weddings and events.
+
+## Guarantee
+
+If the first month's videos do not feel like you, we re-cut them free of charge.";
+
+    const STRATEGY_V1: &str = "Post weekly on Instagram and YouTube.";
+    const STRATEGY_V2: &str = "## Platforms\n\nInstagram reels three times a week, YouTube once a week.\n\n## Pillars\n\n- Behind the scenes\n- Tips\n- Client wins";
+    const STRATEGY: &str = "## Goal
+
+Be the studio local business owners think of first when they say \"we should do more video\". Measure it by
+enquiries from Instagram DMs and the contact form, not by follower counts.
+
+## Platforms and cadence
+
+| Platform | Format | Cadence |
+|---|---|---|
+| Instagram | Reels (15–30 s), carousels | 3 per week |
+| YouTube | Shorts | 2 per week |
+| YouTube | Long-form (8–12 min) | 2 per month |
+
+## Content pillars
+
+1. **Behind the shoot (40%)** — how we filmed a client piece: the light, the angle, the one trick.
+2. **Teach it (30%)** — tips an owner can use today with a phone: framing, sound, hooks, captions.
+3. **Client wins (20%)** — before/after and results, always with the client's permission and numbers.
+4. **Studio life (10%)** — the people, the mistakes, the rainy shoots.
+
+## Hooks that work for us
+
+- Start on the most satisfying moment of the craft, then explain.
+- \"You can shoot this today with your phone.\"
+- A number from a real client (\"3x bookings\"), never an invented one.
+
+## Repurposing
+
+Every long YouTube video yields 3–5 shorts and one carousel. Every client shoot yields one behind-the-shoot
+reel for our own channels.
+
+## What we track monthly
+
+- Enquiries and where they came from.
+- Saves and shares per reel (better signals than likes).
+- Average view duration on long-form.
+- Outlier posts (2x our usual views or more) — we study and remake their format.";
+
+    const VOICE_V1: &str = "Friendly and professional.";
+    const VOICE: &str = "## Our voice in three words
+
+**Warm, practical, unpretentious.**
+
+## Warm
+
+- We talk to owners like a neighbour who happens to know video.
+- We celebrate the craft of the people we film; they are the heroes, not us.
+- Humour is gentle and usually at our own expense.
+
+## Practical
+
+- Every piece leaves the viewer with something they can do today.
+- We show the how: settings, angles, timings, prices.
+- No vague promises (\"go viral\", \"10x your reach\").
+
+## Unpretentious
+
+- Plain words over jargon. If we must use a term (\"B-roll\"), we explain it once.
+- We admit what did not work.
+- No hype, no countdowns, no fake urgency.
+
+## Tone by situation
+
+| Situation | Tone |
+|---|---|
+| Teaching tips | encouraging, step by step |
+| Client wins | proud of the client, specific about results |
+| Behind the scenes | relaxed, curious, a bit nerdy about light |
+| Replying to comments | quick, kind, helpful; answer the question first |
+| Something went wrong | honest, brief, what we changed |
+
+## Words we like
+
+craft, show, simple, real, this week, your phone, neighbours
+
+## Words we avoid
+
+synergy, content machine, hustle, game-changer, viral, hack (except \"life hack\" jokes)";
+
+    const WRITING_V1: &str = "Keep captions short.";
+    const WRITING: &str = "## Captions
+
+- First line is the hook: under 10 words, no emoji at the start.
+- One idea per caption. Three short paragraphs at most.
+- End with a question or a simple next step, not \"follow for more\".
+- Hashtags: 3–5, specific and local (#leedscafe rather than #food).
+
+## Titles (YouTube)
+
+- Say what the viewer gets: \"How We Filmed a Café Menu in 90 Minutes\".
+- Title case, under 60 characters, one number if it is true.
+
+## Style rules
+
+- British English: colour, organise, favourite.
+- Numbers: digits for 10 and above, words below, except in titles.
+- Prices with the currency sign: £390.
+- Contractions are fine (we're, you'll).
+- Name the client and their business in every client post, with a tag.
+
+## Formatting
+
+- Short sentences. One clause where possible.
+- Lists for steps; never more than five items.
+- Bold only for the one thing the reader must not miss.";
+
+    const SPEAKING_V1: &str = "Speak clearly on camera.";
+    const SPEAKING: &str = "## On camera
+
+- Speak to one person, as if they were across the counter.
+- Open with the payoff in the first two seconds, then explain.
+- Sentences of 8–15 words; pause between them so captions can breathe.
+- Hands visible, doing the work, when possible.
+
+## Pace and delivery
+
+- Slightly slower than conversation: about 150 words a minute.
+- Smile at the start and the end; the middle can be focused.
+- Say numbers slowly and repeat the important one.
+
+## Phrases we use
+
+- \"Here's the trick.\"
+- \"You can do this with your phone.\"
+- \"Watch the light here.\"
+
+## Phrases we avoid
+
+- \"Hey guys, welcome back to the channel.\"
+- \"Smash that like button.\"
+- Anything that sounds like an advert voice-over.
+
+## Voice-overs
+
+Record close to the microphone in a soft room (the wardrobe works). One take per paragraph; keep breaths,
+cut stumbles.";
+
+    const DESIGN_V1: &str = "Use our teal and cream colours.";
+    const DESIGN_V2: &str = "## Colours\n\n- Teal `#1F6F6B`\n- Cream `#F6F1E7`\n\n## Fonts\n\nDM Serif Display for headings, Inter for text.";
+    const DESIGN: &str = "## Visual style
+
+Natural light, warm and a little soft; real places and real hands. Frames feel calm and uncluttered, with
+the craft in the centre. We prefer texture (wood, flour, fabric) over glossy surfaces.
+
+## Colour palette
+
+| Role | Name | Hex |
+|---|---|---|
+| Primary | Studio Teal | `#1F6F6B` |
+| Secondary | Cream | `#F6F1E7` |
+| Accent | Marigold | `#F2A541` |
+| Text | Ink | `#1D1D1B` |
+| Muted | Stone | `#8A867D` |
+
+- Backgrounds are Cream; Teal for title cards and buttons; Marigold sparingly, for one highlight per frame.
+- Never put Marigold text on Cream (contrast too low); use Ink.
+
+## Typography
+
+- **Headings:** DM Serif Display, sentence case, tight tracking (-1%).
+- **Body and captions:** Inter, Regular 400 and SemiBold 600.
+- On-screen captions: Inter SemiBold, white on a 70% Ink box, max two lines, bottom third.
+
+## Thumbnails
+
+- One face or one pair of hands, one object, at most four words.
+- Teal or Cream background band on the left third for the words.
+- Export 1280×720; check it at phone size before publishing.
+
+## Logo
+
+- The wordmark on Cream or the white version on Teal; clear space equal to the height of the \"D\".
+- Never stretch, recolour or add effects.
+
+## Design principles
+
+1. **The work is the hero.** Design frames the craft, it never competes with it.
+2. **Calm over loud.** One accent colour, one message per frame.
+3. **Legible on a phone.** Everything is checked at 375 px wide.
+4. **Consistent, not identical.** Same palette and type; layouts can vary.";
 }

@@ -1,28 +1,984 @@
-//! TODO(helper): this resource is being written.
+//! Inspiration: the accounts a user tracks (`/accounts`, their own brand accounts and others they learn
+//! from) and those accounts' posts (`/content`), with the figures that make a post an outlier. Reads need
+//! `brandkit:read` (docs/api.md). Everything belongs to one account; another account's record is "not
+//! found". Cards attach a post by `contentId` through [`content_for_card`].
+use crate::auth::Caller;
+use crate::db::new_id;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::AppQuery;
 use crate::state::AppState;
-use axum::Router;
+use crate::time;
+use api_types::scopes::BRANDKIT_READ;
+use api_types::{
+    CardAssetInspiration, ContentAverages, ContentDetail, ContentList, ContentQuery,
+    ContentSummary, ContentTotals, TrackedAccount, TrackedAccountDetail, TrackedAccountList,
+};
+use axum::extract::{Path, State};
+use axum::routing::get;
+use axum::{Json, Router};
+use rusqlite::{params, Connection};
+use serde::Deserialize;
 
-pub const SCHEMA: &str = "";
+pub const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS tracked_accounts (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    platform TEXT NOT NULL,
+    platform_account_id TEXT,
+    handle TEXT,
+    name TEXT,
+    avatar_url TEXT,
+    follower_count INTEGER,
+    last_synced_at TEXT,
+    sync_status TEXT,
+    account_type TEXT NOT NULL,
+    brand_kit_id TEXT,
+    sort_order INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tracked_accounts_by_account ON tracked_accounts(account_id);
+CREATE TABLE IF NOT EXISTS tracked_content (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    tracked_account_id TEXT NOT NULL REFERENCES tracked_accounts(id),
+    platform TEXT NOT NULL,
+    content_type TEXT,
+    title TEXT,
+    description TEXT,
+    hashtags TEXT NOT NULL DEFAULT '[]',
+    url TEXT,
+    thumbnail_url TEXT,
+    view_count INTEGER,
+    like_count INTEGER,
+    comment_count INTEGER,
+    share_count INTEGER,
+    duration_seconds REAL,
+    outlier_score REAL,
+    engagement_rate REAL,
+    published_at TEXT,
+    added_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tracked_content_by_account ON tracked_content(account_id);
+";
 
 /// `(method, path)` of every route this module serves under `/api/v1` (kept in step with
 /// `docs/openapi.yaml` by a test).
-pub const ROUTES: &[(&str, &str)] = &[];
+pub const ROUTES: &[(&str, &str)] = &[
+    ("GET", "/accounts"),
+    ("GET", "/accounts/{id}"),
+    ("GET", "/content"),
+    ("GET", "/content/{contentId}"),
+];
+
+pub const ACCOUNT_TYPES: &[&str] = &["inspiration", "brand"];
+pub const PLATFORMS: &[&str] = &["youtube", "instagram"];
+pub const CONTENT_TYPES: &[&str] = &["video", "short", "reel", "carousel", "image"];
+pub const CONTENT_SCOPES: &[&str] = &["all", "inspiration", "brand"];
+/// `relevance` is accepted with `search` (fact sheet 2.15) and ranks like `score` here.
+pub const SORT_FIELDS: &[&str] = &["score", "date", "views", "engagement", "relevance"];
+pub const SORT_ORDERS: &[&str] = &["asc", "desc"];
+
+/// Content paging (fact sheet 1.7): 20 by default, at most 100.
+const CONTENT_DEFAULT_LIMIT: u32 = 20;
+const CONTENT_MAX_LIMIT: u32 = 100;
+/// How many posts an account detail lists as top and as recent.
+const DETAIL_LIST_LEN: usize = 5;
 
 pub fn router() -> Router<AppState> {
     Router::new()
+        .route("/accounts", get(list_accounts))
+        .route("/accounts/{id}", get(account_detail))
+        .route("/content", get(list_content))
+        .route("/content/{contentId}", get(content_detail))
 }
 
-/// This resource's part of the demo seed.
-pub fn seed_demo(_conn: &rusqlite::Connection, _account_id: &str, _opts: &crate::seed::DemoOptions) -> rusqlite::Result<()> {
-    Ok(())
+/// Query of `GET /accounts` (spec era snake_case; camelCase accepted).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AccountsQuery {
+    #[serde(default, alias = "accountType")]
+    account_type: Option<String>,
+    #[serde(default, alias = "brandKitId")]
+    brand_kit_id: Option<String>,
+}
+
+async fn list_accounts(
+    State(state): State<AppState>,
+    caller: Caller,
+    AppQuery(q): AppQuery<AccountsQuery>,
+) -> ApiResult<Json<TrackedAccountList>> {
+    caller.require(BRANDKIT_READ)?;
+    if let Some(t) = &q.account_type {
+        one_of("account_type", t, ACCOUNT_TYPES)?;
+    }
+    let conn = state.db().lock();
+    let accounts = read_accounts(&conn, &caller.account_id)?
+        .into_iter()
+        .filter(|a| {
+            q.account_type
+                .as_ref()
+                .is_none_or(|t| a.account.account_type.as_ref() == Some(t))
+        })
+        .filter(|a| {
+            q.brand_kit_id
+                .as_ref()
+                .is_none_or(|k| a.brand_kit_id.as_ref() == Some(k))
+        })
+        .map(|a| a.account)
+        .collect();
+    Ok(Json(TrackedAccountList { accounts }))
+}
+
+async fn account_detail(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> ApiResult<Json<TrackedAccountDetail>> {
+    caller.require(BRANDKIT_READ)?;
+    let conn = state.db().lock();
+    let account = read_accounts(&conn, &caller.account_id)?
+        .into_iter()
+        .find(|a| a.account.id == id)
+        .ok_or_else(|| ApiError::not_found("Tracked account"))?;
+    let mut posts: Vec<ContentSummary> = read_content(&conn, &caller.account_id)?
+        .into_iter()
+        .filter(|c| c.account_id == id)
+        .map(|c| c.summary)
+        .collect();
+    let count = posts.len() as i64;
+    let sum = |f: fn(&ContentSummary) -> Option<i64>| posts.iter().filter_map(f).sum::<i64>();
+    let totals = ContentTotals {
+        views: sum(|c| c.view_count),
+        likes: sum(|c| c.like_count),
+        comments: sum(|c| c.comment_count),
+    };
+    let mean = |f: fn(&ContentSummary) -> Option<f64>| {
+        let vals: Vec<f64> = posts.iter().filter_map(f).collect();
+        if vals.is_empty() {
+            0.0
+        } else {
+            round(vals.iter().sum::<f64>() / vals.len() as f64, 4)
+        }
+    };
+    let averages = ContentAverages {
+        views: mean(|c| c.view_count.map(|v| v as f64)),
+        engagement_rate: mean(|c| c.engagement_rate),
+        outlier_score: mean(|c| c.outlier_score),
+    };
+    sort_content(&mut posts, "score", false);
+    let top_content = posts.iter().take(DETAIL_LIST_LEN).cloned().collect();
+    sort_content(&mut posts, "date", false);
+    let recent_content = posts.iter().take(DETAIL_LIST_LEN).cloned().collect();
+    Ok(Json(TrackedAccountDetail {
+        account: account.account,
+        content_count: count,
+        totals,
+        averages,
+        top_content,
+        recent_content,
+    }))
+}
+
+async fn list_content(
+    State(state): State<AppState>,
+    caller: Caller,
+    AppQuery(q): AppQuery<ContentQuery>,
+) -> ApiResult<Json<ContentList>> {
+    caller.require(BRANDKIT_READ)?;
+    let scope = q.scope.as_deref().unwrap_or("all");
+    one_of("scope", scope, CONTENT_SCOPES)?;
+    if let Some(p) = &q.platform {
+        one_of("platform", p, PLATFORMS)?;
+    }
+    if let Some(t) = &q.content_type {
+        one_of("content_type", t, CONTENT_TYPES)?;
+    }
+    let sort_by = q.sort_by.as_deref().unwrap_or("score");
+    one_of("sort_by", sort_by, SORT_FIELDS)?;
+    let sort_order = q.sort_order.as_deref().unwrap_or("desc");
+    one_of("sort_order", sort_order, SORT_ORDERS)?;
+    let limit = q.limit.unwrap_or(CONTENT_DEFAULT_LIMIT);
+    if limit == 0 || limit > CONTENT_MAX_LIMIT {
+        return Err(ApiError::bad(
+            "limit",
+            format!("`limit` must be between 1 and {CONTENT_MAX_LIMIT}"),
+        ));
+    }
+    let offset = q.offset.unwrap_or(0) as usize;
+    let account_ids: Option<Vec<&str>> = q.account_ids.as_deref().map(|s| {
+        s.split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect()
+    });
+    let search = q
+        .search
+        .as_deref()
+        .map(|s| s.trim().to_lowercase())
+        .filter(|s| !s.is_empty());
+
+    let conn = state.db().lock();
+    let mut posts: Vec<ContentSummary> = read_content(&conn, &caller.account_id)?
+        .into_iter()
+        .filter(|c| scope == "all" || c.account_type == scope)
+        .filter(|c| {
+            account_ids
+                .as_ref()
+                .is_none_or(|ids| ids.contains(&c.account_id.as_str()))
+        })
+        .filter(|c| search.as_ref().is_none_or(|s| c.matches(s)))
+        .map(|c| c.summary)
+        .filter(|c| q.platform.is_none() || c.platform == q.platform)
+        .filter(|c| q.content_type.is_none() || c.content_type == q.content_type)
+        .filter(|c| {
+            q.outlier_score_min
+                .is_none_or(|m| c.outlier_score.unwrap_or(0.0) >= m)
+        })
+        .filter(|c| q.views_min.is_none_or(|m| c.view_count.unwrap_or(0) >= m))
+        .collect();
+    sort_content(&mut posts, sort_by, sort_order == "asc");
+    let total = posts.len();
+    let outliers: Vec<ContentSummary> = posts
+        .into_iter()
+        .skip(offset)
+        .take(limit as usize)
+        .collect();
+    let has_more = offset + outliers.len() < total;
+    Ok(Json(ContentList {
+        outliers,
+        total: total as i64,
+        has_more,
+    }))
+}
+
+async fn content_detail(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(content_id): Path<String>,
+) -> ApiResult<Json<ContentDetail>> {
+    caller.require(BRANDKIT_READ)?;
+    let conn = state.db().lock();
+    let post = read_content(&conn, &caller.account_id)?
+        .into_iter()
+        .find(|c| c.summary.id == content_id)
+        .ok_or_else(|| ApiError::not_found("Content"))?;
+    Ok(Json(ContentDetail {
+        summary: post.summary,
+        description: post.description,
+        hashtags: post.hashtags,
+    }))
 }
 
 /// The inspiration figures of a tracked post the caller can see, for a card asset attached by
 /// `contentId`; `None` when the caller cannot see it (the card write answers 404).
 pub fn content_for_card(
-    _conn: &rusqlite::Connection,
-    _account_id: &str,
-    _content_id: &str,
+    conn: &rusqlite::Connection,
+    account_id: &str,
+    content_id: &str,
 ) -> crate::error::ApiResult<Option<api_types::CardAssetInspiration>> {
-    Ok(None)
+    let found = read_content_where(conn, account_id, Some(content_id))?
+        .into_iter()
+        .next();
+    Ok(found.map(|c| {
+        let s = c.summary;
+        CardAssetInspiration {
+            platform: s.platform,
+            content_type: s.content_type,
+            creator: s.source_creator,
+            handle: s.account_handle,
+            published_at: s.published_at,
+            view_count: s.view_count,
+            like_count: s.like_count,
+            comment_count: s.comment_count,
+            outlier_score: s.outlier_score,
+            engagement_rate: s.engagement_rate,
+            thumbnail_url: s.thumbnail_url,
+        }
+    }))
+}
+
+/// The ids of an account's tracked posts, highest outlier score first (for other modules' demo seeds,
+/// which attach inspiration posts to cards).
+pub fn content_ids(conn: &Connection, account_id: &str) -> rusqlite::Result<Vec<String>> {
+    let mut stmt = conn.prepare(
+        "SELECT id FROM tracked_content WHERE account_id = ?1 ORDER BY outlier_score DESC, id",
+    )?;
+    let rows = stmt.query_map([account_id], |r| r.get(0))?;
+    rows.collect()
+}
+
+/// Links the account's tracked accounts to a brand kit (the kit's brand and inspiration accounts).
+pub fn link_to_brand_kit(
+    conn: &Connection,
+    account_id: &str,
+    brand_kit_id: &str,
+) -> rusqlite::Result<()> {
+    conn.execute(
+        "UPDATE tracked_accounts SET brand_kit_id = ?2 WHERE account_id = ?1 AND brand_kit_id IS NULL",
+        params![account_id, brand_kit_id],
+    )?;
+    Ok(())
+}
+
+fn one_of(field: &str, value: &str, valid: &[&str]) -> ApiResult<()> {
+    if valid.contains(&value) {
+        return Ok(());
+    }
+    Err(ApiError::InvalidValue {
+        message: format!(
+            "Unknown `{field}` \"{value}\": use one of {}",
+            valid.join(", ")
+        ),
+        field: field.to_string(),
+        valid: valid.iter().map(|s| s.to_string()).collect(),
+    })
+}
+
+fn round(x: f64, places: i32) -> f64 {
+    let f = 10f64.powi(places);
+    (x * f).round() / f
+}
+
+/// Sorts by `score | date | views | engagement` (`relevance` ranks as score); ties by id so pages are
+/// stable.
+fn sort_content(posts: &mut [ContentSummary], sort_by: &str, ascending: bool) {
+    posts.sort_by(|a, b| {
+        let ord = match sort_by {
+            "date" => a.published_at.cmp(&b.published_at),
+            "views" => a.view_count.cmp(&b.view_count),
+            "engagement" => a
+                .engagement_rate
+                .unwrap_or(0.0)
+                .total_cmp(&b.engagement_rate.unwrap_or(0.0)),
+            _ => a
+                .outlier_score
+                .unwrap_or(0.0)
+                .total_cmp(&b.outlier_score.unwrap_or(0.0)),
+        };
+        let ord = if ascending { ord } else { ord.reverse() };
+        ord.then_with(|| a.id.cmp(&b.id))
+    });
+}
+
+struct AccountRow {
+    account: TrackedAccount,
+    brand_kit_id: Option<String>,
+}
+
+fn read_accounts(conn: &Connection, account_id: &str) -> ApiResult<Vec<AccountRow>> {
+    let mut stmt = conn.prepare(
+        "SELECT id, platform, platform_account_id, handle, name, avatar_url, follower_count, last_synced_at,
+                sync_status, account_type, brand_kit_id
+         FROM tracked_accounts WHERE account_id = ?1 ORDER BY account_type DESC, sort_order, created_at, id",
+    )?;
+    let rows = stmt.query_map([account_id], |r| {
+        Ok(AccountRow {
+            account: TrackedAccount {
+                id: r.get(0)?,
+                platform: r.get(1)?,
+                account_id: r.get(2)?,
+                handle: r.get(3)?,
+                name: r.get(4)?,
+                avatar_url: r.get(5)?,
+                follower_count: r.get(6)?,
+                last_synced_at: r.get(7)?,
+                sync_status: r.get(8)?,
+                account_type: Some(r.get(9)?),
+            },
+            brand_kit_id: r.get(10)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// A tracked post with what the filters need beside its wire form.
+struct ContentRow {
+    summary: ContentSummary,
+    /// The tracked account's id.
+    account_id: String,
+    account_type: String,
+    description: Option<String>,
+    hashtags: Vec<String>,
+}
+
+impl ContentRow {
+    /// `search` (already lower-case) against the title, description, hashtags and creator.
+    fn matches(&self, search: &str) -> bool {
+        let s = &self.summary;
+        [
+            &s.title,
+            &self.description,
+            &s.source_creator,
+            &s.account_handle,
+        ]
+        .iter()
+        .any(|f| {
+            f.as_ref()
+                .is_some_and(|t| t.to_lowercase().contains(search))
+        }) || self
+            .hashtags
+            .iter()
+            .any(|h| h.to_lowercase().contains(search))
+    }
+}
+
+fn read_content(conn: &Connection, account_id: &str) -> ApiResult<Vec<ContentRow>> {
+    read_content_where(conn, account_id, None)
+}
+
+fn read_content_where(
+    conn: &Connection,
+    account_id: &str,
+    content_id: Option<&str>,
+) -> ApiResult<Vec<ContentRow>> {
+    let mut stmt = conn.prepare(
+        "SELECT c.id, c.platform, c.content_type, c.title, c.url, c.thumbnail_url, c.view_count, c.like_count,
+                c.comment_count, c.share_count, c.duration_seconds, c.outlier_score, c.engagement_rate,
+                c.published_at, a.name, a.handle, a.id, a.account_type, c.description, c.hashtags
+         FROM tracked_content c JOIN tracked_accounts a ON a.id = c.tracked_account_id
+         WHERE c.account_id = ?1 AND a.account_id = ?1 AND (?2 IS NULL OR c.id = ?2)",
+    )?;
+    let rows = stmt.query_map(params![account_id, content_id], |r| {
+        let hashtags: String = r.get(19)?;
+        Ok(ContentRow {
+            summary: ContentSummary {
+                id: r.get(0)?,
+                platform: r.get(1)?,
+                content_type: r.get(2)?,
+                title: r.get(3)?,
+                url: r.get(4)?,
+                thumbnail_url: r.get(5)?,
+                view_count: r.get(6)?,
+                like_count: r.get(7)?,
+                comment_count: r.get(8)?,
+                share_count: r.get(9)?,
+                duration_seconds: r.get(10)?,
+                outlier_score: r.get(11)?,
+                engagement_rate: r.get(12)?,
+                published_at: r.get(13)?,
+                source_creator: r.get(14)?,
+                account_handle: r.get(15)?,
+                account_id: r.get(16)?,
+            },
+            account_id: r.get(16)?,
+            account_type: r.get(17)?,
+            description: r.get(18)?,
+            hashtags: serde_json::from_str(&hashtags).unwrap_or_default(),
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Demo seed
+// ---------------------------------------------------------------------------------------------------
+
+/// A tracked account of the demo: `(platform, handle, name, followers, account_type, posts)`.
+struct DemoAccount {
+    platform: &'static str,
+    handle: &'static str,
+    name: &'static str,
+    followers: i64,
+    account_type: &'static str,
+    /// `(title, content_type, views as a multiple of the account's typical post, days ago, seconds)`.
+    posts: &'static [(&'static str, &'static str, f64, i64, f64)],
+    hashtags: &'static [&'static str],
+}
+
+const DEMO_ACCOUNTS: &[DemoAccount] = &[
+    DemoAccount {
+        platform: "youtube",
+        handle: "@frameandfocus",
+        name: "Frame & Focus",
+        followers: 1_240_000,
+        account_type: "inspiration",
+        hashtags: &["filmmaking", "cinematography", "youtube"],
+        posts: &[
+            (
+                "I Shot a Whole Film on a $300 Camera (and Nobody Noticed)",
+                "video",
+                11.8,
+                9,
+                1122.0,
+            ),
+            (
+                "5 Lighting Setups Every Creator Should Steal",
+                "video",
+                2.6,
+                23,
+                842.0,
+            ),
+            (
+                "Why Your B-Roll Looks Boring: Fix It in 60 Seconds",
+                "short",
+                4.1,
+                4,
+                58.0,
+            ),
+            (
+                "The One Lens I'd Keep If I Had to Sell Everything",
+                "video",
+                1.0,
+                37,
+                967.0,
+            ),
+            (
+                "Color Grading for People Who Hate Color Grading",
+                "video",
+                0.8,
+                51,
+                1304.0,
+            ),
+            ("Stop Using Auto White Balance", "short", 0.45, 66, 41.0),
+        ],
+    },
+    DemoAccount {
+        platform: "youtube",
+        handle: "@thesolostudio",
+        name: "The Solo Studio",
+        followers: 482_000,
+        account_type: "inspiration",
+        hashtags: &["smallbusiness", "videomarketing", "creator"],
+        posts: &[
+            (
+                "How I Film a Week of Content in One Afternoon",
+                "video",
+                7.4,
+                6,
+                1015.0,
+            ),
+            (
+                "My Entire Solo Studio Setup Under $1,000",
+                "video",
+                1.9,
+                19,
+                1240.0,
+            ),
+            (
+                "The 3-Part Hook That Doubled My Watch Time",
+                "short",
+                3.2,
+                12,
+                52.0,
+            ),
+            (
+                "Batching Scripts: My Notion Template Walkthrough",
+                "video",
+                0.9,
+                33,
+                1420.0,
+            ),
+            (
+                "Do Not Buy a Teleprompter Before Watching This",
+                "video",
+                1.1,
+                45,
+                780.0,
+            ),
+            (
+                "What 100 Videos Taught Me About Thumbnails",
+                "video",
+                0.6,
+                72,
+                1630.0,
+            ),
+            (
+                "Talking to Camera When You Feel Awkward",
+                "short",
+                0.5,
+                90,
+                47.0,
+            ),
+        ],
+    },
+    DemoAccount {
+        platform: "youtube",
+        handle: "@kitchentablemkt",
+        name: "Kitchen Table Marketing",
+        followers: 215_000,
+        account_type: "inspiration",
+        hashtags: &["marketing", "localbusiness", "socialmedia"],
+        posts: &[
+            (
+                "A Bakery Grew to 40k Followers With This One Video Format",
+                "video",
+                9.6,
+                8,
+                893.0,
+            ),
+            (
+                "Local SEO Is Dead? What Actually Brings Customers In",
+                "video",
+                1.2,
+                26,
+                1105.0,
+            ),
+            (
+                "Write Captions Like a Human, Not a Brand",
+                "short",
+                2.2,
+                15,
+                55.0,
+            ),
+            (
+                "The Offer Page Teardown: 7 Fixes in 15 Minutes",
+                "video",
+                0.7,
+                41,
+                912.0,
+            ),
+            (
+                "Testimonials That Do Not Sound Fake",
+                "short",
+                1.0,
+                58,
+                49.0,
+            ),
+            (
+                "Email vs Instagram: Where Small Shops Should Start",
+                "video",
+                0.55,
+                80,
+                1288.0,
+            ),
+        ],
+    },
+    DemoAccount {
+        platform: "instagram",
+        handle: "@nora.builds",
+        name: "Nora Builds Brands",
+        followers: 321_000,
+        account_type: "inspiration",
+        hashtags: &["branding", "designtips", "smallbusinessowner"],
+        posts: &[
+            (
+                "Your logo is not your brand (here is what is)",
+                "reel",
+                6.3,
+                3,
+                34.0,
+            ),
+            (
+                "3 colour palettes that make a small brand look premium",
+                "carousel",
+                2.4,
+                10,
+                0.0,
+            ),
+            (
+                "Before/after: a florist's feed in 30 days",
+                "carousel",
+                1.3,
+                18,
+                0.0,
+            ),
+            (
+                "Pick two fonts. Just two. Here is why.",
+                "reel",
+                1.0,
+                29,
+                27.0,
+            ),
+            (
+                "The brand voice exercise I give every client",
+                "reel",
+                0.85,
+                44,
+                41.0,
+            ),
+            (
+                "Mood board in 10 minutes with free tools",
+                "image",
+                0.5,
+                61,
+                0.0,
+            ),
+        ],
+    },
+    DemoAccount {
+        platform: "instagram",
+        handle: "@dailyreellab",
+        name: "Daily Reel Lab",
+        followers: 894_000,
+        account_type: "inspiration",
+        hashtags: &["reels", "reelstips", "contentcreator"],
+        posts: &[
+            (
+                "The 1.5-second hook test (try it on your last reel)",
+                "reel",
+                12.0,
+                2,
+                21.0,
+            ),
+            (
+                "Trending audio is overrated. Do this instead.",
+                "reel",
+                3.5,
+                7,
+                29.0,
+            ),
+            (
+                "How to film a reel with your phone on a shelf",
+                "reel",
+                1.6,
+                14,
+                33.0,
+            ),
+            (
+                "Captions on or off? We tested 200 reels",
+                "carousel",
+                1.0,
+                24,
+                0.0,
+            ),
+            (
+                "Stop ending reels with 'follow for more'",
+                "reel",
+                0.75,
+                39,
+                18.0,
+            ),
+            (
+                "Our posting schedule for 30 days, honestly",
+                "carousel",
+                0.4,
+                55,
+                0.0,
+            ),
+        ],
+    },
+    DemoAccount {
+        platform: "instagram",
+        handle: "@plaintype.studio",
+        name: "Plain Type Studio",
+        followers: 95_400,
+        account_type: "inspiration",
+        hashtags: &["typography", "graphicdesign", "brandidentity"],
+        posts: &[
+            (
+                "Type pairing cheat sheet for service businesses",
+                "carousel",
+                5.2,
+                5,
+                0.0,
+            ),
+            (
+                "Why your headings feel shouty (and the fix)",
+                "reel",
+                1.8,
+                16,
+                24.0,
+            ),
+            (
+                "Serif vs sans: what your clients actually notice",
+                "carousel",
+                1.0,
+                28,
+                0.0,
+            ),
+            ("Kerning a logo in 45 seconds", "reel", 0.9, 47, 45.0),
+            ("One grid, six layouts", "image", 0.6, 70, 0.0),
+        ],
+    },
+    DemoAccount {
+        platform: "youtube",
+        handle: "@demostudio",
+        name: "Demo Studio",
+        followers: 18_400,
+        account_type: "brand",
+        hashtags: &["demostudio", "videoforbusiness", "smallbusiness"],
+        posts: &[
+            (
+                "We Filmed a Café's Menu Launch in 90 Minutes",
+                "video",
+                4.8,
+                11,
+                624.0,
+            ),
+            (
+                "Three Shots That Make Any Product Look Expensive",
+                "short",
+                2.1,
+                20,
+                44.0,
+            ),
+            (
+                "How We Plan a Month of Client Videos",
+                "video",
+                1.0,
+                34,
+                935.0,
+            ),
+            (
+                "Behind the Scenes: A Rainy-Day Shoot That Worked",
+                "video",
+                0.7,
+                52,
+                711.0,
+            ),
+            (
+                "Your Phone Is Enough. Here Is the Proof.",
+                "short",
+                0.9,
+                67,
+                38.0,
+            ),
+            (
+                "Client Q&A: What Does a Video Retainer Include?",
+                "video",
+                0.45,
+                85,
+                1062.0,
+            ),
+        ],
+    },
+    DemoAccount {
+        platform: "instagram",
+        handle: "@demo.studio",
+        name: "Demo Studio",
+        followers: 9_600,
+        account_type: "brand",
+        hashtags: &["demostudio", "behindthescenes", "contentstudio"],
+        posts: &[
+            (
+                "A 20-second menu reel that sold out the special",
+                "reel",
+                6.1,
+                4,
+                20.0,
+            ),
+            (
+                "Our three-light kit, explained in one carousel",
+                "carousel",
+                1.4,
+                13,
+                0.0,
+            ),
+            ("What we pack for a half-day shoot", "image", 1.0, 27, 0.0),
+            (
+                "Client win: 3x bookings after a month of reels",
+                "carousel",
+                0.8,
+                40,
+                0.0,
+            ),
+            (
+                "Five seconds of B-roll you can shoot today",
+                "reel",
+                0.6,
+                58,
+                12.0,
+            ),
+        ],
+    },
+];
+
+/// Six tracked inspiration accounts, two brand accounts of the demo's own, and their posts (47). The
+/// figures are derived, not random, so every demo file shows the same board: views are the account's
+/// typical post times the post's multiple, and the outlier score is that multiple (views over the
+/// account's typical views, the way the service scores an outlier).
+pub fn seed_demo(
+    conn: &rusqlite::Connection,
+    account_id: &str,
+    _opts: &crate::seed::DemoOptions,
+) -> rusqlite::Result<()> {
+    let now = time::now();
+    let synced = time::fmt(now - ::time::Duration::hours(2));
+    for (ai, acc) in DEMO_ACCOUNTS.iter().enumerate() {
+        let tracked_id = new_id();
+        conn.execute(
+            "INSERT INTO tracked_accounts (id, account_id, platform, platform_account_id, handle, name, avatar_url,
+                 follower_count, last_synced_at, sync_status, account_type, sort_order, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'synced', ?10, ?11, ?12)",
+            params![
+                tracked_id,
+                account_id,
+                acc.platform,
+                format!("{}-{}", acc.platform, acc.handle.trim_start_matches('@').replace('.', "")),
+                acc.handle,
+                acc.name,
+                format!("https://picsum.photos/seed/{}/200/200", acc.handle.trim_start_matches('@')),
+                acc.followers,
+                synced,
+                acc.account_type,
+                ai as i64,
+                time::now_str(),
+            ],
+        )?;
+        // A typical post reaches a share of the followers; on Instagram a larger one.
+        let typical = acc.followers as f64
+            * if acc.platform == "youtube" {
+                0.09
+            } else {
+                0.12
+            };
+        for (pi, (title, content_type, multiple, days_ago, seconds)) in acc.posts.iter().enumerate()
+        {
+            let id = new_id();
+            let views = (typical * multiple).round() as i64;
+            // Like and comment rates vary a little per post so engagement is not one flat number.
+            let like_rate = 0.028 + ((ai * 7 + pi * 5) % 9) as f64 * 0.004;
+            let comment_rate = 0.0015 + ((ai * 3 + pi * 11) % 7) as f64 * 0.0004;
+            let likes = (views as f64 * like_rate).round() as i64;
+            let comments = (views as f64 * comment_rate).round() as i64;
+            let shares = (views as f64 * 0.003).round() as i64;
+            let engagement = round((likes + comments) as f64 / views.max(1) as f64, 4);
+            let outlier = round(*multiple, 2);
+            let published = time::fmt(
+                now - ::time::Duration::days(*days_ago) - ::time::Duration::hours((pi * 3) as i64),
+            );
+            let short = id.replace('-', "");
+            let url = if acc.platform == "youtube" {
+                format!("https://www.youtube.com/watch?v={}", &short[..11])
+            } else {
+                format!("https://www.instagram.com/p/{}/", &short[..11])
+            };
+            let (w, h) = if acc.platform == "youtube" && *content_type == "video" {
+                (640, 360)
+            } else {
+                (360, 640)
+            };
+            let kind = match *content_type {
+                "video" => "video",
+                "short" => "short",
+                "reel" => "reel",
+                "carousel" => "carousel",
+                _ => "post",
+            };
+            let description = format!(
+                "{title}. A {kind} from {} ({}) on {}: what worked, what we would change, and the steps to \
+                 try it yourself this week.",
+                acc.name, acc.handle, acc.platform
+            );
+            let hashtags = serde_json::to_string(acc.hashtags).unwrap_or_else(|_| "[]".into());
+            conn.execute(
+                "INSERT INTO tracked_content (id, account_id, tracked_account_id, platform, content_type, title,
+                     description, hashtags, url, thumbnail_url, view_count, like_count, comment_count, share_count,
+                     duration_seconds, outlier_score, engagement_rate, published_at, added_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
+                params![
+                    id,
+                    account_id,
+                    tracked_id,
+                    acc.platform,
+                    content_type,
+                    title,
+                    description,
+                    hashtags,
+                    url,
+                    format!("https://picsum.photos/seed/{}/{w}/{h}", &short[..12]),
+                    views,
+                    likes,
+                    comments,
+                    shares,
+                    (*seconds > 0.0).then_some(*seconds),
+                    outlier,
+                    engagement,
+                    published,
+                    time::now_str(),
+                ],
+            )?;
+        }
+    }
+    Ok(())
 }

@@ -1,18 +1,708 @@
-//! TODO(helper): this resource is being written.
+//! Media: uploads (`POST /media/uploads`, a PUT of the bytes, `POST /media/uploads/{outputId}/complete`),
+//! imports (`POST /media/imports`, idempotent by content) and the stored files themselves.
+//!
+//! Every file the sandbox serves (renders, uploads, imports) is a BLOB in the one SQLite file, served at
+//! `{origin}/files/{name}` with no auth: those routes and the upload PUT stand in for object storage and
+//! its CDN, which take no API key either (fact sheet 2.4). Uploaded and imported media become outputs the
+//! caller owns (index 1), so output tokens and cards resolve them like renders.
+//!
+//! Imports: the sandbox cannot reach the internet. It fetches only `data:` URLs and URLs of its own
+//! files (`{origin}/files/...`); any other http(s) URL is recorded without fetching, served as that URL,
+//! and de-duplicated by a hash of the URL instead of the content.
+use crate::auth::Caller;
+use crate::db::new_id;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{read_body, AppJson};
+use crate::routes::studio;
 use crate::state::AppState;
-use axum::Router;
+use crate::time;
+use api_types::scopes::ASSETS_WRITE;
+use api_types::{
+    ContentType, CreateUpload, ImportMedia, ImportedMedia, UploadTicket, UploadedMedia,
+};
+use axum::extract::{DefaultBodyLimit, Path, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post, put};
+use axum::{Json, Router};
+use base64::Engine;
+use rand::distributions::Alphanumeric;
+use rand::Rng;
+use rusqlite::{params, Connection, OptionalExtension};
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
 
-pub const SCHEMA: &str = "";
+pub const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS stored_files (
+    name TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL,
+    mime TEXT NOT NULL,
+    bytes BLOB NOT NULL,
+    sha256 TEXT NOT NULL,
+    -- 1 for placeholder renders: served with X-Sandbox-Render: true
+    sandbox_render INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS uploads (
+    output_id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    token TEXT NOT NULL UNIQUE,
+    file_name TEXT NOT NULL,
+    mime TEXT NOT NULL,
+    size_bytes INTEGER,
+    expires_at_ms INTEGER NOT NULL,
+    -- what the PUT delivered; NULL until then
+    bytes BLOB,
+    completed_at TEXT,
+    created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS media_imports (
+    account_id TEXT NOT NULL,
+    -- sha256 of the content, or of 'url:' + the URL when it was not fetched
+    hash TEXT NOT NULL,
+    output_id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (account_id, hash)
+);
+CREATE TABLE IF NOT EXISTS storage_origin (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    origin TEXT NOT NULL
+);
+";
 
-/// `(method, path)` of every route this module serves under `/api/v1` (kept in step with
-/// `docs/openapi.yaml` by a test).
-pub const ROUTES: &[(&str, &str)] = &[];
+/// `(method, path)` of every route this module serves under `/api/v1`.
+pub const ROUTES: &[(&str, &str)] = &[
+    ("POST", "/media/uploads"),
+    ("POST", "/media/uploads/{outputId}/complete"),
+    ("POST", "/media/imports"),
+];
+
+/// How long an upload URL stays valid.
+const UPLOAD_TTL_MS: i64 = 60 * 60 * 1000;
 
 pub fn router() -> Router<AppState> {
     Router::new()
+        .route("/media/uploads", post(create_upload))
+        .route("/media/uploads/{outputId}/complete", post(complete_upload))
+        .route("/media/imports", post(import))
 }
 
 /// Routes outside `/api/v1` that stand in for object storage: upload PUTs and stored files.
-pub fn storage_router(_state: &AppState) -> Router<AppState> {
+pub fn storage_router(state: &AppState) -> Router<AppState> {
+    record_origin(state);
     Router::new()
+        .route(
+            "/uploads/{token}",
+            put(put_upload).layer(DefaultBodyLimit::max(state.config().max_upload_bytes)),
+        )
+        .route("/files/{name}", get(serve_file))
+}
+
+/// `{origin}/files/{name}`.
+pub fn file_url(origin: &str, name: &str) -> String {
+    format!("{origin}/files/{name}")
+}
+
+/// Keeps the serving origin in the database, for code that builds file URLs with only a connection
+/// (`studio::resolve_output`). Called when the router is built, which is after the port is bound.
+fn record_origin(state: &AppState) {
+    let conn = state.db().lock();
+    if let Err(e) = conn.execute(
+        "INSERT INTO storage_origin (id, origin) VALUES (1, ?1) ON CONFLICT(id) DO UPDATE SET origin = excluded.origin",
+        [state.origin()],
+    ) {
+        tracing::warn!(%e, "could not record the storage origin");
+    }
+}
+
+/// The origin recorded by the serving sandbox (loopback without a port when none has served yet).
+pub fn recorded_origin(conn: &Connection) -> String {
+    conn.query_row("SELECT origin FROM storage_origin WHERE id = 1", [], |r| {
+        r.get(0)
+    })
+    .optional()
+    .ok()
+    .flatten()
+    .unwrap_or_else(|| "http://127.0.0.1".to_string())
+}
+
+/// Stores (or replaces) a served file.
+pub fn store_file(
+    conn: &Connection,
+    name: &str,
+    account_id: &str,
+    mime: &str,
+    bytes: &[u8],
+    sandbox_render: bool,
+) -> rusqlite::Result<()> {
+    conn.execute(
+        "INSERT OR REPLACE INTO stored_files (name, account_id, mime, bytes, sha256, sandbox_render, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![name, account_id, mime, bytes, hex::encode(Sha256::digest(bytes)), sandbox_render, time::now_str()],
+    )?;
+    Ok(())
+}
+
+/// `image/png; charset=x` → `image/png`, lower case.
+fn mime_essence(mime: &str) -> String {
+    mime.split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase()
+}
+
+/// The content type of a MIME type, if it is media the studio handles.
+fn media_kind(mime: &str) -> Option<ContentType> {
+    match mime_essence(mime).split('/').next()? {
+        "image" => Some(ContentType::Image),
+        "video" => Some(ContentType::Video),
+        "audio" => Some(ContentType::Audio),
+        _ => None,
+    }
+}
+
+/// A file extension for a stored file: the name's own when it has a plain one, else from the MIME type.
+fn extension(file_name: Option<&str>, mime: &str) -> String {
+    let from_name = file_name
+        .and_then(|n| n.rsplit_once('.'))
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .filter(|e| !e.is_empty() && e.len() <= 5 && e.chars().all(|c| c.is_ascii_alphanumeric()));
+    from_name.unwrap_or_else(|| {
+        match mime_essence(mime).as_str() {
+            "image/png" => "png",
+            "image/jpeg" => "jpg",
+            "image/webp" => "webp",
+            "image/gif" => "gif",
+            "video/mp4" => "mp4",
+            "video/webm" => "webm",
+            "video/quicktime" => "mov",
+            "audio/wav" | "audio/x-wav" | "audio/wave" => "wav",
+            "audio/mpeg" => "mp3",
+            "audio/mp4" | "audio/x-m4a" => "m4a",
+            "audio/ogg" => "ogg",
+            _ => "bin",
+        }
+        .to_string()
+    })
+}
+
+/// The media kind a URL's extension suggests.
+fn kind_from_extension(url: &str) -> Option<ContentType> {
+    let path = url.split(['?', '#']).next().unwrap_or("");
+    let ext = path.rsplit_once('.')?.1.to_ascii_lowercase();
+    match ext.as_str() {
+        "png" | "jpg" | "jpeg" | "webp" | "gif" | "avif" | "heic" => Some(ContentType::Image),
+        "mp4" | "mov" | "webm" | "m4v" | "mkv" => Some(ContentType::Video),
+        "mp3" | "wav" | "m4a" | "aac" | "ogg" | "flac" => Some(ContentType::Audio),
+        _ => None,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Uploads
+// ---------------------------------------------------------------------------------------------------
+
+async fn create_upload(
+    State(state): State<AppState>,
+    caller: Caller,
+    AppJson(req): AppJson<CreateUpload>,
+) -> ApiResult<Json<UploadTicket>> {
+    caller.require(ASSETS_WRITE)?;
+    let file_name = req.file_name.trim().to_string();
+    if file_name.is_empty() || file_name.chars().count() > 255 {
+        return Err(ApiError::bad(
+            "fileName",
+            "`fileName` must be 1 to 255 characters",
+        ));
+    }
+    let mime = mime_essence(&req.content_type);
+    let valid_mime = mime
+        .split_once('/')
+        .is_some_and(|(a, b)| !a.is_empty() && !b.is_empty());
+    if !valid_mime || media_kind(&mime).is_none() {
+        return Err(ApiError::bad(
+            "contentType",
+            format!(
+                "`contentType` must be an image/, video/ or audio/ MIME type; got `{}`",
+                req.content_type
+            ),
+        ));
+    }
+    let max = state.config().max_upload_bytes as u64;
+    if let Some(size) = req.size_bytes {
+        if size > max {
+            return Err(ApiError::bad(
+                "sizeBytes",
+                format!("`sizeBytes` {size} is over the upload limit of {max} bytes"),
+            ));
+        }
+    }
+    let output_id = new_id();
+    let token: String = rand::thread_rng()
+        .sample_iter(&Alphanumeric)
+        .take(40)
+        .map(char::from)
+        .collect();
+    let expires_ms = time::now_ms() + UPLOAD_TTL_MS;
+    let expires_at = time::fmt(
+        ::time::OffsetDateTime::from_unix_timestamp_nanos(expires_ms as i128 * 1_000_000)
+            .unwrap_or_else(|_| time::now()),
+    );
+    {
+        let conn = state.db().lock();
+        conn.execute(
+            "INSERT INTO uploads (output_id, account_id, token, file_name, mime, size_bytes, expires_at_ms, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            params![output_id, caller.account_id, token, file_name, mime, req.size_bytes.map(|s| s as i64), expires_ms, time::now_str()],
+        )?;
+    }
+    let safe_name: String = file_name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    Ok(Json(UploadTicket {
+        upload_url: format!("{}/uploads/{token}", state.origin()),
+        upload_headers: Some(BTreeMap::from([("Content-Type".to_string(), mime.clone())])),
+        storage_path: Some(format!(
+            "uploads/{}/{output_id}/{safe_name}",
+            caller.account_id
+        )),
+        expires_at: Some(expires_at),
+        output_id,
+    }))
+}
+
+/// The storage PUT: raw bytes, no auth (the token in the URL is the credential), the ticket's
+/// Content-Type, at most `Config.max_upload_bytes` (413 past it). A second PUT before completion
+/// replaces the first, as object storage does.
+async fn put_upload(
+    State(state): State<AppState>,
+    Path(token): Path<String>,
+    headers: HeaderMap,
+    req: Request,
+) -> ApiResult<Response> {
+    let ticket: Option<(String, String, i64, Option<String>)> = {
+        let conn = state.db().lock();
+        conn.query_row(
+            "SELECT output_id, mime, expires_at_ms, completed_at FROM uploads WHERE token = ?1",
+            [&token],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )
+        .optional()?
+    };
+    let (output_id, mime, expires_ms, completed) =
+        ticket.ok_or_else(|| ApiError::not_found("Upload"))?;
+    if completed.is_some() {
+        return Err(ApiError::Conflict(
+            "This upload is already completed; request a new upload URL".into(),
+        ));
+    }
+    if time::now_ms() > expires_ms {
+        return Err(ApiError::bad(
+            "uploadUrl",
+            "The upload URL has expired; request a new one with POST /media/uploads",
+        ));
+    }
+    let sent = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(mime_essence)
+        .unwrap_or_default();
+    if sent != mime {
+        return Err(ApiError::bad(
+            "Content-Type",
+            format!("The PUT must carry `Content-Type: {mime}` (from uploadHeaders); got `{sent}`"),
+        ));
+    }
+    let bytes = read_body(req, &state).await?;
+    if bytes.len() > state.config().max_upload_bytes {
+        return Err(ApiError::TooLarge);
+    }
+    {
+        let conn = state.db().lock();
+        conn.execute(
+            "UPDATE uploads SET bytes = ?2 WHERE output_id = ?1",
+            params![output_id, bytes.as_ref()],
+        )?;
+    }
+    let etag = format!("\"{}\"", hex::encode(Sha256::digest(&bytes)));
+    let mut resp = StatusCode::OK.into_response();
+    if let Ok(v) = HeaderValue::from_str(&etag) {
+        resp.headers_mut().insert(header::ETAG, v);
+    }
+    Ok(resp)
+}
+
+/// `(file_name, mime, bytes, completed_at)` of an upload ticket.
+type UploadRow = (String, String, Option<Vec<u8>>, Option<String>);
+
+async fn complete_upload(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(raw): Path<String>,
+) -> ApiResult<Json<UploadedMedia>> {
+    caller.require(ASSETS_WRITE)?;
+    let not_found = || ApiError::not_found("Upload");
+    let output_id = uuid::Uuid::parse_str(raw.trim())
+        .map_err(|_| not_found())?
+        .hyphenated()
+        .to_string();
+    let origin = state.origin();
+    state.db().tx(|tx| {
+        let row: Option<UploadRow> = tx
+            .query_row(
+                "SELECT file_name, mime, bytes, completed_at FROM uploads WHERE output_id = ?1 AND account_id = ?2",
+                params![output_id, caller.account_id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )
+            .optional()?;
+        let (file_name, mime, bytes, completed) = row.ok_or_else(not_found)?;
+        let name = format!("{output_id}-1.{}", extension(Some(&file_name), &mime));
+        // Completing twice answers the same: the client may retry after a lost reply.
+        if completed.is_some() {
+            return Ok(Json(UploadedMedia { output_id: output_id.clone(), url: file_url(&origin, &name) }));
+        }
+        let bytes = bytes.ok_or_else(|| {
+            ApiError::bad("uploadUrl", "No bytes were uploaded for this outputId: PUT the file to its uploadUrl first")
+        })?;
+        let kind = media_kind(&mime).unwrap_or(ContentType::Image);
+        store_file(tx, &name, &caller.account_id, &mime, &bytes, false)?;
+        studio::record_media_output(tx, &output_id, &caller.account_id, false, kind, &file_name, Some(&name), None)?;
+        // The bytes now live in stored_files; the ticket keeps only its record.
+        tx.execute(
+            "UPDATE uploads SET completed_at = ?2, bytes = NULL WHERE output_id = ?1",
+            params![output_id, time::now_str()],
+        )?;
+        Ok(Json(UploadedMedia { output_id: output_id.clone(), url: file_url(&origin, &name) }))
+    })
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Imports
+// ---------------------------------------------------------------------------------------------------
+
+/// What an import URL gave: bytes (fetched) or nothing (recorded by URL).
+struct Fetched {
+    bytes: Option<Vec<u8>>,
+    mime: Option<String>,
+}
+
+/// Decodes `data:[<mime>][;base64],<data>`.
+fn decode_data_url(url: &str) -> ApiResult<Fetched> {
+    let bad = |why: &str| ApiError::bad("url", format!("`url` is not a valid data: URL: {why}"));
+    let rest = &url[5..];
+    let (meta, payload) = rest
+        .split_once(',')
+        .ok_or_else(|| bad("no comma before the data"))?;
+    let is_base64 = meta.split(';').any(|p| p.eq_ignore_ascii_case("base64"));
+    let mime = meta
+        .split(';')
+        .next()
+        .map(mime_essence)
+        .filter(|m| !m.is_empty());
+    let bytes = if is_base64 {
+        let clean: String = payload.chars().filter(|c| !c.is_whitespace()).collect();
+        base64::engine::general_purpose::STANDARD
+            .decode(clean.as_bytes())
+            .or_else(|_| base64::engine::general_purpose::URL_SAFE.decode(clean.as_bytes()))
+            .map_err(|_| bad("the base64 data does not decode"))?
+    } else {
+        percent_decode(payload)
+    };
+    if bytes.is_empty() {
+        return Err(bad("it holds no data"));
+    }
+    Ok(Fetched {
+        bytes: Some(bytes),
+        mime,
+    })
+}
+
+fn percent_decode(s: &str) -> Vec<u8> {
+    let b = s.as_bytes();
+    let hex = |c: u8| (c as char).to_digit(16);
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' && i + 2 < b.len() {
+            if let (Some(h), Some(l)) = (hex(b[i + 1]), hex(b[i + 2])) {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    out
+}
+
+/// `contentType` of an import: a kind (`image`) or a MIME type (`image/png`).
+fn import_kind(given: &str) -> ApiResult<(ContentType, Option<String>)> {
+    let g = given.trim().to_ascii_lowercase();
+    let kind = match g.as_str() {
+        "image" => Some(ContentType::Image),
+        "video" => Some(ContentType::Video),
+        "audio" => Some(ContentType::Audio),
+        _ => media_kind(&g).filter(|_| g.contains('/')),
+    };
+    let kind = kind.ok_or_else(|| {
+        ApiError::bad(
+            "contentType",
+            format!("`contentType` must be image, video, audio or such a MIME type; got `{given}`"),
+        )
+    })?;
+    Ok((kind, g.contains('/').then(|| mime_essence(&g))))
+}
+
+async fn import(
+    State(state): State<AppState>,
+    caller: Caller,
+    AppJson(req): AppJson<ImportMedia>,
+) -> ApiResult<Json<ImportedMedia>> {
+    caller.require(ASSETS_WRITE)?;
+    let url = req.url.trim().to_string();
+    if url.is_empty() {
+        return Err(ApiError::bad("url", "`url` is required"));
+    }
+    let given = req.content_type.as_deref().map(import_kind).transpose()?;
+    let origin = state.origin();
+    let own_prefix = format!("{origin}/files/");
+    let lower = url.to_ascii_lowercase();
+    let fetched = if lower.starts_with("data:") {
+        decode_data_url(&url)?
+    } else if let Some(name) = url.strip_prefix(&own_prefix) {
+        // One of this sandbox's own files: "fetched" from the database.
+        let name = name.split(['?', '#']).next().unwrap_or("");
+        let conn = state.db().lock();
+        let file: Option<(Vec<u8>, String)> = conn
+            .query_row(
+                "SELECT bytes, mime FROM stored_files WHERE name = ?1",
+                [name],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        let (bytes, mime) =
+            file.ok_or_else(|| ApiError::bad("url", format!("Nothing is stored at `{url}`")))?;
+        Fetched {
+            bytes: Some(bytes),
+            mime: Some(mime),
+        }
+    } else if lower.starts_with("http://") || lower.starts_with("https://") {
+        let host = url
+            .split_once("://")
+            .map(|(_, r)| r)
+            .unwrap_or("")
+            .split(['/', '?', '#'])
+            .next()
+            .unwrap_or("");
+        if host.is_empty() || url.chars().any(char::is_whitespace) {
+            return Err(ApiError::bad(
+                "url",
+                format!("`url` is not a valid URL: `{url}`"),
+            ));
+        }
+        // The sandbox has no internet: the URL is recorded, not fetched.
+        Fetched {
+            bytes: None,
+            mime: None,
+        }
+    } else {
+        return Err(ApiError::bad(
+            "url",
+            "`url` must be an http(s) URL or a data: URL",
+        ));
+    };
+    if fetched
+        .bytes
+        .as_ref()
+        .is_some_and(|b| b.len() > state.config().max_upload_bytes)
+    {
+        return Err(ApiError::TooLarge);
+    }
+
+    let kind = given
+        .as_ref()
+        .map(|(k, _)| *k)
+        .or_else(|| fetched.mime.as_deref().and_then(media_kind))
+        .or_else(|| {
+            if lower.starts_with("data:") {
+                None
+            } else {
+                kind_from_extension(&url)
+            }
+        })
+        .ok_or_else(|| {
+            ApiError::bad(
+                "contentType",
+                "Cannot tell whether this is an image, video or audio: send `contentType`",
+            )
+        })?;
+    let mime = fetched
+        .mime
+        .clone()
+        .filter(|m| media_kind(m).is_some())
+        .or_else(|| given.as_ref().and_then(|(_, m)| m.clone()))
+        .unwrap_or_else(|| {
+            format!(
+                "{}/{}",
+                kind.as_str(),
+                if kind == ContentType::Image {
+                    "png"
+                } else {
+                    "mp4"
+                }
+            )
+        });
+    let hash = match &fetched.bytes {
+        Some(b) => hex::encode(Sha256::digest(b)),
+        None => hex::encode(Sha256::digest(format!("url:{url}").as_bytes())),
+    };
+    let file_name = req
+        .file_name
+        .as_deref()
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .map(String::from);
+    let label = file_name
+        .clone()
+        .unwrap_or_else(|| url.chars().take(200).collect());
+
+    state.db().tx(|tx| {
+        let existing: Option<String> = tx
+            .query_row(
+                "SELECT output_id FROM media_imports WHERE account_id = ?1 AND hash = ?2",
+                params![caller.account_id, hash],
+                |r| r.get(0),
+            )
+            .optional()?;
+        if let Some(output_id) = existing {
+            let url = studio::output_urls(tx, &origin, &output_id)?.into_iter().next().unwrap_or_default();
+            return Ok(Json(ImportedMedia { output_id: Some(output_id), url, already_existed: true }));
+        }
+        let output_id = new_id();
+        let served = match &fetched.bytes {
+            Some(bytes) => {
+                let name = format!("{output_id}-1.{}", extension(file_name.as_deref(), &mime));
+                store_file(tx, &name, &caller.account_id, &mime, bytes, false)?;
+                studio::record_media_output(tx, &output_id, &caller.account_id, true, kind, &label, Some(&name), None)?;
+                file_url(&origin, &name)
+            }
+            None => {
+                studio::record_media_output(tx, &output_id, &caller.account_id, true, kind, &label, None, Some(&url))?;
+                url.clone()
+            }
+        };
+        tx.execute(
+            "INSERT INTO media_imports (account_id, hash, output_id, created_at) VALUES (?1, ?2, ?3, ?4)",
+            params![caller.account_id, hash, output_id, time::now_str()],
+        )?;
+        Ok(Json(ImportedMedia { output_id: Some(output_id), url: served, already_existed: false }))
+    })
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Serving files
+// ---------------------------------------------------------------------------------------------------
+
+/// `GET /files/{name}`: the stored bytes with their Content-Type, `X-Sandbox-Render: true` on placeholder
+/// renders, and single byte ranges (video elements ask for them before they play).
+async fn serve_file(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let file: Option<(Vec<u8>, String, String, bool)> = {
+        let conn = state.db().lock();
+        conn.query_row(
+            "SELECT bytes, mime, sha256, sandbox_render FROM stored_files WHERE name = ?1",
+            [&name],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )
+        .optional()?
+    };
+    let (bytes, mime, sha, render) = file.ok_or_else(|| ApiError::not_found("File"))?;
+    let total = bytes.len();
+    let range = headers
+        .get(header::RANGE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|r| parse_range(r, total));
+    let (status, body, content_range) = match range {
+        Some(Ok((start, end))) => (
+            StatusCode::PARTIAL_CONTENT,
+            bytes[start..=end].to_vec(),
+            Some(format!("bytes {start}-{end}/{total}")),
+        ),
+        Some(Err(())) => {
+            let mut resp = StatusCode::RANGE_NOT_SATISFIABLE.into_response();
+            if let Ok(v) = HeaderValue::from_str(&format!("bytes */{total}")) {
+                resp.headers_mut().insert(header::CONTENT_RANGE, v);
+            }
+            return Ok(resp);
+        }
+        None => (StatusCode::OK, bytes, None),
+    };
+    let mut resp = (status, body).into_response();
+    let h = resp.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_str(&mime)
+            .unwrap_or(HeaderValue::from_static("application/octet-stream")),
+    );
+    h.insert(header::ACCEPT_RANGES, HeaderValue::from_static("bytes"));
+    // A name is never reused for other bytes.
+    h.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("public, max-age=31536000, immutable"),
+    );
+    if let Ok(v) = HeaderValue::from_str(&format!("\"{sha}\"")) {
+        h.insert(header::ETAG, v);
+    }
+    if let Some(cr) = content_range.and_then(|c| HeaderValue::from_str(&c).ok()) {
+        h.insert(header::CONTENT_RANGE, cr);
+    }
+    if render {
+        h.insert("x-sandbox-render", HeaderValue::from_static("true"));
+    }
+    Ok(resp)
+}
+
+/// A single `bytes=` range: `Some(Ok((start, end)))` inclusive, `Some(Err)` unsatisfiable, `None` to
+/// ignore the header (multiple or malformed ranges get the whole file, as HTTP allows).
+fn parse_range(header: &str, total: usize) -> Option<Result<(usize, usize), ()>> {
+    let spec = header.trim().strip_prefix("bytes=")?;
+    if spec.contains(',') {
+        return None;
+    }
+    let (a, b) = spec.split_once('-')?;
+    let (a, b) = (a.trim(), b.trim());
+    if total == 0 {
+        return Some(Err(()));
+    }
+    let (start, end) = if a.is_empty() {
+        let n: usize = b.parse().ok()?;
+        if n == 0 {
+            return Some(Err(()));
+        }
+        (total.saturating_sub(n), total - 1)
+    } else {
+        let start: usize = a.parse().ok()?;
+        let end = if b.is_empty() {
+            total - 1
+        } else {
+            b.parse::<usize>().ok()?.min(total - 1)
+        };
+        (start, end)
+    };
+    if start >= total || start > end {
+        return Some(Err(()));
+    }
+    Some(Ok((start, end)))
 }

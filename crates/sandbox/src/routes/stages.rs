@@ -1,13 +1,472 @@
-//! TODO(helper): this resource is being written.
+//! Stages: the ordered columns of a space (fact sheet 2.7, 3.8). A space that has never had stages gets
+//! the default six on first access. The slug is derived from the name and unique within the space; the
+//! order is a number with gaps, so a move normally writes one row, and the whole board is renumbered
+//! (`respaced: true`) only when a gap runs out. Deleting a stage moves its cards in the same transaction.
+use crate::auth::Caller;
+use crate::db::new_id;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{AppJson, AppQuery};
+use crate::routes::spaces;
 use crate::state::AppState;
-use axum::Router;
+use crate::time;
+use api_types::{
+    CreateStage, DeleteStage, Stage, StageDeleted, StageEnvelope, StageList, StageUpdated,
+    UpdateStage,
+};
+use axum::extract::{Path, State};
+use axum::routing::{get, patch};
+use axum::{Json, Router};
+use rusqlite::{params, Connection, OptionalExtension};
+use serde::Deserialize;
 
-pub const SCHEMA: &str = "";
+pub const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS stages (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    space_id TEXT NOT NULL REFERENCES spaces(id),
+    name TEXT NOT NULL,
+    slug TEXT NOT NULL,
+    color TEXT,
+    sort_order REAL NOT NULL,
+    created_at TEXT NOT NULL,
+    UNIQUE (space_id, slug)
+);
+";
 
 /// `(method, path)` of every route this module serves under `/api/v1` (kept in step with
 /// `docs/openapi.yaml` by a test).
-pub const ROUTES: &[(&str, &str)] = &[];
+pub const ROUTES: &[(&str, &str)] = &[
+    ("GET", "/stages"),
+    ("POST", "/stages"),
+    ("PATCH", "/stages/{id}"),
+    ("DELETE", "/stages/{id}"),
+];
+
+/// The columns a space starts with, in board order, with their colours.
+pub const DEFAULT_STAGES: &[(&str, &str)] = &[
+    ("Ideas", "#8B5CF6"),
+    ("Scripting", "#3B82F6"),
+    ("Production", "#F59E0B"),
+    ("Review", "#EC4899"),
+    ("Scheduled", "#10B981"),
+    ("Published", "#6B7280"),
+];
+
+/// The gap between neighbours after a renumbering; moves take midpoints until a gap is this small.
+pub const ORDER_STEP: f64 = 1000.0;
+const MIN_GAP: f64 = 1e-6;
 
 pub fn router() -> Router<AppState> {
     Router::new()
+        .route("/stages", get(list).post(create))
+        .route("/stages/{id}", patch(update).delete(remove))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StageQuery {
+    #[serde(default, alias = "spaceId")]
+    space_id: Option<String>,
+}
+
+async fn list(
+    State(state): State<AppState>,
+    caller: Caller,
+    AppQuery(q): AppQuery<StageQuery>,
+) -> ApiResult<Json<StageList>> {
+    let space = state.db().tx(|tx| {
+        let space = spaces::given_or_default(tx, &caller.account_id, q.space_id.as_deref())?;
+        ensure_stages(tx, &caller.account_id, &space.id)?;
+        Ok::<_, ApiError>(space)
+    })?;
+    let conn = state.db().lock();
+    Ok(Json(StageList {
+        stages: in_space(&conn, &space.id)?,
+        space,
+    }))
+}
+
+async fn create(
+    State(state): State<AppState>,
+    caller: Caller,
+    AppJson(body): AppJson<CreateStage>,
+) -> ApiResult<Json<StageEnvelope>> {
+    let (name, slug) = check_name(&body.name)?;
+    let color = body.color.as_deref().map(check_color).transpose()?;
+    let stage = state.db().tx(|tx| {
+        let space = spaces::given_or_default(tx, &caller.account_id, body.space_id.as_deref())?;
+        ensure_stages(tx, &caller.account_id, &space.id)?;
+        refuse_duplicate_slug(tx, &space.id, &slug, None)?;
+        let seq = orders(tx, &space.id, None)?;
+        let at_after = body.after_id.as_deref().map(|a| index_of(&seq, a, "after_id").map(|i| i + 1)).transpose()?;
+        let at_before = body.before_id.as_deref().map(|b| index_of(&seq, b, "before_id")).transpose()?;
+        let index = agree(at_after, at_before)?.unwrap_or(seq.len());
+        let id = new_id();
+        let order = slot(&seq, index).unwrap_or(0.0);
+        tx.execute(
+            "INSERT INTO stages (id, account_id, space_id, name, slug, color, sort_order, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            params![id, caller.account_id, space.id, name, slug, color, order, time::now_str()],
+        )?;
+        if slot(&seq, index).is_none() {
+            let mut ids: Vec<String> = seq.iter().map(|(id, _)| id.clone()).collect();
+            ids.insert(index, id.clone());
+            renumber(tx, "stages", &ids)?;
+        }
+        find_in_space(tx, &space.id, &id)?.ok_or_else(|| ApiError::internal("stage vanished"))
+    })?;
+    Ok(Json(StageEnvelope { stage }))
+}
+
+async fn update(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    AppJson(body): AppJson<UpdateStage>,
+) -> ApiResult<Json<StageUpdated>> {
+    let named = body.name.as_deref().map(check_name).transpose()?;
+    let color = body.color.as_deref().map(check_color).transpose()?;
+    let (stage, respaced) = state.db().tx(|tx| {
+        let space = spaces::resolve(tx, &caller.account_id, &body.space_id)?;
+        find_in_space(tx, &space.id, &id)?
+            .filter(|s| s.id == id)
+            .ok_or_else(|| ApiError::not_found("Stage"))?;
+        if let Some((name, slug)) = &named {
+            // A rename re-derives the slug, which must stay unique in the space.
+            refuse_duplicate_slug(tx, &space.id, slug, Some(&id))?;
+            tx.execute(
+                "UPDATE stages SET name = ?2, slug = ?3 WHERE id = ?1",
+                params![id, name, slug],
+            )?;
+        }
+        if let Some(color) = &color {
+            tx.execute(
+                "UPDATE stages SET color = ?2 WHERE id = ?1",
+                params![id, color],
+            )?;
+        }
+        let seq = orders(tx, &space.id, Some(&id))?;
+        // after_id: null → far left; before_id: null → far right.
+        let at_after = match &body.after_id {
+            None => None,
+            Some(None) => Some(0),
+            Some(Some(a)) => Some(index_of(&seq, a, "after_id")? + 1),
+        };
+        let at_before = match &body.before_id {
+            None => None,
+            Some(None) => Some(seq.len()),
+            Some(Some(b)) => Some(index_of(&seq, b, "before_id")?),
+        };
+        let mut respaced = false;
+        if let Some(index) = agree(at_after, at_before)? {
+            match slot(&seq, index) {
+                Some(order) => {
+                    tx.execute(
+                        "UPDATE stages SET sort_order = ?2 WHERE id = ?1",
+                        params![id, order],
+                    )?;
+                }
+                None => {
+                    let mut ids: Vec<String> = seq.iter().map(|(id, _)| id.clone()).collect();
+                    ids.insert(index, id.clone());
+                    renumber(tx, "stages", &ids)?;
+                    respaced = true;
+                }
+            }
+        }
+        let stage = find_in_space(tx, &space.id, &id)?
+            .ok_or_else(|| ApiError::internal("stage vanished"))?;
+        Ok::<_, ApiError>((stage, respaced))
+    })?;
+    Ok(Json(StageUpdated { stage, respaced }))
+}
+
+async fn remove(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    AppJson(body): AppJson<DeleteStage>,
+) -> ApiResult<Json<StageDeleted>> {
+    let (moved, stages) = state.db().tx(|tx| {
+        let space = spaces::resolve(tx, &caller.account_id, &body.space_id)?;
+        find_in_space(tx, &space.id, &id)?.filter(|s| s.id == id).ok_or_else(|| ApiError::not_found("Stage"))?;
+        let count: i64 = tx.query_row("SELECT COUNT(*) FROM cards WHERE stage_id = ?1", [&id], |r| r.get(0))?;
+        let all = in_space(tx, &space.id)?;
+        if all.len() <= 1 {
+            return Err(ApiError::bad("id", "A space keeps at least one stage; this is its last one"));
+        }
+        let mut moved = 0;
+        match &body.target_stage_id {
+            None if count > 0 => {
+                return Err(ApiError::bad(
+                    "target_stage_id",
+                    format!(
+                        "This stage holds {count} card(s); give target_stage_id, the stage of this space to move them to"
+                    ),
+                ));
+            }
+            None => {}
+            Some(target) => {
+                if target == &id || !all.iter().any(|s| &s.id == target) {
+                    return Err(ApiError::bad(
+                        "target_stage_id",
+                        "target_stage_id must be another stage of the same space",
+                    ));
+                }
+                // The cards keep their order and go to the end of the target column.
+                let (src_min, tgt_max): (Option<f64>, Option<f64>) = tx.query_row(
+                    "SELECT (SELECT MIN(board_order) FROM cards WHERE stage_id = ?1),
+                            (SELECT MAX(board_order) FROM cards WHERE stage_id = ?2)",
+                    params![id, target],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )?;
+                let shift = tgt_max.unwrap_or(0.0) + ORDER_STEP - src_min.unwrap_or(0.0);
+                moved = tx.execute(
+                    "UPDATE cards SET stage_id = ?2, board_order = board_order + ?3, updated_at = ?4 WHERE stage_id = ?1",
+                    params![id, target, shift, time::now_str()],
+                )? as i64;
+            }
+        }
+        tx.execute("DELETE FROM stages WHERE id = ?1", [&id])?;
+        Ok((moved, in_space(tx, &space.id)?))
+    })?;
+    Ok(Json(StageDeleted {
+        id,
+        moved_cards: moved,
+        stages,
+    }))
+}
+
+/// The stages of a space in board order; the first is the default landing stage.
+pub fn in_space(conn: &Connection, space_id: &str) -> rusqlite::Result<Vec<Stage>> {
+    let mut stmt = conn.prepare(
+        "SELECT id, name, slug, color, sort_order FROM stages WHERE space_id = ?1 ORDER BY sort_order, rowid",
+    )?;
+    let rows = stmt.query_map([space_id], |r| {
+        Ok(Stage {
+            id: r.get(0)?,
+            name: r.get(1)?,
+            slug: r.get(2)?,
+            color: r.get(3)?,
+            sort_order: r.get(4)?,
+            is_default: false,
+        })
+    })?;
+    let mut stages = rows.collect::<rusqlite::Result<Vec<_>>>()?;
+    if let Some(first) = stages.first_mut() {
+        first.is_default = true;
+    }
+    Ok(stages)
+}
+
+/// A stage of `space_id` named by id, slug or name (case-insensitive), as a card's `stage` is given.
+pub fn find_in_space(
+    conn: &Connection,
+    space_id: &str,
+    key: &str,
+) -> rusqlite::Result<Option<Stage>> {
+    let stages = in_space(conn, space_id)?;
+    let lower = key.trim().to_lowercase();
+    Ok(stages
+        .iter()
+        .find(|s| s.id == key)
+        .or_else(|| stages.iter().find(|s| s.slug.as_deref() == Some(&lower)))
+        .or_else(|| stages.iter().find(|s| s.name.to_lowercase() == lower))
+        .or_else(|| {
+            stages
+                .iter()
+                .find(|s| s.slug.as_deref() == Some(&slugify(key)))
+        })
+        .cloned())
+}
+
+/// `(space_id, slug)` of a stage of the account given by id.
+pub fn by_id(
+    conn: &Connection,
+    account_id: &str,
+    id: &str,
+) -> rusqlite::Result<Option<(String, String)>> {
+    conn.query_row(
+        "SELECT space_id, slug FROM stages WHERE id = ?1 AND account_id = ?2",
+        params![id, account_id],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+    .optional()
+}
+
+/// Gives a space the default stages the first time it is used with none.
+pub fn ensure_stages(conn: &Connection, account_id: &str, space_id: &str) -> rusqlite::Result<()> {
+    let count: i64 = conn.query_row(
+        "SELECT COUNT(*) FROM stages WHERE space_id = ?1",
+        [space_id],
+        |r| r.get(0),
+    )?;
+    if count > 0 {
+        return Ok(());
+    }
+    let now = time::now_str();
+    let mut stmt = conn.prepare(
+        "INSERT INTO stages (id, account_id, space_id, name, slug, color, sort_order, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?;
+    for (i, (name, color)) in DEFAULT_STAGES.iter().enumerate() {
+        stmt.execute(params![
+            new_id(),
+            account_id,
+            space_id,
+            name,
+            slugify(name),
+            color,
+            (i as f64 + 1.0) * ORDER_STEP,
+            now
+        ])?;
+    }
+    Ok(())
+}
+
+/// Copies the stages of `from` into the empty space `to` (`duplicate_from`).
+pub fn copy_stages(
+    conn: &Connection,
+    account_id: &str,
+    from: &str,
+    to: &str,
+) -> rusqlite::Result<()> {
+    let now = time::now_str();
+    for s in in_space(conn, from)? {
+        conn.execute(
+            "INSERT INTO stages (id, account_id, space_id, name, slug, color, sort_order, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            params![new_id(), account_id, to, s.name, s.slug, s.color, s.sort_order, now],
+        )?;
+    }
+    Ok(())
+}
+
+/// The slug of a name: lowercase letters and digits, anything else one `-`.
+pub fn slugify(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.trim().chars().flat_map(char::to_lowercase) {
+        if c.is_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    out.trim_end_matches('-').to_string()
+}
+
+/// The order value for inserting at `index` of `seq` (ordered `(id, order)`), or `None` when the gap
+/// there is too small and the sequence has to be renumbered.
+pub fn slot(seq: &[(String, f64)], index: usize) -> Option<f64> {
+    let prev = index
+        .checked_sub(1)
+        .and_then(|i| seq.get(i))
+        .map(|(_, o)| *o);
+    let next = seq.get(index).map(|(_, o)| *o);
+    match (prev, next) {
+        (None, None) => Some(ORDER_STEP),
+        (Some(p), None) => Some(p + ORDER_STEP),
+        (None, Some(n)) => Some(n - ORDER_STEP),
+        (Some(p), Some(n)) if n - p > MIN_GAP => Some(p / 2.0 + n / 2.0),
+        _ => None,
+    }
+}
+
+/// Renumbers rows of `table` (`stages` or `cards`) in the given order, `ORDER_STEP` apart.
+pub fn renumber(conn: &Connection, table: &str, ids: &[String]) -> rusqlite::Result<()> {
+    let col = if table == "cards" {
+        "board_order"
+    } else {
+        "sort_order"
+    };
+    let mut stmt = conn.prepare(&format!("UPDATE {table} SET {col} = ?2 WHERE id = ?1"))?;
+    for (i, id) in ids.iter().enumerate() {
+        stmt.execute(params![id, (i as f64 + 1.0) * ORDER_STEP])?;
+    }
+    Ok(())
+}
+
+/// `(id, sort_order)` of a space's stages in order, leaving out `except`.
+fn orders(
+    conn: &Connection,
+    space_id: &str,
+    except: Option<&str>,
+) -> rusqlite::Result<Vec<(String, f64)>> {
+    Ok(in_space(conn, space_id)?
+        .into_iter()
+        .filter(|s| Some(s.id.as_str()) != except)
+        .map(|s| (s.id, s.sort_order))
+        .collect())
+}
+
+fn index_of(seq: &[(String, f64)], id: &str, field: &str) -> ApiResult<usize> {
+    seq.iter().position(|(s, _)| s == id).ok_or_else(|| {
+        ApiError::bad(
+            field,
+            format!("{field} must be another stage of the same space"),
+        )
+    })
+}
+
+/// `after_id` and `before_id` given together must name the same gap.
+fn agree(at_after: Option<usize>, at_before: Option<usize>) -> ApiResult<Option<usize>> {
+    match (at_after, at_before) {
+        (Some(a), Some(b)) if a != b => Err(ApiError::bad(
+            "after_id",
+            "after_id and before_id do not name neighbouring stages; give one of them",
+        )),
+        (a, b) => Ok(a.or(b)),
+    }
+}
+
+fn check_name(name: &str) -> ApiResult<(String, String)> {
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > 100 {
+        return Err(ApiError::bad("name", "name must be 1 to 100 characters"));
+    }
+    let slug = slugify(name);
+    if slug.is_empty() {
+        return Err(ApiError::bad(
+            "name",
+            "name needs at least one letter or digit (the slug is derived from it)",
+        ));
+    }
+    Ok((name.to_string(), slug))
+}
+
+/// Colours are `#RRGGBB`; stored upper-case.
+fn check_color(color: &str) -> ApiResult<String> {
+    let hex = color
+        .strip_prefix('#')
+        .filter(|h| h.len() == 6 && h.chars().all(|c| c.is_ascii_hexdigit()));
+    match hex {
+        Some(h) => Ok(format!("#{}", h.to_ascii_uppercase())),
+        None => Err(ApiError::bad(
+            "color",
+            format!("color must be a hex colour #RRGGBB, not {color:?}"),
+        )),
+    }
+}
+
+/// A second stage whose name derives the same slug is refused with 409 Conflict: the request is well
+/// formed but collides with a stage that exists (the same status a duplicate tag name gets).
+fn refuse_duplicate_slug(
+    conn: &Connection,
+    space_id: &str,
+    slug: &str,
+    except: Option<&str>,
+) -> ApiResult<()> {
+    let clash: Option<String> = conn
+        .query_row(
+            "SELECT name FROM stages WHERE space_id = ?1 AND slug = ?2 AND id IS NOT ?3",
+            params![space_id, slug, except],
+            |r| r.get(0),
+        )
+        .optional()?;
+    match clash {
+        Some(name) => Err(ApiError::Conflict(format!(
+            "The stage \"{name}\" in this space already has the slug \"{slug}\"; choose another name"
+        ))),
+        None => Ok(()),
+    }
 }

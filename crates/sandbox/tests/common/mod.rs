@@ -11,19 +11,34 @@ pub struct Http {
 
 impl Http {
     pub fn new(sb: &TestSandbox) -> Self {
-        Http { base: sb.base_url(), client: reqwest::Client::new() }
+        Http {
+            base: sb.base_url(),
+            client: reqwest::Client::new(),
+        }
     }
 
-    pub async fn send(&self, method: &str, key: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+    pub async fn send(
+        &self,
+        method: &str,
+        key: &str,
+        path: &str,
+        body: Option<Value>,
+    ) -> (u16, Value) {
         let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
-        let mut req = self.client.request(method, format!("{}{}", self.base, path)).bearer_auth(key);
+        let mut req = self
+            .client
+            .request(method, format!("{}{}", self.base, path))
+            .bearer_auth(key);
         if let Some(b) = body {
             req = req.json(&b);
         }
         let resp = req.send().await.expect("request");
         let status = resp.status().as_u16();
         let text = resp.text().await.unwrap_or_default();
-        (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+        (
+            status,
+            serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        )
     }
 
     /// Sends a raw body (malformed JSON tests).
@@ -40,7 +55,10 @@ impl Http {
             .expect("request");
         let status = resp.status().as_u16();
         let text = resp.text().await.unwrap_or_default();
-        (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+        (
+            status,
+            serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        )
     }
 
     pub async fn get(&self, key: &str, path: &str) -> (u16, Value) {
