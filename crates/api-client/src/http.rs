@@ -1,0 +1,425 @@
+//! The sender: builds each request with the service's headers (facts 1.2), sends it, retries it as
+//! `retry::decide` says, and turns the answer into a value or an `ApiError`. Every resource handler goes
+//! through `Client::call`.
+use crate::error::{ApiError, Result};
+use crate::key::ApiKey;
+use crate::retry::{self, Decision, Outcome, RetryConfig};
+use bytes::Bytes;
+use reqwest::header::{HeaderMap, HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_TYPE, RETRY_AFTER};
+use reqwest::Method;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+/// The production base (docs/api.md).
+pub const DEFAULT_BASE_URL: &str = "https://app.contenthero.ai/api/v1";
+
+/// A typed client of the Content Production Service API v1. Cheap to clone: clones share one
+/// connection pool, so make one and hand out clones.
+#[derive(Clone)]
+pub struct Client {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    http: reqwest::Client,
+    /// Ends in `/api/v1`, no trailing slash.
+    base_url: String,
+    key: ApiKey,
+    /// Built once; marked sensitive so hyper never logs it.
+    auth: HeaderValue,
+    retry: RetryConfig,
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client")
+            .field("base_url", &self.inner.base_url)
+            .field("key", &self.inner.key)
+            .finish()
+    }
+}
+
+/// Options of a client. No `User-Agent` is sent (the SDK sends none).
+#[derive(Debug, Clone)]
+pub struct ClientBuilder {
+    base_url: String,
+    key: ApiKey,
+    timeout: Duration,
+    connect_timeout: Duration,
+    retry: RetryConfig,
+}
+
+impl ClientBuilder {
+    /// Whole-request timeout. The default (90 s) leaves room for the ~50 s smart-wait of a generate.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    pub fn connect_timeout(mut self, timeout: Duration) -> Self {
+        self.connect_timeout = timeout;
+        self
+    }
+
+    pub fn retry(mut self, retry: RetryConfig) -> Self {
+        self.retry = retry;
+        self
+    }
+
+    pub fn base_url(mut self, base_url: impl Into<String>) -> Self {
+        self.base_url = base_url.into();
+        self
+    }
+
+    pub fn build(self) -> Result<Client> {
+        let base_url = self.base_url.trim().trim_end_matches('/').to_string();
+        if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
+            return Err(ApiError::Config(format!(
+                "base URL must start with http:// or https://: {base_url}"
+            )));
+        }
+        let mut auth =
+            HeaderValue::from_str(&format!("Bearer {}", self.key.expose())).map_err(|_| {
+                ApiError::Config("the API key holds characters a header cannot carry".into())
+            })?;
+        auth.set_sensitive(true);
+        let http = reqwest::Client::builder()
+            .timeout(self.timeout)
+            .connect_timeout(self.connect_timeout)
+            .build()
+            .map_err(|e| ApiError::Config(e.to_string()))?;
+        Ok(Client {
+            inner: Arc::new(Inner {
+                http,
+                base_url,
+                key: self.key,
+                auth,
+                retry: self.retry,
+            }),
+        })
+    }
+}
+
+/// One API call, before it is sent.
+pub(crate) struct Call {
+    pub method: Method,
+    /// Relative to the base, starting with `/`.
+    pub path: String,
+    pub query: Vec<(String, String)>,
+    /// JSON, serialised once so every retry sends the same bytes (the same `outputId`).
+    pub body: Option<Bytes>,
+    /// Safe to send twice: GET, and generation calls carrying an `outputId`.
+    pub idempotent: bool,
+}
+
+impl Call {
+    pub fn get(path: impl Into<String>) -> Call {
+        Call {
+            method: Method::GET,
+            path: path.into(),
+            query: Vec::new(),
+            body: None,
+            idempotent: true,
+        }
+    }
+
+    pub fn new(method: Method, path: impl Into<String>) -> Call {
+        let idempotent = method == Method::GET;
+        Call {
+            method,
+            path: path.into(),
+            query: Vec::new(),
+            body: None,
+            idempotent,
+        }
+    }
+
+    pub fn json(mut self, body: &impl Serialize) -> Result<Call> {
+        let bytes = serde_json::to_vec(body)
+            .map_err(|e| ApiError::Config(format!("could not encode the body: {e}")))?;
+        self.body = Some(Bytes::from(bytes));
+        Ok(self)
+    }
+
+    pub fn query(mut self, name: &'static str, value: impl ToString) -> Call {
+        self.query.push((name.to_string(), value.to_string()));
+        self
+    }
+
+    pub fn query_opt(self, name: &'static str, value: Option<impl ToString>) -> Call {
+        match value {
+            Some(v) => self.query(name, v),
+            None => self,
+        }
+    }
+
+    /// Adds every field of a serialisable query struct (`CardQuery`, `ContentQuery` …).
+    pub fn query_struct(mut self, q: &impl Serialize) -> Result<Call> {
+        let value = serde_json::to_value(q).map_err(|e| ApiError::Config(e.to_string()))?;
+        if let serde_json::Value::Object(map) = value {
+            for (k, v) in map {
+                let text = match v {
+                    serde_json::Value::Null => continue,
+                    serde_json::Value::String(s) => s,
+                    other => other.to_string(),
+                };
+                self.query.push((k, text));
+            }
+        }
+        Ok(self)
+    }
+
+    pub fn idempotent(mut self, idempotent: bool) -> Call {
+        self.idempotent = idempotent;
+        self
+    }
+}
+
+impl Client {
+    /// A client with the default timeouts and retries. `base_url` ends in `/api/v1`.
+    pub fn new(base_url: impl Into<String>, key: ApiKey) -> Result<Client> {
+        Client::builder(key).base_url(base_url).build()
+    }
+
+    /// Starts from the production base URL, 90 s timeout, 10 s connect timeout, 4 attempts.
+    pub fn builder(key: ApiKey) -> ClientBuilder {
+        ClientBuilder {
+            base_url: DEFAULT_BASE_URL.to_string(),
+            key,
+            timeout: Duration::from_secs(90),
+            connect_timeout: Duration::from_secs(10),
+            retry: RetryConfig::default(),
+        }
+    }
+
+    pub fn base_url(&self) -> &str {
+        &self.inner.base_url
+    }
+
+    pub fn retry_config(&self) -> &RetryConfig {
+        &self.inner.retry
+    }
+
+    /// Sends any JSON request and returns the JSON answer: for endpoints this client does not wrap, and
+    /// for checking that the server refuses inputs the typed requests cannot express.
+    pub async fn send_json(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<&serde_json::Value>,
+    ) -> Result<serde_json::Value> {
+        let mut call = Call::new(method, path);
+        if let Some(b) = body {
+            call = call.json(b)?;
+        }
+        self.call(call).await
+    }
+
+    pub(crate) async fn call<T: DeserializeOwned>(&self, call: Call) -> Result<T> {
+        let (status, bytes) = self.execute(call).await?;
+        decode(status, &bytes)
+    }
+
+    /// Sends with retries; returns the status and body of a success, or the error of the last attempt.
+    pub(crate) async fn execute(&self, call: Call) -> Result<(u16, Bytes)> {
+        let url = format!("{}{}", self.inner.base_url, call.path);
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let mut req = self
+                .inner
+                .http
+                .request(call.method.clone(), &url)
+                .header(AUTHORIZATION, self.inner.auth.clone())
+                .header(ACCEPT, "application/json");
+            if !call.query.is_empty() {
+                req = req.query(&call.query);
+            }
+            if let Some(body) = &call.body {
+                req = req
+                    .header(CONTENT_TYPE, "application/json")
+                    .body(body.clone());
+            }
+            let (outcome, error) = match send(req, self.inner.key.expose()).await {
+                Ok((status, _, bytes)) if (200..300).contains(&status) => {
+                    tracing::debug!(method = %call.method, path = %call.path, status, "api call");
+                    return Ok((status, bytes));
+                }
+                Ok((status, header_retry, bytes)) => {
+                    tracing::debug!(method = %call.method, path = %call.path, status, attempt, "api call failed");
+                    let body = String::from_utf8_lossy(&bytes).into_owned();
+                    let body_retry = if status == 429 || status == 503 {
+                        body_retry_after(&body)
+                    } else {
+                        None
+                    };
+                    (
+                        Outcome::Status(status, body_retry, header_retry),
+                        ApiError::from_response(status, header_retry, body),
+                    )
+                }
+                Err(e) => {
+                    let kind = match &e {
+                        ApiError::Network { kind, .. } => *kind,
+                        _ => crate::retry::NetworkKind::Other,
+                    };
+                    tracing::debug!(method = %call.method, path = %call.path, attempt, ?kind, "api call: network error");
+                    (Outcome::Network(kind), e)
+                }
+            };
+            match retry::decide(
+                attempt,
+                &outcome,
+                call.idempotent,
+                &self.inner.retry,
+                rand::random::<f64>(),
+            ) {
+                Decision::Retry(wait) => tokio::time::sleep(wait).await,
+                Decision::GiveUp => return Err(error),
+            }
+        }
+    }
+
+    /// PUTs bytes to an upload URL: no `Authorization` (it is object storage), exactly `headers`.
+    /// Retried like an idempotent call: a PUT of the same bytes to the same URL lands once.
+    pub(crate) async fn put_raw(&self, url: &str, headers: HeaderMap, bytes: Bytes) -> Result<()> {
+        let url = if url.starts_with('/') {
+            format!("{}{}", origin(&self.inner.base_url), url)
+        } else {
+            url.to_string()
+        };
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let req = self
+                .inner
+                .http
+                .put(&url)
+                .headers(headers.clone())
+                .body(bytes.clone());
+            let (outcome, error) = match send(req, "").await {
+                Ok((status, _, _)) if (200..300).contains(&status) => {
+                    tracing::debug!(method = "PUT", path = "<upload url>", status, "upload");
+                    return Ok(());
+                }
+                Ok((status, header_retry, body)) => {
+                    let body = String::from_utf8_lossy(&body).into_owned();
+                    (
+                        Outcome::Status(status, None, header_retry),
+                        ApiError::from_response(status, header_retry, body),
+                    )
+                }
+                Err(e) => {
+                    let kind = match &e {
+                        ApiError::Network { kind, .. } => *kind,
+                        _ => crate::retry::NetworkKind::Other,
+                    };
+                    (Outcome::Network(kind), e)
+                }
+            };
+            match retry::decide(
+                attempt,
+                &outcome,
+                true,
+                &self.inner.retry,
+                rand::random::<f64>(),
+            ) {
+                Decision::Retry(wait) => tokio::time::sleep(wait).await,
+                Decision::GiveUp => return Err(error),
+            }
+        }
+    }
+}
+
+/// One attempt: the status, the parsed `Retry-After`, and the whole body.
+async fn send(
+    req: reqwest::RequestBuilder,
+    secret: &str,
+) -> Result<(u16, Option<std::time::Duration>, Bytes)> {
+    let resp = req
+        .send()
+        .await
+        .map_err(|e| ApiError::from_reqwest(&e, secret))?;
+    let status = resp.status().as_u16();
+    let retry_after = resp
+        .headers()
+        .get(RETRY_AFTER)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| retry::parse_retry_after(v, SystemTime::now()));
+    let bytes = resp
+        .bytes()
+        .await
+        .map_err(|e| ApiError::from_reqwest(&e, secret))?;
+    Ok((status, retry_after, bytes))
+}
+
+fn body_retry_after(body: &str) -> Option<f64> {
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Hint {
+        retry_after: Option<f64>,
+    }
+    serde_json::from_str::<Hint>(body).ok()?.retry_after
+}
+
+/// `scheme://host:port` of the base.
+fn origin(base: &str) -> &str {
+    let after_scheme = base.find("://").map(|i| i + 3).unwrap_or(0);
+    match base[after_scheme..].find('/') {
+        Some(i) => &base[..after_scheme + i],
+        None => base,
+    }
+}
+
+pub(crate) fn decode<T: DeserializeOwned>(status: u16, bytes: &[u8]) -> Result<T> {
+    serde_json::from_slice(bytes).map_err(|e| ApiError::Decode {
+        status,
+        body: String::from_utf8_lossy(bytes).into_owned(),
+        error: e.to_string(),
+    })
+}
+
+/// A path segment, percent-encoded so an id can never change the path.
+pub(crate) fn seg(id: &str) -> String {
+    let mut out = String::with_capacity(id.len());
+    for b in id.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                out.push(b as char)
+            }
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base_url_loses_its_trailing_slash() {
+        let c = Client::new("http://localhost:1/api/v1/", ApiKey::new("ch_live_x")).unwrap();
+        assert_eq!(c.base_url(), "http://localhost:1/api/v1");
+        assert!(Client::new("localhost/api/v1", ApiKey::new("k")).is_err());
+    }
+
+    #[test]
+    fn client_debug_hides_the_key() {
+        let c = Client::new(
+            "http://localhost:1/api/v1",
+            ApiKey::new("ch_live_supersecretvalue"),
+        )
+        .unwrap();
+        assert!(!format!("{c:?}").contains("supersecret"));
+    }
+
+    #[test]
+    fn origin_and_segments() {
+        assert_eq!(origin("http://127.0.0.1:9/api/v1"), "http://127.0.0.1:9");
+        assert_eq!(seg("a b/c"), "a%20b%2Fc");
+        assert_eq!(seg("0f3e-9"), "0f3e-9");
+    }
+}

@@ -1,0 +1,180 @@
+//! Brand kits (three read modes, section writes with `expectedVersion`) and their knowledge base.
+use crate::error::{ApiError, Result};
+use crate::http::{seg, Call};
+use crate::Client;
+use api_types::{
+    AddKnowledge, BrandKit, BrandKitList, BrandKitQuery, BrandKitSectionsView, BrandKitSummary,
+    BrandKitSummaryView, Deleted, KnowledgeAdded, KnowledgeEnvelope, KnowledgeItem, KnowledgeList,
+    KnowledgeMatch, KnowledgeSearch, SectionWrite, UpdateBrandKit,
+};
+use reqwest::Method;
+
+pub struct BrandKitsHandler<'c> {
+    pub(crate) client: &'c Client,
+}
+
+/// Which sections a filtered read returns (lists are AND-combined), and whether with their history.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SectionFilter {
+    pub keys: Vec<String>,
+    pub roles: Vec<String>,
+    pub tabs: Vec<String>,
+    /// Adds each section's earlier versions (`revisions`, newest first).
+    pub history: bool,
+}
+
+impl SectionFilter {
+    pub fn keys<S: Into<String>>(keys: impl IntoIterator<Item = S>) -> Self {
+        SectionFilter {
+            keys: keys.into_iter().map(Into::into).collect(),
+            ..Default::default()
+        }
+    }
+    pub fn roles<S: Into<String>>(roles: impl IntoIterator<Item = S>) -> Self {
+        SectionFilter {
+            roles: roles.into_iter().map(Into::into).collect(),
+            ..Default::default()
+        }
+    }
+    pub fn tabs<S: Into<String>>(tabs: impl IntoIterator<Item = S>) -> Self {
+        SectionFilter {
+            tabs: tabs.into_iter().map(Into::into).collect(),
+            ..Default::default()
+        }
+    }
+    pub fn with_history(mut self) -> Self {
+        self.history = true;
+        self
+    }
+
+    fn to_query(&self) -> BrandKitQuery {
+        let csv = |v: &Vec<String>| (!v.is_empty()).then(|| v.join(","));
+        BrandKitQuery {
+            detail: None,
+            keys: csv(&self.keys),
+            roles: csv(&self.roles),
+            tabs: csv(&self.tabs),
+            history: self.history.then_some(true),
+        }
+    }
+}
+
+impl BrandKitsHandler<'_> {
+    pub async fn list(&self) -> Result<Vec<BrandKitSummary>> {
+        Ok(self
+            .client
+            .call::<BrandKitList>(Call::get("/brand-kits"))
+            .await?
+            .brand_kits)
+    }
+
+    /// The whole kit (no mode).
+    pub async fn get_full(&self, id: &str) -> Result<BrandKit> {
+        self.client
+            .call(Call::get(format!("/brand-kits/{}", seg(id))))
+            .await
+    }
+
+    /// `detail=summary`: sections without bodies; the keys there are the ones to write with.
+    pub async fn get_summary(&self, id: &str) -> Result<BrandKitSummaryView> {
+        self.client
+            .call(Call::get(format!("/brand-kits/{}", seg(id))).query("detail", "summary"))
+            .await
+    }
+
+    /// A filtered read, optionally with history. An unknown role or tab is a 400 naming the valid ones.
+    pub async fn get_sections(
+        &self,
+        id: &str,
+        filter: &SectionFilter,
+    ) -> Result<BrandKitSectionsView> {
+        let call =
+            Call::get(format!("/brand-kits/{}", seg(id))).query_struct(&filter.to_query())?;
+        self.client.call(call).await
+    }
+
+    /// Any read mode, as the raw JSON answer (for combinations the typed reads do not make).
+    pub async fn get_with(&self, id: &str, query: &BrandKitQuery) -> Result<serde_json::Value> {
+        self.client
+            .call(Call::get(format!("/brand-kits/{}", seg(id))).query_struct(query)?)
+            .await
+    }
+
+    pub async fn update(&self, id: &str, req: &UpdateBrandKit) -> Result<BrandKit> {
+        self.client
+            .call(Call::new(Method::PATCH, format!("/brand-kits/{}", seg(id))).json(req)?)
+            .await
+    }
+
+    /// Writes sections all or nothing. On a stale `expectedVersion` the error is
+    /// `ApiError::SectionConflict` carrying each changed section's current version and body: re-apply the
+    /// change to that body and send again with the new version.
+    pub async fn write_sections(&self, id: &str, sections: Vec<SectionWrite>) -> Result<BrandKit> {
+        if sections.is_empty() {
+            return Err(ApiError::local_validation(
+                "sections",
+                "no section to write",
+            ));
+        }
+        self.update(
+            id,
+            &UpdateBrandKit {
+                sections: Some(sections),
+                ..Default::default()
+            },
+        )
+        .await
+    }
+}
+
+pub struct KnowledgeHandler<'c> {
+    pub(crate) client: &'c Client,
+    pub(crate) kit: String,
+}
+
+impl KnowledgeHandler<'_> {
+    fn path(&self, rest: &str) -> String {
+        format!("/brand-kits/{}/knowledge{rest}", seg(&self.kit))
+    }
+
+    pub async fn list(&self, limit: Option<u32>, offset: Option<u32>) -> Result<KnowledgeList> {
+        let call = Call::get(self.path(""))
+            .query_opt("limit", limit)
+            .query_opt("offset", offset);
+        self.client.call(call).await
+    }
+
+    pub async fn get(&self, knowledge_id: &str) -> Result<KnowledgeItem> {
+        let call = Call::get(self.path(&format!("/{}", seg(knowledge_id))));
+        Ok(self.client.call::<KnowledgeEnvelope>(call).await?.item)
+    }
+
+    /// `limit` 1–50 (server default 8), `threshold` 0–1 (server default 0.45).
+    pub async fn search(
+        &self,
+        q: &str,
+        limit: Option<u32>,
+        threshold: Option<f64>,
+    ) -> Result<Vec<KnowledgeMatch>> {
+        let call = Call::get(self.path("/search"))
+            .query("q", q)
+            .query_opt("limit", limit)
+            .query_opt("threshold", threshold);
+        Ok(self.client.call::<KnowledgeSearch>(call).await?.matches)
+    }
+
+    /// At the plan cap the answer is `ApiError::LimitReached` and nothing is added.
+    pub async fn add(&self, req: &AddKnowledge) -> Result<KnowledgeAdded> {
+        self.client
+            .call(Call::new(Method::POST, self.path("")).json(req)?)
+            .await
+    }
+
+    pub async fn remove(&self, knowledge_id: &str) -> Result<Deleted> {
+        let call = Call::new(
+            Method::DELETE,
+            self.path(&format!("/{}", seg(knowledge_id))),
+        );
+        self.client.call(call).await
+    }
+}

@@ -1,0 +1,43 @@
+//! Projects (editor / canvas): list, get, create and import, optionally linked to a card in the same
+//! call (`cardId` → `linkedCardId` in the reply; a card not the caller's is 404 and no project is made).
+use crate::error::Result;
+use crate::http::{seg, Call};
+use crate::Client;
+use api_types::{CreateProject, ImportProject, Project, ProjectCreated, ProjectList};
+use reqwest::Method;
+
+pub struct ProjectsHandler<'c> {
+    pub(crate) client: &'c Client,
+}
+
+impl ProjectsHandler<'_> {
+    pub async fn list(&self) -> Result<Vec<Project>> {
+        Ok(self
+            .client
+            .call::<ProjectList>(Call::get("/projects"))
+            .await?
+            .projects)
+    }
+
+    pub async fn get(&self, id: &str) -> Result<Project> {
+        // `{ project }`; `ProjectCreated` is that envelope with an optional `linkedCardId` beside it.
+        Ok(self
+            .client
+            .call::<ProjectCreated>(Call::get(format!("/projects/{}", seg(id))))
+            .await?
+            .project)
+    }
+
+    /// Use `ProjectCreated::linked_card()` to read the link wherever the reply put it.
+    pub async fn create(&self, req: &CreateProject) -> Result<ProjectCreated> {
+        self.client
+            .call(Call::new(Method::POST, "/projects").json(req)?)
+            .await
+    }
+
+    pub async fn import(&self, req: &ImportProject) -> Result<ProjectCreated> {
+        self.client
+            .call(Call::new(Method::POST, "/projects/import").json(req)?)
+            .await
+    }
+}

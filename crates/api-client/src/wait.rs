@@ -1,0 +1,142 @@
+//! Waiting for a render: poll `GET /studio/generate/{outputId}` with a growing interval until it is
+//! terminal, the deadline passes or the caller cancels. The first interval is the reply's
+//! `pollAfterSeconds` when it gives one (clients must not need it, facts 3.3), else a default per kind;
+//! each next one is ×1.5 up to a cap. The deadline also cuts a status read in flight.
+use crate::error::{ApiError, Result};
+use crate::Client;
+use api_types::{ContentType, Generation, GenerationStatus};
+use std::time::Duration;
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+#[derive(Debug, Clone)]
+pub struct WaitOptions {
+    /// The first interval; `None`: `pollAfterSeconds`, else the default for the kind.
+    pub initial: Option<Duration>,
+    /// The longest interval.
+    pub cap: Duration,
+    /// How long to wait in all (the CLI's default is 600 s).
+    pub deadline: Duration,
+    pub cancel: CancellationToken,
+}
+
+impl Default for WaitOptions {
+    fn default() -> Self {
+        WaitOptions {
+            initial: None,
+            cap: Duration::from_secs(15),
+            deadline: Duration::from_secs(600),
+            cancel: CancellationToken::new(),
+        }
+    }
+}
+
+/// The finished generation and how many status reads it took.
+#[derive(Debug, Clone)]
+pub struct WaitOutcome {
+    pub generation: Generation,
+    pub polls: u32,
+}
+
+pub const GROWTH: f64 = 1.5;
+
+/// The first interval when the server gives no hint: images and audio are quick, video, boards and
+/// lip-sync are not.
+pub fn default_interval(g: &Generation) -> Duration {
+    let model = g.model_id.to_ascii_lowercase();
+    let slow_model = ["board", "lip-sync", "lipsync", "infinitalk", "avatar"]
+        .iter()
+        .any(|m| model.contains(m));
+    match g.content_type {
+        ContentType::Video => Duration::from_secs(5),
+        _ if slow_model => Duration::from_secs(5),
+        ContentType::Image | ContentType::Audio => Duration::from_secs(2),
+    }
+}
+
+/// The interval after `current`.
+pub fn next_interval(current: Duration, cap: Duration) -> Duration {
+    current.mul_f64(GROWTH).min(cap)
+}
+
+pub(crate) async fn wait(
+    client: &Client,
+    output_id: &str,
+    opts: WaitOptions,
+) -> Result<WaitOutcome> {
+    let deadline = Instant::now() + opts.deadline;
+    let timeout = || ApiError::GenerationTimeout {
+        output_id: output_id.to_string(),
+    };
+    let cancelled = || ApiError::Cancelled {
+        output_id: output_id.to_string(),
+    };
+    let mut polls = 0u32;
+    let studio = client.studio();
+    let mut next_sleep: Option<Duration> = opts.initial;
+    loop {
+        if opts.cancel.is_cancelled() {
+            return Err(cancelled());
+        }
+        let read = tokio::select! {
+            biased;
+            _ = opts.cancel.cancelled() => return Err(cancelled()),
+            r = tokio::time::timeout_at(deadline, studio.status(output_id)) => match r {
+                Ok(r) => r?,
+                Err(_) => return Err(timeout()),
+            },
+        };
+        polls += 1;
+        match read.status {
+            GenerationStatus::Completed => {
+                return Ok(WaitOutcome {
+                    generation: read,
+                    polls,
+                })
+            }
+            GenerationStatus::Failed => {
+                return Err(ApiError::GenerationFailed {
+                    output_id: output_id.to_string(),
+                    error: read.error,
+                })
+            }
+            GenerationStatus::Pending | GenerationStatus::Processing => {}
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            return Err(timeout());
+        }
+        let step = next_sleep
+            .unwrap_or_else(|| {
+                read.poll_after_seconds
+                    .filter(|s| s.is_finite() && *s > 0.0)
+                    .map(Duration::from_secs_f64)
+                    .unwrap_or_else(|| default_interval(&read))
+            })
+            .min(opts.cap);
+        next_sleep = Some(next_interval(step, opts.cap));
+        let sleep_for = step.min(deadline - now);
+        tokio::select! {
+            biased;
+            _ = opts.cancel.cancelled() => return Err(cancelled()),
+            _ = tokio::time::sleep(sleep_for) => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn intervals_grow_by_half_to_the_cap() {
+        let cap = Duration::from_secs(15);
+        let mut d = Duration::from_secs(2);
+        let mut seen = vec![d.as_secs_f64()];
+        for _ in 0..6 {
+            d = next_interval(d, cap);
+            seen.push(d.as_secs_f64());
+        }
+        assert_eq!(seen, vec![2.0, 3.0, 4.5, 6.75, 10.125, 15.0, 15.0]);
+    }
+}
