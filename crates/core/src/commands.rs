@@ -1,0 +1,197 @@
+//! Every command the UI can call, as a plain async function over `AppState` (docs/ipc.md).
+//!
+//! The desktop shell wraps each in a one-line `#[tauri::command]`; web-shell reaches them through
+//! `ipc::dispatch`. A command accepts a key (`key_set`) but never returns one.
+use api_types::{Balance, BrandKitSummary, CardList, CardQuery, Space, StageList};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::error::{IpcError, IpcResult};
+use crate::profiles::{check_base_url, check_name, Profile, ProfileKind, ProfileRecord, ProfilesView, REMOTE_DEFAULT_BASE_URL};
+use crate::secrets::KeyStorage;
+use crate::state::AppState;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AppInfo {
+    pub version: String,
+    pub key_storage: KeyStorage,
+    /// Why keys are in memory only, and what to do about it.
+    pub keyring_problem: Option<String>,
+    pub data_dir: String,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct NoArgs {}
+
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ProfileAddArgs {
+    pub name: String,
+    #[serde(default)]
+    #[ts(optional)]
+    pub base_url: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ProfileRenameArgs {
+    pub id: String,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ProfileIdArgs {
+    pub id: String,
+}
+
+/// The key is write-only: it has no `Debug` output and is never serialised back.
+#[derive(Clone, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct KeySetArgs {
+    pub profile_id: String,
+    pub key: String,
+}
+
+impl std::fmt::Debug for KeySetArgs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KeySetArgs").field("profile_id", &self.profile_id).field("key", &"<redacted>").finish()
+    }
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ProfileRefArgs {
+    pub profile_id: String,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SpacesListArgs {
+    #[serde(default)]
+    #[ts(optional)]
+    pub include_archived: Option<bool>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct StagesListArgs {
+    pub space_id: String,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CardsListArgs {
+    pub space_id: String,
+    #[serde(default)]
+    #[ts(optional)]
+    pub stage_id: Option<String>,
+}
+
+pub async fn app_info(state: &AppState) -> IpcResult<AppInfo> {
+    Ok(AppInfo {
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        key_storage: state.key_storage(),
+        keyring_problem: state.keyring_problem(),
+        data_dir: state.data_dir().display().to_string(),
+    })
+}
+
+pub async fn profiles_list(state: &AppState) -> IpcResult<ProfilesView> {
+    Ok(state.profiles_view())
+}
+
+pub async fn profile_add(state: &AppState, args: ProfileAddArgs) -> IpcResult<Profile> {
+    let name = check_name(&args.name)?;
+    let base_url = check_base_url(args.base_url.as_deref().unwrap_or(REMOTE_DEFAULT_BASE_URL))?;
+    if state.records().iter().any(|p| p.name.eq_ignore_ascii_case(&name)) {
+        return Err(IpcError::validation("name", format!("A profile named “{name}” exists already; choose another name.")));
+    }
+    let record = ProfileRecord { id: uuid::Uuid::new_v4().to_string(), name, base_url, kind: ProfileKind::Remote };
+    state.update_records(|ps| ps.push(record.clone()))?;
+    Ok(state.view(&record))
+}
+
+pub async fn profile_rename(state: &AppState, args: ProfileRenameArgs) -> IpcResult<Profile> {
+    let name = check_name(&args.name)?;
+    state.record(&args.id)?;
+    if state.records().iter().any(|p| p.id != args.id && p.name.eq_ignore_ascii_case(&name)) {
+        return Err(IpcError::validation("name", format!("A profile named “{name}” exists already; choose another name.")));
+    }
+    state.update_records(|ps| {
+        if let Some(p) = ps.iter_mut().find(|p| p.id == args.id) {
+            p.name = name;
+        }
+    })?;
+    Ok(state.view(&state.record(&args.id)?))
+}
+
+/// Removes a remote profile and its key. The sandbox profile stays (it is the app's default).
+pub async fn profile_remove(state: &AppState, args: ProfileIdArgs) -> IpcResult<ProfilesView> {
+    let p = state.record(&args.id)?;
+    if p.kind == ProfileKind::Sandbox {
+        return Err(IpcError::validation("id", "The local sandbox profile cannot be removed."));
+    }
+    state.secret_delete(&p.id).await?;
+    state.update_records(|ps| ps.retain(|r| r.id != p.id))?;
+    if state.selected_id().as_deref() == Some(p.id.as_str()) {
+        state.set_selected(state.records().first().map(|r| r.id.clone()))?;
+    }
+    Ok(state.profiles_view())
+}
+
+pub async fn profile_select(state: &AppState, args: ProfileIdArgs) -> IpcResult<ProfilesView> {
+    state.record(&args.id)?;
+    state.set_selected(Some(args.id))?;
+    Ok(state.profiles_view())
+}
+
+/// Checks the key with `GET /account/balance` and stores it only when that answers 200.
+pub async fn key_set(state: &AppState, args: KeySetArgs) -> IpcResult<Balance> {
+    let p = state.record(&args.profile_id)?;
+    let key = args.key.trim().to_string();
+    if key.is_empty() {
+        return Err(IpcError::validation("key", "Paste the API key (it starts with ch_live_)."));
+    }
+    let client = AppState::client_with(&state.base_url_of(&p)?, &key)?;
+    let balance = client.account().balance().await?;
+    state.secret_set(&p.id, key).await?;
+    tracing::info!(profile = %p.id, "key checked and stored");
+    Ok(balance)
+}
+
+pub async fn key_test(state: &AppState, args: ProfileRefArgs) -> IpcResult<Balance> {
+    let client = state.client_for(&args.profile_id).await?;
+    Ok(client.account().balance().await?)
+}
+
+/// Deletes the profile's key from the keyring (the profile stays).
+pub async fn sign_out(state: &AppState, args: ProfileRefArgs) -> IpcResult<ProfilesView> {
+    let p = state.record(&args.profile_id)?;
+    state.secret_delete(&p.id).await?;
+    tracing::info!(profile = %p.id, "signed out: key deleted");
+    Ok(state.profiles_view())
+}
+
+pub async fn balance(state: &AppState) -> IpcResult<Balance> {
+    Ok(state.client().await?.account().balance().await?)
+}
+
+pub async fn spaces_list(state: &AppState, args: SpacesListArgs) -> IpcResult<Vec<Space>> {
+    Ok(state.client().await?.spaces().list(args.include_archived.unwrap_or(false)).await?)
+}
+
+pub async fn stages_list(state: &AppState, args: StagesListArgs) -> IpcResult<StageList> {
+    Ok(state.client().await?.stages().list(Some(&args.space_id)).await?)
+}
+
+pub async fn cards_list(state: &AppState, args: CardsListArgs) -> IpcResult<CardList> {
+    let query = CardQuery { space_id: Some(args.space_id), stage: args.stage_id, limit: Some(100), ..Default::default() };
+    Ok(state.client().await?.cards().list(&query).await?)
+}
+
+pub async fn brand_kits_list(state: &AppState) -> IpcResult<Vec<BrandKitSummary>> {
+    Ok(state.client().await?.brand_kits().list().await?)
+}

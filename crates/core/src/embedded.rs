@@ -1,0 +1,64 @@
+//! The embedded default: the local sandbox, in this process, on a free loopback port, with its SQLite
+//! file in the app's data folder. Seeded with the demo once; a key with every scope minted for the app.
+use sandbox::{auth, seed, Config, RunningSandbox};
+use std::path::Path;
+
+use crate::error::{IpcError, IpcResult};
+
+/// The name the app's own sandbox keys carry (so a new one can retire the old ones).
+const KEY_NAME: &str = "Content Desk (embedded)";
+
+pub struct Embedded {
+    pub running: RunningSandbox,
+}
+
+impl Embedded {
+    /// Opens (or creates and seeds) `sandbox.db` in `data_dir` and serves it on `127.0.0.1:0`.
+    pub async fn start(data_dir: &Path) -> IpcResult<Embedded> {
+        let path = data_dir.join("sandbox.db");
+        let state = sandbox::AppState::open(&path, Config::default())
+            .map_err(|e| IpcError::internal(format!("cannot open the local sandbox at {}: {e}", path.display())))?;
+        let seeded = seed::seed_demo(&state, &seed::DemoOptions::default())
+            .map_err(|e| IpcError::internal(format!("cannot seed the local sandbox: {e}")))?;
+        if seeded.created {
+            tracing::info!("local sandbox seeded with the demo data");
+        }
+        let running = sandbox::spawn(state, "127.0.0.1:0")
+            .await
+            .map_err(|e| IpcError::internal(format!("cannot start the local sandbox: {e}")))?;
+        tracing::info!(url = %running.base_url(), "local sandbox serving");
+        Ok(Embedded { running })
+    }
+
+    pub fn base_url(&self) -> String {
+        self.running.base_url()
+    }
+
+    /// Whether `secret` is a live key of this sandbox (checked in its database, not over HTTP).
+    pub fn key_is_live(&self, secret: &str) -> bool {
+        let conn = self.running.state.db().lock();
+        conn.query_row(
+            "SELECT 1 FROM api_keys WHERE secret_hash = ?1 AND revoked_at IS NULL",
+            [auth::hash_secret(secret)],
+            |_| Ok(()),
+        )
+        .is_ok()
+    }
+
+    /// Mints a key with every scope for the demo account and revokes the app's earlier ones, so runs
+    /// without a keyring do not pile up live keys.
+    pub fn mint_key(&self) -> IpcResult<String> {
+        let conn = self.running.state.db().lock();
+        let fail = |e: rusqlite::Error| IpcError::internal(format!("cannot mint a local sandbox key: {e}"));
+        let account = auth::first_account(&conn)
+            .map_err(fail)?
+            .ok_or_else(|| IpcError::internal("the local sandbox has no account"))?;
+        for k in auth::list_keys(&conn).map_err(fail)? {
+            if k.name == KEY_NAME && k.revoked_at.is_none() {
+                auth::revoke_key(&conn, &k.id).map_err(fail)?;
+            }
+        }
+        let (_, secret) = auth::create_key(&conn, &account, KEY_NAME, api_types::scopes::ALL).map_err(fail)?;
+        Ok(secret)
+    }
+}

@@ -1,0 +1,55 @@
+//! One entry point for every command by name, so web-shell (and anything else that speaks JSON) calls
+//! exactly what the desktop shell calls.
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::commands as c;
+use crate::error::{IpcCode, IpcError, IpcResult};
+use crate::state::AppState;
+
+/// The commands `dispatch` knows, for error messages and tests.
+pub const COMMANDS: &[&str] = &[
+    "app_info", "profiles_list", "profile_add", "profile_rename", "profile_remove", "profile_select", "key_set",
+    "key_test", "sign_out", "balance", "spaces_list", "stages_list", "cards_list", "brand_kits_list",
+];
+
+/// Reads `args` into the command's argument struct; a bad field is a validation error naming it.
+fn args<T: DeserializeOwned>(v: Value) -> IpcResult<T> {
+    let v = if v.is_null() { Value::Object(Default::default()) } else { v };
+    serde_path_to_error::deserialize(v).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner().to_string();
+        // serde names a missing field in its message only: lift it into `field`.
+        let field = if path == "." {
+            inner.split('`').nth(1).map(String::from).unwrap_or_default()
+        } else {
+            path
+        };
+        IpcError::validation(field, format!("Invalid arguments: {inner}"))
+    })
+}
+
+fn out<T: Serialize>(r: IpcResult<T>) -> IpcResult<Value> {
+    r.and_then(|v| serde_json::to_value(v).map_err(|e| IpcError::internal(e.to_string())))
+}
+
+pub async fn dispatch(state: &AppState, command: &str, a: Value) -> IpcResult<Value> {
+    match command {
+        "app_info" => out(c::app_info(state).await),
+        "profiles_list" => out(c::profiles_list(state).await),
+        "profile_add" => out(c::profile_add(state, args(a)?).await),
+        "profile_rename" => out(c::profile_rename(state, args(a)?).await),
+        "profile_remove" => out(c::profile_remove(state, args(a)?).await),
+        "profile_select" => out(c::profile_select(state, args(a)?).await),
+        "key_set" => out(c::key_set(state, args(a)?).await),
+        "key_test" => out(c::key_test(state, args(a)?).await),
+        "sign_out" => out(c::sign_out(state, args(a)?).await),
+        "balance" => out(c::balance(state).await),
+        "spaces_list" => out(c::spaces_list(state, args(a)?).await),
+        "stages_list" => out(c::stages_list(state, args(a)?).await),
+        "cards_list" => out(c::cards_list(state, args(a)?).await),
+        "brand_kits_list" => out(c::brand_kits_list(state).await),
+        other => Err(IpcError::new(IpcCode::Internal, format!("Unknown command “{other}”."))),
+    }
+}

@@ -1,0 +1,17 @@
+//! Content Desk's behaviour, written once and free of Tauri: profiles, keys in the OS keyring, the
+//! embedded sandbox, and every command the UI calls (docs/ipc.md). The desktop shell and web-shell are
+//! thin layers over `commands` and `ipc::dispatch`.
+pub mod commands;
+pub mod embedded;
+pub mod error;
+pub mod ipc;
+pub mod profiles;
+pub mod secrets;
+pub mod settings;
+pub mod state;
+
+pub use error::{IpcCode, IpcConflict, IpcError, IpcResult};
+pub use profiles::{Profile, ProfileKind, ProfilesView, REMOTE_DEFAULT_BASE_URL};
+pub use secrets::{KeyStorage, KeyringStore, MemoryStore, SecretError, SecretStore};
+pub use settings::{JsonFileSettings, MemorySettings, SettingsBackend};
+pub use state::{AppState, CoreConfig, Secrets};

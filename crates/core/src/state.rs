@@ -1,0 +1,289 @@
+//! `AppState`: the profiles, where keys live, the embedded sandbox and one API client per profile.
+//!
+//! Locks are std mutexes held for short synchronous work only, never across an `.await`. Secret-store
+//! calls (blocking dbus or platform calls) run on the blocking pool.
+use api_client::{ApiKey, Client};
+use serde_json::json;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use crate::embedded::Embedded;
+use crate::error::{IpcCode, IpcError, IpcResult};
+use crate::profiles::{Profile, ProfileKind, ProfileRecord, ProfilesView};
+use crate::secrets::{self, KeyStorage, SecretError, SecretStore};
+use crate::settings::{JsonFileSettings, SettingsBackend};
+
+/// How the app keeps keys.
+pub enum Secrets {
+    /// The OS keyring under this service name; memory (with the reason shown) when none answers.
+    KeyringOrMemory { service: String },
+    /// A given store (tests: `MemoryStore`).
+    Store(Arc<dyn SecretStore>),
+}
+
+pub struct CoreConfig {
+    pub data_dir: PathBuf,
+    /// `None`: `settings.json` in `data_dir`.
+    pub settings: Option<Arc<dyn SettingsBackend>>,
+    pub secrets: Secrets,
+    /// Start the local sandbox (and create its profile on first launch).
+    pub embedded_sandbox: bool,
+}
+
+impl CoreConfig {
+    /// The app's defaults: settings file, OS keyring, embedded sandbox.
+    pub fn new(data_dir: impl Into<PathBuf>) -> Self {
+        CoreConfig {
+            data_dir: data_dir.into(),
+            settings: None,
+            secrets: Secrets::KeyringOrMemory { service: secrets::keyring_service() },
+            embedded_sandbox: true,
+        }
+    }
+}
+
+#[derive(Clone)]
+pub struct AppState {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    data_dir: PathBuf,
+    settings: Arc<dyn SettingsBackend>,
+    secrets: Arc<dyn SecretStore>,
+    keyring_problem: Option<SecretError>,
+    embedded: Option<Embedded>,
+    profiles: Mutex<Vec<ProfileRecord>>,
+    selected: Mutex<Option<String>>,
+    has_key: Mutex<HashMap<String, bool>>,
+    clients: Mutex<HashMap<String, Client>>,
+}
+
+const PROFILES: &str = "profiles";
+const SELECTED: &str = "selectedProfileId";
+
+impl AppState {
+    /// Reads the settings, chooses the secret store, starts the embedded sandbox and makes sure its
+    /// profile has a working key.
+    pub async fn start(config: CoreConfig) -> IpcResult<AppState> {
+        std::fs::create_dir_all(&config.data_dir).map_err(|e| {
+            IpcError::internal(format!("cannot create the data folder {}: {e}", config.data_dir.display()))
+        })?;
+        let settings = config
+            .settings
+            .unwrap_or_else(|| Arc::new(JsonFileSettings::open(config.data_dir.join("settings.json"))));
+        let (secrets, keyring_problem) = match config.secrets {
+            Secrets::Store(s) => (s, None),
+            Secrets::KeyringOrMemory { service } => {
+                tokio::task::spawn_blocking(move || secrets::keyring_or_memory(service))
+                    .await
+                    .map_err(|e| IpcError::internal(e.to_string()))?
+            }
+        };
+        let mut profiles: Vec<ProfileRecord> = settings
+            .get(PROFILES)
+            .and_then(|v| serde_json::from_value(v).ok())
+            .unwrap_or_default();
+        let mut selected: Option<String> =
+            settings.get(SELECTED).and_then(|v| v.as_str().map(String::from));
+
+        let embedded = if config.embedded_sandbox {
+            if profiles.is_empty() {
+                let id = uuid::Uuid::new_v4().to_string();
+                profiles.push(ProfileRecord { id: id.clone(), name: "Sandbox".into(), base_url: String::new(), kind: ProfileKind::Sandbox });
+                selected = Some(id);
+            }
+            if profiles.iter().any(|p| p.kind == ProfileKind::Sandbox) {
+                Some(Embedded::start(&config.data_dir).await?)
+            } else {
+                None
+            }
+        } else {
+            None
+        };
+        if selected.as_ref().is_none_or(|s| !profiles.iter().any(|p| &p.id == s)) {
+            selected = profiles.first().map(|p| p.id.clone());
+        }
+
+        let state = AppState {
+            inner: Arc::new(Inner {
+                data_dir: config.data_dir,
+                settings,
+                secrets,
+                keyring_problem,
+                embedded,
+                profiles: Mutex::new(profiles),
+                selected: Mutex::new(selected),
+                has_key: Mutex::new(HashMap::new()),
+                clients: Mutex::new(HashMap::new()),
+            }),
+        };
+        state.persist()?;
+        state.ensure_sandbox_key().await?;
+        for p in state.records() {
+            let has = state.secret_get(&p.id).await.map(|k| k.is_some()).unwrap_or(false);
+            state.set_has_key(&p.id, has);
+        }
+        Ok(state)
+    }
+
+    pub fn data_dir(&self) -> &Path {
+        &self.inner.data_dir
+    }
+
+    pub fn key_storage(&self) -> KeyStorage {
+        self.inner.secrets.storage()
+    }
+
+    pub fn keyring_problem(&self) -> Option<String> {
+        self.inner.keyring_problem.as_ref().map(|e| e.user_message())
+    }
+
+    /// The embedded sandbox's live URL, when it runs.
+    pub fn sandbox_url(&self) -> Option<String> {
+        self.inner.embedded.as_ref().map(|e| e.base_url())
+    }
+
+    /// The sandbox profile's key: the stored one while it is live, else a fresh one (stored).
+    async fn ensure_sandbox_key(&self) -> IpcResult<()> {
+        let Some(embedded) = &self.inner.embedded else { return Ok(()) };
+        let Some(profile) = self.records().into_iter().find(|p| p.kind == ProfileKind::Sandbox) else {
+            return Ok(());
+        };
+        let stored = match self.secret_get(&profile.id).await {
+            Ok(k) => k,
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot read the sandbox key; minting a new one");
+                None
+            }
+        };
+        if stored.as_deref().is_some_and(|k| embedded.key_is_live(k)) {
+            return Ok(());
+        }
+        let key = embedded.mint_key()?;
+        self.secret_set(&profile.id, key).await?;
+        Ok(())
+    }
+
+    // --- profiles
+
+    pub(crate) fn records(&self) -> Vec<ProfileRecord> {
+        self.inner.profiles.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    pub(crate) fn record(&self, id: &str) -> IpcResult<ProfileRecord> {
+        self.records().into_iter().find(|p| p.id == id).ok_or_else(|| {
+            IpcError::new(IpcCode::NoProfile, "That profile no longer exists; pick another one in Settings.")
+        })
+    }
+
+    pub(crate) fn selected_id(&self) -> Option<String> {
+        self.inner.selected.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    pub(crate) fn set_selected(&self, id: Option<String>) -> IpcResult<()> {
+        *self.inner.selected.lock().unwrap_or_else(|e| e.into_inner()) = id;
+        self.persist()
+    }
+
+    pub(crate) fn update_records(&self, f: impl FnOnce(&mut Vec<ProfileRecord>)) -> IpcResult<()> {
+        f(&mut self.inner.profiles.lock().unwrap_or_else(|e| e.into_inner()));
+        self.persist()
+    }
+
+    fn persist(&self) -> IpcResult<()> {
+        let s = &self.inner.settings;
+        s.set(PROFILES, json!(self.records()));
+        s.set(SELECTED, json!(self.selected_id()));
+        s.save().map_err(|e| IpcError::internal(format!("cannot save the settings: {e}")))
+    }
+
+    pub(crate) fn view(&self, p: &ProfileRecord) -> Profile {
+        let base_url = match p.kind {
+            ProfileKind::Sandbox => self.sandbox_url().unwrap_or_default(),
+            ProfileKind::Remote => p.base_url.clone(),
+        };
+        let has_key = *self.inner.has_key.lock().unwrap_or_else(|e| e.into_inner()).get(&p.id).unwrap_or(&false);
+        Profile { id: p.id.clone(), name: p.name.clone(), base_url, kind: p.kind, has_key }
+    }
+
+    pub(crate) fn profiles_view(&self) -> ProfilesView {
+        ProfilesView { profiles: self.records().iter().map(|p| self.view(p)).collect(), selected_id: self.selected_id() }
+    }
+
+    fn set_has_key(&self, id: &str, has: bool) {
+        self.inner.has_key.lock().unwrap_or_else(|e| e.into_inner()).insert(id.to_string(), has);
+    }
+
+    // --- keys and clients
+
+    async fn secret_get(&self, id: &str) -> Result<Option<String>, SecretError> {
+        let store = self.inner.secrets.clone();
+        let id = id.to_string();
+        tokio::task::spawn_blocking(move || store.get(&id))
+            .await
+            .unwrap_or_else(|e| Err(SecretError::Other { reason: e.to_string() }))
+    }
+
+    pub(crate) async fn secret_set(&self, id: &str, key: String) -> IpcResult<()> {
+        let store = self.inner.secrets.clone();
+        let account = id.to_string();
+        tokio::task::spawn_blocking(move || store.set(&account, &key))
+            .await
+            .unwrap_or_else(|e| Err(SecretError::Other { reason: e.to_string() }))?;
+        self.set_has_key(id, true);
+        self.forget_client(id);
+        Ok(())
+    }
+
+    pub(crate) async fn secret_delete(&self, id: &str) -> IpcResult<()> {
+        let store = self.inner.secrets.clone();
+        let account = id.to_string();
+        tokio::task::spawn_blocking(move || store.delete(&account))
+            .await
+            .unwrap_or_else(|e| Err(SecretError::Other { reason: e.to_string() }))?;
+        self.set_has_key(id, false);
+        self.forget_client(id);
+        Ok(())
+    }
+
+    pub(crate) fn forget_client(&self, id: &str) {
+        self.inner.clients.lock().unwrap_or_else(|e| e.into_inner()).remove(id);
+    }
+
+    /// The base URL requests of this profile go to.
+    pub(crate) fn base_url_of(&self, p: &ProfileRecord) -> IpcResult<String> {
+        match p.kind {
+            ProfileKind::Remote => Ok(p.base_url.clone()),
+            ProfileKind::Sandbox => self.sandbox_url().ok_or_else(|| {
+                IpcError::internal("The local sandbox is not running in this window; restart Content Desk.")
+            }),
+        }
+    }
+
+    /// A client for `base_url` with `key`, not cached (for checking a key before it is stored).
+    pub(crate) fn client_with(base_url: &str, key: &str) -> IpcResult<Client> {
+        Client::new(base_url, ApiKey::new(key)).map_err(IpcError::from)
+    }
+
+    /// The cached client of a profile, built from its stored key.
+    pub(crate) async fn client_for(&self, id: &str) -> IpcResult<Client> {
+        if let Some(c) = self.inner.clients.lock().unwrap_or_else(|e| e.into_inner()).get(id) {
+            return Ok(c.clone());
+        }
+        let p = self.record(id)?;
+        let key = self.secret_get(id).await?.ok_or_else(|| IpcError::no_key(&p.name))?;
+        let client = Self::client_with(&self.base_url_of(&p)?, &key)?;
+        self.inner.clients.lock().unwrap_or_else(|e| e.into_inner()).insert(id.to_string(), client.clone());
+        Ok(client)
+    }
+
+    /// The selected profile's client.
+    pub async fn client(&self) -> IpcResult<Client> {
+        let id = self.selected_id().ok_or_else(|| {
+            IpcError::new(IpcCode::NoProfile, "No profile is selected: add or pick one in Settings.")
+        })?;
+        self.client_for(&id).await
+    }
+}

@@ -1,0 +1,238 @@
+//! The app core against real sandboxes: the embedded one (in a temp data folder) and a second one playing
+//! the remote service. Keys live in a shared `MemoryStore`, so a "restart" (a second `AppState` on the
+//! same folder and store) sees what the first one kept.
+use contentdesk_core::commands::{self as c, *};
+use contentdesk_core::{ipc, AppState, CoreConfig, IpcCode, KeyStorage, MemoryStore, ProfileKind, Secrets, SecretStore};
+use sandbox::testing::TestSandbox;
+use serde_json::json;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+fn temp_dir() -> PathBuf {
+    let d = std::env::temp_dir().join(format!("contentdesk-core-{}", uuid::Uuid::new_v4()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+async fn start(dir: &PathBuf, store: &Arc<MemoryStore>) -> AppState {
+    AppState::start(CoreConfig {
+        data_dir: dir.clone(),
+        settings: None,
+        secrets: Secrets::Store(store.clone()),
+        embedded_sandbox: true,
+    })
+    .await
+    .expect("core starts")
+}
+
+/// Everything a test could have leaked into: serialised replies and errors, and the settings file.
+struct Leaks(Vec<String>);
+impl Leaks {
+    fn record(&mut self, v: &impl serde::Serialize) {
+        self.0.push(serde_json::to_string(v).unwrap());
+    }
+    fn assert_absent(&self, dir: &PathBuf, secret: &str) {
+        for s in &self.0 {
+            assert!(!s.contains(secret), "the key leaked into a reply: {s}");
+        }
+        let settings = std::fs::read_to_string(dir.join("settings.json")).unwrap();
+        assert!(!settings.contains(secret) && !settings.contains("ch_live_"), "settings hold a key: {settings}");
+    }
+}
+
+#[tokio::test]
+async fn first_launch_creates_the_sandbox_profile_with_the_demo_and_a_restart_keeps_it() {
+    let dir = temp_dir();
+    let store = Arc::new(MemoryStore::new());
+    let app = start(&dir, &store).await;
+
+    let view = c::profiles_list(&app).await.unwrap();
+    assert_eq!(view.profiles.len(), 1);
+    let sandbox = &view.profiles[0];
+    assert_eq!((sandbox.kind, sandbox.name.as_str(), sandbox.has_key), (ProfileKind::Sandbox, "Sandbox", true));
+    assert_eq!(view.selected_id.as_deref(), Some(sandbox.id.as_str()));
+    assert!(sandbox.base_url.starts_with("http://127.0.0.1:") && sandbox.base_url.ends_with("/api/v1"));
+
+    let spaces = c::spaces_list(&app, SpacesListArgs::default()).await.unwrap();
+    assert!(!spaces.is_empty(), "the demo space is there");
+    let demo = &spaces[0];
+    let stages = c::stages_list(&app, StagesListArgs { space_id: demo.id.clone() }).await.unwrap();
+    assert!(!stages.stages.is_empty());
+    let cards = c::cards_list(&app, CardsListArgs { space_id: demo.id.clone(), stage_id: None }).await.unwrap();
+    assert!(cards.total > 0);
+    let before = c::balance(&app).await.unwrap().balance;
+    assert!(before > 0.0);
+    let key = store.get(&sandbox.id).unwrap().expect("the sandbox key is in the store");
+    drop(app);
+
+    // Restart on the same folder and store: same profile, same key, the demo not seeded twice.
+    let again = start(&dir, &store).await;
+    let view2 = c::profiles_list(&again).await.unwrap();
+    assert_eq!(view2.profiles.len(), 1);
+    assert_eq!(view2.profiles[0].id, sandbox.id);
+    assert_eq!(store.get(&sandbox.id).unwrap().as_deref(), Some(key.as_str()), "the stored key is reused");
+    let spaces2 = c::spaces_list(&again, SpacesListArgs::default()).await.unwrap();
+    assert_eq!(spaces2.len(), spaces.len(), "not seeded twice");
+    assert_eq!(c::balance(&again).await.unwrap().balance, before);
+}
+
+#[tokio::test]
+async fn a_missing_or_revoked_sandbox_key_is_replaced_at_start() {
+    let dir = temp_dir();
+    let store = Arc::new(MemoryStore::new());
+    let app = start(&dir, &store).await;
+    let id = c::profiles_list(&app).await.unwrap().profiles[0].id.clone();
+    drop(app);
+    store.delete(&id).unwrap();
+    let app = start(&dir, &store).await;
+    assert!(store.get(&id).unwrap().is_some());
+    c::balance(&app).await.expect("a fresh key works");
+}
+
+#[tokio::test]
+async fn remote_profile_key_is_checked_before_it_is_stored_and_a_missing_scope_is_named() {
+    let dir = temp_dir();
+    let store = Arc::new(MemoryStore::new());
+    let app = start(&dir, &store).await;
+    let remote = TestSandbox::start().await;
+    let mut leaks = Leaks(Vec::new());
+
+    let p = c::profile_add(&app, ProfileAddArgs { name: "Work".into(), base_url: Some(format!("{}/", remote.base_url())) })
+        .await
+        .unwrap();
+    assert_eq!(p.base_url, remote.base_url());
+    assert!(!p.has_key);
+    leaks.record(&p);
+
+    // A wrong key: 401, nothing stored.
+    let bad = "ch_live_thisisnotarealkeyatall000000";
+    let e = c::key_set(&app, KeySetArgs { profile_id: p.id.clone(), key: bad.into() }).await.unwrap_err();
+    assert_eq!(e.code, IpcCode::Unauthorized);
+    assert!(e.message.contains("Settings"));
+    assert_eq!(store.get(&p.id).unwrap(), None);
+    leaks.record(&e);
+    leaks.assert_absent(&dir, bad);
+
+    // A key without brandkit:read: stored (the balance answers), and the brand kits name the scope.
+    let scopes: Vec<&str> = api_types::scopes::ALL.iter().copied().filter(|s| *s != "brandkit:read").collect();
+    let key = remote.key_with(&scopes);
+    let balance = c::key_set(&app, KeySetArgs { profile_id: p.id.clone(), key: key.clone() }).await.unwrap();
+    leaks.record(&balance);
+    assert_eq!(store.get(&p.id).unwrap().as_deref(), Some(key.as_str()));
+    c::profile_select(&app, ProfileIdArgs { id: p.id.clone() }).await.unwrap();
+    let e = c::brand_kits_list(&app).await.unwrap_err();
+    assert_eq!(e.code, IpcCode::MissingScope);
+    assert_eq!(e.scope.as_deref(), Some("brandkit:read"));
+    assert!(e.message.contains("brandkit:read"), "{}", e.message);
+    leaks.record(&e);
+    let json = serde_json::to_value(&e).unwrap();
+    assert_eq!(json["code"], "missingScope");
+    assert_eq!(json["scope"], "brandkit:read");
+    assert_eq!(json["status"], 403);
+    assert!(json.get("field").is_none() && json.get("conflicts").is_none(), "absent details are omitted: {json}");
+
+    // Revoked on the service: the next call says so.
+    remote.revoke(&key);
+    let e = c::balance(&app).await.unwrap_err();
+    assert_eq!(e.code, IpcCode::Unauthorized);
+
+    // Sign out deletes the key; the profile stays and asks for one.
+    let view = c::sign_out(&app, ProfileRefArgs { profile_id: p.id.clone() }).await.unwrap();
+    leaks.record(&view);
+    assert_eq!(store.get(&p.id).unwrap(), None);
+    assert!(!view.profiles.iter().find(|x| x.id == p.id).unwrap().has_key);
+    let e = c::balance(&app).await.unwrap_err();
+    assert_eq!(e.code, IpcCode::NoKey);
+    leaks.record(&e);
+    leaks.assert_absent(&dir, &key);
+}
+
+#[tokio::test]
+async fn profiles_rename_select_remove_and_their_rules() {
+    let dir = temp_dir();
+    let store = Arc::new(MemoryStore::new());
+    let app = start(&dir, &store).await;
+    let sandbox_id = c::profiles_list(&app).await.unwrap().profiles[0].id.clone();
+
+    let e = c::profile_add(&app, ProfileAddArgs { name: "X".into(), base_url: Some("ftp://nope".into()) }).await.unwrap_err();
+    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("baseUrl")));
+    let p = c::profile_add(&app, ProfileAddArgs { name: "Client A".into(), base_url: None }).await.unwrap();
+    assert_eq!(p.base_url, contentdesk_core::REMOTE_DEFAULT_BASE_URL);
+    let e = c::profile_add(&app, ProfileAddArgs { name: "client a".into(), base_url: None }).await.unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("name"));
+
+    let renamed = c::profile_rename(&app, ProfileRenameArgs { id: p.id.clone(), name: "Client B".into() }).await.unwrap();
+    assert_eq!(renamed.name, "Client B");
+    c::profile_select(&app, ProfileIdArgs { id: p.id.clone() }).await.unwrap();
+    let e = c::balance(&app).await.unwrap_err();
+    assert_eq!(e.code, IpcCode::NoKey, "{e:?}");
+
+    let e = c::profile_remove(&app, ProfileIdArgs { id: sandbox_id.clone() }).await.unwrap_err();
+    assert_eq!(e.code, IpcCode::Validation);
+    store.set(&p.id, "ch_live_placeholder").unwrap();
+    let view = c::profile_remove(&app, ProfileIdArgs { id: p.id.clone() }).await.unwrap();
+    assert_eq!(view.profiles.len(), 1);
+    assert_eq!(view.selected_id.as_deref(), Some(sandbox_id.as_str()), "selection falls back to the sandbox");
+    assert_eq!(store.get(&p.id).unwrap(), None, "its key went with it");
+    let e = c::profile_select(&app, ProfileIdArgs { id: p.id }).await.unwrap_err();
+    assert_eq!(e.code, IpcCode::NoProfile);
+
+    // Persisted: a restart sees the rename and the removal.
+    drop(app);
+    let again = start(&dir, &store).await;
+    assert_eq!(c::profiles_list(&again).await.unwrap().profiles.len(), 1);
+}
+
+#[tokio::test]
+async fn dispatch_names_the_bad_field_and_unknown_commands_and_answers_the_wire_shape() {
+    let dir = temp_dir();
+    let store = Arc::new(MemoryStore::new());
+    let app = start(&dir, &store).await;
+
+    let e = ipc::dispatch(&app, "stages_list", json!({})).await.unwrap_err();
+    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("spaceId")), "{e:?}");
+    let e = ipc::dispatch(&app, "profile_add", json!({"name": 5})).await.unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("name"), "{e:?}");
+    let e = ipc::dispatch(&app, "profile_add", json!({"name": "A", "colour": "red"})).await.unwrap_err();
+    assert_eq!(e.code, IpcCode::Validation, "unknown fields are refused: {e:?}");
+    let e = ipc::dispatch(&app, "rm_rf", json!({})).await.unwrap_err();
+    assert_eq!(e.code, IpcCode::Internal);
+
+    let info = ipc::dispatch(&app, "app_info", serde_json::Value::Null).await.unwrap();
+    assert_eq!(info["keyStorage"], "memory");
+    let view = ipc::dispatch(&app, "profiles_list", json!({})).await.unwrap();
+    assert_eq!(view["profiles"][0]["kind"], "sandbox");
+    assert_eq!(view["profiles"][0]["hasKey"], true);
+    let bal = ipc::dispatch(&app, "balance", json!({})).await.unwrap();
+    assert!(bal["balance"].as_f64().unwrap() > 0.0);
+    for cmd in ipc::COMMANDS {
+        // Every listed command is known to dispatch (an empty body may be refused, never "unknown").
+        let r = ipc::dispatch(&app, cmd, json!({})).await;
+        if let Err(e) = r {
+            assert!(!e.message.starts_with("Unknown command"), "{cmd}: {e:?}");
+        }
+    }
+    let _ = KeyStorage::Memory;
+}
+
+#[tokio::test]
+async fn the_key_never_shows_in_debug_output_of_the_arguments() {
+    let args: KeySetArgs = serde_json::from_value(json!({"profileId": "p", "key": "ch_live_secretsecretsecret"})).unwrap();
+    let dbg = format!("{args:?}");
+    assert!(!dbg.contains("secretsecret"), "{dbg}");
+}
+
+#[tokio::test]
+async fn without_the_embedded_sandbox_and_no_profiles_the_app_asks_for_one() {
+    let dir = temp_dir();
+    let app = AppState::start(CoreConfig {
+        data_dir: dir,
+        settings: None,
+        secrets: Secrets::Store(Arc::new(MemoryStore::new())),
+        embedded_sandbox: false,
+    })
+    .await
+    .unwrap();
+    let e = c::balance(&app).await.unwrap_err();
+    assert_eq!(e.code, IpcCode::NoProfile);
+}

@@ -1,0 +1,94 @@
+//! Content Desk in a browser: the built UI and the app's commands over HTTP, on loopback only.
+//!
+//! `POST /ipc/<command>` runs `contentdesk_core::ipc::dispatch` with the JSON body as the arguments; it
+//! needs the per-run token in `X-ContentDesk-Token` (a page of another origin cannot read it, and a
+//! local process that cannot see this process's output cannot guess it). Everything else serves the
+//! built UI, with `index.html` for unknown paths. For development and Playwright; never shipped.
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use axum::{Json, Router};
+use contentdesk_core::{ipc, AppState, IpcCode, IpcError};
+use std::path::PathBuf;
+use std::sync::Arc;
+use tower_http::services::{ServeDir, ServeFile};
+use tower_http::set_header::SetResponseHeaderLayer;
+
+/// The same policy as the desktop window (src-tauri/tauri.conf.json), with `connect-src 'self'` for the
+/// `/ipc` calls. Sandbox media come from the loopback sandbox origin.
+pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+img-src 'self' data: blob: http://127.0.0.1:*; media-src 'self' blob: http://127.0.0.1:*; connect-src 'self'; \
+object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
+
+pub const TOKEN_HEADER: &str = "x-contentdesk-token";
+
+#[derive(Clone)]
+struct Shell {
+    core: AppState,
+    token: Arc<str>,
+}
+
+pub fn router(core: AppState, token: &str, ui_dist: PathBuf) -> Router {
+    let index = ui_dist.join("index.html");
+    let files = ServeDir::new(&ui_dist).not_found_service(ServeFile::new(index));
+    Router::new()
+        .route("/ipc/{command}", post(ipc_call))
+        .with_state(Shell { core, token: token.into() })
+        .fallback_service(files)
+        .layer(SetResponseHeaderLayer::overriding(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP)))
+        .layer(SetResponseHeaderLayer::overriding(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
+        .layer(SetResponseHeaderLayer::overriding(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer")))
+        .layer(SetResponseHeaderLayer::overriding(header::CACHE_CONTROL, HeaderValue::from_static("no-store")))
+}
+
+fn status_of(e: &IpcError) -> StatusCode {
+    match e.code {
+        IpcCode::Validation => StatusCode::BAD_REQUEST,
+        IpcCode::Unauthorized | IpcCode::NoKey => StatusCode::UNAUTHORIZED,
+        IpcCode::MissingScope => StatusCode::FORBIDDEN,
+        IpcCode::NotFound | IpcCode::NoProfile => StatusCode::NOT_FOUND,
+        IpcCode::Conflict | IpcCode::NotesConflict => StatusCode::CONFLICT,
+        IpcCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+        IpcCode::InsufficientCredits | IpcCode::LimitReached => StatusCode::PAYMENT_REQUIRED,
+        IpcCode::Network | IpcCode::Server => StatusCode::BAD_GATEWAY,
+        IpcCode::KeyringUnavailable => StatusCode::SERVICE_UNAVAILABLE,
+        IpcCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+async fn ipc_call(State(shell): State<Shell>, Path(command): Path<String>, headers: HeaderMap, body: Bytes) -> Response {
+    let given = headers.get(TOKEN_HEADER).and_then(|v| v.to_str().ok()).unwrap_or("");
+    if !constant_time_eq(given.as_bytes(), shell.token.as_bytes()) {
+        let e = IpcError::new(IpcCode::Unauthorized, "This page is not from this web-shell run: open the URL it printed.");
+        return (StatusCode::UNAUTHORIZED, Json(e)).into_response();
+    }
+    let args = if body.iter().all(u8::is_ascii_whitespace) {
+        serde_json::Value::Null
+    } else {
+        match serde_json::from_slice(&body) {
+            Ok(v) => v,
+            Err(e) => {
+                let e = IpcError::validation("", format!("The arguments are not JSON: {e}"));
+                return (StatusCode::BAD_REQUEST, Json(e)).into_response();
+            }
+        }
+    };
+    match ipc::dispatch(&shell.core, &command, args).await {
+        Ok(v) => Json(v).into_response(),
+        Err(e) => {
+            tracing::info!(command, code = ?e.code, "command failed");
+            (status_of(&e), Json(e)).into_response()
+        }
+    }
+}
+
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// A fresh random token for one run.
+pub fn new_token() -> String {
+    format!("{}{}", uuid::Uuid::new_v4().simple(), uuid::Uuid::new_v4().simple())
+}

@@ -1,0 +1,91 @@
+//! web-shell over real HTTP: the token guard, a command round trip to the embedded sandbox, errors as
+//! status + IpcError JSON, the UI files with the CSP and the index fallback.
+use contentdesk_core::{AppState, CoreConfig, MemoryStore, Secrets};
+use std::sync::Arc;
+
+struct Shell {
+    base: String,
+    token: String,
+    http: reqwest::Client,
+    _dir: std::path::PathBuf,
+}
+
+async fn start() -> Shell {
+    let dir = std::env::temp_dir().join(format!("contentdesk-web-{}", uuid::Uuid::new_v4()));
+    let dist = dir.join("dist");
+    std::fs::create_dir_all(dist.join("assets")).unwrap();
+    std::fs::write(dist.join("index.html"), "<!doctype html><title>Content Desk</title>").unwrap();
+    std::fs::write(dist.join("assets/app.js"), "console.log(1)").unwrap();
+    let core = AppState::start(CoreConfig {
+        data_dir: dir.join("data"),
+        settings: None,
+        secrets: Secrets::Store(Arc::new(MemoryStore::new())),
+        embedded_sandbox: true,
+    })
+    .await
+    .unwrap();
+    let token = contentdesk_web_shell::new_token();
+    let app = contentdesk_web_shell::router(core, &token, dist);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    Shell { base: format!("http://{addr}"), token, http: reqwest::Client::new(), _dir: dir }
+}
+
+impl Shell {
+    async fn ipc(&self, cmd: &str, body: &str, token: Option<&str>) -> (u16, serde_json::Value) {
+        let mut req = self.http.post(format!("{}/ipc/{cmd}", self.base)).body(body.to_string());
+        if let Some(t) = token {
+            req = req.header("X-ContentDesk-Token", t);
+        }
+        let res = req.send().await.unwrap();
+        (res.status().as_u16(), res.json().await.unwrap())
+    }
+}
+
+#[tokio::test]
+async fn commands_need_the_run_token() {
+    let s = start().await;
+    let (status, body) = s.ipc("balance", "{}", None).await;
+    assert_eq!((status, body["code"].as_str()), (401, Some("unauthorized")));
+    let (status, _) = s.ipc("balance", "{}", Some("not-the-token")).await;
+    assert_eq!(status, 401);
+}
+
+#[tokio::test]
+async fn a_command_round_trip_reaches_the_embedded_sandbox() {
+    let s = start().await;
+    let (status, body) = s.ipc("balance", "", Some(&s.token)).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(body["balance"].as_f64().unwrap() > 0.0);
+    let (status, spaces) = s.ipc("spaces_list", "{}", Some(&s.token)).await;
+    assert_eq!(status, 200);
+    assert!(!spaces.as_array().unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn errors_are_a_status_and_the_ipc_error_body() {
+    let s = start().await;
+    let (status, body) = s.ipc("stages_list", "{}", Some(&s.token)).await;
+    assert_eq!(status, 400);
+    assert_eq!(body["code"], "validation");
+    assert_eq!(body["field"], "spaceId");
+    let (status, body) = s.ipc("profile_add", "{not json", Some(&s.token)).await;
+    assert_eq!((status, body["code"].as_str()), (400, Some("validation")));
+    let (status, body) = s.ipc("nope", "{}", Some(&s.token)).await;
+    assert_eq!((status, body["code"].as_str()), (500, Some("internal")));
+}
+
+#[tokio::test]
+async fn the_ui_is_served_with_the_csp_and_unknown_paths_get_the_index() {
+    let s = start().await;
+    let res = s.http.get(format!("{}/", s.base)).send().await.unwrap();
+    assert_eq!(res.status(), 200);
+    let csp = res.headers()["content-security-policy"].to_str().unwrap().to_string();
+    assert!(csp.contains("script-src 'self'") && csp.contains("object-src 'none'"), "{csp}");
+    assert!(res.text().await.unwrap().contains("Content Desk"));
+    let js = s.http.get(format!("{}/assets/app.js", s.base)).send().await.unwrap();
+    assert_eq!(js.status(), 200);
+    let deep = s.http.get(format!("{}/settings/profiles", s.base)).send().await.unwrap();
+    assert!(deep.text().await.unwrap().contains("<title>Content Desk"));
+}
