@@ -62,15 +62,15 @@ fn brand_kit_update_has_no_removed_inputs() {
 #[test]
 fn typescript_bindings_generate() {
     let decls = [
-        CardDetail::decl(),
-        UpdateCard::decl(),
-        GenerateRequest::decl(),
-        BrandKit::decl(),
-        ErrorBody::decl(),
-        ProjectCreated::decl(),
+        CardDetail::decl(&ts_rs::Config::default()),
+        UpdateCard::decl(&ts_rs::Config::default()),
+        GenerateRequest::decl(&ts_rs::Config::default()),
+        BrandKit::decl(&ts_rs::Config::default()),
+        ErrorBody::decl(&ts_rs::Config::default()),
+        ProjectCreated::decl(&ts_rs::Config::default()),
     ];
     for d in decls {
         assert!(d.starts_with("type "), "{d}");
     }
-    assert!(UpdateCard::decl().contains("scheduledAt"));
+    assert!(UpdateCard::decl(&ts_rs::Config::default()).contains("scheduledAt"));
 }
