@@ -26,3 +26,12 @@ pip_install() {
   echo "installing Python package: $2" >&2
   python3 -m pip install --quiet --disable-pip-version-check "$2"
 }
+
+# ensure_ui: the UI's npm packages, installed from the lock file when missing or stale.
+ensure_ui() {
+  if ! command -v node >/dev/null 2>&1; then echo "Node.js 20+ is missing" >&2; exit 1; fi
+  if [ ! -d ui/node_modules ] || [ ui/package-lock.json -nt ui/node_modules/.package-lock.json ]; then
+    echo "installing the UI's npm packages" >&2
+    (cd ui && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+  fi
+}

@@ -35,7 +35,9 @@ impl SecretError {
     pub fn from_backend_text(text: &str) -> SecretError {
         let t = text.to_lowercase();
         let reason = text.to_string();
-        if t.contains("locked") {
+        // "no result found": gnome-keyring runs but has no login keyring and nothing can show the
+        // prompt that would create or unlock it (measured: keyring 3.6 on a headless session).
+        if t.contains("locked") || t.contains("no result found") {
             SecretError::Locked { reason }
         } else if t.contains("dbus")
             || t.contains("d-bus")
@@ -61,8 +63,8 @@ impl SecretError {
                  or KeePassXC with its Secret Service integration) in your desktop session, then restart Content Desk."
             ),
             SecretError::Locked { reason } => format!(
-                "The keyring is locked ({reason}). Unlock your login keyring (for example by logging in again, \
-                 or with Seahorse / “Passwords and Keys”), then try again."
+                "The keyring is locked or has no login keyring yet ({reason}). Create or unlock your login keyring \
+                 (for example by logging in again, or with Seahorse / “Passwords and Keys”), then try again."
             ),
             SecretError::Other { reason } => format!("The keyring failed: {reason}. Try again, or restart Content Desk."),
         }
@@ -193,6 +195,7 @@ mod tests {
             ("Unable to autolaunch a dbus-daemon without a $DISPLAY for X11", "Unavailable"),
             ("The name org.freedesktop.secrets was not provided by any .service files", "Unavailable"),
             ("Cannot create an item in a locked collection", "Locked"),
+            ("no storage access: Secret Service: no result found", "Locked"),
             ("something else", "Other"),
         ];
         for (text, want) in cases {
@@ -201,7 +204,7 @@ mod tests {
         }
         assert!(SecretError::from_backend_text("Cannot create an item in a locked collection")
             .user_message()
-            .contains("Unlock your login keyring"));
+            .contains("unlock your login keyring"));
         assert!(SecretError::from_backend_text("org.freedesktop.secrets was not provided by any .service files")
             .user_message()
             .contains("gnome-keyring"));

@@ -79,7 +79,7 @@ async fn with_no_secret_service_keys_stay_in_memory_and_the_user_is_told_what_to
     .unwrap();
     assert_eq!(app.key_storage(), KeyStorage::Memory);
     let problem = app.keyring_problem().expect("the reason is kept");
-    assert!(problem.contains("gnome-keyring") || problem.contains("Unlock"), "{problem}");
+    assert!(problem.contains("gnome-keyring") || problem.contains("unlock"), "{problem}");
     c::balance(&app).await.expect("the embedded sandbox works with the key in memory");
     let info = c::app_info(&app).await.unwrap();
     assert_eq!(info.key_storage, KeyStorage::Memory);

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Browser end to end: builds the UI, starts web-shell (embedded sandbox, keys in memory) and a second
+# sandbox as the "remote" service, mints a key lacking brandkit:read on it, and runs the journeys in
+# Debian's Chromium through playwright-core. Then the leak check over everything the run captured.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib.sh
+ensure_rust
+apt_install chromium
+ensure_ui
+
+work="$(mktemp -d)"
+export E2E_ARTIFACTS="${E2E_ARTIFACTS:-$PWD/ui/e2e/artifacts}"
+rm -rf "$E2E_ARTIFACTS"; mkdir -p "$E2E_ARTIFACTS"
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+
+(cd ui && npm run --silent build >/dev/null)
+cargo build --quiet -p contentdesk-web-shell -p contentdesk-sandbox
+bin="$CARGO_TARGET_DIR/debug"
+
+"$bin/contentdesk-sandbox" serve --db "$work/remote.db" --addr 127.0.0.1:0 --seed demo > "$work/remote.out" 2>&1 &
+pids+=($!)
+for _ in $(seq 1 100); do grep -q "API key" "$work/remote.out" && break; sleep 0.1; done
+remote_url=$(sed -n 's/^Content Desk sandbox serving //p' "$work/remote.out")
+full_key=$(sed -n 's/^API key (every scope, shown once): //p' "$work/remote.out")
+scopes=$(python3 -c 'import re;s=open("crates/api-types/src/scopes.rs").read();print(",".join(x for x in re.findall(r"pub const \w+: &str = \"([a-z]+:[a-z*]+)\"",s) if x!="brandkit:read"))')
+lacking=$("$bin/contentdesk-sandbox" keys create --db "$work/remote.db" --scopes "$scopes" 2>/dev/null)
+
+"$bin/contentdesk-web-shell" --data-dir "$work/app" --ui-dist ui/dist --memory-secrets > "$work/shell.out" 2> "$E2E_ARTIFACTS/web-shell.log" &
+pids+=($!)
+for _ in $(seq 1 200); do grep -q "web-shell ready" "$work/shell.out" && break; sleep 0.1; done
+url=$(sed -n 's/^web-shell ready: //p' "$work/shell.out")
+[ -n "$url" ] && [ -n "$remote_url" ] && [ -n "$lacking" ] || { echo "ui-e2e: servers did not start" >&2; cat "$work"/*.out >&2; exit 1; }
+
+status=0
+(cd ui && WEB_SHELL_URL="$url" REMOTE_URL="$remote_url" REMOTE_KEY_NO_BRANDKIT="$lacking" node --test --test-reporter=spec e2e/) || status=1
+cp "$work/app/settings.json" "$E2E_ARTIFACTS/settings.json" 2>/dev/null || true
+echo "== leak check (browser run)"
+python3 scripts/leak_check.py --secret "$lacking" --secret "$full_key" "$E2E_ARTIFACTS" || status=1
+exit $status

@@ -1,0 +1,65 @@
+// The app-wide session: which profiles exist, which is selected, where keys live, and the balance.
+// `epoch` changes whenever the selected profile or its key changes, so views reload their data.
+import type { AppInfo, Balance, IpcError, Profile, ProfilesView } from "../bindings";
+import { api, toIpcError } from "../shared/backend";
+
+export const session = $state({
+  info: null as AppInfo | null,
+  profiles: [] as Profile[],
+  selectedId: null as string | null,
+  balance: null as Balance | null,
+  balanceError: null as IpcError | null,
+  balanceLoading: false,
+  startError: null as IpcError | null,
+  epoch: 0,
+});
+
+export function selectedProfile(): Profile | null {
+  return session.profiles.find((p) => p.id === session.selectedId) ?? null;
+}
+
+export function applyView(view: ProfilesView) {
+  const changed = view.selectedId !== session.selectedId
+    || selectedProfile()?.hasKey !== view.profiles.find((p) => p.id === view.selectedId)?.hasKey;
+  session.profiles = view.profiles;
+  session.selectedId = view.selectedId;
+  if (changed) session.epoch++;
+}
+
+export async function refreshBalance() {
+  session.balanceLoading = true;
+  try {
+    session.balance = await api.balance();
+    session.balanceError = null;
+  } catch (e) {
+    session.balance = null;
+    session.balanceError = toIpcError(e);
+  } finally {
+    session.balanceLoading = false;
+  }
+}
+
+export async function startSession() {
+  try {
+    session.info = await api.appInfo();
+    applyView(await api.profilesList());
+    session.startError = null;
+  } catch (e) {
+    session.startError = toIpcError(e);
+    return;
+  }
+  await refreshBalance();
+}
+
+export async function selectProfile(id: string) {
+  applyView(await api.profileSelect(id));
+  session.epoch++;
+  await refreshBalance();
+}
+
+/** After a key was stored or deleted for `profileId`. */
+export async function keyChanged(view?: ProfilesView) {
+  applyView(view ?? (await api.profilesList()));
+  session.epoch++;
+  await refreshBalance();
+}

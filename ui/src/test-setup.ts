@@ -1,0 +1,6 @@
+import "@testing-library/jest-dom/vitest";
+import { afterEach } from "vitest";
+import { cleanup } from "@testing-library/svelte";
+
+// Testing Library unmounts after each test only when Vitest globals are on; they are off here.
+afterEach(() => cleanup());
