@@ -76,3 +76,14 @@ PY
 echo
 echo "(b) client overhead"
 "$bin/examples/client_overhead" --requests 10000
+
+echo
+echo "(c) desktop: launch to painted and idle memory, beside an empty Tauri window and headless Chromium"
+ensure_desktop_deps
+ensure_ui
+(cd ui && npm run --silent build >/dev/null)
+cargo build --quiet --release -p contentdesk-desktop --bin contentdesk --bin empty-window
+cargo build --quiet --release -p contentdesk-web-shell
+CONTENTDESK_KEYRING_SERVICE="contentdesk-bench-$$" with_keyring xvfb-run -a -s "-screen 0 1366x900x24" \
+  python3 scripts/bench_desktop.py --app "$bin/contentdesk" --empty "$bin/empty-window" \
+  --web-shell "$bin/contentdesk-web-shell" --ui-dist ui/dist --runs "${BENCH_LAUNCHES:-5}"

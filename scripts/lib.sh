@@ -35,3 +35,31 @@ ensure_ui() {
     (cd ui && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
   fi
 }
+
+# The Debian packages the desktop app builds with (Tauri 2 on webkit2gtk 4.1) and its tests run with.
+DESKTOP_BUILD_PKGS=(libwebkit2gtk-4.1-dev build-essential curl wget file libxdo-dev libssl-dev
+  libayatana-appindicator3-dev librsvg2-dev pkg-config libdbus-1-dev)
+DESKTOP_TEST_PKGS=(xvfb xauth imagemagick xdotool webkit2gtk-driver gnome-keyring dbus dbus-x11
+  libsecret-tools chromium)
+ensure_desktop_deps() {
+  apt_install "${DESKTOP_BUILD_PKGS[@]}" "${DESKTOP_TEST_PKGS[@]}"
+}
+
+# with_keyring CMD...: runs CMD in a private D-Bus session with an unlocked gnome-keyring (a throwaway
+# keyring under a temp XDG_DATA_HOME), so tests use a real Secret Service and leave nothing behind.
+with_keyring() {
+  local home; home="$(mktemp -d)"
+  XDG_DATA_HOME="$home" dbus-run-session -- bash -c \
+    'echo -n contentdesk-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1; exec "$@"' _ "$@" \
+    2> >(grep -v "Failed to set fd limit" >&2)
+  local rc=$?
+  rm -rf "$home"
+  return $rc
+}
+
+# ensure_tauri_driver: the WebDriver bridge for the real window (cargo install, version 2).
+ensure_tauri_driver() {
+  command -v tauri-driver >/dev/null 2>&1 && return 0
+  echo "installing tauri-driver (cargo install)" >&2
+  cargo install --quiet --locked tauri-driver --version "^2"
+}

@@ -1,25 +1,86 @@
 #!/usr/bin/env bash
-# Runs every test: the Rust workspace (unit tests, the client against the real sandbox over HTTP, the
-# sandbox's handler and scope tests, the OpenAPI sync test), then schemathesis fuzzing the running
-# sandbox against docs/openapi.yaml. Installs what it needs when missing. Ends with "N passed, N failed".
+# Runs every test, in layers, and ends with one line "tests: N passed, N failed":
+#   1. the Rust workspace: unit tests, the client against the real sandbox over HTTP, the sandbox's
+#      handler and scope tests, the OpenAPI sync test, the app core and web-shell, the Tauri commands;
+#   2. the app core against the real Secret Service (gnome-keyring in dbus-run-session);
+#   3. the generated TypeScript bindings are current;
+#   4. the UI: svelte-check and the Vitest unit tests (mockIPC);
+#   5. the browser journeys: Playwright in Debian's Chromium against web-shell + sandboxes, leak check;
+#   6. the desktop journeys: the real window under Xvfb over WebDriver, real keyring, leak check;
+#   7. schemathesis fuzzing the running sandbox against docs/openapi.yaml.
+# Installs what it needs when missing (Debian packages, npm packages, crates, schemathesis).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 ensure_rust
+ensure_desktop_deps
+ensure_ui
 log="$(mktemp)"
-status=0
+passed=0
+failed=0
+layer() { # name command...: runs one layer, counting it as one test when it reports no count itself
+  local name="$1"; shift
+  echo "== $name"
+  if "$@"; then return 0; else echo "!! layer failed: $name"; return 1; fi
+}
+count_cargo() { # adds the "test result:" lines of a cargo log
+  local p f
+  p=$(awk '/^test result:/ { for (i = 1; i < NF; i++) if ($(i+1) ~ /^passed/) s += $i } END { print s + 0 }' "$1")
+  f=$(awk '/^test result:/ { for (i = 1; i < NF; i++) if ($(i+1) ~ /^failed/) s += $i } END { print s + 0 }' "$1")
+  passed=$((passed + p)); failed=$((failed + f))
+}
+one() { if [ "$1" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi; }
 
+# 1. Rust workspace
 echo "== cargo test (workspace)"
 cargo test --workspace --all-targets --no-fail-fast 2>&1 | tee "$log"
-[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+rc=${PIPESTATUS[0]}
+count_cargo "$log"
+[ "$rc" -eq 0 ] || { grep -q "^test result:.* [1-9][0-9]* failed" "$log" || failed=$((failed + 1)); }
 
-echo "== schemathesis against the running sandbox"
-if ! bash scripts/fuzz.sh; then status=1; fuzz=1; else fuzz=0; fi
+# 2. the real keyring
+echo "== app core against the real Secret Service"
+with_keyring env CONTENTDESK_KEYRING_TESTS=1 cargo test -p contentdesk-core --test keyring 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+count_cargo "$log"
+[ "$rc" -eq 0 ] || { grep -q "^test result:.* [1-9][0-9]* failed" "$log" || failed=$((failed + 1)); }
 
-passed=$(awk '/^test result:/ { for (i = 1; i < NF; i++) if ($(i+1) ~ /^passed/) s += $i } END { print s + 0 }' "$log")
-failed=$(awk '/^test result:/ { for (i = 1; i < NF; i++) if ($(i+1) ~ /^failed/) s += $i } END { print s + 0 }' "$log")
+# 3. bindings
+layer "TypeScript bindings are current" cargo run --quiet -p contentdesk-core --bin export-bindings -- --check
+one $?
+
+# 4. UI static check and unit tests
+layer "svelte-check" bash -c "cd ui && npx --no-install svelte-check --tsconfig ./tsconfig.json --fail-on-warnings"
+one $?
+echo "== Vitest"
+(cd ui && npx --no-install vitest run --reporter=default 2>&1) | tee "$log"
+rc=${PIPESTATUS[0]}
+p=$(sed -E 's/\x1b\[[0-9;]*m//g' "$log" | awk '/^ *Tests / { for (i = 1; i < NF; i++) if ($(i+1) ~ /^passed/) print $i }' | tail -1)
+f=$(sed -E 's/\x1b\[[0-9;]*m//g' "$log" | awk '/^ *Tests / { for (i = 1; i < NF; i++) if ($(i+1) ~ /^failed/) print $i }' | tail -1)
+passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
+[ "$rc" -eq 0 ] || [ "${f:-0}" -gt 0 ] || failed=$((failed + 1))
+
+# 5. browser journeys
+echo "== browser journeys (Chromium + web-shell)"
+bash scripts/ui-e2e.sh 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+p=$(awk '/^ℹ pass / { s += $3 } END { print s + 0 }' "$log"); f=$(awk '/^ℹ fail / { s += $3 } END { print s + 0 }' "$log")
+passed=$((passed + p)); failed=$((failed + f))
+[ "$rc" -eq 0 ] || [ "$f" -gt 0 ] || failed=$((failed + 1))
+
+# 6. desktop journeys
+if [ -f scripts/desktop-e2e.sh ]; then
+  echo "== desktop journeys (real window, Xvfb, WebDriver, keyring)"
+  bash scripts/desktop-e2e.sh 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  count_cargo "$log"
+  [ "$rc" -eq 0 ] || { grep -q "^test result:.* [1-9][0-9]* failed" "$log" || failed=$((failed + 1)); }
+fi
+
+# 7. fuzz
+layer "schemathesis against the running sandbox" bash scripts/fuzz.sh
+one $?
+
 rm -f "$log"
-passed=$(( ${passed:-0} + (1 - fuzz) ))
-failed=$(( ${failed:-0} + fuzz ))
 echo "tests: ${passed} passed, ${failed} failed"
-[ "$failed" -eq 0 ] && [ "$status" -eq 0 ]
+[ "$failed" -eq 0 ]

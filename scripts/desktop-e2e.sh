@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Desktop end to end: the real window (Tauri 2 + webkit2gtk) under Xvfb, driven over WebDriver by
+# tauri-driver and Debian's WebKitWebDriver, inside a private D-Bus session with an unlocked
+# gnome-keyring (a real Secret Service). Saves screenshots and DOM dumps in $E2E_ARTIFACTS, then runs
+# the leak check over them, the app's settings file and its log.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib.sh
+ensure_rust
+ensure_desktop_deps
+ensure_ui
+ensure_tauri_driver
+
+export E2E_ARTIFACTS="${E2E_ARTIFACTS:-$PWD/ui/e2e/artifacts}/desktop"
+rm -rf "$E2E_ARTIFACTS"; mkdir -p "$E2E_ARTIFACTS"
+[ -f ui/dist/index.html ] || (cd ui && npm run --silent build >/dev/null)
+cargo build --quiet -p contentdesk-desktop --bin contentdesk -p contentdesk-sandbox
+export CONTENTDESK_APP_BIN="$CARGO_TARGET_DIR/debug/contentdesk"
+export CONTENTDESK_SANDBOX_BIN="$CARGO_TARGET_DIR/debug/contentdesk-sandbox"
+export CONTENTDESK_KEYRING_SERVICE="contentdesk-e2e-$$"
+export CONTENTDESK_DESKTOP_E2E=1
+export E2E_SECRETS_FILE="$(mktemp)"
+
+status=0
+with_keyring xvfb-run -a -s "-screen 0 1366x900x24" \
+  cargo test --quiet -p contentdesk-desktop --test desktop_e2e -- --nocapture || status=1
+echo "== leak check (desktop run)"
+secrets=()
+[ -s "$E2E_SECRETS_FILE" ] && secrets=(--secret-file "$E2E_SECRETS_FILE")
+python3 scripts/leak_check.py "${secrets[@]}" "$E2E_ARTIFACTS" || status=1
+rm -f "$E2E_SECRETS_FILE"
+exit $status

@@ -1,0 +1,143 @@
+//! The desktop shell: one `#[tauri::command]` per core command (docs/ipc.md), the settings kept by
+//! tauri-plugin-store, logs in the data folder, one instance at a time.
+//!
+//! Every command takes at most one argument named `args` and returns `Result<T, IpcError>`, so the web
+//! view receives either the value or the `{code, message, ...}` object.
+use api_types::{Balance, BrandKitSummary, CardList, Space, StageList};
+use contentdesk_core::commands::{self as c, *};
+use contentdesk_core::{AppState, CoreConfig, IpcError, ProfilesView, Profile, SettingsBackend};
+use serde_json::Value;
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
+use tauri::{Manager, Runtime, State};
+use tauri_plugin_store::{Store, StoreExt};
+
+type R<T> = Result<T, IpcError>;
+
+#[tauri::command]
+async fn app_info(state: State<'_, AppState>) -> R<AppInfo> { c::app_info(&state).await }
+#[tauri::command]
+async fn profiles_list(state: State<'_, AppState>) -> R<ProfilesView> { c::profiles_list(&state).await }
+#[tauri::command]
+async fn profile_add(state: State<'_, AppState>, args: ProfileAddArgs) -> R<Profile> { c::profile_add(&state, args).await }
+#[tauri::command]
+async fn profile_rename(state: State<'_, AppState>, args: ProfileRenameArgs) -> R<Profile> { c::profile_rename(&state, args).await }
+#[tauri::command]
+async fn profile_remove(state: State<'_, AppState>, args: ProfileIdArgs) -> R<ProfilesView> { c::profile_remove(&state, args).await }
+#[tauri::command]
+async fn profile_select(state: State<'_, AppState>, args: ProfileIdArgs) -> R<ProfilesView> { c::profile_select(&state, args).await }
+#[tauri::command]
+async fn key_set(state: State<'_, AppState>, args: KeySetArgs) -> R<Balance> { c::key_set(&state, args).await }
+#[tauri::command]
+async fn key_test(state: State<'_, AppState>, args: ProfileRefArgs) -> R<Balance> { c::key_test(&state, args).await }
+#[tauri::command]
+async fn sign_out(state: State<'_, AppState>, args: ProfileRefArgs) -> R<ProfilesView> { c::sign_out(&state, args).await }
+#[tauri::command]
+async fn balance(state: State<'_, AppState>) -> R<Balance> { c::balance(&state).await }
+#[tauri::command]
+async fn spaces_list(state: State<'_, AppState>, args: SpacesListArgs) -> R<Vec<Space>> { c::spaces_list(&state, args).await }
+#[tauri::command]
+async fn stages_list(state: State<'_, AppState>, args: StagesListArgs) -> R<StageList> { c::stages_list(&state, args).await }
+#[tauri::command]
+async fn cards_list(state: State<'_, AppState>, args: CardsListArgs) -> R<CardList> { c::cards_list(&state, args).await }
+#[tauri::command]
+async fn brand_kits_list(state: State<'_, AppState>) -> R<Vec<BrandKitSummary>> { c::brand_kits_list(&state).await }
+
+/// When the process started, for the launch benchmark's `painted` line.
+pub static STARTED: OnceLock<Instant> = OnceLock::new();
+
+/// The UI calls this once its first data render is on screen: prints `painted <ms>` (launch benchmark).
+#[tauri::command]
+fn ui_ready() {
+    static ONCE: OnceLock<()> = OnceLock::new();
+    if ONCE.set(()).is_ok() {
+        let ms = STARTED.get().map(|t| t.elapsed().as_secs_f64() * 1000.0).unwrap_or(0.0);
+        println!("painted {ms:.0}");
+        tracing::info!(ms, "first data render painted");
+    }
+}
+
+/// Every command the web view may call.
+pub fn invoke_handler<Rt: Runtime>() -> impl Fn(tauri::ipc::Invoke<Rt>) -> bool + Send + Sync + 'static {
+    tauri::generate_handler![
+        app_info, profiles_list, profile_add, profile_rename, profile_remove, profile_select, key_set, key_test,
+        sign_out, balance, spaces_list, stages_list, cards_list, brand_kits_list, ui_ready
+    ]
+}
+
+/// Core settings kept by tauri-plugin-store (`settings.json` in the data folder).
+struct PluginStore<Rt: Runtime>(Arc<Store<Rt>>);
+
+impl<Rt: Runtime> SettingsBackend for PluginStore<Rt> {
+    fn get(&self, key: &str) -> Option<Value> {
+        self.0.get(key)
+    }
+    fn set(&self, key: &str, value: Value) {
+        self.0.set(key, value)
+    }
+    fn save(&self) -> Result<(), String> {
+        self.0.save().map_err(|e| e.to_string())
+    }
+}
+
+/// The data folder: `CONTENTDESK_DATA_DIR` (tests, benchmarks) or the platform's app data folder.
+pub fn data_dir<Rt: Runtime>(app: &tauri::AppHandle<Rt>) -> Result<PathBuf, String> {
+    if let Some(d) = std::env::var_os("CONTENTDESK_DATA_DIR") {
+        return Ok(PathBuf::from(d));
+    }
+    app.path().app_data_dir().map_err(|e| format!("no app data folder: {e}"))
+}
+
+/// Logs to stderr and `logs/contentdesk.log` in the data folder. Nothing logged holds a key: the core
+/// logs profile ids and outcomes, and the client's key type redacts itself.
+fn init_logging(dir: &std::path::Path) {
+    use tracing_subscriber::{fmt, prelude::*, EnvFilter};
+    let logs = dir.join("logs");
+    let _ = std::fs::create_dir_all(&logs);
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let file = std::fs::OpenOptions::new().create(true).append(true).open(logs.join("contentdesk.log"));
+    let registry = tracing_subscriber::registry().with(filter).with(fmt::layer().with_writer(std::io::stderr));
+    let _ = match file {
+        Ok(f) => registry.with(fmt::layer().with_ansi(false).with_writer(Arc::new(f))).try_init(),
+        Err(_) => registry.try_init(),
+    };
+}
+
+/// Builds the core for this window: settings in the store, keys in the OS keyring (memory when none
+/// answers), the embedded sandbox.
+pub fn start_core<Rt: Runtime>(app: &tauri::AppHandle<Rt>) -> Result<AppState, String> {
+    let dir = data_dir(app)?;
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    init_logging(&dir);
+    let store = app.store(dir.join("settings.json")).map_err(|e| format!("cannot open the settings: {e}"))?;
+    let mut config = CoreConfig::new(&dir);
+    config.settings = Some(Arc::new(PluginStore(store)));
+    tauri::async_runtime::block_on(AppState::start(config)).map_err(|e| e.message)
+}
+
+/// The desktop app.
+pub fn run() {
+    let _ = STARTED.set(Instant::now());
+    let result = tauri::Builder::default()
+        .plugin(tauri_plugin_single_instance::init(|app, _argv, _cwd| {
+            if let Some(w) = app.get_webview_window("main") {
+                let _ = w.unminimize();
+                let _ = w.show();
+                let _ = w.set_focus();
+            }
+        }))
+        .plugin(tauri_plugin_store::Builder::new().build())
+        .setup(|app| {
+            let state = start_core(app.handle())?;
+            tracing::info!(data_dir = %state.data_dir().display(), keys = ?state.key_storage(), "core started");
+            app.manage(state);
+            Ok(())
+        })
+        .invoke_handler(invoke_handler())
+        .run(tauri::generate_context!());
+    if let Err(e) = result {
+        eprintln!("Content Desk could not start: {e}");
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,188 @@
+//! The real window: the release or debug binary under Xvfb, driven over WebDriver (tauri-driver +
+//! Debian's WebKitWebDriver), with keys in a real Secret Service. Run by scripts/desktop-e2e.sh inside
+//! `dbus-run-session` with an unlocked gnome-keyring; skipped (saying why) unless
+//! `CONTENTDESK_DESKTOP_E2E=1`.
+//!
+//! Env: CONTENTDESK_APP_BIN, CONTENTDESK_SANDBOX_BIN, E2E_ARTIFACTS, E2E_SECRETS_FILE,
+//! CONTENTDESK_KEYRING_SERVICE.
+use fantoccini::{elements::Element, Client, ClientBuilder, Locator};
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::os::unix::process::CommandExt;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn env(name: &str) -> String {
+    std::env::var(name).unwrap_or_else(|_| panic!("{name} is not set: run scripts/desktop-e2e.sh"))
+}
+
+/// A child in its own process group, ended with the whole group (tauri-driver's WebKitWebDriver and
+/// the app it launched must not outlive a failed test and hold their ports).
+struct Kill(Child);
+impl Drop for Kill {
+    fn drop(&mut self) {
+        let _ = Command::new("kill").args(["-TERM", &format!("-{}", self.0.id())]).status();
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// A second sandbox playing the remote service: (process, base URL, full key).
+fn remote_sandbox(dir: &std::path::Path) -> (Kill, String, String) {
+    let mut child = Command::new(env("CONTENTDESK_SANDBOX_BIN"))
+        .process_group(0)
+        .args(["serve", "--db"])
+        .arg(dir.join("remote.db"))
+        .args(["--addr", "127.0.0.1:0", "--seed", "demo"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("sandbox starts");
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let (mut url, mut key) = (String::new(), String::new());
+    while let Some(Ok(line)) = lines.next() {
+        if let Some(u) = line.strip_prefix("Content Desk sandbox serving ") {
+            url = u.trim().to_string();
+        }
+        if let Some(k) = line.strip_prefix("API key (every scope, shown once): ") {
+            key = k.trim().to_string();
+            break;
+        }
+    }
+    assert!(!url.is_empty() && !key.is_empty(), "the remote sandbox printed its URL and key");
+    std::thread::spawn(move || for _ in lines {});
+    (Kill(child), url, key)
+}
+
+fn tauri_driver(port: u16, data_dir: &std::path::Path) -> Kill {
+    let child = Command::new(std::env::var("TAURI_DRIVER").unwrap_or_else(|_| "tauri-driver".into()))
+        .args(["--port", &port.to_string(), "--native-port", &free_port().to_string()])
+        .args(["--native-driver", "/usr/bin/WebKitWebDriver"])
+        .process_group(0)
+        .env("CONTENTDESK_DATA_DIR", data_dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("tauri-driver starts (cargo install tauri-driver)");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "tauri-driver did not listen");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    Kill(child)
+}
+
+async fn session(port: u16) -> Client {
+    // Two TLS providers are linked (reqwest's and fantoccini's): name one. The driver is plain HTTP anyway.
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let mut caps = serde_json::Map::new();
+    caps.insert("browserName".into(), "wry".into());
+    caps.insert("tauri:options".into(), serde_json::json!({ "application": env("CONTENTDESK_APP_BIN") }));
+    ClientBuilder::rustls()
+        .expect("tls")
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{port}"))
+        .await
+        .expect("a WebDriver session on the app")
+}
+
+async fn wait_css(c: &Client, css: &str) -> Element {
+    c.wait().at_most(Duration::from_secs(30)).for_element(Locator::Css(css)).await.unwrap_or_else(|e| panic!("{css}: {e}"))
+}
+
+async fn wait_text(c: &Client, css: &str, needle: &str) -> Element {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        for e in c.find_all(Locator::Css(css)).await.unwrap_or_default() {
+            if e.text().await.unwrap_or_default().contains(needle) {
+                return e;
+            }
+        }
+        assert!(Instant::now() < deadline, "no {css} containing {needle:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn save(c: &Client, dir: &std::path::Path, name: &str) {
+    tokio::time::sleep(Duration::from_millis(300)).await; // WebKit may hand back the previous frame
+    let png = c.screenshot().await.expect("screenshot");
+    std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
+    std::fs::write(dir.join(format!("{name}.html")), c.source().await.unwrap_or_default()).unwrap();
+}
+
+fn secret_accounts(service: &str) -> Vec<String> {
+    let out = Command::new("secret-tool").args(["search", "--all", "service", service]).output().expect("secret-tool");
+    let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    text.lines().filter_map(|l| l.strip_prefix("attribute.username = ").map(|s| s.trim().to_string())).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_window_shows_the_sandbox_keeps_a_key_in_the_keyring_across_restarts_and_signs_out() {
+    if std::env::var("CONTENTDESK_DESKTOP_E2E").as_deref() != Ok("1") {
+        eprintln!("skipped: the real window runs from scripts/desktop-e2e.sh (Xvfb, tauri-driver, keyring)");
+        return;
+    }
+    let artifacts = PathBuf::from(env("E2E_ARTIFACTS"));
+    std::fs::create_dir_all(&artifacts).unwrap();
+    let service = env("CONTENTDESK_KEYRING_SERVICE");
+    let work = std::env::temp_dir().join(format!("contentdesk-desktop-e2e-{}", std::process::id()));
+    let data = work.join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let (_remote, remote_url, remote_key) = remote_sandbox(&work);
+    // The keys the run typed, for the leak check (kept outside the artifacts it scans).
+    std::fs::write(env("E2E_SECRETS_FILE"), format!("{remote_key}\n")).unwrap();
+
+    let port = free_port();
+    let _driver = tauri_driver(port, &data);
+
+    // First launch: the sandbox's demo space and the balance, with no account.
+    let c = session(port).await;
+    wait_text(&c, "[data-testid=space-tab]", "Content plan").await;
+    let balance = wait_css(&c, "[data-testid=balance]").await;
+    assert!(balance.text().await.unwrap().contains("credits"));
+    save(&c, &artifacts, "desktop-window").await;
+
+    // Save a key for a remote profile.
+    wait_css(&c, "a[href='#/settings']").await.click().await.unwrap();
+    wait_css(&c, "#new-name").await.send_keys("Remote studio").await.unwrap();
+    let url = wait_css(&c, "#new-base-url").await;
+    url.clear().await.unwrap();
+    url.send_keys(&remote_url).await.unwrap();
+    wait_css(&c, "#new-key").await.send_keys(&remote_key).await.unwrap();
+    c.find(Locator::Css("form.add button[type=submit]")).await.unwrap().click().await.unwrap();
+    wait_text(&c, "p.notice", "the key works").await;
+    assert_eq!(secret_accounts(&service).len(), 2, "the sandbox key and the remote key are in the keyring");
+    save(&c, &artifacts, "desktop-settings").await;
+    c.close().await.unwrap();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+
+    // Restart: the remote profile still works with the key read back from the keyring.
+    let c = session(port).await;
+    wait_css(&c, "[data-testid=balance]").await;
+    wait_css(&c, "a[href='#/settings']").await.click().await.unwrap();
+    let card = wait_css(&c, "[data-testid='profile-Remote studio']").await;
+    assert!(card.text().await.unwrap().contains("Key stored in the OS keyring"));
+    card.find(Locator::XPath(".//button[normalize-space()='Test key']")).await.unwrap().click().await.unwrap();
+    wait_text(&c, "[data-testid='profile-Remote studio'] p.notice", "The key works").await;
+
+    // Sign out: confirmed in a dialog, then the item is gone from the keyring.
+    card.find(Locator::XPath(".//button[normalize-space()='Sign out']")).await.unwrap().click().await.unwrap();
+    let dialog = wait_css(&c, "[role=alertdialog]").await;
+    dialog.find(Locator::XPath(".//button[normalize-space()='Sign out']")).await.unwrap().click().await.unwrap();
+    wait_text(&c, "[data-testid='profile-Remote studio'] [data-testid=key-status]", "No key").await;
+    assert_eq!(secret_accounts(&service).len(), 1, "only the sandbox key is left");
+    save(&c, &artifacts, "desktop-signed-out").await;
+    c.close().await.unwrap();
+
+    for f in ["settings.json", "logs/contentdesk.log"] {
+        let from = data.join(f);
+        if from.exists() {
+            std::fs::copy(&from, artifacts.join(f.replace('/', "-"))).unwrap();
+        }
+    }
+    eprintln!("data folder: {}", data.display());
+}

@@ -1,0 +1,89 @@
+//! The desktop commands through Tauri's IPC (mock runtime): the values the web view receives, and
+//! errors as the `{code, message, ...}` object.
+use contentdesk_core::{AppState, CoreConfig, MemoryStore, Secrets};
+use sandbox::testing::TestSandbox;
+use serde_json::{json, Value};
+use std::sync::Arc;
+use tauri::ipc::{CallbackFn, InvokeBody};
+use tauri::test::{get_ipc_response, mock_builder, mock_context, noop_assets, MockRuntime, INVOKE_KEY};
+use tauri::webview::InvokeRequest;
+use tauri::WebviewWindow;
+
+fn window(state: AppState) -> (tauri::App<MockRuntime>, WebviewWindow<MockRuntime>) {
+    let app = mock_builder()
+        .invoke_handler(contentdesk_desktop::invoke_handler())
+        .manage(state)
+        .build(mock_context(noop_assets()))
+        .expect("mock app");
+    let w = tauri::WebviewWindowBuilder::new(&app, "main", Default::default()).build().expect("window");
+    (app, w)
+}
+
+fn core() -> AppState {
+    let dir = std::env::temp_dir().join(format!("contentdesk-desktop-{}", uuid::Uuid::new_v4()));
+    tauri::async_runtime::block_on(AppState::start(CoreConfig {
+        data_dir: dir,
+        settings: None,
+        secrets: Secrets::Store(Arc::new(MemoryStore::new())),
+        embedded_sandbox: true,
+    }))
+    .expect("core")
+}
+
+fn invoke(w: &WebviewWindow<MockRuntime>, cmd: &str, body: Value) -> Result<Value, Value> {
+    let req = InvokeRequest {
+        cmd: cmd.into(),
+        callback: CallbackFn(0),
+        error: CallbackFn(1),
+        url: "http://tauri.localhost".parse().unwrap(),
+        body: InvokeBody::Json(body),
+        headers: Default::default(),
+        invoke_key: INVOKE_KEY.to_string(),
+    };
+    get_ipc_response(w, req).map(|b| b.deserialize::<Value>().expect("json body"))
+}
+
+#[test]
+fn commands_answer_through_ipc_with_the_embedded_sandbox() {
+    let (_app, w) = window(core());
+    let view = invoke(&w, "profiles_list", json!({})).unwrap();
+    assert_eq!(view["profiles"][0]["kind"], "sandbox");
+    let balance = invoke(&w, "balance", json!({})).unwrap();
+    assert!(balance["balance"].as_f64().unwrap() > 0.0);
+    let spaces = invoke(&w, "spaces_list", json!({"args": {}})).unwrap();
+    let space_id = spaces[0]["id"].as_str().unwrap().to_string();
+    let stages = invoke(&w, "stages_list", json!({"args": {"spaceId": space_id}})).unwrap();
+    assert!(!stages["stages"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn errors_arrive_as_the_ipc_error_object() {
+    let (_app, w) = window(core());
+    // Missing argument: Tauri's own message (the command never ran).
+    let e = invoke(&w, "stages_list", json!({})).unwrap_err();
+    assert!(e.to_string().contains("args"), "{e}");
+    // Validation from the core, with its field.
+    let e = invoke(&w, "profile_add", json!({"args": {"name": "X", "baseUrl": "ftp://nope"}})).unwrap_err();
+    assert_eq!(e["code"], "validation");
+    assert_eq!(e["field"], "baseUrl");
+    assert!(e.get("scope").is_none());
+}
+
+#[test]
+fn a_missing_scope_is_named_over_ipc_and_the_key_never_comes_back() {
+    let remote = tauri::async_runtime::block_on(TestSandbox::start());
+    let scopes: Vec<&str> = api_types::scopes::ALL.iter().copied().filter(|s| *s != "brandkit:read").collect();
+    let key = remote.key_with(&scopes);
+    let (_app, w) = window(core());
+    let p = invoke(&w, "profile_add", json!({"args": {"name": "Remote", "baseUrl": remote.base_url()}})).unwrap();
+    let id = p["id"].as_str().unwrap().to_string();
+    let bal = invoke(&w, "key_set", json!({"args": {"profileId": id, "key": key}})).unwrap();
+    assert!(!bal.to_string().contains(&key));
+    let view = invoke(&w, "profile_select", json!({"args": {"id": id}})).unwrap();
+    assert!(!view.to_string().contains(&key));
+    let e = invoke(&w, "brand_kits_list", json!({})).unwrap_err();
+    assert_eq!(e["code"], "missingScope");
+    assert_eq!(e["scope"], "brandkit:read");
+    assert_eq!(e["status"], 403);
+    assert!(!e.to_string().contains(&key));
+}
