@@ -32,7 +32,11 @@ ensure_ui() {
   if ! command -v node >/dev/null 2>&1; then echo "Node.js 20+ is missing" >&2; exit 1; fi
   if [ ! -d ui/node_modules ] || [ ui/package-lock.json -nt ui/node_modules/.package-lock.json ]; then
     echo "installing the UI's npm packages" >&2
-    (cd ui && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+    # `npm ci` refuses this machine's lock files (npm 11 records only this platform's optional
+    # packages, then reports the others "missing"); `npm install` honours the same lock.
+    (cd ui && { npm ci --no-audit --no-fund --loglevel=error >/dev/null 2>&1 \
+      || npm install --no-audit --no-fund --loglevel=error >/dev/null; }) \
+      || { echo "npm could not install the UI's packages (see above)" >&2; exit 1; }
   fi
 }
 
