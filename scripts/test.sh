@@ -15,6 +15,9 @@ source scripts/lib.sh
 ensure_rust
 ensure_desktop_deps
 ensure_ui
+# The desktop crate embeds ui/dist at compile time: build the UI before any cargo build.
+echo "== building the UI"
+(cd ui && npm run --silent build >/dev/null) || { echo "the UI does not build" >&2; exit 1; }
 log="$(mktemp)"
 passed=0
 failed=0
