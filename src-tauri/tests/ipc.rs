@@ -31,11 +31,16 @@ fn core() -> AppState {
 }
 
 fn invoke(w: &WebviewWindow<MockRuntime>, cmd: &str, body: Value) -> Result<Value, Value> {
+    invoke_from(w, "tauri://localhost", cmd, body)
+}
+
+fn invoke_from(w: &WebviewWindow<MockRuntime>, origin: &str, cmd: &str, body: Value) -> Result<Value, Value> {
     let req = InvokeRequest {
         cmd: cmd.into(),
         callback: CallbackFn(0),
         error: CallbackFn(1),
-        url: "http://tauri.localhost".parse().unwrap(),
+        // The app's own origin is tauri:// on Linux: app commands are allowed only from local content.
+        url: origin.parse().unwrap(),
         body: InvokeBody::Json(body),
         headers: Default::default(),
         invoke_key: INVOKE_KEY.to_string(),
@@ -86,4 +91,11 @@ fn a_missing_scope_is_named_over_ipc_and_the_key_never_comes_back() {
     assert_eq!(e["scope"], "brandkit:read");
     assert_eq!(e["status"], 403);
     assert!(!e.to_string().contains(&key));
+}
+
+#[test]
+fn a_remote_page_cannot_call_the_commands() {
+    let (_app, w) = window(core());
+    let e = invoke_from(&w, "https://evil.example/", "profiles_list", json!({})).unwrap_err();
+    assert!(e.to_string().contains("not allowed"), "{e}");
 }
