@@ -1,5 +1,6 @@
 //! Accounts and API keys: `ch_live_` secrets stored as SHA-256, shown once, revoked at once (soft
 //! delete), and the `Caller` extractor that checks the bearer key, the rate limit and scopes.
+use crate::db::CachedRow as _;
 use crate::db::new_id;
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
@@ -64,7 +65,7 @@ pub fn create_account(conn: &Connection, name: &str, balance: f64) -> rusqlite::
 
 /// The first account (the one `serve --seed demo` fills), if any.
 pub fn first_account(conn: &Connection) -> rusqlite::Result<Option<String>> {
-    conn.query_row("SELECT id FROM accounts ORDER BY created_at, rowid LIMIT 1", [], |r| r.get(0))
+    conn.cached_row("SELECT id FROM accounts ORDER BY created_at, rowid LIMIT 1", [], |r| r.get(0))
         .optional()
 }
 
@@ -104,7 +105,7 @@ pub fn revoke_key(conn: &Connection, key_id: &str) -> rusqlite::Result<bool> {
 }
 
 pub fn list_keys(conn: &Connection) -> rusqlite::Result<Vec<KeyInfo>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT id, account_id, name, prefix, scopes, created_at, revoked_at FROM api_keys ORDER BY created_at, rowid",
     )?;
     let rows = stmt.query_map([], |r| {
@@ -149,7 +150,7 @@ impl Caller {
     pub fn ensure_active(&self, state: &AppState) -> ApiResult<()> {
         let conn = state.db().lock();
         let live: Option<i64> = conn
-            .query_row("SELECT 1 FROM api_keys WHERE id = ?1 AND revoked_at IS NULL", [&self.key_id], |r| r.get(0))
+            .cached_row("SELECT 1 FROM api_keys WHERE id = ?1 AND revoked_at IS NULL", [&self.key_id], |r| r.get(0))
             .optional()?;
         live.map(|_| ()).ok_or(ApiError::Unauthorized)
     }
@@ -178,7 +179,7 @@ impl FromRequestParts<AppState> for Caller {
         let hash = hash_secret(secret);
         let found = {
             let conn = state.db().lock();
-            conn.query_row(
+            conn.cached_row(
                 "SELECT id, account_id, scopes FROM api_keys WHERE secret_hash = ?1 AND revoked_at IS NULL",
                 [&hash],
                 |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?)),

@@ -2,6 +2,7 @@
 //! content, a space with its stages and 20+ cards (posts, assets), a project, a brand kit with the eight
 //! starter sections in real Markdown, knowledge items, and a finished render or two. Seeded once per
 //! database file.
+use crate::db::CachedRow as _;
 use crate::auth;
 use crate::routes;
 use crate::state::AppState;
@@ -35,7 +36,7 @@ pub struct DemoSeed {
 pub fn seed_demo(state: &AppState, opts: &DemoOptions) -> rusqlite::Result<DemoSeed> {
     state.db().tx(|tx| {
         let existing: Option<String> = tx
-            .query_row("SELECT account_id FROM seed_marks WHERE name = 'demo'", [], |r| r.get(0))
+            .cached_row("SELECT account_id FROM seed_marks WHERE name = 'demo'", [], |r| r.get(0))
             .optional()?;
         if let Some(account_id) = existing {
             return Ok(DemoSeed { account_id, created: false });

@@ -1,6 +1,7 @@
 //! A sandbox for tests: a real SQLite file in the temp folder, served on `127.0.0.1:0`, seeded with the
 //! demo, with helpers to mint keys of given scopes and a second account. Used by this crate's tests and
 //! by the client's and the app core's.
+use crate::db::CachedRow as _;
 use crate::auth;
 use crate::config::Config;
 use crate::seed::{self, DemoOptions};
@@ -55,7 +56,7 @@ impl TestSandbox {
     /// The id of a key, from its secret (for revocation tests).
     pub fn key_id(&self, secret: &str) -> String {
         let conn = self.state().db().lock();
-        conn.query_row("SELECT id FROM api_keys WHERE secret_hash = ?1", [auth::hash_secret(secret)], |r| r.get(0))
+        conn.cached_row("SELECT id FROM api_keys WHERE secret_hash = ?1", [auth::hash_secret(secret)], |r| r.get(0))
             .expect("key id")
     }
 
@@ -82,7 +83,7 @@ impl TestSandbox {
 
     pub fn balance(&self) -> f64 {
         let conn = self.state().db().lock();
-        conn.query_row("SELECT balance FROM accounts WHERE id = ?1", [&self.account_id], |r| r.get(0))
+        conn.cached_row("SELECT balance FROM accounts WHERE id = ?1", [&self.account_id], |r| r.get(0))
             .expect("balance")
     }
 

@@ -1,4 +1,5 @@
 //! `GET /account/balance` and its alias `/balance`: a 200 proves the key works.
+use crate::db::CachedRow as _;
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
@@ -21,7 +22,7 @@ async fn balance(State(state): State<AppState>, caller: Caller) -> ApiResult<Jso
 }
 
 pub fn read_balance(conn: &Connection, account_id: &str) -> ApiResult<Balance> {
-    conn.query_row(
+    conn.cached_row(
         "SELECT balance, tier, auto_topup FROM accounts WHERE id = ?1",
         [account_id],
         |r| Ok(Balance { balance: r.get(0)?, tier: r.get(1)?, auto_topup_enabled: r.get::<_, i64>(2)? != 0 }),
@@ -33,7 +34,7 @@ pub fn read_balance(conn: &Connection, account_id: &str) -> ApiResult<Balance> {
 /// Takes `credits` from the account, or 402 with the balance and what was needed; nothing is taken
 /// then. Call inside the transaction that records what was bought.
 pub fn charge(conn: &Connection, account_id: &str, credits: f64) -> ApiResult<f64> {
-    let balance: f64 = conn.query_row("SELECT balance FROM accounts WHERE id = ?1", [account_id], |r| r.get(0))?;
+    let balance: f64 = conn.cached_row("SELECT balance FROM accounts WHERE id = ?1", [account_id], |r| r.get(0))?;
     if balance + 1e-9 < credits {
         return Err(ApiError::InsufficientCredits { balance, required: credits });
     }

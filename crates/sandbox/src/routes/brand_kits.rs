@@ -11,6 +11,7 @@
 //!
 //! Every body a section has had is kept (`brand_kit_section_revisions`) so history reads and `revertTo`
 //! work; a revert lands as a new version, so it can itself be reverted.
+use crate::db::CachedRow as _;
 use crate::auth::Caller;
 use crate::db::new_id;
 use crate::error::{ApiError, ApiResult};
@@ -386,7 +387,7 @@ struct KitRow {
 }
 
 fn kit_rows(conn: &Connection, account_id: &str) -> ApiResult<Vec<KitRow>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT id, name, is_default, is_active, is_favorited, is_archived, created_at, website_urls
          FROM brand_kits WHERE account_id = ?1 ORDER BY is_default DESC, created_at, rowid",
     )?;
@@ -412,7 +413,7 @@ fn kit_from_row(r: &rusqlite::Row) -> rusqlite::Result<KitRow> {
 
 /// The caller's kit, or 404 (another account's kit is "not found" too).
 fn kit_row(conn: &Connection, account_id: &str, id: &str) -> ApiResult<KitRow> {
-    conn.query_row(
+    conn.cached_row(
         "SELECT id, name, is_default, is_active, is_favorited, is_archived, created_at, website_urls
          FROM brand_kits WHERE id = ?1 AND account_id = ?2",
         params![id, account_id],
@@ -429,7 +430,7 @@ pub fn owns_kit(conn: &Connection, account_id: &str, id: &str) -> ApiResult<()> 
 
 /// The caller's default kit, if any (the knowledge demo seed attaches to it).
 pub fn default_kit_id(conn: &Connection, account_id: &str) -> rusqlite::Result<Option<String>> {
-    conn.query_row(
+    conn.cached_row(
         "SELECT id FROM brand_kits WHERE account_id = ?1 AND is_default = 1 ORDER BY created_at LIMIT 1",
         [account_id],
         |r| r.get(0),
@@ -488,7 +489,7 @@ impl SectionRow {
 
 /// Every section of a kit, archived ones included, in page order: by tab, then `sort_order`.
 fn all_sections(conn: &Connection, kit_id: &str) -> ApiResult<Vec<SectionRow>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT id, key, role, tab, section_name, width, version, body, sort_order, is_archived, updated_at
          FROM brand_kit_sections WHERE brand_kit_id = ?1",
     )?;
@@ -528,7 +529,7 @@ fn visible_sections(conn: &Connection, kit_id: &str) -> ApiResult<Vec<SectionRow
 
 /// The section's earlier bodies (versions before the current one), newest first.
 fn earlier_revisions(conn: &Connection, s: &SectionRow) -> ApiResult<Vec<SectionRevision>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT version, body, body_source, created_at FROM brand_kit_section_revisions
          WHERE section_id = ?1 AND version < ?2 ORDER BY version DESC",
     )?;
@@ -545,7 +546,7 @@ fn earlier_revisions(conn: &Connection, s: &SectionRow) -> ApiResult<Vec<Section
 
 fn revision_body(conn: &Connection, section_id: &str, version: i64) -> ApiResult<Option<String>> {
     Ok(conn
-        .query_row(
+        .cached_row(
             "SELECT body FROM brand_kit_section_revisions WHERE section_id = ?1 AND version = ?2",
             params![section_id, version],
             |r| r.get(0),
@@ -833,7 +834,7 @@ fn edit_section(
 }
 
 fn row_kit(conn: &Connection, section_id: &str) -> ApiResult<String> {
-    Ok(conn.query_row(
+    Ok(conn.cached_row(
         "SELECT brand_kit_id FROM brand_kit_sections WHERE id = ?1",
         [section_id],
         |r| r.get(0),
@@ -841,7 +842,7 @@ fn row_kit(conn: &Connection, section_id: &str) -> ApiResult<String> {
 }
 
 fn next_sort_order(conn: &Connection, kit_id: &str, tab: &str) -> rusqlite::Result<f64> {
-    conn.query_row(
+    conn.cached_row(
         "SELECT COALESCE(MAX(sort_order), 0) + 1 FROM brand_kit_sections WHERE brand_kit_id = ?1 AND tab = ?2",
         params![kit_id, tab],
         |r| r.get(0),
@@ -853,7 +854,7 @@ fn new_key(conn: &Connection, kit_id: &str) -> rusqlite::Result<String> {
     loop {
         let key = format!("custom_{}", &new_id().replace('-', "")[..8]);
         let taken: Option<i64> = conn
-            .query_row(
+            .cached_row(
                 "SELECT 1 FROM brand_kit_sections WHERE brand_kit_id = ?1 AND key = ?2",
                 params![kit_id, key],
                 |r| r.get(0),

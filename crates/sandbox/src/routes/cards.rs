@@ -3,6 +3,7 @@
 //! `posts` and `assets` are declarative, `scheduledAt` sets the card and every post (a post's own time
 //! overrides), asset entries name exactly one reference and never the same thing twice, and the scopes a
 //! write needs depend on what it carries. Card replies are enveloped as `post` (docs/api.md).
+use crate::db::CachedRow as _;
 use crate::auth::Caller;
 use crate::db::new_id;
 use crate::error::{ApiError, ApiResult};
@@ -220,12 +221,12 @@ fn list_cards(conn: &Connection, account_id: &str, q: &CardQuery) -> ApiResult<C
     let limit = q.limit.unwrap_or(DEFAULT_LIMIT).clamp(1, MAX_LIMIT);
     let offset = q.offset.unwrap_or(0);
     let where_ = conds.join(" AND ");
-    let total: i64 = conn.query_row(
+    let total: i64 = conn.cached_row(
         &format!("SELECT COUNT(*) FROM cards c WHERE {where_}"),
         params_from_iter(&args),
         |r| r.get(0),
     )?;
-    let mut stmt = conn.prepare(&format!(
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT {SUMMARY_COLS} FROM cards c LEFT JOIN stages s ON s.id = c.stage_id WHERE {where_}
          ORDER BY s.sort_order, c.board_order, c.rowid LIMIT {limit} OFFSET {offset}"
     ))?;
@@ -273,7 +274,7 @@ async fn one(
 /// The caller's card `id` as `GET /cards/{id}` gives it, or 404.
 pub fn read_detail(conn: &Connection, account_id: &str, id: &str) -> ApiResult<CardDetail> {
     let found = conn
-        .query_row(
+        .cached_row(
             &format!(
                 "SELECT {SUMMARY_COLS}, c.notes, c.revision, c.cover_x, c.cover_y, c.metadata
                  FROM cards c WHERE c.id = ?1 AND c.account_id = ?2"
@@ -410,7 +411,7 @@ struct StoredAsset {
 
 fn load_current(conn: &Connection, account_id: &str, id: &str) -> ApiResult<Current> {
     let mut cur = conn
-        .query_row(
+        .cached_row(
             "SELECT id, space_id, stage_id, scheduled_at, notes, revision, cover_output_id
              FROM cards WHERE id = ?1 AND account_id = ?2",
             params![id, account_id],
@@ -429,13 +430,13 @@ fn load_current(conn: &Connection, account_id: &str, id: &str) -> ApiResult<Curr
         )
         .optional()?
         .ok_or_else(|| ApiError::not_found("Card"))?;
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT platform, scheduled_at FROM card_posts WHERE card_id = ?1 ORDER BY sort_order",
     )?;
     cur.posts = stmt
         .query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))?
         .collect::<rusqlite::Result<_>>()?;
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT id, output_id, asset_url, content_id, project_id FROM card_assets WHERE card_id = ?1 ORDER BY sort_order",
     )?;
     cur.assets = stmt
@@ -811,7 +812,7 @@ fn resolve_stage(
 }
 
 fn end_of_stage(conn: &Connection, stage_id: &str) -> rusqlite::Result<f64> {
-    let max: Option<f64> = conn.query_row(
+    let max: Option<f64> = conn.cached_row(
         "SELECT MAX(board_order) FROM cards WHERE stage_id = ?1",
         [stage_id],
         |r| r.get(0),
@@ -825,7 +826,7 @@ fn stage_orders(
     stage_id: &str,
     except: &str,
 ) -> rusqlite::Result<Vec<(String, f64)>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT id, board_order FROM cards WHERE stage_id = ?1 AND id <> ?2 ORDER BY board_order, rowid",
     )?;
     let rows = stmt.query_map(params![stage_id, except], |r| Ok((r.get(0)?, r.get(1)?)))?;
@@ -914,7 +915,7 @@ fn write_posts(
     }
     let keep: Vec<&str> = posts.iter().map(|p| p.platform.as_str()).collect();
     let existing: Vec<String> = {
-        let mut stmt = tx.prepare("SELECT platform FROM card_posts WHERE card_id = ?1")?;
+        let mut stmt = tx.prepare_cached("SELECT platform FROM card_posts WHERE card_id = ?1")?;
         let rows = stmt.query_map([card_id], |r| r.get(0))?;
         rows.collect::<rusqlite::Result<_>>()?
     };
@@ -1246,7 +1247,7 @@ fn output_token(out: &studio::ResolvedOutput) -> String {
 
 /// Appends a project asset to a card (a project created with `cardId`).
 pub fn link_project(conn: &Connection, card_id: &str, project_id: &str) -> rusqlite::Result<()> {
-    let next: i64 = conn.query_row(
+    let next: i64 = conn.cached_row(
         "SELECT COALESCE(MAX(sort_order) + 1, 0) FROM card_assets WHERE card_id = ?1",
         [card_id],
         |r| r.get(0),
@@ -1265,7 +1266,7 @@ pub fn link_project(conn: &Connection, card_id: &str, project_id: &str) -> rusql
 /// Whether `card_id` is the caller's.
 pub fn exists(conn: &Connection, account_id: &str, card_id: &str) -> rusqlite::Result<bool> {
     Ok(conn
-        .query_row(
+        .cached_row(
             "SELECT 1 FROM cards WHERE id = ?1 AND account_id = ?2",
             params![card_id, account_id],
             |r| r.get::<_, i64>(0),
@@ -1338,7 +1339,7 @@ async fn publish(
             check_platform("platform", p)?;
         }
         let posts: Vec<(String, String, Option<String>)> = {
-            let mut stmt = tx.prepare(
+            let mut stmt = tx.prepare_cached(
                 "SELECT id, platform, connected_account_id FROM card_posts WHERE card_id = ?1 ORDER BY sort_order",
             )?;
             let rows = stmt.query_map([&id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
@@ -1616,7 +1617,7 @@ fn seed_extra_cards(
         return Ok(());
     }
     let now = time::now_str();
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "INSERT INTO cards (id, account_id, space_id, stage_id, board_order, title, platform, content_type,
              created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'post', ?8, ?8)",
@@ -1646,7 +1647,7 @@ fn seed_extra_cards(
 
 /// The demo card the demo project is linked to (projects seed after cards).
 pub fn demo_card(conn: &Connection, account_id: &str) -> rusqlite::Result<Option<String>> {
-    conn.query_row(
+    conn.cached_row(
         "SELECT id FROM cards WHERE account_id = ?1 AND title = ?2",
         params![account_id, DEMO_PROJECT_CARD],
         |r| r.get(0),

@@ -1,6 +1,7 @@
 //! Connected accounts: the publishing accounts a card's posts name (fact sheet 2.16, 3.11). Read only —
 //! connecting is an in-app OAuth flow — and the stored credential column is never selected, so no reply
 //! can carry it. Reads need no scope (docs/api.md).
+use crate::db::CachedRow as _;
 use crate::auth::Caller;
 use crate::db::new_id;
 use crate::error::{ApiError, ApiResult};
@@ -72,7 +73,7 @@ async fn list(
 ) -> ApiResult<Json<ConnectedAccountList>> {
     let conn = state.db().lock();
     // Default accounts first (fact sheet 2.16), then by platform and name.
-    let mut stmt = conn.prepare(&format!(
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLS} FROM connected_accounts WHERE account_id = ?1
          ORDER BY is_default DESC, platform, account_name, created_at, rowid"
     ))?;
@@ -99,7 +100,7 @@ pub fn find(
     account_id: &str,
     id: &str,
 ) -> rusqlite::Result<Option<ConnectedAccount>> {
-    conn.query_row(
+    conn.cached_row(
         &format!("SELECT {COLS} FROM connected_accounts WHERE id = ?1 AND account_id = ?2"),
         params![id, account_id],
         from_row,
@@ -113,7 +114,7 @@ pub fn default_for(
     account_id: &str,
     platform: &str,
 ) -> rusqlite::Result<Option<String>> {
-    conn.query_row(
+    conn.cached_row(
         "SELECT id FROM connected_accounts WHERE account_id = ?1 AND platform = ?2
          ORDER BY is_default DESC, created_at, rowid LIMIT 1",
         params![account_id, platform],
@@ -129,7 +130,7 @@ pub fn seed_demo(
     _opts: &crate::seed::DemoOptions,
 ) -> rusqlite::Result<()> {
     let now = time::now_str();
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "INSERT INTO connected_accounts (id, account_id, platform, platform_account_id, account_name,
              account_handle, account_url, connection_status, connection_type, capabilities, is_default,
              credentials_enc, created_at)

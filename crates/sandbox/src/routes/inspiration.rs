@@ -300,7 +300,7 @@ pub fn content_for_card(
 /// The ids of an account's tracked posts, highest outlier score first (for other modules' demo seeds,
 /// which attach inspiration posts to cards).
 pub fn content_ids(conn: &Connection, account_id: &str) -> rusqlite::Result<Vec<String>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT id FROM tracked_content WHERE account_id = ?1 ORDER BY outlier_score DESC, id",
     )?;
     let rows = stmt.query_map([account_id], |r| r.get(0))?;
@@ -366,7 +366,7 @@ struct AccountRow {
 }
 
 fn read_accounts(conn: &Connection, account_id: &str) -> ApiResult<Vec<AccountRow>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT id, platform, platform_account_id, handle, name, avatar_url, follower_count, last_synced_at,
                 sync_status, account_type, brand_kit_id
          FROM tracked_accounts WHERE account_id = ?1 ORDER BY account_type DESC, sort_order, created_at, id",
@@ -431,7 +431,7 @@ fn read_content_where(
     account_id: &str,
     content_id: Option<&str>,
 ) -> ApiResult<Vec<ContentRow>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT c.id, c.platform, c.content_type, c.title, c.url, c.thumbnail_url, c.view_count, c.like_count,
                 c.comment_count, c.share_count, c.duration_seconds, c.outlier_score, c.engagement_rate,
                 c.published_at, a.name, a.handle, a.id, a.account_type, c.description, c.hashtags

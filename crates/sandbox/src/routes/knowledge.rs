@@ -11,6 +11,7 @@
 //!   coverage of the query's terms blended with TF-IDF cosine), 0 to 1, best first.
 //! - Adding is capped per kit (`Config::knowledge_cap`); at the cap the answer is 402 with
 //!   `limitReached: true` and nothing is added (docs/api.md).
+use crate::db::CachedRow as _;
 use crate::auth::Caller;
 use crate::db::new_id;
 use crate::error::{ApiError, ApiResult};
@@ -130,12 +131,12 @@ async fn list_items(
     }
     let conn = state.db().lock();
     brand_kits::owns_kit(&conn, &caller.account_id, &kit_id)?;
-    let total: i64 = conn.query_row(
+    let total: i64 = conn.cached_row(
         "SELECT COUNT(*) FROM knowledge_items WHERE brand_kit_id = ?1",
         [&kit_id],
         |r| r.get(0),
     )?;
-    let mut stmt = conn.prepare(&format!(
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT {ITEM_COLUMNS} FROM knowledge_items WHERE brand_kit_id = ?1
          ORDER BY created_at DESC, rowid DESC LIMIT ?2 OFFSET ?3"
     ))?;
@@ -159,7 +160,7 @@ async fn read_item(
     let conn = state.db().lock();
     brand_kits::owns_kit(&conn, &caller.account_id, &kit_id)?;
     let item = conn
-        .query_row(
+        .cached_row(
             &format!(
                 "SELECT {ITEM_COLUMNS} FROM knowledge_items WHERE id = ?1 AND brand_kit_id = ?2"
             ),
@@ -212,7 +213,7 @@ async fn add_item(
     let item = state.db().tx(|tx| {
         brand_kits::owns_kit(tx, &caller.account_id, &kit_id)?;
         let current: i64 =
-            tx.query_row("SELECT COUNT(*) FROM knowledge_items WHERE brand_kit_id = ?1", [&kit_id], |r| r.get(0))?;
+            tx.cached_row("SELECT COUNT(*) FROM knowledge_items WHERE brand_kit_id = ?1", [&kit_id], |r| r.get(0))?;
         if current >= cap {
             return Err(ApiError::LimitReached {
                 message: format!(
@@ -224,7 +225,7 @@ async fn add_item(
             });
         }
         let id = insert_item(tx, &kit_id, &source)?;
-        Ok::<_, ApiError>(tx.query_row(
+        Ok::<_, ApiError>(tx.cached_row(
             &format!("SELECT {ITEM_COLUMNS} FROM knowledge_items WHERE id = ?1"),
             [&id],
             |r| item_from_row(r, true),
@@ -276,7 +277,7 @@ async fn search(
     }
     let conn = state.db().lock();
     brand_kits::owns_kit(&conn, &caller.account_id, &kit_id)?;
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT c.knowledge_id, i.title, c.content, i.source_url, c.chunk_index
          FROM knowledge_chunks c JOIN knowledge_items i ON i.id = c.knowledge_id
          WHERE i.brand_kit_id = ?1 ORDER BY i.created_at, i.rowid, c.chunk_index",
@@ -343,7 +344,7 @@ fn item_from_row(r: &rusqlite::Row, with_content: bool) -> rusqlite::Result<Know
 
 /// The kit's items as the full brand-kit read lists them, newest first.
 pub fn refs_for_kit(conn: &Connection, kit_id: &str) -> ApiResult<Vec<KnowledgeRef>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT id, title, source_type, source_url, content FROM knowledge_items WHERE brand_kit_id = ?1
          ORDER BY created_at DESC, rowid DESC",
     )?;

@@ -9,6 +9,7 @@
 //! Imports: the sandbox cannot reach the internet. It fetches only `data:` URLs and URLs of its own
 //! files (`{origin}/files/...`); any other http(s) URL is recorded without fetching, served as that URL,
 //! and de-duplicated by a hash of the URL instead of the content.
+use crate::db::CachedRow as _;
 use crate::auth::Caller;
 use crate::db::new_id;
 use crate::error::{ApiError, ApiResult};
@@ -117,7 +118,7 @@ fn record_origin(state: &AppState) {
 
 /// The origin recorded by the serving sandbox (loopback without a port when none has served yet).
 pub fn recorded_origin(conn: &Connection) -> String {
-    conn.query_row("SELECT origin FROM storage_origin WHERE id = 1", [], |r| {
+    conn.cached_row("SELECT origin FROM storage_origin WHERE id = 1", [], |r| {
         r.get(0)
     })
     .optional()
@@ -290,7 +291,7 @@ async fn put_upload(
 ) -> ApiResult<Response> {
     let ticket: Option<(String, String, i64, Option<String>)> = {
         let conn = state.db().lock();
-        conn.query_row(
+        conn.cached_row(
             "SELECT output_id, mime, expires_at_ms, completed_at FROM uploads WHERE token = ?1",
             [&token],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
@@ -357,7 +358,7 @@ async fn complete_upload(
     let origin = state.origin();
     state.db().tx(|tx| {
         let row: Option<UploadRow> = tx
-            .query_row(
+            .cached_row(
                 "SELECT file_name, mime, bytes, completed_at FROM uploads WHERE output_id = ?1 AND account_id = ?2",
                 params![output_id, caller.account_id],
                 |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
@@ -483,7 +484,7 @@ async fn import(
         let name = name.split(['?', '#']).next().unwrap_or("");
         let conn = state.db().lock();
         let file: Option<(Vec<u8>, String)> = conn
-            .query_row(
+            .cached_row(
                 "SELECT bytes, mime FROM stored_files WHERE name = ?1",
                 [name],
                 |r| Ok((r.get(0)?, r.get(1)?)),
@@ -577,7 +578,7 @@ async fn import(
 
     state.db().tx(|tx| {
         let existing: Option<String> = tx
-            .query_row(
+            .cached_row(
                 "SELECT output_id FROM media_imports WHERE account_id = ?1 AND hash = ?2",
                 params![caller.account_id, hash],
                 |r| r.get(0),
@@ -621,7 +622,7 @@ async fn serve_file(
 ) -> ApiResult<Response> {
     let file: Option<(Vec<u8>, String, String, bool)> = {
         let conn = state.db().lock();
-        conn.query_row(
+        conn.cached_row(
             "SELECT bytes, mime, sha256, sandbox_render FROM stored_files WHERE name = ?1",
             [&name],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),

@@ -2,6 +2,7 @@
 //! (spec section 4 "Projects", fact sheet 2.11, 3.10). Reads need `editor:read`, creates `editor:write`
 //! (the gate checks both) and, with `cardId`, also `planner:write`. A card that is not the caller's is a
 //! 404 before any project is made; the link appends a project asset to the card, in the same transaction.
+use crate::db::CachedRow as _;
 use crate::auth::Caller;
 use crate::db::new_id;
 use crate::error::{ApiError, ApiResult};
@@ -122,7 +123,7 @@ async fn list(
         args.push(search.to_string());
     }
     let conn = state.db().lock();
-    let mut stmt = conn.prepare(&format!(
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLS} FROM projects WHERE {} ORDER BY rowid DESC", // newest first
         conds.join(" AND ")
     ))?;
@@ -281,7 +282,7 @@ fn make(
 
 /// The caller's project `id`, if it is theirs.
 pub fn find(conn: &Connection, account_id: &str, id: &str) -> rusqlite::Result<Option<Project>> {
-    conn.query_row(
+    conn.cached_row(
         &format!("SELECT {COLS} FROM projects WHERE id = ?1 AND account_id = ?2"),
         params![id, account_id],
         from_row,

@@ -1,6 +1,7 @@
 //! Spaces: the boards cards live on (fact sheet 2.6, 3.8). Bodies and queries are snake_case in the spec
 //! era, camelCase accepted (the api-types structs do that). Every space belongs to one account; another
 //! account's is "not found". `postCount` counts the live (not archived) cards.
+use crate::db::CachedRow as _;
 use crate::auth::Caller;
 use crate::db::new_id;
 use crate::error::{ApiError, ApiResult};
@@ -93,7 +94,7 @@ async fn list(
     };
     // Creation order is rowid order: the stored times are strings whose whole seconds carry no
     // fraction, so they do not sort reliably within a second.
-    let mut stmt = conn.prepare(&format!(
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLS} FROM spaces s WHERE s.account_id = ?1 {archived} ORDER BY s.rowid"
     ))?;
     let spaces = stmt
@@ -189,7 +190,7 @@ async fn update(
         if let Some(p) = body.cover_position {
             // Framing belongs to a cover; with no cover (and none given) it is refused rather than kept.
             let has_cover: Option<String> =
-                tx.query_row("SELECT cover_url FROM spaces WHERE id = ?1", [&id], |r| r.get(0))?;
+                tx.cached_row("SELECT cover_url FROM spaces WHERE id = ?1", [&id], |r| r.get(0))?;
             if has_cover.is_none() {
                 return Err(ApiError::bad("cover_position", "cover_position needs a cover: set cover_url first"));
             }
@@ -205,7 +206,7 @@ async fn update(
 
 /// The caller's space `id`, or 404.
 pub fn read(conn: &Connection, account_id: &str, id: &str) -> ApiResult<Space> {
-    conn.query_row(
+    conn.cached_row(
         &format!("SELECT {COLS} FROM spaces s WHERE s.id = ?1 AND s.account_id = ?2"),
         params![id, account_id],
         from_row,
@@ -216,7 +217,7 @@ pub fn read(conn: &Connection, account_id: &str, id: &str) -> ApiResult<Space> {
 
 /// `{id, name}` of the caller's space `id`, or 404.
 pub fn resolve(conn: &Connection, account_id: &str, id: &str) -> ApiResult<ResolvedSpace> {
-    conn.query_row(
+    conn.cached_row(
         "SELECT id, name FROM spaces WHERE id = ?1 AND account_id = ?2",
         params![id, account_id],
         |r| {
@@ -234,7 +235,7 @@ pub fn resolve(conn: &Connection, account_id: &str, id: &str) -> ApiResult<Resol
 /// named "Content plan" — reads that omit `space_id` land here (fact sheet 2.7).
 pub fn default_space(conn: &Connection, account_id: &str) -> ApiResult<ResolvedSpace> {
     let found = conn
-        .query_row(
+        .cached_row(
             "SELECT id, name FROM spaces WHERE account_id = ?1
              ORDER BY archived_at IS NOT NULL, rowid LIMIT 1",
             [account_id],

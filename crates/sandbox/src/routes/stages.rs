@@ -2,6 +2,7 @@
 //! the default six on first access. The slug is derived from the name and unique within the space; the
 //! order is a number with gaps, so a move normally writes one row, and the whole board is renumbered
 //! (`respaced: true`) only when a gap runs out. Deleting a stage moves its cards in the same transaction.
+use crate::db::CachedRow as _;
 use crate::auth::Caller;
 use crate::db::new_id;
 use crate::error::{ApiError, ApiResult};
@@ -190,7 +191,7 @@ async fn remove(
     let (moved, stages) = state.db().tx(|tx| {
         let space = spaces::resolve(tx, &caller.account_id, &body.space_id)?;
         find_in_space(tx, &space.id, &id)?.filter(|s| s.id == id).ok_or_else(|| ApiError::not_found("Stage"))?;
-        let count: i64 = tx.query_row("SELECT COUNT(*) FROM cards WHERE stage_id = ?1", [&id], |r| r.get(0))?;
+        let count: i64 = tx.cached_row("SELECT COUNT(*) FROM cards WHERE stage_id = ?1", [&id], |r| r.get(0))?;
         let all = in_space(tx, &space.id)?;
         if all.len() <= 1 {
             return Err(ApiError::bad("id", "A space keeps at least one stage; this is its last one"));
@@ -214,7 +215,7 @@ async fn remove(
                     ));
                 }
                 // The cards keep their order and go to the end of the target column.
-                let (src_min, tgt_max): (Option<f64>, Option<f64>) = tx.query_row(
+                let (src_min, tgt_max): (Option<f64>, Option<f64>) = tx.cached_row(
                     "SELECT (SELECT MIN(board_order) FROM cards WHERE stage_id = ?1),
                             (SELECT MAX(board_order) FROM cards WHERE stage_id = ?2)",
                     params![id, target],
@@ -239,7 +240,7 @@ async fn remove(
 
 /// The stages of a space in board order; the first is the default landing stage.
 pub fn in_space(conn: &Connection, space_id: &str) -> rusqlite::Result<Vec<Stage>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT id, name, slug, color, sort_order FROM stages WHERE space_id = ?1 ORDER BY sort_order, rowid",
     )?;
     let rows = stmt.query_map([space_id], |r| {
@@ -286,7 +287,7 @@ pub fn by_id(
     account_id: &str,
     id: &str,
 ) -> rusqlite::Result<Option<(String, String)>> {
-    conn.query_row(
+    conn.cached_row(
         "SELECT space_id, slug FROM stages WHERE id = ?1 AND account_id = ?2",
         params![id, account_id],
         |r| Ok((r.get(0)?, r.get(1)?)),
@@ -296,7 +297,7 @@ pub fn by_id(
 
 /// Gives a space the default stages the first time it is used with none.
 pub fn ensure_stages(conn: &Connection, account_id: &str, space_id: &str) -> rusqlite::Result<()> {
-    let count: i64 = conn.query_row(
+    let count: i64 = conn.cached_row(
         "SELECT COUNT(*) FROM stages WHERE space_id = ?1",
         [space_id],
         |r| r.get(0),
@@ -305,7 +306,7 @@ pub fn ensure_stages(conn: &Connection, account_id: &str, space_id: &str) -> rus
         return Ok(());
     }
     let now = time::now_str();
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "INSERT INTO stages (id, account_id, space_id, name, slug, color, sort_order, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?;
@@ -379,7 +380,7 @@ pub fn renumber(conn: &Connection, table: &str, ids: &[String]) -> rusqlite::Res
     } else {
         "sort_order"
     };
-    let mut stmt = conn.prepare(&format!("UPDATE {table} SET {col} = ?2 WHERE id = ?1"))?;
+    let mut stmt = conn.prepare_cached(&format!("UPDATE {table} SET {col} = ?2 WHERE id = ?1"))?;
     for (i, id) in ids.iter().enumerate() {
         stmt.execute(params![id, (i as f64 + 1.0) * ORDER_STEP])?;
     }
@@ -457,7 +458,7 @@ fn refuse_duplicate_slug(
     except: Option<&str>,
 ) -> ApiResult<()> {
     let clash: Option<String> = conn
-        .query_row(
+        .cached_row(
             "SELECT name FROM stages WHERE space_id = ?1 AND slug = ?2 AND id IS NOT ?3",
             params![space_id, slug, except],
             |r| r.get(0),

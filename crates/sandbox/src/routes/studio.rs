@@ -10,6 +10,7 @@
 //!
 //! Sandbox-only: a prompt (or speech text) containing [`FAIL_MARKER`] renders as `failed` with an error
 //! message and its credits are refunded, so clients can exercise the failure path.
+use crate::db::CachedRow as _;
 use crate::auth::Caller;
 use crate::db::new_id;
 use crate::error::{ApiError, ApiResult};
@@ -277,7 +278,7 @@ fn job_from_row(r: &rusqlite::Row) -> rusqlite::Result<Job> {
 }
 
 fn load_job(conn: &Connection, id: &str) -> rusqlite::Result<Option<Job>> {
-    conn.query_row(
+    conn.cached_row(
         &format!("SELECT {JOB_COLUMNS} FROM generations WHERE id = ?1"),
         [id],
         job_from_row,
@@ -291,7 +292,7 @@ type OutputRow = (u32, Option<String>, Option<String>);
 /// A job's outputs, in order.
 fn output_rows(conn: &Connection, id: &str) -> rusqlite::Result<Vec<OutputRow>> {
     let mut stmt =
-        conn.prepare("SELECT idx, file_name, external_url FROM generation_outputs WHERE output_id = ?1 ORDER BY idx")?;
+        conn.prepare_cached("SELECT idx, file_name, external_url FROM generation_outputs WHERE output_id = ?1 ORDER BY idx")?;
     let rows = stmt.query_map([id], |r| {
         Ok((r.get::<_, i64>(0)? as u32, r.get(1)?, r.get(2)?))
     })?;
@@ -494,7 +495,7 @@ pub fn resolve_output(
     let id = match id {
         TokenId::Full(id) => {
             let owner: Option<String> = conn
-                .query_row(
+                .cached_row(
                     "SELECT account_id FROM generations WHERE id = ?1",
                     [&id],
                     |r| r.get(0),
@@ -508,7 +509,7 @@ pub fn resolve_output(
         }
         TokenId::Prefix(prefix) => {
             // Short tokens match only the caller's own outputs, so a prefix never reaches another account.
-            let mut stmt = conn.prepare("SELECT id FROM generations WHERE account_id = ?1 AND substr(id, 1, 8) = ?2 LIMIT 2")?;
+            let mut stmt = conn.prepare_cached("SELECT id FROM generations WHERE account_id = ?1 AND substr(id, 1, 8) = ?2 LIMIT 2")?;
             let ids: Vec<String> = stmt
                 .query_map(params![account_id, prefix], |r| r.get(0))?
                 .collect::<Result<_, _>>()?;
@@ -1144,7 +1145,7 @@ fn insert_job(
 
 /// Whose job `id` is, if it exists.
 fn owner_of(conn: &Connection, id: &str) -> rusqlite::Result<Option<String>> {
-    conn.query_row(
+    conn.cached_row(
         "SELECT account_id FROM generations WHERE id = ?1",
         [id],
         |r| r.get(0),

@@ -1,5 +1,6 @@
 //! Tags: an account's labels for cards (fact sheet 2.10). Names are stored lower-case and unique per
 //! account; cards name them by name. Deleting a tag takes it off every card.
+use crate::db::CachedRow as _;
 use crate::auth::Caller;
 use crate::db::new_id;
 use crate::error::{ApiError, ApiResult};
@@ -39,7 +40,7 @@ pub fn router() -> Router<AppState> {
 
 async fn list(State(state): State<AppState>, caller: Caller) -> ApiResult<Json<TagList>> {
     let conn = state.db().lock();
-    let mut stmt = conn.prepare("SELECT id, name FROM tags WHERE account_id = ?1 ORDER BY name")?;
+    let mut stmt = conn.prepare_cached("SELECT id, name FROM tags WHERE account_id = ?1 ORDER BY name")?;
     let tags = stmt
         .query_map([&caller.account_id], |r| {
             Ok(Tag {
@@ -101,7 +102,7 @@ async fn remove(
 
 /// The caller's tag `id`, or 404.
 fn find(conn: &Connection, account_id: &str, id: &str) -> ApiResult<Tag> {
-    conn.query_row(
+    conn.cached_row(
         "SELECT id, name FROM tags WHERE id = ?1 AND account_id = ?2",
         params![id, account_id],
         |r| {
@@ -121,7 +122,7 @@ pub fn id_by_name(
     account_id: &str,
     name: &str,
 ) -> rusqlite::Result<Option<String>> {
-    conn.query_row(
+    conn.cached_row(
         "SELECT id FROM tags WHERE account_id = ?1 AND name = ?2",
         params![account_id, name.trim().to_lowercase()],
         |r| r.get(0),
@@ -152,7 +153,7 @@ fn refuse_duplicate(
     except: Option<&str>,
 ) -> ApiResult<()> {
     let clash: Option<String> = conn
-        .query_row(
+        .cached_row(
             "SELECT id FROM tags WHERE account_id = ?1 AND name = ?2 AND id IS NOT ?3",
             params![account_id, name, except],
             |r| r.get(0),
