@@ -15,6 +15,9 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
 
+bin="$CARGO_TARGET_DIR/release"
+# BENCH_ONLY=desktop runs part (c) alone.
+if [ "${BENCH_ONLY:-}" != desktop ]; then
 echo "building (release)…"
 cargo build --quiet --release -p contentdesk-sandbox --bin contentdesk-sandbox --example loadgen
 cargo build --quiet --release -p contentdesk-api-client --example client_overhead
@@ -76,6 +79,8 @@ PY
 echo
 echo "(b) client overhead"
 "$bin/examples/client_overhead" --requests 10000
+
+fi
 
 echo
 echo "(c) desktop: launch to painted and idle memory, beside an empty Tauri window and headless Chromium"

@@ -16,33 +16,78 @@ use tauri_plugin_store::{Store, StoreExt};
 type R<T> = Result<T, IpcError>;
 
 #[tauri::command]
-async fn app_info(state: State<'_, AppState>) -> R<AppInfo> { c::app_info(&state).await }
+async fn app_info(state: State<'_, Core>) -> R<AppInfo> { c::app_info(&state.ready().await?).await }
 #[tauri::command]
-async fn profiles_list(state: State<'_, AppState>) -> R<ProfilesView> { c::profiles_list(&state).await }
+async fn profiles_list(state: State<'_, Core>) -> R<ProfilesView> { c::profiles_list(&state.ready().await?).await }
 #[tauri::command]
-async fn profile_add(state: State<'_, AppState>, args: ProfileAddArgs) -> R<Profile> { c::profile_add(&state, args).await }
+async fn profile_add(state: State<'_, Core>, args: ProfileAddArgs) -> R<Profile> { c::profile_add(&state.ready().await?, args).await }
 #[tauri::command]
-async fn profile_rename(state: State<'_, AppState>, args: ProfileRenameArgs) -> R<Profile> { c::profile_rename(&state, args).await }
+async fn profile_rename(state: State<'_, Core>, args: ProfileRenameArgs) -> R<Profile> { c::profile_rename(&state.ready().await?, args).await }
 #[tauri::command]
-async fn profile_remove(state: State<'_, AppState>, args: ProfileIdArgs) -> R<ProfilesView> { c::profile_remove(&state, args).await }
+async fn profile_remove(state: State<'_, Core>, args: ProfileIdArgs) -> R<ProfilesView> { c::profile_remove(&state.ready().await?, args).await }
 #[tauri::command]
-async fn profile_select(state: State<'_, AppState>, args: ProfileIdArgs) -> R<ProfilesView> { c::profile_select(&state, args).await }
+async fn profile_select(state: State<'_, Core>, args: ProfileIdArgs) -> R<ProfilesView> { c::profile_select(&state.ready().await?, args).await }
 #[tauri::command]
-async fn key_set(state: State<'_, AppState>, args: KeySetArgs) -> R<Balance> { c::key_set(&state, args).await }
+async fn key_set(state: State<'_, Core>, args: KeySetArgs) -> R<Balance> { c::key_set(&state.ready().await?, args).await }
 #[tauri::command]
-async fn key_test(state: State<'_, AppState>, args: ProfileRefArgs) -> R<Balance> { c::key_test(&state, args).await }
+async fn key_test(state: State<'_, Core>, args: ProfileRefArgs) -> R<Balance> { c::key_test(&state.ready().await?, args).await }
 #[tauri::command]
-async fn sign_out(state: State<'_, AppState>, args: ProfileRefArgs) -> R<ProfilesView> { c::sign_out(&state, args).await }
+async fn sign_out(state: State<'_, Core>, args: ProfileRefArgs) -> R<ProfilesView> { c::sign_out(&state.ready().await?, args).await }
 #[tauri::command]
-async fn balance(state: State<'_, AppState>) -> R<Balance> { c::balance(&state).await }
+async fn balance(state: State<'_, Core>) -> R<Balance> { c::balance(&state.ready().await?).await }
 #[tauri::command]
-async fn spaces_list(state: State<'_, AppState>, args: SpacesListArgs) -> R<Vec<Space>> { c::spaces_list(&state, args).await }
+async fn spaces_list(state: State<'_, Core>, args: SpacesListArgs) -> R<Vec<Space>> { c::spaces_list(&state.ready().await?, args).await }
 #[tauri::command]
-async fn stages_list(state: State<'_, AppState>, args: StagesListArgs) -> R<StageList> { c::stages_list(&state, args).await }
+async fn stages_list(state: State<'_, Core>, args: StagesListArgs) -> R<StageList> { c::stages_list(&state.ready().await?, args).await }
 #[tauri::command]
-async fn cards_list(state: State<'_, AppState>, args: CardsListArgs) -> R<CardList> { c::cards_list(&state, args).await }
+async fn cards_list(state: State<'_, Core>, args: CardsListArgs) -> R<CardList> { c::cards_list(&state.ready().await?, args).await }
 #[tauri::command]
-async fn brand_kits_list(state: State<'_, AppState>) -> R<Vec<BrandKitSummary>> { c::brand_kits_list(&state).await }
+async fn brand_kits_list(state: State<'_, Core>) -> R<Vec<BrandKitSummary>> { c::brand_kits_list(&state.ready().await?).await }
+
+/// The core, started in the background so that WebKit starts loading the UI meanwhile (the keyring
+/// probe and the sandbox's start overlap the web view's own start). Commands wait for it.
+#[derive(Clone)]
+pub struct Core {
+    rx: tokio::sync::watch::Receiver<Option<Result<AppState, String>>>,
+}
+
+impl Core {
+    /// A core that is already running (tests).
+    pub fn ready_with(state: AppState) -> Core {
+        let (_tx, rx) = tokio::sync::watch::channel(Some(Ok(state)));
+        Core { rx }
+    }
+
+    /// Starts the core on Tauri's runtime; returns at once.
+    pub fn start<Rt: Runtime>(app: &tauri::AppHandle<Rt>) -> Core {
+        let (tx, rx) = tokio::sync::watch::channel(None);
+        let app = app.clone();
+        tauri::async_runtime::spawn(async move {
+            let result = start_core(&app).await;
+            match &result {
+                Ok(state) => tracing::info!(data_dir = %state.data_dir().display(), keys = ?state.key_storage(), "core started"),
+                Err(e) => tracing::error!(error = %e, "core failed to start"),
+            }
+            let _ = tx.send(Some(result));
+        });
+        Core { rx }
+    }
+
+    /// The running core, once it has started.
+    pub async fn ready(&self) -> Result<AppState, IpcError> {
+        let mut rx = self.rx.clone();
+        let result = rx
+            .wait_for(|v| v.is_some())
+            .await
+            .map_err(|_| IpcError::internal("Content Desk's core stopped; restart the app."))?
+            .clone();
+        match result {
+            Some(Ok(state)) => Ok(state),
+            Some(Err(e)) => Err(IpcError::internal(format!("Content Desk could not start: {e}"))),
+            None => Err(IpcError::internal("Content Desk's core is not running.")),
+        }
+    }
+}
 
 /// When the process started, for the launch benchmark's `painted` line.
 pub static STARTED: OnceLock<Instant> = OnceLock::new();
@@ -106,14 +151,14 @@ fn init_logging(dir: &std::path::Path) {
 
 /// Builds the core for this window: settings in the store, keys in the OS keyring (memory when none
 /// answers), the embedded sandbox.
-pub fn start_core<Rt: Runtime>(app: &tauri::AppHandle<Rt>) -> Result<AppState, String> {
+pub async fn start_core<Rt: Runtime>(app: &tauri::AppHandle<Rt>) -> Result<AppState, String> {
     let dir = data_dir(app)?;
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     init_logging(&dir);
     let store = app.store(dir.join("settings.json")).map_err(|e| format!("cannot open the settings: {e}"))?;
     let mut config = CoreConfig::new(&dir);
     config.settings = Some(Arc::new(PluginStore(store)));
-    tauri::async_runtime::block_on(AppState::start(config)).map_err(|e| e.message)
+    AppState::start(config).await.map_err(|e| e.message)
 }
 
 /// The desktop app.
@@ -129,9 +174,7 @@ pub fn run() {
         }))
         .plugin(tauri_plugin_store::Builder::new().build())
         .setup(|app| {
-            let state = start_core(app.handle())?;
-            tracing::info!(data_dir = %state.data_dir().display(), keys = ?state.key_storage(), "core started");
-            app.manage(state);
+            app.manage(Core::start(app.handle()));
             Ok(())
         })
         .invoke_handler(invoke_handler())

@@ -12,7 +12,7 @@ use tauri::WebviewWindow;
 fn window(state: AppState) -> (tauri::App<MockRuntime>, WebviewWindow<MockRuntime>) {
     let app = mock_builder()
         .invoke_handler(contentdesk_desktop::invoke_handler())
-        .manage(state)
+        .manage(contentdesk_desktop::Core::ready_with(state))
         .build(mock_context(noop_assets()))
         .expect("mock app");
     let w = tauri::WebviewWindowBuilder::new(&app, "main", Default::default()).build().expect("window");

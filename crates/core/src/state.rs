@@ -73,12 +73,11 @@ impl AppState {
         let settings = config
             .settings
             .unwrap_or_else(|| Arc::new(JsonFileSettings::open(config.data_dir.join("settings.json"))));
-        let (secrets, keyring_problem) = match config.secrets {
-            Secrets::Store(s) => (s, None),
+        // The keyring probe (dbus round trips) runs while the sandbox opens its database.
+        let probe = match config.secrets {
+            Secrets::Store(s) => Err((s, None)),
             Secrets::KeyringOrMemory { service } => {
-                tokio::task::spawn_blocking(move || secrets::keyring_or_memory(service))
-                    .await
-                    .map_err(|e| IpcError::internal(e.to_string()))?
+                Ok(tokio::task::spawn_blocking(move || secrets::keyring_or_memory(service)))
             }
         };
         let mut profiles: Vec<ProfileRecord> = settings
@@ -101,6 +100,10 @@ impl AppState {
             }
         } else {
             None
+        };
+        let (secrets, keyring_problem) = match probe {
+            Err(given) => given,
+            Ok(task) => task.await.map_err(|e| IpcError::internal(e.to_string()))?,
         };
         if selected.as_ref().is_none_or(|s| !profiles.iter().any(|p| &p.id == s)) {
             selected = profiles.first().map(|p| p.id.clone());
