@@ -23,7 +23,7 @@ export E2E_SECRETS_FILE="$(mktemp)"
 
 status=0
 with_keyring xvfb-run -a -s "-screen 0 1366x900x24" \
-  cargo test --quiet -p contentdesk-desktop --test desktop_e2e -- --nocapture || status=1
+  cargo test --quiet -p contentdesk-desktop --test desktop_e2e -- --nocapture < /dev/null || status=1
 echo "== leak check (desktop run)"
 secrets=()
 [ -s "$E2E_SECRETS_FILE" ] && secrets=(--secret-file "$E2E_SECRETS_FILE")

@@ -7,7 +7,13 @@ export default defineConfig({
   plugins: [svelte()],
   clearScreen: false,
   build: { target: "es2022", outDir: "dist", emptyOutDir: true, sourcemap: false },
-  server: { port: 5173, strictPort: true },
+  // `npm run dev` with CONTENTDESK_WEB_SHELL=http://127.0.0.1:<port> (a running web-shell) sends the
+  // commands there; open the dev page with that run's `?token=`.
+  server: {
+    port: 5173,
+    strictPort: true,
+    proxy: process.env.CONTENTDESK_WEB_SHELL ? { "/ipc": process.env.CONTENTDESK_WEB_SHELL } : undefined,
+  },
   test: {
     environment: "jsdom",
     include: ["src/**/*.test.ts"],

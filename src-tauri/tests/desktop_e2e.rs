@@ -38,6 +38,7 @@ fn remote_sandbox(dir: &std::path::Path) -> (Kill, String, String) {
         .args(["serve", "--db"])
         .arg(dir.join("remote.db"))
         .args(["--addr", "127.0.0.1:0", "--seed", "demo"])
+        .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -64,6 +65,8 @@ fn tauri_driver(port: u16, data_dir: &std::path::Path) -> Kill {
         .args(["--native-driver", "/usr/bin/WebKitWebDriver"])
         .process_group(0)
         .env("CONTENTDESK_DATA_DIR", data_dir)
+        // Never our stdin: the driver and the app it launches must not read what is meant for the shell.
+        .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
         .spawn()

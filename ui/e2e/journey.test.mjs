@@ -17,6 +17,7 @@ for (const [k, v] of Object.entries({ WEB_SHELL_URL, REMOTE_URL, REMOTE_KEY_NO_B
 
 let context, page;
 const replies = [];
+const pageErrors = [];
 
 before(async () => {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
@@ -33,12 +34,14 @@ before(async () => {
     if (!res.url().includes("/ipc/")) return;
     try { replies.push({ url: new URL(res.url()).pathname, status: res.status(), body: await res.text() }); } catch { /* page closed */ }
   });
-  page.on("pageerror", (e) => replies.push({ pageerror: String(e) }));
+  page.on("pageerror", (e) => pageErrors.push(String(e)));
+  page.on("console", (m) => { if (m.type() === "error") pageErrors.push(m.text()); });
 });
 
 after(async () => {
   if (page) fs.writeFileSync(path.join(ARTIFACTS, "dom.html"), await page.content());
   fs.writeFileSync(path.join(ARTIFACTS, "ipc-replies.jsonl"), replies.map((r) => JSON.stringify(r)).join("\n") + "\n");
+  fs.writeFileSync(path.join(ARTIFACTS, "page-errors.txt"), pageErrors.join("\n") + (pageErrors.length ? "\n" : ""));
   await context?.close();
 });
 
@@ -50,11 +53,18 @@ test("first launch shows the local sandbox's demo space and balance", async () =
   await page.getByRole("region", { name: /Ideas stage|stage/ }).first().waitFor();
   assert.ok(!page.url().includes("token="), "the token is taken out of the visible URL");
   assert.match(await page.getByTestId("profile-switcher").inputValue(), /.+/);
+  assert.equal(await page.getByTestId("profile-kind").innerText(), "Sandbox (local)");
+  assert.equal(await page.getByRole("link", { name: "Planner" }).getAttribute("aria-current"), "page");
   await page.screenshot({ path: path.join(ARTIFACTS, "first-launch.png") });
 });
 
 test("a remote profile whose key lacks a scope: the screen names the scope", async () => {
-  await page.getByRole("link", { name: "Settings" }).click();
+  // Keyboard navigation: the Settings link by Enter, and aria-current follows.
+  await page.getByRole("link", { name: "Settings" }).focus();
+  await page.keyboard.press("Enter");
+  await page.getByRole("heading", { level: 1, name: "Settings" }).waitFor();
+  assert.equal(await page.getByRole("link", { name: "Settings" }).getAttribute("aria-current"), "page");
+  await page.screenshot({ path: path.join(ARTIFACTS, "settings.png"), fullPage: true });
   await page.getByLabel("Name").fill("Remote studio");
   await page.getByLabel("Base URL").fill(REMOTE_URL);
   await page.getByLabel(/^API key/).fill(REMOTE_KEY_NO_BRANDKIT);
@@ -65,6 +75,7 @@ test("a remote profile whose key lacks a scope: the screen names the scope", asy
   assert.match(await card.getByTestId("key-status").innerText(), /Key (stored in the OS keyring|kept in memory)/);
 
   await page.getByTestId("profile-switcher").selectOption({ label: "Remote studio" });
+  await page.getByTestId("profile-kind").getByText("Remote").waitFor();
   await page.getByRole("link", { name: "Brand kit" }).click();
   const err = page.getByTestId("brand-kit-error");
   await err.waitFor();
@@ -76,6 +87,7 @@ test("a remote profile whose key lacks a scope: the screen names the scope", asy
   // The planner still works on that profile (reads need no scope).
   await page.getByRole("link", { name: "Planner" }).click();
   await page.getByRole("tab", { name: /Content plan/ }).waitFor();
+  await page.getByTestId("balance").waitFor();
 });
 
 test("a wrong key is refused, nothing is stored, and the message says what to do", async () => {
@@ -100,4 +112,20 @@ test("sign out asks first, then deletes the key", async () => {
   await page.getByRole("alertdialog").getByRole("button", { name: "Sign out" }).click();
   await card.getByText("No key").waitFor();
   await page.screenshot({ path: path.join(ARTIFACTS, "signed-out.png") });
+});
+
+test("remove asks first, naming the profile; the sandbox profile cannot be removed", async () => {
+  const card = page.getByTestId("profile-Remote studio");
+  await card.getByRole("button", { name: "Remove" }).click();
+  const dialog = page.getByRole("alertdialog");
+  assert.match(await dialog.innerText(), /Remove “Remote studio”\?/);
+  await dialog.getByRole("button", { name: "Remove profile" }).click();
+  await card.waitFor({ state: "detached" });
+  assert.equal(await page.getByTestId("profile-Sandbox").getByRole("button", { name: "Remove" }).count(), 0);
+  assert.equal(await page.getByTestId("profile-kind").innerText(), "Sandbox (local)");
+});
+
+test("no page errors (CSP violations, uncaught exceptions)", () => {
+  // Chromium logs every non-2xx answer; the IpcError replies above (401, 403) are expected ones.
+  assert.deepEqual(pageErrors.filter((e) => !/^Failed to load resource: the server responded with a status of 4\d\d/.test(e)), []);
 });

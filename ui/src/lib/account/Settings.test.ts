@@ -1,127 +1,246 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { render, screen, waitFor, within } from "@testing-library/svelte";
 import userEvent from "@testing-library/user-event";
-import { clearMocks, mockIPC } from "@tauri-apps/api/mocks";
+import { clearMocks } from "@tauri-apps/api/mocks";
 import Settings from "./Settings.svelte";
 import { session, startSession } from "./session.svelte";
+import { fakeCore, SANDBOX, type FakeCore } from "../shared/fakeCore";
 import type { IpcError, Profile } from "../bindings";
 
-const sandbox: Profile = { id: "sb", name: "Sandbox", baseUrl: "http://127.0.0.1:1/api/v1", kind: "sandbox", hasKey: true };
-let profiles: Profile[];
-let calls: { cmd: string; args: any }[];
-let failWith: Record<string, IpcError>;
+const STUDIO: Profile = { id: "r1", name: "Studio", baseUrl: "https://x.example/api/v1", kind: "remote", hasKey: true };
 
-function backend() {
-  mockIPC((cmd, payload) => {
-    const args = (payload as { args?: any })?.args;
-    calls.push({ cmd, args });
-    if (failWith[cmd]) throw failWith[cmd];
-    const view = () => ({ profiles, selectedId: "sb" });
-    switch (cmd) {
-      case "app_info": return { version: "0.1.0", keyStorage: "keyring", keyringProblem: null, dataDir: "/tmp/cd" };
-      case "profiles_list": return view();
-      case "balance": case "key_set": case "key_test": return { balance: 120, tier: "hero", autoTopupEnabled: false };
-      case "profile_add": {
-        const p: Profile = { id: "r1", name: args.name, baseUrl: args.baseUrl, kind: "remote", hasKey: false };
-        profiles = [...profiles, p];
-        return p;
-      }
-      case "profile_remove": profiles = profiles.filter((p) => p.id !== args.id); return view();
-      case "sign_out": profiles = profiles.map((p) => (p.id === args.profileId ? { ...p, hasKey: false } : p)); return view();
-      default: throw { code: "internal", message: `unexpected ${cmd}` };
-    }
-  });
+async function setup(init: Parameters<typeof fakeCore>[0] = {}): Promise<FakeCore> {
+  const core = fakeCore(init);
+  await startSession();
+  render(Settings);
+  return core;
 }
 
-beforeEach(async () => {
-  profiles = [sandbox];
-  calls = [];
-  failWith = {};
-  backend();
-  await startSession();
-});
 afterEach(() => clearMocks());
 
-describe("Settings", () => {
-  it("adds a remote profile with its key: the right commands, and the key field is cleared", async () => {
+describe("adding a remote profile", () => {
+  it("with its key: profile_add then key_set with the right args; the key field is cleared", async () => {
+    const core = await setup();
     const user = userEvent.setup();
-    render(Settings);
     await user.type(screen.getByLabelText("Name"), "Studio");
     const url = screen.getByLabelText("Base URL") as HTMLInputElement;
     expect(url.value).toBe("https://app.contenthero.ai/api/v1");
-    await user.type(screen.getByLabelText(/^API key/), "ch_live_abc{Enter}");
+    const key = screen.getByLabelText(/^API key \(optional/) as HTMLInputElement;
+    expect(key.type).toBe("password");
+    await user.type(key, "ch_live_abc{Enter}");
     await screen.findByText(/Added “Studio”; the key works \(120 credits\)/);
-    expect(calls.find((c) => c.cmd === "profile_add")?.args).toEqual({ name: "Studio", baseUrl: "https://app.contenthero.ai/api/v1" });
-    expect(calls.find((c) => c.cmd === "key_set")?.args).toEqual({ profileId: "r1", key: "ch_live_abc" });
-    expect((document.querySelector("#new-key") as HTMLInputElement).value).toBe("");
+    expect(core.called("profile_add")[0].args).toEqual({ name: "Studio", baseUrl: "https://app.contenthero.ai/api/v1" });
+    expect(core.called("key_set")[0].args).toEqual({ profileId: "r1", key: "ch_live_abc" });
+    expect(key.value).toBe("");
+    expect(document.body.innerHTML).not.toContain("ch_live_abc");
+    // The new profile is listed with its kind and key status; the form is ready for another.
+    const card = screen.getByTestId("profile-Studio");
+    expect(card).toHaveTextContent("Remote");
+    expect(within(card).getByTestId("key-status")).toHaveTextContent("Key stored in the OS keyring");
+    expect((screen.getByLabelText("Name") as HTMLInputElement).value).toBe("");
   });
 
-  it("shows the field of a validation error and keeps what was typed", async () => {
-    failWith.profile_add = { code: "validation", field: "baseUrl", message: "The base URL is not a valid URL." };
+  it("without a key: no key_set, and focus moves to the new profile's key field", async () => {
+    const core = await setup();
     const user = userEvent.setup();
-    render(Settings);
+    await user.type(screen.getByLabelText("Name"), "Later{Enter}");
+    await screen.findByText(/Added “Later”\. Paste its API key/);
+    expect(core.called("key_set")).toHaveLength(0);
+    const card = screen.getByTestId("profile-Later");
+    expect(within(card).getByTestId("key-status")).toHaveTextContent("No key");
+    await waitFor(() => expect(within(card).getByLabelText(/^API key for/)).toHaveFocus());
+  });
+
+  it("a validation error names the field and keeps what was typed", async () => {
+    const core = await setup();
+    core.failWith.profile_add = { code: "validation", field: "baseUrl", message: "The base URL must start with http:// or https://." };
+    const user = userEvent.setup();
     await user.type(screen.getByLabelText("Name"), "Bad");
     await user.clear(screen.getByLabelText("Base URL"));
-    await user.type(screen.getByLabelText("Base URL"), "nope{Enter}");
+    await user.type(screen.getByLabelText("Base URL"), "ftp://nope{Enter}");
     const alert = await screen.findByTestId("add-error");
     expect(alert).toHaveTextContent("Check the base URL");
-    expect(alert).toHaveTextContent("The base URL is not a valid URL.");
+    expect(alert).toHaveTextContent("must start with http:// or https://");
     expect((screen.getByLabelText("Name") as HTMLInputElement).value).toBe("Bad");
+    expect((screen.getByLabelText("Base URL") as HTMLInputElement).value).toBe("ftp://nope");
   });
 
+  it("the key is not saved when the check fails, and the profile card says why", async () => {
+    const core = await setup();
+    core.failWith.key_set = { code: "unauthorized", message: "The service refused this API key.", status: 401 };
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText("Name"), "Studio");
+    await user.type(screen.getByLabelText(/^API key \(optional/), "ch_live_wrong{Enter}");
+    await screen.findByText(/its key was not saved/);
+    const card = screen.getByTestId("profile-Studio");
+    expect(within(card).getByTestId("profile-error")).toHaveTextContent("The key was refused");
+    expect((screen.getByLabelText(/^API key \(optional/) as HTMLInputElement).value).toBe("");
+  });
+
+  it("the submit button shows progress and is disabled while adding", async () => {
+    const core = await setup();
+    let release!: (v?: unknown) => void;
+    core.hold.profile_add = new Promise((r) => (release = r));
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText("Name"), "Slow");
+    await user.click(screen.getByRole("button", { name: "Add profile" }));
+    expect(screen.getByRole("button", { name: "Adding…" })).toBeDisabled();
+    release();
+    await screen.findByRole("button", { name: "Add profile" });
+    expect(screen.getByTestId("profile-Slow")).toBeInTheDocument();
+  });
+});
+
+describe("a profile's key", () => {
   const codes: [IpcError, RegExp][] = [
-    [{ code: "unauthorized", message: "The service refused this API key." }, /The key was refused/],
-    [{ code: "missingScope", scope: "brandkit:read", message: "This key lacks the scope brandkit:read." }, /Missing scope: brandkit:read/],
-    [{ code: "network", message: "Could not reach the service." }, /Cannot reach the service/],
-    [{ code: "keyringUnavailable", message: "No keyring is reachable: install gnome-keyring." }, /Keyring unavailable.*gnome-keyring/s],
-    [{ code: "rateLimited", message: "Try again in 3 s.", retryAfter: 3 }, /Too many requests/],
+    [{ code: "unauthorized", message: "The service refused this API key." }, /The key was refused.*refused this API key/s],
+    [{ code: "missingScope", scope: "brandkit:read", message: "This key lacks the scope brandkit:read." }, /Missing scope: brandkit:read.*lacks the scope brandkit:read/s],
+    [{ code: "network", message: "Could not reach the service (connection refused)." }, /Cannot reach the service.*connection refused/s],
+    [{ code: "keyringUnavailable", message: "No keyring is reachable: install gnome-keyring." }, /Keyring unavailable.*gnome-keyring.*org\.freedesktop\.secrets/s],
+    [{ code: "rateLimited", message: "The service is rate limiting this key.", retryAfter: 3 }, /Too many requests.*Try again in 3 s/s],
+    [{ code: "server", message: "The service failed (502).", status: 502 }, /The service failed.*502/s],
   ];
   for (const [error, shown] of codes) {
-    it(`a ${error.code} error on saving a key says so, and nothing is echoed back`, async () => {
-      profiles = [sandbox, { id: "r1", name: "Studio", baseUrl: "https://x/api/v1", kind: "remote", hasKey: false }];
-      await startSession();
-      failWith.key_set = error;
+    it(`a ${error.code} error on saving a key says so; the key is neither kept in the field nor echoed`, async () => {
+      const core = await setup({ profiles: [SANDBOX, { ...STUDIO, hasKey: false }] });
+      core.failWith.key_set = error;
       const user = userEvent.setup();
-      render(Settings);
       const card = screen.getByTestId("profile-Studio");
-      await user.type(within(card).getByLabelText("API key"), "ch_live_secret123");
+      await user.type(within(card).getByLabelText(/^API key for/), "ch_live_secret123");
       await user.click(within(card).getByRole("button", { name: "Check and save key" }));
       const note = await within(card).findByTestId("profile-error");
       expect(note.textContent).toMatch(shown);
+      expect(note).toHaveAttribute("data-code", error.code);
+      expect((within(card).getByLabelText(/^API key for/) as HTMLInputElement).value).toBe("");
       expect(document.body.innerHTML).not.toContain("ch_live_secret123");
     });
   }
 
-  it("remove asks for confirmation naming the profile; cancel keeps it", async () => {
-    profiles = [sandbox, { id: "r1", name: "Studio", baseUrl: "https://x/api/v1", kind: "remote", hasKey: true }];
-    await startSession();
+  it("replace the key: key_set with the new key, the field is cleared, the balance is refreshed", async () => {
+    const core = await setup({ profiles: [SANDBOX, STUDIO] });
     const user = userEvent.setup();
-    render(Settings);
+    const card = screen.getByTestId("profile-Studio");
+    const field = within(card).getByLabelText(/^Replace the API key/) as HTMLInputElement;
+    expect(within(card).getByRole("button", { name: "Check and save key" })).toBeDisabled();
+    const balancesBefore = core.called("balance").length;
+    await user.type(field, "ch_live_new{Enter}");
+    await within(card).findByText(/Key checked and saved \(120 credits\)/);
+    expect(core.called("key_set")[0].args).toEqual({ profileId: "r1", key: "ch_live_new" });
+    expect(field.value).toBe("");
+    expect(core.called("balance").length).toBeGreaterThan(balancesBefore);
+  });
+
+  it("test the key: key_test with the profile id, and the balance in the answer", async () => {
+    const core = await setup({ profiles: [SANDBOX, STUDIO] });
+    const user = userEvent.setup();
+    const card = screen.getByTestId("profile-Studio");
+    await user.click(within(card).getByRole("button", { name: "Test key" }));
+    await within(card).findByText("The key works (120 credits).");
+    expect(core.called("key_test")[0].args).toEqual({ profileId: "r1" });
+  });
+
+  it("sign out asks first; cancel keeps the key; confirm calls sign_out and focus goes to the key field", async () => {
+    const core = await setup({ profiles: [SANDBOX, STUDIO] });
+    const user = userEvent.setup();
+    const card = screen.getByTestId("profile-Studio");
+    await user.click(within(card).getByRole("button", { name: "Sign out" }));
+    const dialog = screen.getByRole("alertdialog");
+    expect(dialog).toHaveTextContent("Sign out of “Studio”?");
+    expect(dialog).toHaveTextContent("deleted from the OS keyring");
+    await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
+    expect(core.called("sign_out")).toHaveLength(0);
+    expect(within(card).getByRole("button", { name: "Sign out" })).toHaveFocus();
+
+    await user.click(within(card).getByRole("button", { name: "Sign out" }));
+    await user.click(within(screen.getByRole("alertdialog")).getByRole("button", { name: "Sign out" }));
+    await within(card).findByText("Signed out: the key was deleted from the OS keyring.");
+    expect(core.called("sign_out")[0].args).toEqual({ profileId: "r1" });
+    expect(within(card).getByTestId("key-status")).toHaveTextContent("No key");
+    await waitFor(() => expect(within(card).getByLabelText(/^API key for/)).toHaveFocus());
+  });
+});
+
+describe("managing profiles", () => {
+  it("rename: the field opens focused with the name, Enter saves with profile_rename", async () => {
+    const core = await setup({ profiles: [SANDBOX, STUDIO] });
+    const user = userEvent.setup();
+    await user.click(within(screen.getByTestId("profile-Studio")).getByRole("button", { name: "Rename" }));
+    const field = screen.getByLabelText("New name for Studio") as HTMLInputElement;
+    expect(field).toHaveFocus();
+    expect(field.value).toBe("Studio");
+    await user.clear(field);
+    await user.type(field, "Agency{Enter}");
+    const card = await screen.findByTestId("profile-Agency");
+    expect(core.called("profile_rename")[0].args).toEqual({ id: "r1", name: "Agency" });
+    await waitFor(() => expect(within(card).getByRole("button", { name: "Rename" })).toHaveFocus());
+  });
+
+  it("rename: Escape cancels without a call", async () => {
+    const core = await setup({ profiles: [SANDBOX, STUDIO] });
+    const user = userEvent.setup();
+    await user.click(within(screen.getByTestId("profile-Studio")).getByRole("button", { name: "Rename" }));
+    await user.keyboard("{Escape}");
+    expect(screen.queryByLabelText("New name for Studio")).toBeNull();
+    expect(core.called("profile_rename")).toHaveLength(0);
+  });
+
+  it("select: profile_select with the id, then the balance of the new profile", async () => {
+    const core = await setup({ profiles: [SANDBOX, STUDIO] });
+    const user = userEvent.setup();
+    const card = screen.getByTestId("profile-Studio");
+    const before = core.called("balance").length;
+    await user.click(within(card).getByRole("button", { name: "Use this profile" }));
+    await within(card).findByText("In use");
+    expect(core.called("profile_select")[0].args).toEqual({ id: "r1" });
+    expect(core.called("balance").length).toBe(before + 1);
+    expect(session.selectedId).toBe("r1");
+  });
+
+  it("remove asks for confirmation naming the profile; Escape cancels; confirm removes", async () => {
+    const core = await setup({ profiles: [SANDBOX, STUDIO] });
+    const user = userEvent.setup();
     const card = screen.getByTestId("profile-Studio");
     await user.click(within(card).getByRole("button", { name: "Remove" }));
     const dialog = screen.getByRole("alertdialog");
-    expect(dialog).toHaveTextContent("Remove “Studio”?");
+    expect(dialog).toHaveAccessibleName("Remove “Studio”?");
     expect(within(dialog).getByRole("button", { name: "Cancel" })).toHaveFocus();
     await user.keyboard("{Escape}");
     expect(screen.queryByRole("alertdialog")).toBeNull();
-    expect(calls.some((c) => c.cmd === "profile_remove")).toBe(false);
+    expect(core.called("profile_remove")).toHaveLength(0);
+
     await user.click(within(card).getByRole("button", { name: "Remove" }));
     await user.click(within(screen.getByRole("alertdialog")).getByRole("button", { name: "Remove profile" }));
     await waitFor(() => expect(screen.queryByTestId("profile-Studio")).toBeNull());
-    expect(calls.find((c) => c.cmd === "profile_remove")?.args).toEqual({ id: "r1" });
+    expect(core.called("profile_remove")[0].args).toEqual({ id: "r1" });
+    await waitFor(() => expect(screen.getByRole("heading", { name: "Profiles" })).toHaveFocus());
   });
 
-  it("the sandbox profile has no remove or sign-out button", async () => {
-    render(Settings);
+  it("the sandbox profile has no remove, sign-out or key field; it says where its key lives", async () => {
+    await setup();
     const card = screen.getByTestId("profile-Sandbox");
+    expect(card).toHaveTextContent("Local sandbox");
     expect(within(card).queryByRole("button", { name: "Remove" })).toBeNull();
     expect(within(card).queryByRole("button", { name: "Sign out" })).toBeNull();
+    expect(within(card).queryByLabelText(/API key/)).toBeNull();
     expect(within(card).getByTestId("key-status")).toHaveTextContent("Local key stored in the OS keyring");
   });
 
-  it("keys in memory: the warning says why and what to do", async () => {
-    session.info = { version: "0.1.0", keyStorage: "memory", keyringProblem: "No keyring is reachable: install gnome-keyring.", dataDir: "/tmp" };
-    render(Settings);
+  it("every input has a label", async () => {
+    await setup({ profiles: [SANDBOX, STUDIO] });
+    for (const input of document.querySelectorAll("input, select")) {
+      expect(input).toHaveAccessibleName();
+    }
+  });
+});
+
+describe("where keys live", () => {
+  it("keys in memory: each profile says so, and the warning says why and what to do", async () => {
+    await setup({
+      profiles: [SANDBOX, STUDIO, { ...STUDIO, id: "r2", name: "Empty", hasKey: false }],
+      info: { version: "0.1.0", keyStorage: "memory", keyringProblem: "No keyring is reachable: install gnome-keyring.", dataDir: "/tmp" },
+    });
     expect(screen.getByTestId("keyring-warning")).toHaveTextContent("install gnome-keyring");
+    expect(within(screen.getByTestId("profile-Studio")).getByTestId("key-status")).toHaveTextContent("memory for this run only");
+    expect(within(screen.getByTestId("profile-Empty")).getByTestId("key-status")).toHaveTextContent("No key");
   });
 });

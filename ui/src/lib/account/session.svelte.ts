@@ -26,23 +26,31 @@ export function applyView(view: ProfilesView) {
   if (changed) session.epoch++;
 }
 
+let balanceRequest = 0;
+
+/** Reloads the selected profile's balance; an older answer never overwrites a newer one. */
 export async function refreshBalance() {
+  const mine = ++balanceRequest;
   session.balanceLoading = true;
   try {
-    session.balance = await api.balance();
+    const b = await api.balance();
+    if (mine !== balanceRequest) return;
+    session.balance = b;
     session.balanceError = null;
   } catch (e) {
+    if (mine !== balanceRequest) return;
     session.balance = null;
     session.balanceError = toIpcError(e);
   } finally {
-    session.balanceLoading = false;
+    if (mine === balanceRequest) session.balanceLoading = false;
   }
 }
 
 export async function startSession() {
   try {
-    session.info = await api.appInfo();
-    applyView(await api.profilesList());
+    const [info, view] = await Promise.all([api.appInfo(), api.profilesList()]);
+    session.info = info;
+    applyView(view);
     session.startError = null;
   } catch (e) {
     session.startError = toIpcError(e);
@@ -54,6 +62,9 @@ export async function startSession() {
 export async function selectProfile(id: string) {
   applyView(await api.profileSelect(id));
   session.epoch++;
+  // The previous profile's balance must not show beside the new profile while it loads.
+  session.balance = null;
+  session.balanceError = null;
   await refreshBalance();
 }
 

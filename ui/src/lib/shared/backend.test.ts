@@ -5,7 +5,9 @@ import { api, call, isTauri, toIpcError, webShellToken } from "./backend";
 describe("backend in the desktop window (Tauri IPC)", () => {
   afterEach(() => clearMocks());
 
-  it("uses invoke with the arguments under `args`", async () => {
+  it("uses invoke with the arguments under `args`, and never fetch", async () => {
+    const fetchSpy = vi.fn();
+    vi.stubGlobal("fetch", fetchSpy);
     const seen: { cmd: string; payload: unknown }[] = [];
     mockIPC((cmd, payload) => {
       seen.push({ cmd, payload });
@@ -15,13 +17,51 @@ describe("backend in the desktop window (Tauri IPC)", () => {
     const b = await api.keySet("p1", "ch_live_x");
     expect(b.balance).toBe(42);
     expect(seen).toEqual([{ cmd: "key_set", payload: { args: { profileId: "p1", key: "ch_live_x" } } }]);
+    expect(fetchSpy).not.toHaveBeenCalled();
+    vi.unstubAllGlobals();
+  });
+
+  it("a command without arguments is invoked without `args`", async () => {
+    const seen: unknown[] = [];
+    mockIPC((_cmd, payload) => { seen.push(payload); return { profiles: [], selectedId: null }; });
+    await api.profilesList();
+    expect(seen).toEqual([{}]);
+  });
+
+  it("each wrapper sends its command name and camelCase args", async () => {
+    const seen: [string, unknown][] = [];
+    mockIPC((cmd, payload) => { seen.push([cmd, (payload as { args?: unknown }).args]); return null; });
+    await api.profileAdd("Studio", "https://x/api/v1");
+    await api.profileRename("r1", "Agency");
+    await api.profileRemove("r1");
+    await api.profileSelect("r1");
+    await api.keyTest("r1");
+    await api.signOut("r1");
+    await api.spacesList();
+    await api.stagesList("s1");
+    await api.cardsList("s1");
+    await api.cardsList("s1", "st1");
+    expect(seen).toEqual([
+      ["profile_add", { name: "Studio", baseUrl: "https://x/api/v1" }],
+      ["profile_rename", { id: "r1", name: "Agency" }],
+      ["profile_remove", { id: "r1" }],
+      ["profile_select", { id: "r1" }],
+      ["key_test", { profileId: "r1" }],
+      ["sign_out", { profileId: "r1" }],
+      ["spaces_list", { includeArchived: false }],
+      ["stages_list", { spaceId: "s1" }],
+      ["cards_list", { spaceId: "s1" }],
+      ["cards_list", { spaceId: "s1", stageId: "st1" }],
+    ]);
   });
 
   it("passes the core's IpcError through as thrown", async () => {
     mockIPC(() => {
-      throw { code: "missingScope", message: "This key lacks the scope brandkit:read.", scope: "brandkit:read" };
+      throw { code: "missingScope", message: "This key lacks the scope brandkit:read.", scope: "brandkit:read", status: 403 };
     });
-    await expect(api.brandKitsList()).rejects.toMatchObject({ code: "missingScope", scope: "brandkit:read" });
+    await expect(api.brandKitsList()).rejects.toEqual({
+      code: "missingScope", message: "This key lacks the scope brandkit:read.", scope: "brandkit:read", status: 403,
+    });
   });
 
   it("turns a plain string rejection into an internal IpcError", async () => {
@@ -39,29 +79,59 @@ describe("backend in a browser (web-shell)", () => {
   });
   afterEach(() => vi.unstubAllGlobals());
 
-  it("reads the token once, hides it from the URL and sends it with every call", async () => {
-    const fetchMock = vi.fn(async () => new Response(JSON.stringify([{ id: "s1", name: "Content plan" }]), { status: 200 }));
+  const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
+
+  it("reads the token once, hides it from the URL, keeps it for the tab and sends it with every call", async () => {
+    const fetchMock = vi.fn(async () => json([{ id: "s1", name: "Content plan" }]));
     vi.stubGlobal("fetch", fetchMock);
     expect(isTauri()).toBe(false);
     const spaces = await api.spacesList();
     expect(spaces[0].name).toBe("Content plan");
     expect(window.location.search).toBe("");
     expect(window.location.hash).toBe("#/settings");
+    expect(sessionStorage.getItem("contentdesk.webShellToken")).toBe("run-token");
     const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe("/ipc/spaces_list");
-    expect((init.headers as Record<string, string>)["X-ContentDesk-Token"]).toBe("run-token");
+    expect(init.method).toBe("POST");
+    const headers = init.headers as Record<string, string>;
+    expect(headers["X-ContentDesk-Token"]).toBe("run-token");
+    expect(headers["content-type"]).toBe("application/json");
     expect(JSON.parse(init.body as string)).toEqual({ includeArchived: false });
+
+    // A later call (the URL no longer has it) still sends the token, from sessionStorage.
+    await api.balance();
+    const [url2, init2] = fetchMock.mock.calls[1] as unknown as [string, RequestInit];
+    expect(url2).toBe("/ipc/balance");
+    expect((init2.headers as Record<string, string>)["X-ContentDesk-Token"]).toBe("run-token");
+    expect(init2.body).toBe("{}");
     expect(webShellToken()).toBe("run-token");
   });
 
   it("throws the IpcError body of a non-2xx answer", async () => {
-    vi.stubGlobal("fetch", vi.fn(async () => new Response(JSON.stringify({ code: "validation", message: "bad", field: "spaceId" }), { status: 400 })));
-    await expect(api.stagesList("")).rejects.toMatchObject({ code: "validation", field: "spaceId" });
+    vi.stubGlobal("fetch", vi.fn(async () => json({ code: "validation", message: "bad", field: "spaceId" }, 400)));
+    await expect(api.stagesList("")).rejects.toEqual({ code: "validation", message: "bad", field: "spaceId" });
+  });
+
+  it("a non-2xx answer that is not an IpcError becomes one, with the status", async () => {
+    vi.stubGlobal("fetch", vi.fn(async () => json({ error: "upstream" }, 502)));
+    await expect(api.balance()).rejects.toMatchObject({ code: "server", status: 502 });
+    vi.stubGlobal("fetch", vi.fn(async () => new Response("<html>oops</html>", { status: 404 })));
+    await expect(api.balance()).rejects.toMatchObject({ code: "internal", status: 404, message: expect.stringContaining("HTTP 404") });
   });
 
   it("a failed fetch is a network error that says what to do", async () => {
     vi.stubGlobal("fetch", vi.fn(async () => { throw new TypeError("Failed to fetch"); }));
-    await expect(api.balance()).rejects.toMatchObject({ code: "network" });
-    expect(toIpcError(new TypeError("x")).message).toMatch(/web-shell/);
+    const e = await api.balance().catch((x) => x);
+    expect(e).toMatchObject({ code: "network" });
+    expect(e.message).toMatch(/web-shell/);
+  });
+});
+
+describe("toIpcError", () => {
+  it("keeps an IpcError, and wraps anything else as internal", () => {
+    const ipc = { code: "noKey", message: "add one" } as const;
+    expect(toIpcError(ipc)).toBe(ipc);
+    expect(toIpcError(new Error("bug"))).toEqual({ code: "internal", message: "bug" });
+    expect(toIpcError(null)).toEqual({ code: "internal", message: "Something went wrong." });
   });
 });

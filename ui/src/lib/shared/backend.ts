@@ -2,8 +2,30 @@
 // (development, Playwright) it uses web-shell's `POST /ipc/<command>` with the per-run token. Every
 // failure becomes a thrown `IpcError` ({code, message, ...}), so screens handle one shape.
 import type {
-  AppInfo, Balance, BrandKitSummary, CardList, IpcError, Profile, ProfilesView, Space, StageList,
+  AppInfo, Balance, BrandKitSummary, CardList, CardsListArgs, IpcError, KeySetArgs, Profile, ProfileAddArgs,
+  ProfileIdArgs, ProfileRefArgs, ProfileRenameArgs, ProfilesView, Space, SpacesListArgs, StageList, StagesListArgs,
 } from "../bindings";
+
+/** Every command of docs/ipc.md: its `args` (generated from Rust) and its result. */
+export interface Commands {
+  app_info: { args: undefined; result: AppInfo };
+  profiles_list: { args: undefined; result: ProfilesView };
+  profile_add: { args: ProfileAddArgs; result: Profile };
+  profile_rename: { args: ProfileRenameArgs; result: Profile };
+  profile_remove: { args: ProfileIdArgs; result: ProfilesView };
+  profile_select: { args: ProfileIdArgs; result: ProfilesView };
+  key_set: { args: KeySetArgs; result: Balance };
+  key_test: { args: ProfileRefArgs; result: Balance };
+  sign_out: { args: ProfileRefArgs; result: ProfilesView };
+  balance: { args: undefined; result: Balance };
+  spaces_list: { args: SpacesListArgs; result: Space[] };
+  stages_list: { args: StagesListArgs; result: StageList };
+  cards_list: { args: CardsListArgs; result: CardList };
+  brand_kits_list: { args: undefined; result: BrandKitSummary[] };
+  /** Desktop only: tells the shell the first data render is done (launch benchmark). */
+  ui_ready: { args: undefined; result: null };
+}
+export type Command = keyof Commands;
 
 const TOKEN_KEY = "contentdesk.webShellToken";
 
@@ -29,58 +51,78 @@ export function isIpcError(e: unknown): e is IpcError {
     && typeof (e as IpcError).message === "string";
 }
 
-/** Any thrown value as an IpcError (a string from Tauri, a TypeError from fetch, ...). */
+/** Any thrown value as an IpcError (a string from Tauri, an Error from a bug, ...). */
 export function toIpcError(e: unknown): IpcError {
   if (isIpcError(e)) return e;
-  if (e instanceof TypeError) {
-    return { code: "network", message: "Content Desk's core did not answer. Is web-shell still running? Reload the page." };
-  }
   return { code: "internal", message: typeof e === "string" ? e : (e as Error)?.message ?? "Something went wrong." };
 }
 
+/** An answer that is not the contract's: say so with the status rather than guess. */
+function unexpected(status: number): IpcError {
+  return {
+    code: status >= 500 ? "server" : "internal",
+    message: `Unexpected answer from web-shell (HTTP ${status}). Reload the page; if it keeps happening, restart web-shell.`,
+    status,
+  };
+}
+
+/** Runs a command in the core: Tauri IPC in the desktop window, web-shell's HTTP in a browser. */
 export async function call<T>(command: string, args?: object): Promise<T> {
   try {
     if (isTauri()) {
       const { invoke } = await import("@tauri-apps/api/core");
       return (await invoke(command, args === undefined ? {} : { args })) as T;
     }
-    const res = await fetch(`/ipc/${command}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "X-ContentDesk-Token": webShellToken() },
-      body: JSON.stringify(args ?? {}),
-    });
+    let res: Response;
+    try {
+      res = await fetch(`/ipc/${command}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "X-ContentDesk-Token": webShellToken() },
+        body: JSON.stringify(args ?? {}),
+      });
+    } catch {
+      // fetch rejects only when nothing answered (web-shell stopped, connection refused).
+      throw {
+        code: "network",
+        message: "Content Desk's core did not answer: is web-shell still running? Start it again, then reload the page. Nothing was lost.",
+      } satisfies IpcError;
+    }
     const text = await res.text();
     let body: unknown;
     try {
       body = text ? JSON.parse(text) : null;
     } catch {
-      throw { code: "internal", message: `Unexpected answer from web-shell (${res.status}).` } satisfies IpcError;
+      throw unexpected(res.status);
     }
-    if (!res.ok) throw body;
+    if (!res.ok) throw isIpcError(body) ? body : unexpected(res.status);
     return body as T;
   } catch (e) {
     throw toIpcError(e);
   }
 }
 
+/** Runs one command of the contract with its typed `args`. */
+function run<C extends Command>(command: C, ...args: Commands[C]["args"] extends undefined ? [] : [Commands[C]["args"]]) {
+  return call<Commands[C]["result"]>(command, args[0]);
+}
+
 /** Typed wrappers, one per command of docs/ipc.md. */
 export const api = {
-  appInfo: () => call<AppInfo>("app_info"),
-  profilesList: () => call<ProfilesView>("profiles_list"),
-  profileAdd: (name: string, baseUrl: string) => call<Profile>("profile_add", { name, baseUrl }),
-  profileRename: (id: string, name: string) => call<Profile>("profile_rename", { id, name }),
-  profileRemove: (id: string) => call<ProfilesView>("profile_remove", { id }),
-  profileSelect: (id: string) => call<ProfilesView>("profile_select", { id }),
-  keySet: (profileId: string, key: string) => call<Balance>("key_set", { profileId, key }),
-  keyTest: (profileId: string) => call<Balance>("key_test", { profileId }),
-  signOut: (profileId: string) => call<ProfilesView>("sign_out", { profileId }),
-  balance: () => call<Balance>("balance"),
-  spacesList: (includeArchived = false) => call<Space[]>("spaces_list", { includeArchived }),
-  stagesList: (spaceId: string) => call<StageList>("stages_list", { spaceId }),
-  cardsList: (spaceId: string, stageId?: string) => call<CardList>("cards_list", stageId ? { spaceId, stageId } : { spaceId }),
-  brandKitsList: () => call<BrandKitSummary[]>("brand_kits_list"),
-  /** Desktop only: tells the shell the first data render is done (launch benchmark). */
+  appInfo: () => run("app_info"),
+  profilesList: () => run("profiles_list"),
+  profileAdd: (name: string, baseUrl: string) => run("profile_add", { name, baseUrl }),
+  profileRename: (id: string, name: string) => run("profile_rename", { id, name }),
+  profileRemove: (id: string) => run("profile_remove", { id }),
+  profileSelect: (id: string) => run("profile_select", { id }),
+  keySet: (profileId: string, key: string) => run("key_set", { profileId, key }),
+  keyTest: (profileId: string) => run("key_test", { profileId }),
+  signOut: (profileId: string) => run("sign_out", { profileId }),
+  balance: () => run("balance"),
+  spacesList: (includeArchived = false) => run("spaces_list", { includeArchived }),
+  stagesList: (spaceId: string) => run("stages_list", { spaceId }),
+  cardsList: (spaceId: string, stageId?: string) => run("cards_list", stageId ? { spaceId, stageId } : { spaceId }),
+  brandKitsList: () => run("brand_kits_list"),
   uiReady: async () => {
-    if (isTauri()) await call<void>("ui_ready").catch(() => undefined);
+    if (isTauri()) await run("ui_ready").catch(() => undefined);
   },
 };

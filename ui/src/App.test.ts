@@ -1,0 +1,78 @@
+import { afterEach, beforeEach, expect, it, vi } from "vitest";
+import { render, screen, waitFor, within } from "@testing-library/svelte";
+import userEvent from "@testing-library/user-event";
+import { clearMocks } from "@tauri-apps/api/mocks";
+import App from "./App.svelte";
+import { fakeCore, SANDBOX, type FakeCore } from "./lib/shared/fakeCore";
+
+function withPlanner(core: FakeCore) {
+  core.answers.spaces_list = () => [{ id: "s1", name: "Content plan", postCount: 3 }];
+  core.answers.stages_list = () => ({
+    stages: [{ id: "a", name: "Ideas", slug: "ideas", color: null, sortOrder: 0, isDefault: true }],
+    space: { id: "s1", name: "Content plan" },
+  });
+  core.answers.cards_list = () => ({ cards: [{ id: "c1", title: "Hook ideas", stageId: "a", boardOrder: 0 }], total: 1, hasMore: false, space: null });
+  core.answers.brand_kits_list = () => [];
+  return core;
+}
+
+/** Routes as a click on a link would (the router listens to hashchange). */
+function goTo(hash: string) {
+  history.replaceState(null, "", `/${hash}`);
+  window.dispatchEvent(new HashChangeEvent("hashchange"));
+}
+
+beforeEach(() => goTo("#/planner"));
+afterEach(() => {
+  clearMocks();
+  vi.useRealTimers();
+});
+
+it("the frame: app name, profile, balance, and keyboard-reachable navigation with aria-current", async () => {
+  withPlanner(fakeCore());
+  render(App);
+  expect(screen.getByText("Content Desk")).toBeInTheDocument();
+  expect(await screen.findByTestId("balance")).toHaveTextContent("120 credits");
+  expect(screen.getByTestId("profile-kind")).toHaveTextContent("Sandbox (local)");
+  const nav = screen.getByRole("navigation", { name: "Main" });
+  const links = within(nav).getAllByRole("link");
+  expect(links.map((l) => l.textContent)).toEqual(["Planner", "Studio", "Brand kit", "Settings"]);
+  expect(within(nav).getByRole("link", { name: "Planner" })).toHaveAttribute("aria-current", "page");
+  expect(await screen.findByRole("region", { name: "Ideas stage" })).toHaveTextContent("Hook ideas");
+
+  const user = userEvent.setup();
+  within(nav).getByRole("link", { name: "Settings" }).focus();
+  await user.keyboard("{Enter}");
+  expect(await screen.findByRole("heading", { level: 1, name: "Settings" })).toBeInTheDocument();
+  expect(within(nav).getByRole("link", { name: "Settings" })).toHaveAttribute("aria-current", "page");
+  expect(within(nav).getByRole("link", { name: "Planner" })).not.toHaveAttribute("aria-current");
+  await waitFor(() => expect(screen.getByRole("main")).toHaveFocus());
+  expect(document.title).toBe("Settings · Content Desk");
+});
+
+it("Studio says plainly that it is not built yet, with no made-up data", async () => {
+  goTo("#/studio");
+  const core = withPlanner(fakeCore());
+  render(App);
+  expect(await screen.findByRole("heading", { level: 1, name: "Studio" })).toBeInTheDocument();
+  expect(screen.getByText(/Not built yet/)).toBeInTheDocument();
+  expect(core.calls.map((c) => c.cmd)).not.toContain("spaces_list");
+});
+
+it("the balance refreshes every 60 s", async () => {
+  vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+  const core = withPlanner(fakeCore());
+  render(App);
+  await waitFor(() => expect(core.called("balance")).toHaveLength(1));
+  core.balance = { balance: 95, tier: "hero", autoTopupEnabled: false };
+  vi.advanceTimersByTime(60_000);
+  expect(await screen.findByText("95 credits")).toBeInTheDocument();
+  expect(core.called("balance")).toHaveLength(2);
+});
+
+it("when the core cannot start, the reason shows instead of an empty app", async () => {
+  const core = fakeCore({ profiles: [SANDBOX] });
+  core.failWith.app_info = { code: "keyringUnavailable", message: "The keyring is locked. Unlock your login keyring." };
+  render(App);
+  expect(await screen.findByTestId("start-error")).toHaveTextContent(/Keyring unavailable.*Unlock your login keyring/);
+});

@@ -1,0 +1,79 @@
+// Tests only: a small in-memory stand-in for the Rust core behind `mockIPC`, so component tests drive
+// the real backend module (Tauri IPC path) and can check which commands ran with which `args`.
+import { mockIPC } from "@tauri-apps/api/mocks";
+import type { AppInfo, Balance, IpcError, Profile, ProfilesView } from "../bindings";
+
+export type Call = { cmd: string; args: Record<string, unknown> | undefined };
+
+export interface FakeCore {
+  profiles: Profile[];
+  selectedId: string | null;
+  info: AppInfo;
+  balance: Balance;
+  /** A command name here fails with that error (every time, until deleted). */
+  failWith: Partial<Record<string, IpcError>>;
+  /** A command name here waits for the promise before it answers (to see in-flight states). */
+  hold: Partial<Record<string, Promise<unknown>>>;
+  /** Extra answers for commands this fake does not know (planner reads and so on). */
+  answers: Record<string, (args: Record<string, unknown> | undefined) => unknown>;
+  calls: Call[];
+  called(cmd: string): Call[];
+}
+
+export const SANDBOX: Profile = {
+  id: "sb", name: "Sandbox", baseUrl: "http://127.0.0.1:1/api/v1", kind: "sandbox", hasKey: true,
+};
+
+export function fakeCore(init: Partial<Pick<FakeCore, "profiles" | "selectedId" | "info" | "balance">> = {}): FakeCore {
+  const core: FakeCore = {
+    profiles: init.profiles ?? [SANDBOX],
+    selectedId: init.selectedId ?? "sb",
+    info: init.info ?? { version: "0.1.0", keyStorage: "keyring", keyringProblem: null, dataDir: "/tmp/cd" },
+    balance: init.balance ?? { balance: 120, tier: "hero", autoTopupEnabled: false },
+    failWith: {},
+    hold: {},
+    answers: {},
+    calls: [],
+    called: (cmd) => core.calls.filter((c) => c.cmd === cmd),
+  };
+  const view = (): ProfilesView => ({ profiles: core.profiles, selectedId: core.selectedId });
+  const patch = (id: unknown, change: Partial<Profile>) => {
+    core.profiles = core.profiles.map((p) => (p.id === id ? { ...p, ...change } : p));
+  };
+
+  mockIPC(async (cmd, payload) => {
+    const args = (payload as { args?: Record<string, unknown> } | undefined)?.args;
+    core.calls.push({ cmd, args });
+    await core.hold[cmd];
+    const failure = core.failWith[cmd];
+    if (failure) throw failure;
+    switch (cmd) {
+      case "app_info": return core.info;
+      case "profiles_list": return view();
+      case "balance": case "key_test": return core.balance;
+      case "key_set": patch(args?.profileId, { hasKey: true }); return core.balance;
+      case "profile_add": {
+        const p: Profile = {
+          id: `r${core.profiles.length}`, name: String(args?.name), baseUrl: String(args?.baseUrl),
+          kind: "remote", hasKey: false,
+        };
+        core.profiles = [...core.profiles, p];
+        return p;
+      }
+      case "profile_rename": patch(args?.id, { name: String(args?.name) }); return core.profiles.find((p) => p.id === args?.id);
+      case "profile_select": core.selectedId = String(args?.id); return view();
+      case "profile_remove":
+        core.profiles = core.profiles.filter((p) => p.id !== args?.id);
+        if (core.selectedId === args?.id) core.selectedId = core.profiles[0]?.id ?? null;
+        return view();
+      case "sign_out": patch(args?.profileId, { hasKey: false }); return view();
+      case "ui_ready": return null;
+      default: {
+        const answer = core.answers[cmd];
+        if (answer) return answer(args);
+        throw { code: "internal", message: `the fake core does not know ${cmd}` } satisfies IpcError;
+      }
+    }
+  });
+  return core;
+}
