@@ -28,6 +28,19 @@ impl Db {
         self.conn.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Runs the reads of `f` in one read transaction: a record read with several statements (a card,
+    /// its posts, its assets…) sees one snapshot, and SQLite takes its file lock once.
+    pub fn read<T, E>(&self, f: impl FnOnce(&Connection) -> Result<T, E>) -> Result<T, E>
+    where
+        E: From<rusqlite::Error>,
+    {
+        let conn = self.lock();
+        let tx = conn.unchecked_transaction()?;
+        let out = f(&tx)?;
+        tx.commit()?;
+        Ok(out)
+    }
+
     /// Runs `f` in one transaction: all or nothing.
     pub fn tx<T, E>(&self, f: impl FnOnce(&rusqlite::Transaction) -> Result<T, E>) -> Result<T, E>
     where

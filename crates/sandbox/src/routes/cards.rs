@@ -265,10 +265,8 @@ async fn one(
     caller: Caller,
     Path(id): Path<String>,
 ) -> ApiResult<Json<CardEnvelope<CardDetail>>> {
-    let conn = state.db().lock();
-    Ok(Json(CardEnvelope {
-        post: read_detail(&conn, &caller.account_id, &id)?,
-    }))
+    let post = state.db().read(|conn| read_detail(conn, &caller.account_id, &id))?;
+    Ok(Json(CardEnvelope { post }))
 }
 
 /// The caller's card `id` as `GET /cards/{id}` gives it, or 404.
