@@ -255,6 +255,9 @@ async fn content_query_mistakes_are_400s() {
         ("limit=101", "limit"),
         ("limit=-3", "limit"),
         ("views_min=lots", "views_min"),
+        ("outlier_score_min=NaN", "outlier_score_min"),
+        ("outlier_score_min=inf", "outlier_score_min"),
+        ("outlierScoreMin=-inf", "outlier_score_min"),
         ("colour=red", "colour"),
     ] {
         let (s, v) = http.get(&sb.key, &format!("/content?{query}")).await;

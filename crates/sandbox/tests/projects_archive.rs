@@ -298,6 +298,29 @@ async fn create_project_with_a_card_not_the_callers_is_404_before_any_project_is
 }
 
 #[tokio::test]
+async fn create_project_with_a_brand_kit_not_the_callers_is_404_and_makes_nothing() {
+    let sb = TestSandbox::start().await;
+    let http = Http::new(&sb);
+    let before = project_count(&sb);
+    let (s, v) = http
+        .post(&sb.key, "/projects", json!({"title": "Kitless", "brandKitId": "00000000-0000-4000-8000-000000000000"}))
+        .await;
+    assert_eq!(s, 404, "{v}");
+    assert!(msg(&v).contains("Brand kit not found"), "{v}");
+    assert_eq!(project_count(&sb), before, "no project was made");
+    // Another account cannot name the demo account's kit either.
+    let (_, kits) = http.get(&sb.key, "/brand-kits").await;
+    let kit = kits["brandKits"][0]["id"].as_str().or(kits[0]["id"].as_str()).expect("a demo kit").to_string();
+    let (_, other) = sb.other_account(0.0);
+    let (s, _) = http.post(&other, "/projects", json!({"title": "Sneaky", "brandKitId": kit})).await;
+    assert_eq!(s, 404);
+    // The caller's own kit is accepted.
+    let (s, v) = http.post(&sb.key, "/projects", json!({"title": "With kit", "brandKitId": kit})).await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(project_count(&sb), before + 1);
+}
+
+#[tokio::test]
 async fn create_project_with_card_id_needs_planner_write_too() {
     let sb = TestSandbox::start().await;
     let http = Http::new(&sb);

@@ -204,6 +204,9 @@ async fn list_content(
             format!("`limit` must be between 1 and {CONTENT_MAX_LIMIT}"),
         ));
     }
+    if q.outlier_score_min.is_some_and(|m| !m.is_finite()) {
+        return Err(ApiError::bad("outlier_score_min", "`outlier_score_min` must be a finite number"));
+    }
     let offset = q.offset.unwrap_or(0) as usize;
     let account_ids: Option<Vec<&str>> = q.account_ids.as_deref().map(|s| {
         s.split(',')

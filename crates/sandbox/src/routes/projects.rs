@@ -251,6 +251,19 @@ fn make(
                 return Err(ApiError::not_found("Card"));
             }
         }
+        // A project names only the caller's own brand kit (another account's is "not found" too).
+        if let Some(kit) = new.brand_kit_id.as_deref() {
+            let found = tx
+                .cached_row(
+                    "SELECT 1 FROM brand_kits WHERE id = ?1 AND account_id = ?2",
+                    params![kit, account],
+                    |_| Ok(()),
+                )
+                .optional()?;
+            if found.is_none() {
+                return Err(ApiError::not_found("Brand kit"));
+            }
+        }
         let id = new_id();
         let now = time::now_str();
         tx.execute(
