@@ -981,6 +981,30 @@ async fn card_tags_are_named_and_must_exist() {
 // ---------- lists, create, publish ----------
 
 #[tokio::test]
+async fn list_cards_out_of_range_limit_is_400_naming_limit() {
+    // Like `/content` and the knowledge lists: 1–100, never clamped.
+    let sb = TestSandbox::start().await;
+    let http = Http::new(&sb);
+    for query in ["limit=0", "limit=101", "limit=1000", "limit=-1", "limit=4294967296"] {
+        let (s, v) = http.get(&sb.key, &format!("/cards?{query}")).await;
+        assert_eq!(s, 400, "{query}: {v}");
+        assert_eq!(v["field"], "limit", "{query}: {v}");
+    }
+    for (query, len) in [("limit=1", 1), ("limit=100", 100)] {
+        let (s, v) = http.get(&sb.key, &format!("/cards?{query}")).await;
+        assert_eq!(s, 200, "{query}: {v}");
+        let got = v["cards"].as_array().unwrap().len();
+        assert!(got <= len && got >= 1, "{query}: {got}");
+    }
+    // The range check comes first: a bad limit with an unknown space is still the limit's 400.
+    let (s, v) = http
+        .get(&sb.key, "/cards?limit=0&space_id=00000000-0000-4000-8000-000000000000")
+        .await;
+    assert_eq!(s, 400, "{v}");
+    assert_eq!(v["field"], "limit");
+}
+
+#[tokio::test]
 async fn list_cards_pages_and_filters() {
     let sb = TestSandbox::start().await;
     let http = Http::new(&sb);
@@ -998,7 +1022,8 @@ async fn list_cards_pages_and_filters() {
         .await;
     assert_eq!(last["cards"].as_array().unwrap().len(), 3);
     assert_eq!(last["hasMore"], false);
-    let (_, big) = http.get(&sb.key, "/cards?limit=1000").await;
+    let (s, big) = http.get(&sb.key, "/cards?limit=100").await;
+    assert_eq!(s, 200, "{big}");
     assert!(big["cards"].as_array().unwrap().len() <= 100);
     let (_, yt) = http.get(&sb.key, "/cards?platform=youtube").await;
     assert!(yt["total"].as_i64().unwrap() > 0);
@@ -1065,6 +1090,34 @@ async fn create_card_lands_in_the_first_stage_and_answers_the_detail() {
         .await;
     assert_eq!(s, 400, "{v}");
     assert_eq!(v["field"], "platform");
+}
+
+#[tokio::test]
+async fn create_card_with_a_schedule_needs_publish_write_and_nothing_is_made_without_it() {
+    // Rule 8 on `POST /cards`: a create runs the same scope rules as a PATCH of an empty card.
+    let sb = TestSandbox::start().await;
+    let http = Http::new(&sb);
+    let count = |sb: &TestSandbox| -> i64 {
+        let conn = sb.state().db().lock();
+        conn.query_row("SELECT COUNT(*) FROM cards", [], |r| r.get(0)).unwrap()
+    };
+    let before = count(&sb);
+    let key = sb.key_with(&[PLANNER_WRITE]);
+    let body = json!({"title": "Scheduled", "platform": "x", "scheduledAt": "2031-01-01T10:00:00Z"});
+    let (s, v) = http.post(&key, "/cards", body.clone()).await;
+    assert_eq!(s, 403, "{v}");
+    assert!(msg(&v).contains(PUBLISH_WRITE), "{v}");
+    assert_eq!(count(&sb), before, "no card was made");
+    // Without a schedule, planner:write is enough.
+    let (s, v) = http
+        .post(&key, "/cards", json!({"title": "Unscheduled", "platform": "x"}))
+        .await;
+    assert_eq!(s, 200, "{v}");
+    let key = sb.key_with(&[PLANNER_WRITE, PUBLISH_WRITE]);
+    let (s, v) = http.post(&key, "/cards", body).await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["post"]["scheduledAt"], "2031-01-01T10:00:00.000Z");
+    assert_eq!(count(&sb), before + 2);
 }
 
 #[tokio::test]

@@ -71,3 +71,42 @@ async fn a_missing_scope_is_refused_before_the_body_is_read() {
     assert!(msg(&v).contains("generate:*"));
     assert_eq!(v["scope"], "generate:*");
 }
+
+#[tokio::test]
+async fn every_endpoint_needs_a_bearer_key_and_answers_401_without_a_good_one() {
+    // Spec §5.1: every endpoint takes `Authorization: Bearer <API_KEY>`. No header, another scheme, a key
+    // that does not exist and a revoked key are all 401 with the error body, on every route, before the
+    // route's own checks (so even a body that would be a 400 is a 401).
+    let sb = TestSandbox::start().await;
+    let revoked = sb.key_with(&[]);
+    sb.revoke(&revoked);
+    let client = reqwest::Client::new();
+    let mut failures = Vec::new();
+    for (method, path) in route_table() {
+        let url = format!("{}{}", sb.base_url(), concrete(path));
+        let m = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
+        let auths: [(&str, Option<String>); 5] = [
+            ("no header", None),
+            ("Basic scheme", Some(format!("Basic {}", sb.key))),
+            ("bare key", Some(sb.key.clone())),
+            ("unknown key", Some("Bearer ch_live_notarealkeynotarealkeynotareal1".into())),
+            ("revoked key", Some(format!("Bearer {revoked}"))),
+        ];
+        for (what, auth) in auths {
+            let mut req = client.request(m.clone(), &url);
+            if let Some(a) = auth {
+                req = req.header("authorization", a);
+            }
+            if method != "GET" {
+                req = req.header("content-type", "application/json").body("{not json");
+            }
+            let resp = req.send().await.expect("request");
+            let status = resp.status().as_u16();
+            let v: serde_json::Value = resp.json().await.unwrap_or_default();
+            if status != 401 || msg(&v).is_empty() {
+                failures.push(format!("{method} {path} with {what}: {status} {v}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} endpoints took a request without a good key:\n{}", failures.len(), failures.join("\n"));
+}

@@ -69,6 +69,66 @@ async fn rate_limit_answers_429_with_retry_after() {
 }
 
 #[tokio::test]
+async fn a_key_is_ch_live_and_32_alphanumerics_and_revoking_it_is_a_soft_delete() {
+    let sb = TestSandbox::start().await;
+    let key = sb.key_with(&[]);
+    let secret = key.strip_prefix("ch_live_").expect("the ch_live_ prefix");
+    assert_eq!(secret.len(), 32, "{key}");
+    assert!(secret.chars().all(|c| c.is_ascii_alphanumeric()), "{key}");
+    assert_eq!(get(&sb, &key, "/account/balance").await.0, 200);
+    let id = sb.key_id(&key);
+    sb.revoke(&key);
+    assert_eq!(get(&sb, &key, "/account/balance").await.0, 401);
+    // Soft delete: the key's row stays (for attribution), marked revoked, still holding only the hash.
+    let conn = sb.state().db().lock();
+    let (hash, revoked_at): (String, Option<String>) = conn
+        .query_row("SELECT secret_hash, revoked_at FROM api_keys WHERE id = ?1", [&id], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .expect("the revoked key's row is kept");
+    assert!(revoked_at.is_some());
+    assert!(!hash.contains(secret));
+}
+
+#[tokio::test]
+async fn a_429_gives_retry_after_in_the_body_and_whole_seconds_in_the_header() {
+    let config = Config {
+        rate_limit: Some(RateLimit { requests: 1, window: Duration::from_secs(30) }),
+        ..Config::for_tests()
+    };
+    let sb = TestSandbox::start_with(config).await;
+    assert_eq!(get(&sb, &sb.key, "/account/balance").await.0, 200);
+    let resp = reqwest::Client::new()
+        .get(format!("{}/account/balance", sb.base_url()))
+        .bearer_auth(&sb.key)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status().as_u16(), 429);
+    let header: u64 = resp
+        .headers()
+        .get("retry-after")
+        .expect("a Retry-After header")
+        .to_str()
+        .unwrap()
+        .parse()
+        .expect("whole seconds");
+    let body: Value = resp.json().await.unwrap();
+    let retry = body["retryAfter"].as_f64().expect("retryAfter in the body");
+    assert!(body["error"].is_string(), "{body}");
+    assert!(retry > 0.0 && retry <= 30.0, "{retry}");
+    assert_eq!(header, (retry.ceil() as u64).max(1), "the header is the body's figure rounded up");
+}
+
+#[test]
+fn the_defaults_are_a_50_s_smart_wait_and_600_requests_a_minute_per_key() {
+    let config = Config::default();
+    assert_eq!(config.smart_wait, Duration::from_secs(50), "spec §8: about 50 seconds");
+    let limit = config.rate_limit.expect("rate-limited by default");
+    assert_eq!((limit.requests, limit.window), (600, Duration::from_secs(60)));
+}
+
+#[tokio::test]
 async fn unknown_endpoint_is_a_json_404() {
     let sb = TestSandbox::start().await;
     let (s, v) = get(&sb, &sb.key, "/no-such-thing").await;

@@ -166,6 +166,14 @@ async fn list(
 }
 
 fn list_cards(conn: &Connection, account_id: &str, q: &CardQuery) -> ApiResult<CardList> {
+    // Out of range is a 400 naming `limit`, as on `/content` and the knowledge lists (never clamped).
+    let limit = q.limit.unwrap_or(DEFAULT_LIMIT);
+    if !(1..=MAX_LIMIT).contains(&limit) {
+        return Err(ApiError::bad(
+            "limit",
+            format!("`limit` must be between 1 and {MAX_LIMIT}"),
+        ));
+    }
     let space = spaces::given_or_default(conn, account_id, q.space_id.as_deref())?;
     stages::ensure_stages(conn, account_id, &space.id)?;
     let mut conds = vec!["c.account_id = ?".to_string(), "c.space_id = ?".to_string()];
@@ -218,7 +226,6 @@ fn list_cards(conn: &Connection, account_id: &str, q: &CardQuery) -> ApiResult<C
             .replace('_', "\\_");
         args.push(format!("%{escaped}%"));
     }
-    let limit = q.limit.unwrap_or(DEFAULT_LIMIT).clamp(1, MAX_LIMIT);
     let offset = q.offset.unwrap_or(0);
     let where_ = conds.join(" AND ");
     let total: i64 = conn.cached_row(
