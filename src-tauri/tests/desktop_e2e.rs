@@ -21,7 +21,9 @@ fn env(name: &str) -> String {
 struct Kill(Child);
 impl Drop for Kill {
     fn drop(&mut self) {
-        let _ = Command::new("kill").args(["-TERM", &format!("-{}", self.0.id())]).status();
+        // `--` before the negative id: procps' `kill -TERM -<pgid>` reads the id as an option and signals
+        // every process there is (kill(-1)), which ended whole CI runs.
+        let _ = Command::new("kill").args(["-s", "TERM", "--", &format!("-{}", self.0.id())]).status();
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
