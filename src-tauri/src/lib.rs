@@ -3,7 +3,10 @@
 //!
 //! Every command takes at most one argument named `args` and returns `Result<T, IpcError>`, so the web
 //! view receives either the value or the `{code, message, ...}` object.
-use api_types::{Balance, BrandKitSummary, CardList, Space, StageList};
+use api_types::{
+    ArchiveResult, Balance, BrandKitSummary, CardDetail, CardList, CardSummary, ConnectedAccount, Space, Stage, StageDeleted,
+    StageList, StageUpdated, Tag,
+};
 use contentdesk_core::commands::{self as c, *};
 use contentdesk_core::{AppState, CoreConfig, IpcError, ProfilesView, Profile, SettingsBackend};
 use serde_json::Value;
@@ -43,6 +46,34 @@ async fn stages_list(state: State<'_, Core>, args: StagesListArgs) -> R<StageLis
 async fn cards_list(state: State<'_, Core>, args: CardsListArgs) -> R<CardList> { c::cards_list(&state.ready().await?, args).await }
 #[tauri::command]
 async fn brand_kits_list(state: State<'_, Core>) -> R<Vec<BrandKitSummary>> { c::brand_kits_list(&state.ready().await?).await }
+#[tauri::command]
+async fn board_load(state: State<'_, Core>, args: BoardLoadArgs) -> R<Board> { c::board_load(&state.ready().await?, args).await }
+#[tauri::command]
+async fn space_create(state: State<'_, Core>, args: SpaceCreateArgs) -> R<Space> { c::space_create(&state.ready().await?, args).await }
+#[tauri::command]
+async fn space_rename(state: State<'_, Core>, args: SpaceRenameArgs) -> R<Space> { c::space_rename(&state.ready().await?, args).await }
+#[tauri::command]
+async fn space_archive(state: State<'_, Core>, args: SpaceArchiveArgs) -> R<ArchiveResult> { c::space_archive(&state.ready().await?, args).await }
+#[tauri::command]
+async fn stage_create(state: State<'_, Core>, args: StageCreateArgs) -> R<Stage> { c::stage_create(&state.ready().await?, args).await }
+#[tauri::command]
+async fn stage_update(state: State<'_, Core>, args: StageUpdateArgs) -> R<StageUpdated> { c::stage_update(&state.ready().await?, args).await }
+#[tauri::command]
+async fn stage_delete(state: State<'_, Core>, args: StageDeleteArgs) -> R<StageDeleted> { c::stage_delete(&state.ready().await?, args).await }
+#[tauri::command]
+async fn card_create(state: State<'_, Core>, args: CardCreateArgs) -> R<CardSummary> { c::card_create(&state.ready().await?, args).await }
+#[tauri::command]
+async fn card_move(state: State<'_, Core>, args: CardMoveArgs) -> R<CardSummary> { c::card_move(&state.ready().await?, args).await }
+#[tauri::command]
+async fn card_get(state: State<'_, Core>, args: CardIdArgs) -> R<CardDetail> { c::card_get(&state.ready().await?, args).await }
+#[tauri::command]
+async fn card_update(state: State<'_, Core>, args: CardUpdateArgs) -> R<CardDetail> { c::card_update(&state.ready().await?, args).await }
+#[tauri::command]
+async fn card_archive(state: State<'_, Core>, args: CardArchiveArgs) -> R<ArchiveResult> { c::card_archive(&state.ready().await?, args).await }
+#[tauri::command]
+async fn tags_list(state: State<'_, Core>) -> R<Vec<Tag>> { c::tags_list(&state.ready().await?).await }
+#[tauri::command]
+async fn connected_accounts_list(state: State<'_, Core>) -> R<Vec<ConnectedAccount>> { c::connected_accounts_list(&state.ready().await?).await }
 
 /// The core, started in the background so that WebKit starts loading the UI meanwhile (the keyring
 /// probe and the sandbox's start overlap the web view's own start). Commands wait for it.
@@ -107,7 +138,9 @@ fn ui_ready() {
 pub fn invoke_handler<Rt: Runtime>() -> impl Fn(tauri::ipc::Invoke<Rt>) -> bool + Send + Sync + 'static {
     tauri::generate_handler![
         app_info, profiles_list, profile_add, profile_rename, profile_remove, profile_select, key_set, key_test,
-        sign_out, balance, spaces_list, stages_list, cards_list, brand_kits_list, ui_ready
+        sign_out, balance, spaces_list, stages_list, cards_list, brand_kits_list, ui_ready, board_load, space_create,
+        space_rename, space_archive, stage_create, stage_update, stage_delete, card_create, card_move, card_get,
+        card_update, card_archive, tags_list, connected_accounts_list
     ]
 }
 

@@ -195,3 +195,5 @@ pub async fn cards_list(state: &AppState, args: CardsListArgs) -> IpcResult<Card
 pub async fn brand_kits_list(state: &AppState) -> IpcResult<Vec<BrandKitSummary>> {
     Ok(state.client().await?.brand_kits().list().await?)
 }
+
+pub use crate::planner::*;

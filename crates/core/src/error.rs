@@ -104,8 +104,9 @@ impl IpcError {
         )
     }
 
+    /// The HTTP status; 0 (a rule checked before sending, nothing went over the wire) is none.
     fn with_status(mut self, status: u16) -> Self {
-        self.status = Some(status);
+        self.status = (status != 0).then_some(status);
         self
     }
 }

@@ -12,6 +12,8 @@ use crate::state::AppState;
 pub const COMMANDS: &[&str] = &[
     "app_info", "profiles_list", "profile_add", "profile_rename", "profile_remove", "profile_select", "key_set",
     "key_test", "sign_out", "balance", "spaces_list", "stages_list", "cards_list", "brand_kits_list",
+    "board_load", "space_create", "space_rename", "space_archive", "stage_create", "stage_update", "stage_delete",
+    "card_create", "card_move", "card_get", "card_update", "card_archive", "tags_list", "connected_accounts_list",
 ];
 
 /// Reads `args` into the command's argument struct; a bad field is a validation error naming it.
@@ -50,6 +52,20 @@ pub async fn dispatch(state: &AppState, command: &str, a: Value) -> IpcResult<Va
         "stages_list" => out(c::stages_list(state, args(a)?).await),
         "cards_list" => out(c::cards_list(state, args(a)?).await),
         "brand_kits_list" => out(c::brand_kits_list(state).await),
+        "board_load" => out(c::board_load(state, args(a)?).await),
+        "space_create" => out(c::space_create(state, args(a)?).await),
+        "space_rename" => out(c::space_rename(state, args(a)?).await),
+        "space_archive" => out(c::space_archive(state, args(a)?).await),
+        "stage_create" => out(c::stage_create(state, args(a)?).await),
+        "stage_update" => out(c::stage_update(state, args(a)?).await),
+        "stage_delete" => out(c::stage_delete(state, args(a)?).await),
+        "card_create" => out(c::card_create(state, args(a)?).await),
+        "card_move" => out(c::card_move(state, args(a)?).await),
+        "card_get" => out(c::card_get(state, args(a)?).await),
+        "card_update" => out(c::card_update(state, args(a)?).await),
+        "card_archive" => out(c::card_archive(state, args(a)?).await),
+        "tags_list" => out(c::tags_list(state).await),
+        "connected_accounts_list" => out(c::connected_accounts_list(state).await),
         other => Err(IpcError::new(IpcCode::Internal, format!("Unknown command “{other}”."))),
     }
 }

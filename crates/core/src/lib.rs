@@ -5,6 +5,7 @@ pub mod commands;
 pub mod embedded;
 pub mod error;
 pub mod ipc;
+pub mod planner;
 pub mod profiles;
 pub mod secrets;
 pub mod settings;

@@ -21,6 +21,10 @@ fn export_all(dir: &Path) -> Result<(), ts_rs::ExportError> {
         SpacesListArgs, StagesListArgs, CardsListArgs,
         api_types::Balance, api_types::Space, api_types::StageList, api_types::CardList,
         api_types::BrandKitSummary,
+        Board, BoardLoadArgs, SpaceCreateArgs, SpaceRenameArgs, SpaceArchiveArgs, StageCreateArgs, StageUpdateArgs,
+        StageDeleteArgs, CardCreateArgs, CardMoveArgs, CardIdArgs, CardUpdateArgs, CardArchiveArgs,
+        api_types::StageUpdated, api_types::StageDeleted, api_types::CardDetail, api_types::ArchiveResult,
+        api_types::Tag, api_types::ConnectedAccount,
     );
     Ok(())
 }

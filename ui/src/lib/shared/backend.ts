@@ -2,8 +2,11 @@
 // (development, Playwright) it uses web-shell's `POST /ipc/<command>` with the per-run token. Every
 // failure becomes a thrown `IpcError` ({code, message, ...}), so screens handle one shape.
 import type {
-  AppInfo, Balance, BrandKitSummary, CardList, CardsListArgs, IpcError, KeySetArgs, Profile, ProfileAddArgs,
-  ProfileIdArgs, ProfileRefArgs, ProfileRenameArgs, ProfilesView, Space, SpacesListArgs, StageList, StagesListArgs,
+  AppInfo, ArchiveResult, Balance, Board, BoardLoadArgs, BrandKitSummary, CardArchiveArgs, CardCreateArgs, CardDetail,
+  CardIdArgs, CardList, CardMoveArgs, CardsListArgs, CardSummary, CardUpdateArgs, ConnectedAccount, IpcError,
+  KeySetArgs, Profile, ProfileAddArgs, ProfileIdArgs, ProfileRefArgs, ProfileRenameArgs, ProfilesView, Space,
+  SpaceArchiveArgs, SpaceCreateArgs, SpaceRenameArgs, SpacesListArgs, Stage, StageCreateArgs, StageDeleteArgs,
+  StageDeleted, StageList, StagesListArgs, StageUpdateArgs, StageUpdated, Tag, UpdateCard,
 } from "../bindings";
 
 /** Every command of docs/ipc.md: its `args` (generated from Rust) and its result. */
@@ -22,6 +25,20 @@ export interface Commands {
   stages_list: { args: StagesListArgs; result: StageList };
   cards_list: { args: CardsListArgs; result: CardList };
   brand_kits_list: { args: undefined; result: BrandKitSummary[] };
+  board_load: { args: BoardLoadArgs; result: Board };
+  space_create: { args: SpaceCreateArgs; result: Space };
+  space_rename: { args: SpaceRenameArgs; result: Space };
+  space_archive: { args: SpaceArchiveArgs; result: ArchiveResult };
+  stage_create: { args: StageCreateArgs; result: Stage };
+  stage_update: { args: StageUpdateArgs; result: StageUpdated };
+  stage_delete: { args: StageDeleteArgs; result: StageDeleted };
+  card_create: { args: CardCreateArgs; result: CardSummary };
+  card_move: { args: CardMoveArgs; result: CardSummary };
+  card_get: { args: CardIdArgs; result: CardDetail };
+  card_update: { args: CardUpdateArgs; result: CardDetail };
+  card_archive: { args: CardArchiveArgs; result: ArchiveResult };
+  tags_list: { args: undefined; result: Tag[] };
+  connected_accounts_list: { args: undefined; result: ConnectedAccount[] };
   /** Desktop only: tells the shell the first data render is done (launch benchmark). */
   ui_ready: { args: undefined; result: null };
 }
@@ -122,6 +139,21 @@ export const api = {
   stagesList: (spaceId: string) => run("stages_list", { spaceId }),
   cardsList: (spaceId: string, stageId?: string) => run("cards_list", stageId ? { spaceId, stageId } : { spaceId }),
   brandKitsList: () => run("brand_kits_list"),
+  boardLoad: (args: BoardLoadArgs) => run("board_load", args),
+  spaceCreate: (name: string) => run("space_create", { name }),
+  spaceRename: (spaceId: string, name: string) => run("space_rename", { spaceId, name }),
+  spaceArchive: (spaceId: string, archived: boolean) => run("space_archive", { spaceId, archived }),
+  stageCreate: (args: StageCreateArgs) => run("stage_create", args),
+  stageUpdate: (args: StageUpdateArgs) => run("stage_update", args),
+  stageDelete: (args: StageDeleteArgs) => run("stage_delete", args),
+  cardCreate: (args: CardCreateArgs) => run("card_create", args),
+  cardMove: (cardId: string, stageId: string, beforeCardId?: string) =>
+    run("card_move", beforeCardId ? { cardId, stageId, beforeCardId } : { cardId, stageId }),
+  cardGet: (cardId: string) => run("card_get", { cardId }),
+  cardUpdate: (cardId: string, update: UpdateCard) => run("card_update", { cardId, update }),
+  cardArchive: (cardId: string, archived: boolean) => run("card_archive", { cardId, archived }),
+  tagsList: () => run("tags_list"),
+  connectedAccountsList: () => run("connected_accounts_list"),
   uiReady: async () => {
     if (isTauri()) await run("ui_ready").catch(() => undefined);
   },

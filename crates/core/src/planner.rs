@@ -1,0 +1,337 @@
+//! The planner's commands (docs/ipc.md, "Planner"): spaces, stages as board columns, cards moved and
+//! edited. Each is a plain async function over `AppState`, like those in `commands`.
+use api_client::CardEdit;
+use api_types::{
+    ArchiveRequest, ArchiveResult, CardDetail, CardQuery, CardSummary, ConnectedAccount, CreateCard, CreateSpace,
+    CreateStage, DeleteStage, ResolvedSpace, Space, Stage, StageDeleted, StageUpdated, Tag, UpdateCard, UpdateSpace,
+    UpdateStage,
+};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::error::{IpcError, IpcResult};
+use crate::state::AppState;
+
+/// Cards asked for per `GET /cards` page (the service's maximum).
+const PAGE: u32 = 100;
+/// A board holds at most this many cards (50 pages); past it the UI says so and asks for a filter.
+pub const BOARD_MAX_CARDS: usize = 5_000;
+
+/// A space's board: its stages in board order and its cards, ordered by stage then `boardOrder`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Board {
+    pub space: ResolvedSpace,
+    pub stages: Vec<Stage>,
+    pub cards: Vec<CardSummary>,
+    /// Cards matching the filters on the service; more than `cards.len()` only past `BOARD_MAX_CARDS`.
+    pub total: i64,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct BoardLoadArgs {
+    pub space_id: String,
+    /// `true`: the archived cards only.
+    #[serde(default)]
+    #[ts(optional)]
+    pub archived: Option<bool>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub search: Option<String>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub platform: Option<String>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub tag: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SpaceCreateArgs {
+    pub name: String,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SpaceRenameArgs {
+    pub space_id: String,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SpaceArchiveArgs {
+    pub space_id: String,
+    pub archived: bool,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct StageCreateArgs {
+    pub space_id: String,
+    pub name: String,
+    #[serde(default)]
+    #[ts(optional)]
+    pub color: Option<String>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub after_id: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct StageUpdateArgs {
+    pub space_id: String,
+    pub stage_id: String,
+    #[serde(default)]
+    #[ts(optional)]
+    pub name: Option<String>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub color: Option<String>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub after_id: Option<String>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub before_id: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct StageDeleteArgs {
+    pub space_id: String,
+    pub stage_id: String,
+    #[serde(default)]
+    #[ts(optional)]
+    pub target_stage_id: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CardCreateArgs {
+    pub space_id: String,
+    pub stage_id: String,
+    pub title: String,
+    pub platform: String,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CardMoveArgs {
+    pub card_id: String,
+    pub stage_id: String,
+    /// The card it goes before; absent = the end of the stage.
+    #[serde(default)]
+    #[ts(optional)]
+    pub before_card_id: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CardIdArgs {
+    pub card_id: String,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CardUpdateArgs {
+    pub card_id: String,
+    pub update: UpdateCard,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CardArchiveArgs {
+    pub card_id: String,
+    pub archived: bool,
+}
+
+/// A trimmed, non-empty name of at most `max` characters, or a validation error on `field`.
+fn check_text(field: &str, what: &str, value: &str, max: usize) -> IpcResult<String> {
+    let v = value.trim();
+    if v.is_empty() {
+        return Err(IpcError::validation(field, format!("Give the {what} a name.")));
+    }
+    if v.chars().count() > max {
+        return Err(IpcError::validation(field, format!("The {what}'s name is too long: at most {max} characters.")));
+    }
+    Ok(v.to_string())
+}
+
+fn non_empty(v: Option<String>) -> Option<String> {
+    v.map(|s| s.trim().to_string()).filter(|s| !s.is_empty())
+}
+
+pub async fn board_load(state: &AppState, args: BoardLoadArgs) -> IpcResult<Board> {
+    let client = state.client().await?;
+    let stage_list = client.stages().list(Some(&args.space_id)).await?;
+    let mut stages = stage_list.stages;
+    stages.sort_by(|a, b| a.sort_order.total_cmp(&b.sort_order));
+    let mut query = CardQuery {
+        space_id: Some(args.space_id.clone()),
+        archived: args.archived.filter(|a| *a),
+        platform: non_empty(args.platform),
+        tag: non_empty(args.tag),
+        search: non_empty(args.search),
+        limit: Some(PAGE),
+        offset: Some(0),
+        ..Default::default()
+    };
+    let mut cards: Vec<CardSummary> = Vec::new();
+    let mut total;
+    loop {
+        let page = client.cards().list(&query).await?;
+        total = page.total;
+        let got = page.cards.len();
+        cards.extend(page.cards);
+        if !page.has_more || got == 0 || cards.len() >= BOARD_MAX_CARDS {
+            break;
+        }
+        query.offset = Some(cards.len() as u32);
+    }
+    // The service lists archived cards with the live ones only when asked for them alone.
+    if args.archived != Some(true) {
+        cards.retain(|c| !c.is_archived);
+    }
+    let rank: std::collections::HashMap<&str, usize> =
+        stages.iter().enumerate().map(|(i, s)| (s.id.as_str(), i)).collect();
+    let stage_rank = |c: &CardSummary| c.stage_id.as_deref().and_then(|s| rank.get(s)).copied().unwrap_or(usize::MAX);
+    cards.sort_by(|a, b| {
+        stage_rank(a)
+            .cmp(&stage_rank(b))
+            .then(a.board_order.unwrap_or(f64::MAX).total_cmp(&b.board_order.unwrap_or(f64::MAX)))
+    });
+    Ok(Board { space: stage_list.space, stages, cards, total })
+}
+
+pub async fn space_create(state: &AppState, args: SpaceCreateArgs) -> IpcResult<Space> {
+    let name = check_text("name", "space", &args.name, 120)?;
+    Ok(state.client().await?.spaces().create(&CreateSpace { name, ..Default::default() }).await?)
+}
+
+pub async fn space_rename(state: &AppState, args: SpaceRenameArgs) -> IpcResult<Space> {
+    let name = check_text("name", "space", &args.name, 120)?;
+    let update = UpdateSpace { name: Some(name), ..Default::default() };
+    Ok(state.client().await?.spaces().update(&args.space_id, &update).await?)
+}
+
+pub async fn space_archive(state: &AppState, args: SpaceArchiveArgs) -> IpcResult<ArchiveResult> {
+    archive(state, "space", args.space_id, args.archived).await
+}
+
+async fn archive(state: &AppState, asset_type: &str, id: String, archived: bool) -> IpcResult<ArchiveResult> {
+    let req = ArchiveRequest { asset_type: asset_type.to_string(), id, archived: Some(archived) };
+    Ok(state.client().await?.archive(&req).await?)
+}
+
+pub async fn stage_create(state: &AppState, args: StageCreateArgs) -> IpcResult<Stage> {
+    let name = check_text("name", "stage", &args.name, 60)?;
+    let req = CreateStage {
+        name,
+        space_id: Some(args.space_id),
+        color: non_empty(args.color),
+        after_id: non_empty(args.after_id),
+        ..Default::default()
+    };
+    Ok(state.client().await?.stages().create(&req).await?)
+}
+
+pub async fn stage_update(state: &AppState, args: StageUpdateArgs) -> IpcResult<StageUpdated> {
+    let name = match &args.name {
+        Some(n) => Some(check_text("name", "stage", n, 60)?),
+        None => None,
+    };
+    if args.after_id.is_some() && args.before_id.is_some() {
+        return Err(IpcError::validation("afterId", "Move a stage after one stage or before one, not both."));
+    }
+    let req = UpdateStage {
+        space_id: args.space_id,
+        name,
+        color: non_empty(args.color),
+        after_id: args.after_id.map(Some),
+        before_id: args.before_id.map(Some),
+    };
+    Ok(state.client().await?.stages().update(&args.stage_id, &req).await?)
+}
+
+pub async fn stage_delete(state: &AppState, args: StageDeleteArgs) -> IpcResult<StageDeleted> {
+    let client = state.client().await?;
+    let target = match non_empty(args.target_stage_id) {
+        Some(t) if t == args.stage_id => {
+            return Err(IpcError::validation("targetStageId", "Choose another stage for the cards of the stage you delete."))
+        }
+        Some(t) => Some(t),
+        // The first other stage of the space.
+        None => {
+            let list = client.stages().list(Some(&args.space_id)).await?;
+            let mut others: Vec<Stage> = list.stages.into_iter().filter(|s| s.id != args.stage_id).collect();
+            others.sort_by(|a, b| a.sort_order.total_cmp(&b.sort_order));
+            others.first().map(|s| s.id.clone())
+        }
+    };
+    let req = DeleteStage { space_id: args.space_id, target_stage_id: target };
+    Ok(client.stages().delete(&args.stage_id, &req).await?)
+}
+
+pub async fn card_create(state: &AppState, args: CardCreateArgs) -> IpcResult<CardSummary> {
+    let title = args.title.trim().to_string();
+    if title.is_empty() {
+        return Err(IpcError::validation("title", "Give the card a title."));
+    }
+    let platform = args.platform.trim().to_string();
+    if platform.is_empty() {
+        return Err(IpcError::validation("platform", "Choose the card's platform."));
+    }
+    let req = CreateCard { title, platform, space_id: Some(args.space_id), stage: Some(args.stage_id), ..Default::default() };
+    Ok(state.client().await?.cards().create(&req).await?)
+}
+
+pub async fn card_move(state: &AppState, args: CardMoveArgs) -> IpcResult<CardSummary> {
+    if args.before_card_id.as_deref() == Some(args.card_id.as_str()) {
+        return Err(IpcError::validation("beforeCardId", "A card cannot be placed before itself."));
+    }
+    let update = UpdateCard { stage: Some(args.stage_id), before_card_id: args.before_card_id, ..Default::default() };
+    Ok(state.client().await?.cards().update(&args.card_id, &update).await?)
+}
+
+pub async fn card_get(state: &AppState, args: CardIdArgs) -> IpcResult<CardDetail> {
+    Ok(state.client().await?.cards().get(&args.card_id).await?)
+}
+
+/// Sends one PATCH and reads the card back. Whole `posts`/`assets` lists are checked against the
+/// spec's 400 rules first (against the card as it is now, so re-adding a kept file is caught).
+pub async fn card_update(state: &AppState, args: CardUpdateArgs) -> IpcResult<CardDetail> {
+    let client = state.client().await?;
+    let update = args.update;
+    if update.notes.is_some() && update.expected_revision.is_none() {
+        return Err(IpcError::validation("expectedRevision", "Notes are saved with the revision they were edited from; reload the card and try again."));
+    }
+    if update.posts.is_some() || update.assets.is_some() {
+        let current = client.cards().get(&args.card_id).await?;
+        let mut edit = CardEdit::from_card(&current);
+        if let Some(assets) = &update.assets {
+            edit.assets = assets.clone();
+        }
+        if let Some(posts) = &update.posts {
+            edit.posts = posts.clone();
+        }
+        edit.validate()?;
+    }
+    client.cards().update(&args.card_id, &update).await?;
+    Ok(client.cards().get(&args.card_id).await?)
+}
+
+pub async fn card_archive(state: &AppState, args: CardArchiveArgs) -> IpcResult<ArchiveResult> {
+    archive(state, "card", args.card_id, args.archived).await
+}
+
+pub async fn tags_list(state: &AppState) -> IpcResult<Vec<Tag>> {
+    Ok(state.client().await?.tags().list().await?)
+}
+
+pub async fn connected_accounts_list(state: &AppState) -> IpcResult<Vec<ConnectedAccount>> {
+    Ok(state.client().await?.connected_accounts().list().await?)
+}

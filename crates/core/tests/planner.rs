@@ -1,0 +1,260 @@
+//! The planner's commands against the embedded sandbox over real HTTP (docs/ipc.md, "Planner"): the
+//! board in order and paged past 100 cards, moves by `beforeCardId`, stages, spaces, archive and restore,
+//! card edits with the declarative lists checked before sending and the notes conflict.
+use api_types::{CardAssetInput, PostInput, UpdateCard};
+use contentdesk_core::commands::{self as c, *};
+use contentdesk_core::{ipc, AppState, CoreConfig, IpcCode, MemoryStore, Secrets};
+use serde_json::json;
+use std::sync::Arc;
+
+async fn app() -> AppState {
+    let dir = std::env::temp_dir().join(format!("contentdesk-planner-{}", uuid::Uuid::new_v4()));
+    std::fs::create_dir_all(&dir).unwrap();
+    AppState::start(CoreConfig {
+        data_dir: dir,
+        settings: None,
+        secrets: Secrets::Store(Arc::new(MemoryStore::new())),
+        embedded_sandbox: true,
+    })
+    .await
+    .expect("core starts")
+}
+
+/// A new empty space (its default stages) for one test.
+async fn space(app: &AppState, name: &str) -> (String, Vec<String>) {
+    let s = c::space_create(app, SpaceCreateArgs { name: name.into() }).await.unwrap();
+    let board = c::board_load(app, BoardLoadArgs { space_id: s.id.clone(), ..Default::default() }).await.unwrap();
+    assert!(board.stages.len() >= 2, "a new space has its default stages");
+    assert!(board.cards.is_empty());
+    (s.id, board.stages.into_iter().map(|s| s.id).collect())
+}
+
+async fn card(app: &AppState, space: &str, stage: &str, title: &str) -> String {
+    c::card_create(app, CardCreateArgs { space_id: space.into(), stage_id: stage.into(), title: title.into(), platform: "instagram".into() })
+        .await
+        .unwrap()
+        .id
+}
+
+async fn titles(app: &AppState, space: &str, stage: &str) -> Vec<String> {
+    let board = c::board_load(app, BoardLoadArgs { space_id: space.into(), ..Default::default() }).await.unwrap();
+    board.cards.into_iter().filter(|c| c.stage_id.as_deref() == Some(stage)).map(|c| c.title).collect()
+}
+
+#[tokio::test]
+async fn a_card_moves_before_another_between_and_within_columns_and_to_the_end() {
+    let app = app().await;
+    let (sp, st) = space(&app, "Moves").await;
+    let a = card(&app, &sp, &st[0], "A").await;
+    let b = card(&app, &sp, &st[0], "B").await;
+    let x = card(&app, &sp, &st[1], "X").await;
+    assert_eq!(titles(&app, &sp, &st[0]).await, ["A", "B"]);
+
+    // B before A in the same column.
+    let moved = c::card_move(&app, CardMoveArgs { card_id: b.clone(), stage_id: st[0].clone(), before_card_id: Some(a.clone()) }).await.unwrap();
+    assert_eq!(moved.stage_id.as_deref(), Some(st[0].as_str()));
+    assert_eq!(titles(&app, &sp, &st[0]).await, ["B", "A"]);
+    // A to the other column, before X.
+    c::card_move(&app, CardMoveArgs { card_id: a.clone(), stage_id: st[1].clone(), before_card_id: Some(x.clone()) }).await.unwrap();
+    assert_eq!(titles(&app, &sp, &st[1]).await, ["A", "X"]);
+    assert_eq!(titles(&app, &sp, &st[0]).await, ["B"]);
+    // B to the end of the second column.
+    c::card_move(&app, CardMoveArgs { card_id: b.clone(), stage_id: st[1].clone(), before_card_id: None }).await.unwrap();
+    assert_eq!(titles(&app, &sp, &st[1]).await, ["A", "X", "B"]);
+
+    // Before itself is refused locally; before a card of another column is the service's 400.
+    let e = c::card_move(&app, CardMoveArgs { card_id: b.clone(), stage_id: st[1].clone(), before_card_id: Some(b.clone()) }).await.unwrap_err();
+    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("beforeCardId")));
+    let c2 = card(&app, &sp, &st[0], "C").await;
+    let e = c::card_move(&app, CardMoveArgs { card_id: b.clone(), stage_id: st[1].clone(), before_card_id: Some(c2) }).await.unwrap_err();
+    assert_eq!((e.code, e.field.as_deref(), e.status), (IpcCode::Validation, Some("beforeCardId"), Some(400)));
+    assert_eq!(titles(&app, &sp, &st[1]).await, ["A", "X", "B"], "a refused move changes nothing");
+    // A card that is not there.
+    let e = c::card_move(&app, CardMoveArgs { card_id: "nope".into(), stage_id: st[1].clone(), before_card_id: None }).await.unwrap_err();
+    assert_eq!(e.code, IpcCode::NotFound);
+}
+
+#[tokio::test]
+async fn the_board_pages_past_one_hundred_cards_in_stage_then_board_order() {
+    let app = app().await;
+    let (sp, st) = space(&app, "Big").await;
+    for i in 0..130 {
+        card(&app, &sp, &st[i % 2], &format!("card {i:03}")).await;
+    }
+    let board = c::board_load(&app, BoardLoadArgs { space_id: sp.clone(), ..Default::default() }).await.unwrap();
+    assert_eq!((board.cards.len(), board.total), (130, 130), "all pages are read");
+    let stage_of: Vec<&str> = board.cards.iter().map(|c| c.stage_id.as_deref().unwrap()).collect();
+    assert!(stage_of[..65].iter().all(|s| *s == st[0]) && stage_of[65..].iter().all(|s| *s == st[1]), "grouped by stage, in stage order");
+    let first: Vec<&str> = board.cards[..3].iter().map(|c| c.title.as_str()).collect();
+    assert_eq!(first, ["card 000", "card 002", "card 004"], "board order within a stage");
+    assert_eq!(board.space.id, sp);
+}
+
+#[tokio::test]
+async fn filters_search_platform_tag_and_the_archived_view_with_restore() {
+    let app = app().await;
+    let (sp, st) = space(&app, "Filters").await;
+    let a = card(&app, &sp, &st[0], "Launch reel").await;
+    let b = c::card_create(&app, CardCreateArgs { space_id: sp.clone(), stage_id: st[0].clone(), title: "Blog post".into(), platform: "linkedin".into() })
+        .await
+        .unwrap()
+        .id;
+    c::card_update(&app, CardUpdateArgs { card_id: b.clone(), update: UpdateCard { tags: Some(vec!["launch".into()]), ..Default::default() } })
+        .await
+        .unwrap();
+    let load = |search: Option<&str>, platform: Option<&str>, tag: Option<&str>, archived: Option<bool>| BoardLoadArgs {
+        space_id: sp.clone(),
+        search: search.map(String::from),
+        platform: platform.map(String::from),
+        tag: tag.map(String::from),
+        archived,
+    };
+    let ids = |b: contentdesk_core::planner::Board| b.cards.into_iter().map(|c| c.id).collect::<Vec<_>>();
+    assert_eq!(ids(c::board_load(&app, load(Some("reel"), None, None, None)).await.unwrap()), [a.clone()]);
+    assert_eq!(ids(c::board_load(&app, load(None, Some("linkedin"), None, None)).await.unwrap()), [b.clone()]);
+    assert_eq!(ids(c::board_load(&app, load(None, None, Some("launch"), None)).await.unwrap()), [b.clone()]);
+    assert_eq!(ids(c::board_load(&app, load(Some("  "), None, None, None)).await.unwrap()).len(), 2, "a blank search is no filter");
+
+    assert!(c::card_archive(&app, CardArchiveArgs { card_id: a.clone(), archived: true }).await.unwrap().archived);
+    assert_eq!(ids(c::board_load(&app, load(None, None, None, None)).await.unwrap()), [b.clone()], "archived cards leave the board");
+    assert_eq!(ids(c::board_load(&app, load(None, None, None, Some(true))).await.unwrap()), [a.clone()], "and show under Archived");
+    let restored = c::card_archive(&app, CardArchiveArgs { card_id: a.clone(), archived: false }).await.unwrap();
+    assert!(!restored.archived);
+    assert_eq!(ids(c::board_load(&app, load(None, None, None, None)).await.unwrap()).len(), 2, "restored");
+}
+
+#[tokio::test]
+async fn stages_are_created_renamed_recoloured_moved_and_deleted_with_their_cards_moved() {
+    let app = app().await;
+    let (sp, st) = space(&app, "Stages").await;
+    let review = c::stage_create(&app, StageCreateArgs { space_id: sp.clone(), name: " Legal check ".into(), color: Some("#aa3366".into()), after_id: None })
+        .await
+        .unwrap();
+    assert_eq!((review.name.as_str(), review.color.as_deref()), ("Legal check", Some("#AA3366")));
+    let board = c::board_load(&app, BoardLoadArgs { space_id: sp.clone(), ..Default::default() }).await.unwrap();
+    assert_eq!(board.stages.last().unwrap().id, review.id, "a new stage goes at the end");
+
+    let up = c::stage_update(&app, StageUpdateArgs { space_id: sp.clone(), stage_id: review.id.clone(), name: Some("Client review".into()), color: Some("#225588".into()), after_id: None, before_id: Some(st[0].clone()) })
+        .await
+        .unwrap();
+    assert_eq!((up.stage.name.as_str(), up.stage.color.as_deref()), ("Client review", Some("#225588".to_uppercase().as_str())));
+    let board = c::board_load(&app, BoardLoadArgs { space_id: sp.clone(), ..Default::default() }).await.unwrap();
+    assert_eq!(board.stages[0].id, review.id, "moved first");
+
+    let e = c::stage_update(&app, StageUpdateArgs { space_id: sp.clone(), stage_id: review.id.clone(), name: Some("  ".into()), color: None, after_id: None, before_id: None })
+        .await
+        .unwrap_err();
+    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("name")));
+
+    card(&app, &sp, &review.id, "one").await;
+    card(&app, &sp, &review.id, "two").await;
+    let e = c::stage_delete(&app, StageDeleteArgs { space_id: sp.clone(), stage_id: review.id.clone(), target_stage_id: Some(review.id.clone()) })
+        .await
+        .unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("targetStageId"));
+    let gone = c::stage_delete(&app, StageDeleteArgs { space_id: sp.clone(), stage_id: review.id.clone(), target_stage_id: Some(st[1].clone()) })
+        .await
+        .unwrap();
+    assert_eq!(gone.moved_cards, 2);
+    assert_eq!(titles(&app, &sp, &st[1]).await, ["one", "two"]);
+    assert!(!gone.stages.iter().any(|s| s.id == review.id));
+}
+
+#[tokio::test]
+async fn spaces_are_created_renamed_archived_and_restored() {
+    let app = app().await;
+    let e = c::space_create(&app, SpaceCreateArgs { name: "   ".into() }).await.unwrap_err();
+    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("name")));
+    let (sp, _) = space(&app, "Autumn").await;
+    let renamed = c::space_rename(&app, SpaceRenameArgs { space_id: sp.clone(), name: "Autumn launch".into() }).await.unwrap();
+    assert_eq!(renamed.name, "Autumn launch");
+    c::space_archive(&app, SpaceArchiveArgs { space_id: sp.clone(), archived: true }).await.unwrap();
+    let live = c::spaces_list(&app, SpacesListArgs::default()).await.unwrap();
+    assert!(!live.iter().any(|s| s.id == sp));
+    let all = c::spaces_list(&app, SpacesListArgs { include_archived: Some(true) }).await.unwrap();
+    assert!(all.iter().any(|s| s.id == sp && s.archived_at.is_some()));
+    c::space_archive(&app, SpaceArchiveArgs { space_id: sp.clone(), archived: false }).await.unwrap();
+    assert!(c::spaces_list(&app, SpacesListArgs::default()).await.unwrap().iter().any(|s| s.id == sp));
+}
+
+#[tokio::test]
+async fn card_edits_check_the_lists_first_and_a_notes_conflict_keeps_both_texts() {
+    let app = app().await;
+    let (sp, st) = space(&app, "Edits").await;
+    let id = card(&app, &sp, &st[0], "Edit me").await;
+    let read = c::card_get(&app, CardIdArgs { card_id: id.clone() }).await.unwrap();
+
+    // Two links and an instagram post: read back in carousel order.
+    let links = vec![CardAssetInput::link("https://example.com/a.png"), CardAssetInput::link("https://example.com/b.png")];
+    let post = PostInput { platform: "instagram".into(), ..Default::default() };
+    let after = c::card_update(&app, CardUpdateArgs { card_id: id.clone(), update: UpdateCard { assets: Some(links), posts: Some(vec![post.clone()]), ..Default::default() } })
+        .await
+        .unwrap();
+    let urls: Vec<_> = after.assets.iter().map(|a| a.asset_url.clone().unwrap()).collect();
+    assert_eq!(urls, ["https://example.com/a.png", "https://example.com/b.png"]);
+    // Reorder: the same ids in a new order.
+    let reversed: Vec<_> = after.assets.iter().rev().map(|a| CardAssetInput::keep(a.id.clone())).collect();
+    let after = c::card_update(&app, CardUpdateArgs { card_id: id.clone(), update: UpdateCard { assets: Some(reversed), ..Default::default() } })
+        .await
+        .unwrap();
+    assert_eq!(after.assets[0].asset_url.as_deref(), Some("https://example.com/b.png"));
+
+    // Checked before sending: two references in one entry, a kept link added again, two instagram posts.
+    let two_refs = CardAssetInput { asset_url: Some("https://example.com/c.png".into()), content_id: Some("x".into()), ..Default::default() };
+    let e = c::card_update(&app, CardUpdateArgs { card_id: id.clone(), update: UpdateCard { assets: Some(vec![two_refs]), ..Default::default() } })
+        .await
+        .unwrap_err();
+    assert_eq!((e.code, e.field.as_deref(), e.status), (IpcCode::Validation, Some("assets[0]"), None));
+    let again = vec![CardAssetInput::keep(after.assets[0].id.clone()), CardAssetInput::link("https://example.com/b.png")];
+    let e = c::card_update(&app, CardUpdateArgs { card_id: id.clone(), update: UpdateCard { assets: Some(again), ..Default::default() } })
+        .await
+        .unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("assets[1]"));
+    let e = c::card_update(&app, CardUpdateArgs { card_id: id.clone(), update: UpdateCard { posts: Some(vec![post.clone(), post]), ..Default::default() } })
+        .await
+        .unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("posts[1]"));
+    assert_eq!(c::card_get(&app, CardIdArgs { card_id: id.clone() }).await.unwrap().assets.len(), 2, "nothing was written");
+
+    // Notes: without a revision refused locally; with a stale one the 409 carries theirs.
+    let e = c::card_update(&app, CardUpdateArgs { card_id: id.clone(), update: UpdateCard { notes: Some("mine".into()), ..Default::default() } })
+        .await
+        .unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("expectedRevision"));
+    let theirs = c::card_update(&app, CardUpdateArgs { card_id: id.clone(), update: UpdateCard { notes: Some("theirs".into()), expected_revision: Some(read.revision), ..Default::default() } })
+        .await
+        .unwrap();
+    let e = c::card_update(&app, CardUpdateArgs { card_id: id.clone(), update: UpdateCard { notes: Some("mine".into()), expected_revision: Some(read.revision), ..Default::default() } })
+        .await
+        .unwrap_err();
+    assert_eq!(e.code, IpcCode::NotesConflict);
+    assert_eq!((e.notes.as_deref(), e.revision), (Some("theirs"), Some(theirs.revision)));
+    let mine = c::card_update(&app, CardUpdateArgs { card_id: id.clone(), update: UpdateCard { notes: Some("mine".into()), expected_revision: e.revision, ..Default::default() } })
+        .await
+        .unwrap();
+    assert_eq!(mine.notes.as_deref(), Some("mine"));
+}
+
+#[tokio::test]
+async fn planner_commands_answer_through_dispatch_with_the_wire_shape() {
+    let app = app().await;
+    let (sp, st) = space(&app, "Wire").await;
+    let id = card(&app, &sp, &st[0], "Wired").await;
+    let v = ipc::dispatch(&app, "card_move", json!({ "cardId": id, "stageId": st[1] })).await.unwrap();
+    assert_eq!(v["stageId"], json!(st[1]));
+    let v = ipc::dispatch(&app, "board_load", json!({ "spaceId": sp })).await.unwrap();
+    assert_eq!(v["cards"][0]["id"], json!(id));
+    assert!(v["stages"].as_array().unwrap().len() >= 2 && v["space"]["id"] == json!(sp));
+    let e = ipc::dispatch(&app, "card_move", json!({ "cardId": id })).await.unwrap_err();
+    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("stageId")));
+    let v = ipc::dispatch(&app, "card_update", json!({ "cardId": id, "update": { "title": "Renamed" } })).await.unwrap();
+    assert_eq!(v["title"], json!("Renamed"));
+    assert!(v["revision"].is_number());
+    let e = ipc::dispatch(&app, "card_update", json!({ "cardId": id, "update": { "bogus": 1 } })).await.unwrap_err();
+    assert_eq!(e.code, IpcCode::Validation);
+    assert!(ipc::dispatch(&app, "tags_list", json!(null)).await.unwrap().is_array());
+    assert!(ipc::dispatch(&app, "connected_accounts_list", json!(null)).await.unwrap().is_array());
+    for name in ["board_load", "card_update", "stage_delete", "connected_accounts_list"] {
+        assert!(ipc::COMMANDS.contains(&name));
+    }
+}
