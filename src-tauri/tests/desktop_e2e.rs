@@ -119,6 +119,59 @@ async fn save(c: &Client, dir: &std::path::Path, name: &str) {
     std::fs::write(dir.join(format!("{name}.html")), c.source().await.unwrap_or_default()).unwrap();
 }
 
+/// The first card of the first column that has one, dropped on the next column: it lands at the end of
+/// that column at once, stays there (the service took it), and a reload shows it there.
+async fn drag_a_card_to_the_next_column(c: &Client, artifacts: &std::path::Path) {
+    let columns = c.find_all(Locator::Css("section.column[data-stage-id]")).await.unwrap();
+    let mut pick = None;
+    for (i, col) in columns.iter().enumerate().take(columns.len().saturating_sub(1)) {
+        if let Ok(tile) = col.find(Locator::Css("[data-card-id]")).await {
+            pick = Some((i, tile));
+            break;
+        }
+    }
+    let (i, tile) = pick.expect("the demo board has a card in a column with a column after it");
+    let card_id = tile.attr("data-card-id").await.unwrap().unwrap();
+    let target_stage = columns[i + 1].attr("data-stage-id").await.unwrap().unwrap();
+    // WebKitGTK's WebDriver does not start a native drag from synthesised pointer actions, so the
+    // pointer is the X server's own (xdotool under Xvfb): the same events a user's mouse makes.
+    let from = screen_point(c, &tile, 0.5, 0.85).await;
+    let to = screen_point(c, &columns[i + 1], 0.5, 0.5).await;
+    let xdo = |args: &[String]| {
+        let ok = Command::new("xdotool").args(args).status().expect("xdotool (Debian's package)").success();
+        assert!(ok, "xdotool {args:?}");
+    };
+    xdo(&["mousemove".into(), from.0.to_string(), from.1.to_string()]);
+    std::thread::sleep(Duration::from_millis(100));
+    xdo(&["mousedown".into(), "1".into()]);
+    for step in 1..=12 {
+        let x = from.0 + (to.0 - from.0) * step / 12;
+        let y = from.1 + (to.1 - from.1) * step / 12;
+        xdo(&["mousemove".into(), x.to_string(), y.to_string()]);
+        std::thread::sleep(Duration::from_millis(40));
+    }
+    std::thread::sleep(Duration::from_millis(150));
+    xdo(&["mouseup".into(), "1".into()]);
+    let in_target = format!("section.column[data-stage-id='{target_stage}'] [data-card-id='{card_id}']");
+    wait_css(c, &in_target).await;
+    tokio::time::sleep(Duration::from_millis(800)).await; // a refused move would roll back by now
+    assert!(c.find(Locator::Css(&in_target)).await.is_ok(), "the move was kept");
+    save(c, artifacts, "desktop-after-drag").await;
+    c.refresh().await.unwrap();
+    wait_text(c, "[data-testid=space-tab]", "Content plan").await;
+    wait_css(c, &in_target).await;
+}
+
+/// Where a point of an element is on the X screen: the window's place plus the element's place in the
+/// page; `fx`, `fy` are fractions of its width and height.
+async fn screen_point(c: &Client, e: &Element, fx: f64, fy: f64) -> (i64, i64) {
+    let js = "const r = arguments[0].getBoundingClientRect(); \
+              return [window.screenX, window.screenY + (window.outerHeight - window.innerHeight), r.left, r.top, r.width, r.height];";
+    let v = c.execute(js, vec![serde_json::to_value(e).unwrap()]).await.expect("element rect");
+    let n: Vec<f64> = v.as_array().unwrap().iter().map(|x| x.as_f64().unwrap_or(0.0)).collect();
+    ((n[0] + n[2] + n[4] * fx).round() as i64, (n[1] + n[3] + n[5] * fy).round() as i64)
+}
+
 fn secret_accounts(service: &str) -> Vec<String> {
     let out = Command::new("secret-tool").args(["search", "--all", "service", service]).output().expect("secret-tool");
     let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
@@ -150,6 +203,9 @@ async fn the_window_shows_the_sandbox_keeps_a_key_in_the_keyring_across_restarts
     let balance = wait_css(&c, "[data-testid=balance]").await;
     assert!(balance.text().await.unwrap().contains("credits"));
     save(&c, &artifacts, "desktop-window").await;
+
+    // Drag a card between columns with the pointer (WebDriver actions → WebKit's own drag and drop).
+    drag_a_card_to_the_next_column(&c, &artifacts).await;
 
     // Save a key for a remote profile.
     wait_css(&c, "a[href='#/settings']").await.click().await.unwrap();

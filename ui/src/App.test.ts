@@ -7,11 +7,13 @@ import { fakeCore, SANDBOX, type FakeCore } from "./lib/shared/fakeCore";
 
 function withPlanner(core: FakeCore) {
   core.answers.spaces_list = () => [{ id: "s1", name: "Content plan", postCount: 3 }];
-  core.answers.stages_list = () => ({
-    stages: [{ id: "a", name: "Ideas", slug: "ideas", color: null, sortOrder: 0, isDefault: true }],
+  core.answers.board_load = () => ({
     space: { id: "s1", name: "Content plan" },
+    stages: [{ id: "a", name: "Ideas", slug: "ideas", color: null, sortOrder: 0, isDefault: true }],
+    cards: [{ id: "c1", title: "Hook ideas", stageId: "a", boardOrder: 0, platforms: [], tags: [] }],
+    total: 1,
   });
-  core.answers.cards_list = () => ({ cards: [{ id: "c1", title: "Hook ideas", stageId: "a", boardOrder: 0 }], total: 1, hasMore: false, space: null });
+  core.answers.tags_list = () => [];
   core.answers.brand_kits_list = () => [];
   return core;
 }

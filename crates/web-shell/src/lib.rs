@@ -19,7 +19,7 @@ use tower_http::set_header::SetResponseHeaderLayer;
 /// The same policy as the desktop window (src-tauri/tauri.conf.json), with `connect-src 'self'` for the
 /// `/ipc` calls. Sandbox media come from the loopback sandbox origin.
 pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
-img-src 'self' data: blob: http://127.0.0.1:*; media-src 'self' blob: http://127.0.0.1:*; connect-src 'self'; \
+img-src 'self' data: blob: http://127.0.0.1:* https:; media-src 'self' blob: http://127.0.0.1:* https:; connect-src 'self'; \
 object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
 
 pub const TOKEN_HEADER: &str = "x-contentdesk-token";

@@ -1,0 +1,181 @@
+// Planner journeys in Debian's Chromium (playwright-core) against web-shell and its embedded sandbox
+// (started by scripts/ui-e2e.sh: WEB_SHELL_URL with ?token=, E2E_ARTIFACTS). Each journey makes its
+// own space through the core's commands, so the journeys do not depend on one another or on the demo.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { chromium } from "playwright-core";
+
+const { WEB_SHELL_URL } = process.env;
+const ARTIFACTS = process.env.E2E_ARTIFACTS ?? path.resolve("e2e/artifacts");
+if (!WEB_SHELL_URL) throw new Error("WEB_SHELL_URL is not set: run scripts/ui-e2e.sh");
+const TOKEN = new URL(WEB_SHELL_URL).searchParams.get("token");
+const ORIGIN = new URL(WEB_SHELL_URL).origin;
+
+let context, page;
+const replies = [];
+const pageErrors = [];
+
+/** A core command over web-shell, as the UI calls it (for setting up and for reading back). */
+async function ipc(command, args = {}) {
+  const res = await fetch(`${ORIGIN}/ipc/${command}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "X-ContentDesk-Token": TOKEN },
+    body: JSON.stringify(args),
+  });
+  const body = await res.json();
+  if (!res.ok) throw new Error(`${command}: ${JSON.stringify(body)}`);
+  return body;
+}
+
+/** A new space with cards in its first two stages; the page shows its board. */
+async function boardWith(name, first, second = []) {
+  const space = await ipc("space_create", { name });
+  const { stages } = await ipc("board_load", { spaceId: space.id });
+  const cards = {};
+  for (const [stage, titles] of [[stages[0], first], [stages[1], second]]) {
+    for (const title of titles) {
+      cards[title] = await ipc("card_create", { spaceId: space.id, stageId: stage.id, title, platform: "instagram" });
+    }
+  }
+  await page.goto(`${ORIGIN}/`);
+  await page.getByRole("tab", { name }).click();
+  await page.getByRole("region", { name: `${stages[0].name} stage` }).getByText(first[0] ?? "").first().waitFor();
+  return { space, stages, cards };
+}
+
+async function titlesIn(spaceId, stageId) {
+  const board = await ipc("board_load", { spaceId });
+  return board.cards.filter((c) => c.stageId === stageId).map((c) => c.title);
+}
+
+before(async () => {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), "contentdesk-chromium-"));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: "/usr/bin/chromium",
+    headless: true,
+    viewport: { width: 1360, height: 860 },
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+      "--disable-component-update", "--disable-sync"],
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+  page.on("response", async (res) => {
+    if (!res.url().includes("/ipc/")) return;
+    try { replies.push({ url: new URL(res.url()).pathname, status: res.status(), body: await res.text() }); } catch { /* closed */ }
+  });
+  page.on("pageerror", (e) => pageErrors.push(String(e)));
+  page.on("console", (m) => { if (m.type() === "error") pageErrors.push(m.text()); });
+  // The first visit takes the token out of the URL and keeps it for the tab.
+  await page.goto(WEB_SHELL_URL);
+  await page.getByRole("tab", { name: /Content plan/ }).waitFor();
+});
+
+after(async () => {
+  if (page) fs.writeFileSync(path.join(ARTIFACTS, "planner-dom.html"), await page.content());
+  fs.writeFileSync(path.join(ARTIFACTS, "planner-ipc-replies.jsonl"), replies.map((r) => JSON.stringify(r)).join("\n") + "\n");
+  fs.writeFileSync(path.join(ARTIFACTS, "planner-page-errors.txt"), pageErrors.join("\n") + (pageErrors.length ? "\n" : ""));
+  await context?.close();
+});
+
+test("drag a card to another column: it moves at once, the service keeps it, a reload shows it there", async () => {
+  const { space, stages, cards } = await boardWith("Drag journey", ["Alpha", "Beta"], ["Gamma"]);
+  await page.screenshot({ path: path.join(ARTIFACTS, "planner-board.png") });
+  const source = page.getByTestId(`card-${cards.Alpha.id}`);
+  const target = page.getByTestId(`card-${cards.Gamma.id}`);
+  // Drop on the upper half of Gamma: Alpha goes before it.
+  const box = await target.boundingBox();
+  await source.dragTo(target, { targetPosition: { x: box.width / 2, y: 4 } });
+  await page.getByRole("region", { name: `${stages[1].name} stage` }).getByTestId(`card-${cards.Alpha.id}`).waitFor();
+  // The request follows the optimistic move: wait for the service to agree.
+  for (let i = 0; i < 50 && (await titlesIn(space.id, stages[1].id))[0] !== "Alpha"; i++) await page.waitForTimeout(100);
+  assert.deepEqual(await titlesIn(space.id, stages[1].id), ["Alpha", "Gamma"]);
+  assert.deepEqual(await titlesIn(space.id, stages[0].id), ["Beta"]);
+  await page.reload();
+  await page.getByRole("tab", { name: "Drag journey" }).click();
+  const column = page.getByRole("region", { name: `${stages[1].name} stage` });
+  await column.getByTestId(`card-${cards.Alpha.id}`).waitFor();
+  assert.equal(await page.getByRole("region", { name: `${stages[0].name} stage` }).getByTestId(`card-${cards.Alpha.id}`).count(), 0);
+  await page.screenshot({ path: path.join(ARTIFACTS, "planner-after-drag.png") });
+});
+
+test("the same move by keyboard: handle, Move to…, announced, focus back on the card, kept after reload", async () => {
+  const { space, stages, cards } = await boardWith("Keyboard journey", ["One", "Two", "Three"], ["Four"]);
+  await page.getByRole("button", { name: "Move Three" }).focus();
+  await page.keyboard.press("Enter");
+  const menu = page.getByRole("menu");
+  await menu.waitFor();
+  await menu.getByRole("menuitem", { name: `To ${stages[1].name}` }).click();
+  const status = page.getByTestId("board-status");
+  await page.waitForFunction(() => /moved to/i.test(document.querySelector('[data-testid="board-status"]')?.textContent ?? ""));
+  assert.match(await status.innerText(), new RegExp(`Three.*moved to ${stages[1].name}`, "i"));
+  const focused = await page.evaluate(() => document.activeElement?.closest("[data-card-id]")?.getAttribute("data-card-id"));
+  assert.equal(focused, cards.Three.id, "focus returns to the moved card");
+  // Alt+ArrowUp on the focused card: to the top of its new column.
+  await page.keyboard.press("Alt+ArrowUp");
+  for (let i = 0; i < 50 && (await titlesIn(space.id, stages[1].id))[0] !== "Three"; i++) await page.waitForTimeout(100);
+  assert.deepEqual(await titlesIn(space.id, stages[1].id), ["Three", "Four"]);
+  await page.reload();
+  await page.getByRole("tab", { name: "Keyboard journey" }).click();
+  await page.getByRole("region", { name: `${stages[1].name} stage` }).getByTestId(`card-${cards.Three.id}`).waitFor();
+});
+
+test("reorder the carousel in the editor, save, reload: the order is kept", async () => {
+  const { cards } = await boardWith("Carousel journey", ["Carousel card"]);
+  const id = cards["Carousel card"].id;
+  await ipc("card_update", {
+    cardId: id,
+    update: { assets: [{ assetUrl: "https://example.com/first.png" }, { assetUrl: "https://example.com/second.png" }] },
+  });
+  await page.getByTestId(`card-${id}`).getByRole("button", { name: "Carousel card", exact: true }).click();
+  const editor = page.getByTestId("card-editor");
+  await editor.waitFor();
+  const assets = editor.getByTestId("asset");
+  await assets.first().waitFor();
+  assert.equal(await assets.count(), 2);
+  await assets.first().focus();
+  await page.keyboard.press("Alt+ArrowRight");
+  await page.screenshot({ path: path.join(ARTIFACTS, "planner-editor.png") });
+  await editor.getByRole("button", { name: "Save", exact: true }).click();
+  for (let i = 0; i < 50; i++) {
+    const card = await ipc("card_get", { cardId: id });
+    if (card.assets[0]?.assetUrl === "https://example.com/second.png") break;
+    await page.waitForTimeout(100);
+  }
+  const card = await ipc("card_get", { cardId: id });
+  assert.deepEqual(card.assets.map((a) => a.assetUrl), ["https://example.com/second.png", "https://example.com/first.png"]);
+  await page.reload();
+  await page.getByRole("tab", { name: "Carousel journey" }).click();
+  await page.getByTestId(`card-${id}`).getByRole("button", { name: "Carousel card", exact: true }).click();
+  await page.getByTestId("card-editor").getByTestId("asset").first().waitFor();
+  assert.match(await page.getByTestId("card-editor").getByTestId("asset").first().getAttribute("aria-label"), /second\.png/);
+});
+
+test("a notes conflict shows theirs beside yours and loses nothing", async () => {
+  const { cards } = await boardWith("Notes journey", ["Notes card"]);
+  const id = cards["Notes card"].id;
+  await page.getByTestId(`card-${id}`).getByRole("button", { name: "Notes card", exact: true }).click();
+  const editor = page.getByTestId("card-editor");
+  await editor.getByLabel(/^Notes/).waitFor();
+  // Someone else saves notes meanwhile.
+  const before = await ipc("card_get", { cardId: id });
+  await ipc("card_update", { cardId: id, update: { notes: "Their text", expectedRevision: before.revision } });
+  await editor.getByLabel(/^Notes/).fill("My careful text");
+  await editor.getByRole("button", { name: "Save", exact: true }).click();
+  const conflict = editor.getByTestId("notes-conflict");
+  await conflict.waitFor();
+  assert.equal(await conflict.getByLabel("Theirs").inputValue(), "Their text");
+  assert.equal(await conflict.getByLabel("Yours").inputValue(), "My careful text");
+  await page.screenshot({ path: path.join(ARTIFACTS, "planner-notes-conflict.png") });
+  await conflict.getByRole("button", { name: /Keep mine/ }).click();
+  for (let i = 0; i < 50 && (await ipc("card_get", { cardId: id })).notes !== "My careful text"; i++) await page.waitForTimeout(100);
+  assert.equal((await ipc("card_get", { cardId: id })).notes, "My careful text");
+});
+
+test("the planner journeys raised no page errors", () => {
+  // The notes journey's 409 is the conflict it asks for; Chromium logs every non-2xx fetch.
+  const expected = (e) => /status of 409 \(Conflict\)/.test(e);
+  assert.deepEqual(pageErrors.filter((e) => !expected(e)), []);
+});

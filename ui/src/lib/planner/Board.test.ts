@@ -1,0 +1,433 @@
+import { afterEach, expect, it } from "vitest";
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/svelte";
+import userEvent from "@testing-library/user-event";
+import { clearMocks } from "@tauri-apps/api/mocks";
+import type { CardSummary, Stage } from "../bindings";
+import Board from "./Board.svelte";
+import { fakeCore, type FakeCore } from "../shared/fakeCore";
+import { testCard } from "./editor/testCard";
+
+afterEach(() => clearMocks());
+
+const stage = (id: string, name: string, sortOrder: number): Stage => ({ id, name, slug: id, color: null, sortOrder, isDefault: false });
+const card = (id: string, title: string, stageId: string, boardOrder: number, extra: Partial<CardSummary> = {}): CardSummary => ({
+  id, title, platform: "youtube", spaceId: "s1", stageId, boardOrder, contentType: null, coverUrl: null, isFavorite: false,
+  archivedAt: null, isArchived: false, scheduledAt: null, publishedAt: null, publishUrl: null, createdAt: null, updatedAt: null,
+  platforms: [], tags: [], ...extra,
+});
+
+function setup(core: FakeCore = fakeCore()) {
+  core.answers.spaces_list = (a) => [
+    { id: "s1", name: "Content plan", postCount: 4, archivedAt: null },
+    { id: "s2", name: "Podcast", postCount: 0, archivedAt: null },
+    ...(a?.includeArchived ? [{ id: "s9", name: "Old", postCount: 0, archivedAt: "2026-01-01T00:00:00Z" }] : []),
+  ];
+  core.answers.tags_list = () => [{ id: "t1", name: "launch" }, { id: "t2", name: "evergreen" }];
+  core.answers.board_load = (a) => a?.spaceId === "s1"
+    ? {
+      space: { id: "s1", name: "Content plan" },
+      // Out of order on purpose: the board's order is sortOrder, then boardOrder.
+      stages: [stage("b", "Review", 2), stage("a", "Ideas", 1), stage("c", "Done", 3)],
+      cards: a?.archived
+        ? [card("z1", "Old idea", "a", 1, { isArchived: true, archivedAt: "2026-01-01T00:00:00Z" })]
+        : [
+          card("c3", "Second idea", "a", 2, { tags: ["launch"], platforms: ["instagram"] }),
+          card("c1", "First idea", "a", 1, { coverUrl: "https://img.example/c1.jpg", scheduledAt: "2026-03-04T13:30:00Z" }),
+          card("c4", "Third idea", "a", 3),
+          card("c2", "", "b", 1, { platform: "tiktok" }),
+        ],
+      total: a?.archived ? 1 : 4,
+    }
+    : { space: { id: "s2", name: "Podcast" }, stages: [stage("p1", "Booked", 1)], cards: [], total: 0 };
+  // The core answers the moved card read back (here: its title from the id, as the fixtures name them).
+  const names: Record<string, string> = { c1: "First idea", c2: "", c3: "Second idea", c4: "Third idea" };
+  core.answers.card_move = (a) => card(String(a?.cardId), names[String(a?.cardId)] ?? "moved", String(a?.stageId), 99);
+  core.answers.card_archive = (a) => ({ archived: a?.archived });
+  return core;
+}
+
+const titles = (region: HTMLElement) =>
+  within(region).queryAllByRole("listitem").map((li) => within(li).getAllByRole("button")[0].textContent);
+
+it("renders the stages as columns in board order, with the tiles' fields, and reports ui_ready", async () => {
+  const core = setup();
+  render(Board);
+  const ideas = await screen.findByRole("region", { name: "Ideas stage" });
+  const columns = screen.getAllByRole("region").map((r) => r.getAttribute("aria-label")).filter((l) => l?.endsWith(" stage"));
+  expect(columns).toEqual(["Ideas stage", "Review stage", "Done stage"]);
+  expect(within(ideas).getByRole("heading")).toHaveTextContent("Ideas 3 cards");
+  expect(titles(ideas)).toEqual(["First idea", "Second idea", "Third idea"]);
+  expect(ideas).toHaveAttribute("data-testid", "column-a");
+
+  const first = screen.getByTestId("card-c1");
+  expect(first.querySelector("img")).toHaveAttribute("src", "https://img.example/c1.jpg");
+  expect(within(first).getByText("YouTube")).toBeInTheDocument();
+  const when = first.querySelector("time")!;
+  expect(when).toHaveAttribute("datetime", "2026-03-04T13:30:00Z");
+  expect(when.textContent).toBe(new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(new Date("2026-03-04T13:30:00Z")));
+  const second = screen.getByTestId("card-c3");
+  expect(within(second).getByText("Instagram")).toBeInTheDocument();
+  expect(within(second).getByText("#launch")).toBeInTheDocument();
+  expect(within(screen.getByTestId("card-c2")).getByText("Untitled card")).toBeInTheDocument();
+  expect(within(screen.getByTestId("card-c2")).getByText("TikTok")).toBeInTheDocument();
+  expect(within(screen.getByRole("region", { name: "Done stage" })).getByText("No cards yet.")).toBeInTheDocument();
+  expect(screen.getByRole("tab", { name: /Content plan/ })).toHaveAttribute("aria-selected", "true");
+  expect(core.called("board_load")[0].args).toEqual({ spaceId: "s1" });
+  await waitFor(() => expect(core.calls.map((c) => c.cmd)).toContain("ui_ready"));
+});
+
+it("renders user text as text, never as markup", async () => {
+  const core = setup();
+  const base = core.answers.board_load;
+  core.answers.board_load = (a) => ({ ...(base(a) as object), cards: [card("x", "<img src=x onerror=alert(1)>", "a", 1)] });
+  render(Board);
+  const tile = await screen.findByTestId("card-x");
+  expect(tile.querySelector("img")).toBeNull();
+  expect(tile).toHaveTextContent("<img src=x onerror=alert(1)>");
+});
+
+it("keyboard: Alt+ArrowDown moves a card, sends card_move, announces, keeps focus on it; the menu moves to another stage", async () => {
+  const core = setup();
+  render(Board);
+  const ideas = await screen.findByRole("region", { name: "Ideas stage" });
+  const user = userEvent.setup();
+  within(screen.getByTestId("card-c1")).getByRole("button", { name: "First idea" }).focus();
+  await user.keyboard("{Alt>}{ArrowDown}{/Alt}");
+  expect(titles(ideas)).toEqual(["Second idea", "First idea", "Third idea"]);
+  await waitFor(() => expect(core.called("card_move")).toHaveLength(1));
+  expect(core.called("card_move")[0].args).toEqual({ cardId: "c1", stageId: "a", beforeCardId: "c4" });
+  expect(screen.getByTestId("board-status")).toHaveTextContent("Card “First idea” moved to Ideas, 2 of 3");
+  await waitFor(() => expect(within(screen.getByTestId("card-c1")).getByRole("button", { name: "First idea" })).toHaveFocus());
+
+  // The handle's menu: "To Review" puts it at the end of Review.
+  await user.click(screen.getByRole("button", { name: "Move First idea" }));
+  const menu = screen.getByRole("menu", { name: "Move “First idea” to…" });
+  expect(within(menu).getAllByRole("menuitem").map((m) => m.textContent)).toEqual(
+    ["Top", "Up", "Down", "Bottom", "To Review", "To Done", "Archive card…"]);
+  expect(within(menu).getByRole("menuitem", { name: "Up" })).toBeEnabled();
+  await user.click(within(menu).getByRole("menuitem", { name: "To Review" }));
+  expect(screen.queryByRole("menu")).toBeNull();
+  const review = screen.getByRole("region", { name: "Review stage" });
+  expect(titles(review)).toEqual(["Untitled card", "First idea"]);
+  await waitFor(() => expect(core.called("card_move")).toHaveLength(2));
+  expect(core.called("card_move")[1].args).toEqual({ cardId: "c1", stageId: "b" });
+  expect(screen.getByTestId("board-status")).toHaveTextContent("Card “First idea” moved to Review, 2 of 2");
+  await waitFor(() => expect(screen.getByRole("button", { name: "Move First idea" })).toHaveFocus());
+
+  // Alt+ArrowRight keeps the index in the next stage (Done is empty: its end).
+  await user.keyboard("{Alt>}{ArrowRight}{/Alt}");
+  expect(titles(screen.getByRole("region", { name: "Done stage" }))).toEqual(["First idea"]);
+  await waitFor(() => expect(core.called("card_move")[2]?.args).toEqual({ cardId: "c1", stageId: "c" }));
+});
+
+it("a refused move puts the card back and says why", async () => {
+  const core = setup();
+  core.failWith.card_move = { code: "notFound", message: "The stage is gone: deleted elsewhere." };
+  render(Board);
+  const ideas = await screen.findByRole("region", { name: "Ideas stage" });
+  const user = userEvent.setup();
+  within(screen.getByTestId("card-c4")).getByRole("button", { name: "Third idea" }).focus();
+  await user.keyboard("{Alt>}{ArrowLeft}{/Alt}"); // first stage: nowhere to go
+  expect(core.called("card_move")).toHaveLength(0);
+  await user.keyboard("{Alt>}{ArrowUp}{/Alt}");
+  const note = await screen.findByTestId("planner-action-error");
+  expect(note).toHaveTextContent("Not found");
+  expect(note).toHaveTextContent("The stage is gone");
+  expect(titles(ideas)).toEqual(["First idea", "Second idea", "Third idea"]);
+  expect(screen.getByTestId("board-status")).toHaveTextContent("Card “Third idea” could not be moved; it is back in Ideas.");
+  expect(screen.queryByRole("button", { name: "Undo" })).toBeNull();
+});
+
+it("a refused stage move puts the stage back", async () => {
+  const core = setup();
+  core.failWith.stage_update = { code: "validation", field: "beforeId", message: "beforeId is not a stage of this space." };
+  render(Board);
+  await screen.findByRole("region", { name: "Ideas stage" });
+  const user = userEvent.setup();
+  await user.click(screen.getByRole("button", { name: "Actions for stage Review" }));
+  expect(screen.getByRole("menuitem", { name: "Move left" })).toBeEnabled();
+  await user.click(screen.getByRole("menuitem", { name: "Move left" }));
+  expect(await screen.findByTestId("planner-action-error")).toHaveTextContent("beforeId is not a stage of this space.");
+  expect(core.called("stage_update")[0].args).toEqual({ spaceId: "s1", stageId: "b", beforeId: "a" });
+  const order = screen.getAllByRole("region").map((r) => r.getAttribute("aria-label")).filter((l) => l?.endsWith(" stage"));
+  expect(order).toEqual(["Ideas stage", "Review stage", "Done stage"]);
+});
+
+it("two quick moves of one card: only the latest decides where it ends up when the first is refused", async () => {
+  const core = setup();
+  let release!: () => void;
+  core.hold.card_move = new Promise<void>((r) => (release = r));
+  const answer = core.answers.card_move;
+  let n = 0;
+  core.answers.card_move = (a) => {
+    if (++n === 1) throw { code: "conflict", message: "Changed elsewhere." };
+    return answer(a);
+  };
+  render(Board);
+  const ideas = await screen.findByRole("region", { name: "Ideas stage" });
+  const user = userEvent.setup();
+  within(screen.getByTestId("card-c1")).getByRole("button", { name: "First idea" }).focus();
+  await user.keyboard("{Alt>}{ArrowDown}{/Alt}");
+  await waitFor(() => expect(within(screen.getByTestId("card-c1")).getByRole("button", { name: "First idea" })).toHaveFocus());
+  await user.keyboard("{Alt>}{ArrowDown}{/Alt}");
+  expect(titles(ideas)).toEqual(["Second idea", "Third idea", "First idea"]);
+  release();
+  await screen.findByTestId("planner-action-error");
+  await waitFor(() => expect(core.called("card_move")).toHaveLength(2));
+  expect(titles(ideas)).toEqual(["Second idea", "Third idea", "First idea"]);
+});
+
+it("undo of a move: the Undo button and Ctrl+Z send the card back", async () => {
+  const core = setup();
+  render(Board);
+  const ideas = await screen.findByRole("region", { name: "Ideas stage" });
+  const user = userEvent.setup();
+  within(screen.getByTestId("card-c1")).getByRole("button", { name: "First idea" }).focus();
+  await user.keyboard("{Alt>}{End}{/Alt}");
+  expect(titles(ideas)).toEqual(["Second idea", "Third idea", "First idea"]);
+  await user.click(screen.getByRole("button", { name: "Undo" }));
+  expect(titles(ideas)).toEqual(["First idea", "Second idea", "Third idea"]);
+  await waitFor(() => expect(core.called("card_move")).toHaveLength(2));
+  expect(core.called("card_move")[1].args).toEqual({ cardId: "c1", stageId: "a", beforeCardId: "c3" });
+  expect(screen.queryByRole("button", { name: "Undo" })).toBeNull();
+
+  within(screen.getByTestId("card-c4")).getByRole("button", { name: "Third idea" }).focus();
+  await user.keyboard("{Alt>}{Home}{/Alt}");
+  expect(titles(ideas)).toEqual(["Third idea", "First idea", "Second idea"]);
+  await user.keyboard("{Control>}z{/Control}");
+  expect(titles(ideas)).toEqual(["First idea", "Second idea", "Third idea"]);
+  await waitFor(() => expect(core.called("card_move")[3]?.args).toEqual({ cardId: "c4", stageId: "a" }));
+});
+
+it("archiving a card asks first, removes it, and can be undone", async () => {
+  const core = setup();
+  render(Board);
+  const ideas = await screen.findByRole("region", { name: "Ideas stage" });
+  const user = userEvent.setup();
+  await user.click(screen.getByRole("button", { name: "Move Second idea" }));
+  await user.click(screen.getByRole("menuitem", { name: "Archive card…" }));
+  const dialog = screen.getByRole("alertdialog", { name: "Archive card “Second idea”?" });
+  await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
+  expect(core.called("card_archive")).toHaveLength(0);
+  expect(titles(ideas)).toHaveLength(3);
+
+  await user.click(screen.getByRole("button", { name: "Move Second idea" }));
+  await user.click(screen.getByRole("menuitem", { name: "Archive card…" }));
+  await user.click(within(screen.getByRole("alertdialog")).getByRole("button", { name: "Archive card" }));
+  expect(titles(ideas)).toEqual(["First idea", "Third idea"]);
+  await waitFor(() => expect(core.called("card_archive")[0]?.args).toEqual({ cardId: "c3", archived: true }));
+  expect(screen.getByTestId("board-status")).toHaveTextContent("Card “Second idea” archived.");
+
+  await user.click(screen.getByRole("button", { name: "Undo" }));
+  expect(titles(ideas)).toEqual(["First idea", "Second idea", "Third idea"]);
+  await waitFor(() => expect(core.called("card_archive")[1]?.args).toEqual({ cardId: "c3", archived: false }));
+});
+
+it("a refused archive puts the card back", async () => {
+  const core = setup();
+  core.failWith.card_archive = { code: "network", message: "" };
+  render(Board);
+  const ideas = await screen.findByRole("region", { name: "Ideas stage" });
+  const user = userEvent.setup();
+  await user.click(screen.getByRole("button", { name: "Move Third idea" }));
+  await user.click(screen.getByRole("menuitem", { name: "Archive card…" }));
+  await user.click(within(screen.getByRole("alertdialog")).getByRole("button", { name: "Archive card" }));
+  expect(await screen.findByTestId("planner-action-error")).toHaveTextContent("Cannot reach the service");
+  expect(titles(ideas)).toEqual(["First idea", "Second idea", "Third idea"]);
+});
+
+it("filters: platform, tag and search go to board_load; Archived shows archived cards with Restore", async () => {
+  const core = setup();
+  render(Board);
+  await screen.findByRole("region", { name: "Ideas stage" });
+  const user = userEvent.setup();
+  await user.selectOptions(screen.getByLabelText("Platform"), "tiktok");
+  await waitFor(() => expect(core.called("board_load").at(-1)?.args).toEqual({ spaceId: "s1", platform: "tiktok" }));
+  await user.selectOptions(await screen.findByLabelText("Tag"), "launch");
+  await waitFor(() => expect(core.called("board_load").at(-1)?.args).toEqual({ spaceId: "s1", platform: "tiktok", tag: "launch" }));
+  await user.type(screen.getByLabelText("Search"), "idea");
+  await waitFor(() => expect(core.called("board_load").at(-1)?.args).toEqual({ spaceId: "s1", platform: "tiktok", tag: "launch", search: "idea" }));
+  // The search is debounced: one load for the whole word.
+  expect(core.called("board_load").filter((c) => c.args?.search)).toHaveLength(1);
+
+  await user.click(screen.getByLabelText("Archived cards"));
+  await waitFor(() => expect(core.called("board_load").at(-1)?.args).toMatchObject({ spaceId: "s1", archived: true }));
+  const tile = await screen.findByTestId("card-z1");
+  expect(within(tile).queryByRole("button", { name: /^Move/ })).toBeNull();
+  await user.click(within(tile).getByRole("button", { name: "Restore Old idea" }));
+  await waitFor(() => expect(core.called("card_archive")[0]?.args).toEqual({ cardId: "z1", archived: false }));
+  await waitFor(() => expect(screen.queryByTestId("card-z1")).toBeNull());
+  expect(screen.getByTestId("board-status")).toHaveTextContent("Card “Old idea” restored to Ideas.");
+});
+
+it("new card per column: card_create with title and platform, and the tile appears at the end", async () => {
+  const core = setup();
+  core.answers.card_create = (a) => card("n1", String(a?.title), String(a?.stageId), 10, { platform: String(a?.platform) });
+  render(Board);
+  await screen.findByRole("region", { name: "Ideas stage" });
+  const user = userEvent.setup();
+  await user.click(screen.getByRole("button", { name: "New card in Review" }));
+  await user.type(screen.getByLabelText("Title of the new card in Review"), "Fresh take");
+  await user.selectOptions(screen.getByLabelText("Platform", { selector: "#new-platform-b" }), "linkedin");
+  await user.click(screen.getByRole("button", { name: "Add card" }));
+  await waitFor(() => expect(core.called("card_create")[0]?.args).toEqual({ spaceId: "s1", stageId: "b", title: "Fresh take", platform: "linkedin" }));
+  expect(titles(await screen.findByRole("region", { name: "Review stage" }))).toEqual(["Untitled card", "Fresh take"]);
+  expect(within(screen.getByTestId("card-n1")).getByText("LinkedIn")).toBeInTheDocument();
+});
+
+it("stages: create, rename, move right, and delete with the cards' target named", async () => {
+  const core = setup();
+  core.answers.stage_create = (a) => stage("d", String(a?.name), 4);
+  core.answers.stage_update = (a) => ({ stage: { ...stage(String(a?.stageId), String(a?.name ?? "Ideas"), 1) }, respaced: false });
+  core.answers.stage_delete = () => ({ id: "a", moved_cards: 3, stages: [stage("b", "Review", 2), stage("c", "Done", 3)] });
+  render(Board);
+  await screen.findByRole("region", { name: "Ideas stage" });
+  const user = userEvent.setup();
+
+  await user.click(screen.getByRole("button", { name: "+ Add stage" }));
+  await user.type(screen.getByLabelText("Name of the new stage"), "Published");
+  await user.click(screen.getByRole("button", { name: "Add stage" }));
+  expect(await screen.findByRole("region", { name: "Published stage" })).toBeInTheDocument();
+  expect(core.called("stage_create")[0].args).toEqual({ spaceId: "s1", name: "Published" });
+
+  await user.click(screen.getByRole("button", { name: "Actions for stage Ideas" }));
+  await user.click(screen.getByRole("menuitem", { name: "Move right" }));
+  const order = () => screen.getAllByRole("region").map((r) => r.getAttribute("aria-label")).filter((l) => l?.endsWith(" stage"));
+  expect(order()).toEqual(["Review stage", "Ideas stage", "Done stage", "Published stage"]);
+  await waitFor(() => expect(core.called("stage_update")[0]?.args).toEqual({ spaceId: "s1", stageId: "a", afterId: "b" }));
+
+  await user.click(screen.getByRole("button", { name: "Actions for stage Ideas" }));
+  await user.click(screen.getByRole("menuitem", { name: "Rename" }));
+  const input = screen.getByLabelText("Stage name");
+  await user.clear(input);
+  await user.type(input, "Backlog{Enter}");
+  expect(await screen.findByRole("region", { name: "Backlog stage" })).toBeInTheDocument();
+  expect(core.called("stage_update")[1].args).toEqual({ spaceId: "s1", stageId: "a", name: "Backlog" });
+
+  core.answers.stage_update = (a) => ({ stage: { ...stage("a", "Backlog", 1), color: String(a?.color) }, respaced: true });
+  await user.click(screen.getByRole("button", { name: "Actions for stage Backlog" }));
+  await user.click(screen.getByRole("menuitem", { name: "Change colour" }));
+  await fireEvent.input(screen.getByLabelText("Colour of Backlog"), { target: { value: "#ff8800" } });
+  await user.click(screen.getByRole("button", { name: "Save" }));
+  await waitFor(() => expect(core.called("stage_update")[2]?.args).toEqual({ spaceId: "s1", stageId: "a", color: "#ff8800" }));
+  await waitFor(() => expect(screen.getByRole("region", { name: "Backlog stage" }).style.getPropertyValue("--stage-color")).toBe("#ff8800"));
+
+  await user.click(screen.getByRole("button", { name: "Actions for stage Backlog" }));
+  await user.click(screen.getByRole("menuitem", { name: "Delete stage…" }));
+  const dialog = screen.getByRole("alertdialog", { name: "Delete stage “Backlog”?" });
+  expect(within(dialog).getByTestId("stage-delete-message")).toHaveTextContent("Its 3 cards move to Review.");
+  await user.selectOptions(within(dialog).getByLabelText("Move its cards to"), "c");
+  expect(within(dialog).getByTestId("stage-delete-message")).toHaveTextContent("Its 3 cards move to Done.");
+  await user.click(within(dialog).getByRole("button", { name: "Delete stage" }));
+  await waitFor(() => expect(core.called("stage_delete")[0]?.args).toEqual({ spaceId: "s1", stageId: "a", targetStageId: "c" }));
+  await waitFor(() => expect(screen.queryByRole("region", { name: "Backlog stage" })).toBeNull());
+  expect(titles(screen.getByRole("region", { name: "Done stage" }))).toEqual(["First idea", "Second idea", "Third idea"]);
+});
+
+it("spaces: tabs switch boards; create, rename, archive (confirmed) and restore", async () => {
+  const core = setup();
+  core.answers.space_create = (a) => ({ id: "s3", name: String(a?.name), postCount: 0, archivedAt: null });
+  core.answers.space_rename = (a) => ({ id: String(a?.spaceId), name: String(a?.name), postCount: 4, archivedAt: null });
+  core.answers.space_archive = (a) => ({ archived: a?.archived });
+  render(Board);
+  await screen.findByRole("region", { name: "Ideas stage" });
+  const user = userEvent.setup();
+  const tabs = screen.getAllByRole("tab");
+  expect(tabs.map((t) => t.tabIndex)).toEqual([0, -1]);
+  tabs[0].focus();
+  await user.keyboard("{ArrowRight}");
+  expect(await screen.findByRole("region", { name: "Booked stage" })).toBeInTheDocument();
+  expect(tabs[1]).toHaveFocus();
+
+  await user.click(screen.getByRole("button", { name: "Rename space" }));
+  const name = screen.getByLabelText("New name of the space");
+  await user.clear(name);
+  await user.type(name, "Podcasts{Enter}");
+  expect(await screen.findByRole("tab", { name: /^Podcasts/ })).toBeInTheDocument();
+  expect(core.called("space_rename")[0].args).toEqual({ spaceId: "s2", name: "Podcasts" });
+
+  await user.click(screen.getByRole("button", { name: "Archive space" }));
+  await user.click(within(screen.getByRole("alertdialog", { name: "Archive space “Podcasts”?" })).getByRole("button", { name: "Archive space" }));
+  await waitFor(() => expect(core.called("space_archive")[0]?.args).toEqual({ spaceId: "s2", archived: true }));
+  await waitFor(() => expect(screen.getAllByRole("tab").map((t) => t.textContent)).toEqual(["Content plan4 cards"]));
+  expect(await screen.findByRole("region", { name: "Ideas stage" })).toBeInTheDocument();
+
+  await user.click(screen.getByLabelText("Show archived spaces"));
+  await user.click(await screen.findByRole("button", { name: "Restore space Old" }));
+  await waitFor(() => expect(core.called("space_archive")[1]?.args).toEqual({ spaceId: "s9", archived: false }));
+  expect(await screen.findByRole("tab", { name: /^Old/ })).toBeInTheDocument();
+
+  await user.click(screen.getByRole("button", { name: "New space" }));
+  await user.type(screen.getByLabelText("Name of the new space"), "Shorts");
+  await user.click(screen.getByRole("button", { name: "Create space" }));
+  expect(await screen.findByRole("tab", { name: /^Shorts/ })).toHaveAttribute("aria-selected", "true");
+  expect(core.called("space_create")[0].args).toEqual({ name: "Shorts" });
+});
+
+it("a tile opens the card editor; closing it gives focus back to the tile", async () => {
+  const core = setup();
+  core.answers.card_get = () => testCard({ id: "c1", title: "First idea", stageId: "a" });
+  core.answers.connected_accounts_list = () => [];
+  render(Board);
+  await screen.findByRole("region", { name: "Ideas stage" });
+  const user = userEvent.setup();
+  await user.click(within(screen.getByTestId("card-c1")).getByRole("button", { name: "First idea" }));
+  const dialog = await screen.findByRole("dialog");
+  await waitFor(() => expect(core.called("card_get")[0]?.args).toEqual({ cardId: "c1" }));
+  await user.click(within(dialog).getAllByRole("button", { name: /^Close/ })[0]);
+  await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+  await waitFor(() => expect(within(screen.getByTestId("card-c1")).getByRole("button", { name: "First idea" })).toHaveFocus());
+});
+
+it("the move menu: arrow keys move through it, Escape closes it and focus goes back to the handle", async () => {
+  setup();
+  render(Board);
+  await screen.findByRole("region", { name: "Ideas stage" });
+  const user = userEvent.setup();
+  const handle = screen.getByRole("button", { name: "Move First idea" });
+  await user.click(handle);
+  const menu = screen.getByRole("menu");
+  // First and Up are disabled for the first card: focus starts on Down.
+  expect(within(menu).getByRole("menuitem", { name: "Top" })).toBeDisabled();
+  expect(within(menu).getByRole("menuitem", { name: "Down" })).toHaveFocus();
+  await user.keyboard("{ArrowDown}");
+  expect(within(menu).getByRole("menuitem", { name: "Bottom" })).toHaveFocus();
+  await user.keyboard("{Escape}");
+  expect(screen.queryByRole("menu")).toBeNull();
+  await waitFor(() => expect(screen.getByRole("button", { name: "Move First idea" })).toHaveFocus());
+});
+
+it("an error names its cause instead of an empty board; a missing scope names the scope", async () => {
+  const core = fakeCore();
+  core.failWith.spaces_list = { code: "missingScope", scope: "planner:read", message: "This key lacks the scope planner:read. Grant it in Settings → API keys.", status: 403 };
+  render(Board);
+  const note = await screen.findByTestId("planner-error");
+  expect(note).toHaveTextContent("Missing scope: planner:read");
+  expect(screen.queryByRole("tablist")).toBeNull();
+  expect(core.calls.map((c) => c.cmd)).not.toContain("ui_ready");
+});
+
+it("no spaces: says so", async () => {
+  const core = fakeCore();
+  core.answers.spaces_list = () => [];
+  core.answers.tags_list = () => [];
+  render(Board);
+  expect(await screen.findByText("No spaces yet in this account.")).toBeInTheDocument();
+});
+
+it("windows a long column: 5,000 cards render only the rows in view, and scrolling shows later ones", async () => {
+  const core = setup();
+  const many = Array.from({ length: 5000 }, (_, i) => card(`m${i}`, `Card ${i}`, i % 2 ? "a" : "b", i));
+  core.answers.board_load = () => ({ space: { id: "s1", name: "Content plan" }, stages: [stage("a", "Ideas", 1), stage("b", "Review", 2)], cards: many, total: 5000 });
+  render(Board);
+  const ideas = await screen.findByRole("region", { name: "Ideas stage" });
+  expect(within(ideas).getByRole("heading")).toHaveTextContent("Ideas 2500 cards");
+  const rendered = within(ideas).getAllByRole("listitem").length;
+  expect(rendered).toBeGreaterThan(5);
+  expect(rendered).toBeLessThan(40);
+  const scroller = ideas.querySelector<HTMLElement>(".scroller")!;
+  scroller.scrollTop = 112 * 1000;
+  await fireEvent.scroll(scroller);
+  await waitFor(() => expect(within(ideas).getByText("Card 2001")).toBeInTheDocument());
+  expect(within(ideas).queryByText("Card 1")).toBeNull();
+});

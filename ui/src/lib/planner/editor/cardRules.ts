@@ -1,0 +1,242 @@
+// The card editor's model and the spec §4 card rules, checked before anything is sent (mirrors
+// crates/api-client/src/card_edit.rs). `posts` and `assets` are declarative: every write sends the whole
+// desired list, and what is left out is removed; the order of `assets` is the carousel order.
+import type { CardAsset, CardAssetInput, CardDetail, JsonValue, Post, PostInput, UpdateCard } from "./wire";
+
+/** The platforms a post can publish to (api-types `PLATFORMS`). */
+export const PLATFORMS = ["youtube", "instagram", "tiktok", "facebook", "linkedin", "x", "threads", "general"] as const;
+
+export type FieldError = { field: string; message: string };
+
+/** One entry of the carousel: what is sent, and the asset as read when it is an existing one. */
+export type DraftAsset = { key: string; input: CardAssetInput; asset: CardAsset | null };
+
+/** Where the cover comes from: nothing, a URL, or a generation output (written as `coverOutputId`). */
+export type Cover = { kind: "none" } | { kind: "url"; url: string } | { kind: "output"; outputId: string };
+
+export interface Draft {
+  title: string;
+  notes: string;
+  cover: Cover;
+  /** The card's time, ISO UTC, or null. */
+  scheduledAt: string | null;
+  tags: string[];
+  posts: PostInput[];
+  assets: DraftAsset[];
+}
+
+/** The input that keeps a post as it is read (api-types `PostInput::from_post`); null without a platform. */
+export function postInputFromPost(post: Post): PostInput | null {
+  if (!post.platform) return null;
+  const out: PostInput = { platform: post.platform };
+  if (post.format != null) out.format = post.format;
+  if (post.connectedAccountId != null) out.connectedAccountId = post.connectedAccountId;
+  // The card's own time is not copied into the post as an override.
+  if (post.hasOwnSchedule && post.scheduledAt != null) out.scheduledAt = post.scheduledAt;
+  if (post.platformSettings != null) out.platformSpecificData = post.platformSettings;
+  if (post.status != null) out.status = post.status;
+  return out;
+}
+
+export function draftFromCard(card: CardDetail): Draft {
+  return {
+    title: card.title,
+    notes: card.notes ?? "",
+    cover: card.coverUrl ? { kind: "url", url: card.coverUrl } : { kind: "none" },
+    scheduledAt: card.scheduledAt,
+    tags: [...card.tags],
+    posts: card.posts.map(postInputFromPost).filter((p): p is PostInput => p !== null),
+    assets: card.assets.map((a) => ({ key: a.id, input: { id: a.id }, asset: a })),
+  };
+}
+
+/** Moves the entry at `from` to `to`; out-of-range indices change nothing (returns a new list). */
+export function moveItem<T>(list: readonly T[], from: number, to: number): T[] {
+  const out = [...list];
+  if (from < 0 || to < 0 || from >= out.length || to >= out.length || from === to) return out;
+  const [entry] = out.splice(from, 1);
+  out.splice(to, 0, entry);
+  return out;
+}
+
+export function isHttpUrl(value: string): boolean {
+  const v = value.trim();
+  if (!/^https?:\/\//i.test(v)) return false;
+  try {
+    const u = new URL(v);
+    return (u.protocol === "http:" || u.protocol === "https:") && u.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+const OUTPUT_TOKEN = new RegExp(`^${UUID}(?:-([1-9]\\d*))?$`, "i");
+
+/** A generation output token, `<uuid>` or `<uuid>-<N>` (variation N ≥ 1), trimmed and lower-cased; null if not one. */
+export function parseOutputToken(value: string): string | null {
+  const v = value.trim();
+  return OUTPUT_TOKEN.test(v) ? v.toLowerCase() : null;
+}
+
+const REFERENCE_FIELDS = ["id", "outputId", "assetUrl", "contentId", "projectId"] as const;
+type ReferenceField = (typeof REFERENCE_FIELDS)[number];
+
+/** The references an entry names, as [field, value]; `id` counts as one (keep). */
+export function references(entry: CardAssetInput): Array<[ReferenceField, string]> {
+  const out: Array<[ReferenceField, string]> = [];
+  for (const f of REFERENCE_FIELDS) {
+    const v = entry[f];
+    if (typeof v === "string") out.push([f, v]); // null or absent names nothing
+  }
+  return out;
+}
+
+/** What an asset on the card points at, under the input field that would attach it again. */
+export function pointedAt(asset: CardAsset): Array<[ReferenceField, string]> {
+  const out: Array<[ReferenceField, string]> = [];
+  if (asset.outputId) out.push(["outputId", asset.outputId]);
+  // a file asset may carry its URL too; only a link is attached by URL
+  if (asset.assetUrl && !asset.outputId) out.push(["assetUrl", asset.assetUrl]);
+  const contentId = asset.contentId ?? (asset.assetType === "inspiration" ? asset.assetId : null);
+  if (contentId) out.push(["contentId", contentId]);
+  if (asset.projectId) out.push(["projectId", asset.projectId]);
+  return out;
+}
+
+/**
+ * The 400 rules for `assets`: each entry names exactly one reference; nothing (asset id, output, link,
+ * inspiration post, project — counting what kept entries point at) appears twice; an inspiration is
+ * attached by `contentId`, never by `assetUrl`. The error names the entry, e.g. `assets[2]`.
+ */
+export function validateAssets(assets: readonly CardAssetInput[], existing: readonly CardAsset[]): FieldError | null {
+  const byId = new Map(existing.map((a) => [a.id, a]));
+  const seen = new Set<string>();
+  for (const [i, entry] of assets.entries()) {
+    const field = `assets[${i}]`;
+    const refs = references(entry);
+    if (refs.length === 0) {
+      return { field, message: `assets[${i}] names no reference: give one of \`id\`, \`outputId\`, \`assetUrl\`, \`contentId\`, \`projectId\`` };
+    }
+    if (refs.length > 1) {
+      return { field, message: `assets[${i}] names ${refs.length} references (${refs.map(([f]) => f).join(", ")}); give exactly one` };
+    }
+    if (entry.assetType === "inspiration" && entry.assetUrl != null) {
+      return { field, message: `assets[${i}]: attach an inspiration post by \`contentId\`, not by \`assetUrl\`` };
+    }
+    const [kind, value] = refs[0];
+    const names: Array<[string, string]> = [[kind, value]];
+    if (kind === "id") {
+      const asset = byId.get(value);
+      if (asset) names.push(...pointedAt(asset));
+    }
+    for (const [k, v] of names) {
+      const key = `${k}\u0000${v}`;
+      if (seen.has(key)) return { field, message: `assets[${i}] repeats ${k} \`${v}\`; each may appear once` };
+      seen.add(key);
+    }
+  }
+  return null;
+}
+
+/** One post per platform, and a known platform. The error names the entry, e.g. `posts[1]`. */
+export function validatePosts(posts: readonly PostInput[]): FieldError | null {
+  const seen = new Set<string>();
+  for (const [i, post] of posts.entries()) {
+    if (!(PLATFORMS as readonly string[]).includes(post.platform)) {
+      return { field: `posts[${i}]`, message: `posts[${i}]: unknown platform \`${post.platform}\`; use one of ${PLATFORMS.join(", ")}` };
+    }
+    if (seen.has(post.platform)) {
+      return { field: `posts[${i}]`, message: `posts[${i}] repeats platform \`${post.platform}\`; a card has one post per platform` };
+    }
+    seen.add(post.platform);
+  }
+  return null;
+}
+
+/** The caption in a post's platform data ("" when none). */
+export function captionOf(post: PostInput): string {
+  const data = post.platformSpecificData;
+  if (data && typeof data === "object" && !Array.isArray(data) && typeof data.caption === "string") return data.caption;
+  return "";
+}
+
+/** The post with `caption` set in its platform data, other settings kept; an empty caption is dropped. */
+export function withCaption(post: PostInput, caption: string): PostInput {
+  const data = post.platformSpecificData;
+  const base: { [key: string]: JsonValue } =
+    data && typeof data === "object" && !Array.isArray(data) ? { ...data } : {};
+  if (caption === "") delete base.caption;
+  else base.caption = caption;
+  const out: PostInput = { ...post };
+  if (Object.keys(base).length === 0) delete out.platformSpecificData;
+  else out.platformSpecificData = base;
+  return out;
+}
+
+/** JSON with object keys sorted, so two lists compare by content. */
+export function stableJson(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) =>
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
+function coverChange(card: CardDetail, cover: Cover): Pick<UpdateCard, "coverUrl" | "coverOutputId"> {
+  if (cover.kind === "none") return card.coverUrl != null ? { coverUrl: null } : {};
+  if (cover.kind === "url") return cover.url.trim() !== (card.coverUrl ?? "") ? { coverUrl: cover.url.trim() } : {};
+  return { coverOutputId: cover.outputId };
+}
+
+function sameTags(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((t, i) => t === b[i]);
+}
+
+/**
+ * The `UpdateCard` that turns `card` (as read) into `draft`: title, notes (with `expectedRevision` =
+ * `revision`), cover, schedule and tags only when changed, and the whole `posts` / `assets` lists only
+ * when they changed. `{}` means nothing to save.
+ */
+export function buildUpdate(card: CardDetail, draft: Draft, revision: number = card.revision): UpdateCard {
+  const update: UpdateCard = {};
+  if (draft.title.trim() !== card.title) update.title = draft.title.trim();
+  if (draft.notes !== (card.notes ?? "")) {
+    update.notes = draft.notes;
+    update.expectedRevision = revision;
+  }
+  Object.assign(update, coverChange(card, draft.cover));
+  if ((draft.scheduledAt ?? null) !== (card.scheduledAt ?? null)
+    && !(draft.scheduledAt && card.scheduledAt && Date.parse(draft.scheduledAt) === Date.parse(card.scheduledAt))) {
+    update.scheduledAt = draft.scheduledAt;
+  }
+  if (!sameTags(draft.tags, card.tags)) update.tags = [...draft.tags];
+  const original = draftFromCard(card);
+  if (stableJson(draft.posts) !== stableJson(original.posts)) update.posts = draft.posts.map((p) => ({ ...p }));
+  const inputs = draft.assets.map((a) => a.input);
+  if (stableJson(inputs) !== stableJson(original.assets.map((a) => a.input))) update.assets = inputs.map((a) => ({ ...a }));
+  return update;
+}
+
+/** Every rule checked before sending; the first error names its field (`title`, `coverUrl`, `posts[1]`, `assets[2]`…). */
+export function validateDraft(card: CardDetail, draft: Draft): FieldError | null {
+  if (draft.title.trim() === "") return { field: "title", message: "Give the card a title." };
+  if (draft.title.trim().length > 500) return { field: "title", message: "The title is too long (500 characters at most)." };
+  if (draft.cover.kind === "url" && draft.cover.url.trim() !== (card.coverUrl ?? "") && !isHttpUrl(draft.cover.url)) {
+    return { field: "coverUrl", message: "The cover must be an http:// or https:// address." };
+  }
+  if (draft.scheduledAt != null && Number.isNaN(Date.parse(draft.scheduledAt))) {
+    return { field: "scheduledAt", message: "The date and time are not complete." };
+  }
+  for (const [i, post] of draft.posts.entries()) {
+    if (post.scheduledAt != null && Number.isNaN(Date.parse(post.scheduledAt))) {
+      return { field: `posts[${i}].scheduledAt`, message: "The post's own time is not complete." };
+    }
+  }
+  return validatePosts(draft.posts) ?? validateAssets(draft.assets.map((a) => a.input), card.assets);
+}
+
+/** Whether the draft differs from the card as read (any field `buildUpdate` would send). */
+export function isDirty(card: CardDetail, draft: Draft): boolean {
+  return Object.keys(buildUpdate(card, draft)).length > 0;
+}

@@ -1,0 +1,45 @@
+// The planner's calls (docs/ipc.md "Planner (issue 4)") as the board makes them: `api`'s typed wrappers,
+// with optional args left out when empty, plus the platforms and their labels.
+import type { BoardLoadArgs, StageUpdateArgs } from "../bindings";
+import { api } from "../shared/backend";
+
+/** The filters `board_load` applies in the core (empty ones are left out of the args). */
+export type BoardFilters = { archived?: boolean; search?: string; platform?: string; tag?: string };
+
+/** The service's platforms (api-types' PLATFORMS). */
+export const PLATFORMS = ["youtube", "instagram", "tiktok", "facebook", "linkedin", "x", "threads", "general"] as const;
+
+export const PLATFORM_LABELS: Record<string, string> = {
+  youtube: "YouTube", instagram: "Instagram", tiktok: "TikTok", facebook: "Facebook", linkedin: "LinkedIn",
+  x: "X", threads: "Threads", general: "General",
+};
+
+export const platformLabel = (p: string) => PLATFORM_LABELS[p] ?? p;
+
+/** `board_load`'s args: the space and only the filters that narrow something. */
+export function boardArgs(spaceId: string, f: BoardFilters = {}): BoardLoadArgs {
+  const args: BoardLoadArgs = { spaceId };
+  if (f.archived) args.archived = true;
+  const search = f.search?.trim();
+  if (search) args.search = search;
+  if (f.platform) args.platform = f.platform;
+  if (f.tag) args.tag = f.tag;
+  return args;
+}
+
+export const plannerApi = {
+  boardLoad: (spaceId: string, filters: BoardFilters = {}) => api.boardLoad(boardArgs(spaceId, filters)),
+  spacesList: (includeArchived = false) => api.spacesList(includeArchived),
+  spaceCreate: api.spaceCreate,
+  spaceRename: api.spaceRename,
+  spaceArchive: api.spaceArchive,
+  stageCreate: (spaceId: string, name: string, color?: string) => api.stageCreate(color ? { spaceId, name, color } : { spaceId, name }),
+  stageUpdate: (spaceId: string, stageId: string, change: Omit<StageUpdateArgs, "spaceId" | "stageId">) =>
+    api.stageUpdate({ spaceId, stageId, ...change }),
+  stageDelete: (spaceId: string, stageId: string, targetStageId?: string) =>
+    api.stageDelete(targetStageId ? { spaceId, stageId, targetStageId } : { spaceId, stageId }),
+  cardCreate: (spaceId: string, stageId: string, title: string, platform: string) => api.cardCreate({ spaceId, stageId, title, platform }),
+  cardMove: api.cardMove,
+  cardArchive: api.cardArchive,
+  tagsList: api.tagsList,
+};
