@@ -2,7 +2,10 @@
 # Benchmarks (figures, not tests):
 #  (a) the sandbox against Prism mocking docs/openapi.yaml: requests/s and p50/p99 latency of
 #      GET /cards/{id} and PATCH /cards/{id} at 16 connections on loopback, same load generator, same run;
-#  (b) client overhead: 10,000 GET /account/balance through api-client vs raw reqwest.
+#  (b) client overhead: 10,000 GET /account/balance through api-client vs raw reqwest;
+#  (c) desktop launch time and idle memory (scripts/bench_desktop.py);
+#  (d) the planner with 5,000 cards in headless Chromium (scripts/bench_planner.sh).
+# BENCH_ONLY=desktop or BENCH_ONLY=planner runs that section alone.
 # Prism (npm @stoplight/prism-cli 5.14, the last release that runs on Node 20) is installed into .bench/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,8 +19,8 @@ cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -r
 trap cleanup EXIT
 
 bin="$CARGO_TARGET_DIR/release"
-# BENCH_ONLY=desktop runs part (c) alone.
-if [ "${BENCH_ONLY:-}" != desktop ]; then
+only="${BENCH_ONLY:-}"
+if [ -z "$only" ] || { [ "$only" != desktop ] && [ "$only" != planner ]; }; then
 echo "building (release)…"
 cargo build --quiet --release -p contentdesk-sandbox --bin contentdesk-sandbox --example loadgen
 cargo build --quiet --release -p contentdesk-api-client --example client_overhead
@@ -82,6 +85,7 @@ echo "(b) client overhead"
 
 fi
 
+if [ "$only" != planner ]; then
 echo
 echo "(c) desktop: launch to painted and idle memory, beside an empty Tauri window and headless Chromium"
 ensure_desktop_deps
@@ -92,3 +96,10 @@ cargo build --quiet --release -p contentdesk-web-shell
 CONTENTDESK_KEYRING_SERVICE="contentdesk-bench-$$" with_keyring xvfb-run -a -s "-screen 0 1366x900x24" \
   python3 scripts/bench_desktop.py --app "$bin/contentdesk" --empty "$bin/empty-window" \
   --web-shell "$bin/contentdesk-web-shell" --ui-dist ui/dist --runs "${BENCH_LAUNCHES:-5}"
+fi
+
+if [ "$only" != desktop ]; then
+echo
+echo "(d) planner: a 5,000-card board in headless Chromium"
+scripts/bench_planner.sh
+fi

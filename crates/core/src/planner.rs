@@ -24,9 +24,15 @@ pub struct Board {
     pub space: ResolvedSpace,
     pub stages: Vec<Stage>,
     pub cards: Vec<CardSummary>,
-    /// Cards matching the filters on the service; more than `cards.len()` only past `BOARD_MAX_CARDS`.
+    /// Cards matching the filters on the service; more than `cards.len()` only past `BOARD_MAX_CARDS`
+    /// or for a first-page board.
     pub total: i64,
 }
+    /// Cards matching the filters per stage id (what each column's count says).
+    pub stage_totals: std::collections::BTreeMap<String, i64>,
+    /// `false`: a first-page board (each stage's first page only); load again without `firstPage` for
+    /// the rest.
+    pub complete: bool,
 
 #[derive(Debug, Clone, Default, Deserialize, Serialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -46,6 +52,11 @@ pub struct BoardLoadArgs {
     #[ts(optional)]
     pub tag: Option<String>,
 }
+    /// `true`: only each stage's first page, asked for all stages at once (the board shows at once;
+    /// the UI then loads the whole board behind it).
+    #[serde(default)]
+    #[ts(optional)]
+    pub first_page: Option<bool>,
 
 #[derive(Debug, Clone, Deserialize, Serialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -170,28 +181,22 @@ pub async fn board_load(state: &AppState, args: BoardLoadArgs) -> IpcResult<Boar
     let stage_list = client.stages().list(Some(&args.space_id)).await?;
     let mut stages = stage_list.stages;
     stages.sort_by(|a, b| a.sort_order.total_cmp(&b.sort_order));
-    let mut query = CardQuery {
+    let query = CardQuery {
         space_id: Some(args.space_id.clone()),
         archived: args.archived.filter(|a| *a),
-        platform: non_empty(args.platform),
-        tag: non_empty(args.tag),
-        search: non_empty(args.search),
+        platform: non_empty(args.platform.clone()),
+        tag: non_empty(args.tag.clone()),
+        search: non_empty(args.search.clone()),
         limit: Some(PAGE),
         offset: Some(0),
         ..Default::default()
     };
-    let mut cards: Vec<CardSummary> = Vec::new();
-    let mut total;
-    loop {
-        let page = client.cards().list(&query).await?;
-        total = page.total;
-        let got = page.cards.len();
-        cards.extend(page.cards);
-        if !page.has_more || got == 0 || cards.len() >= BOARD_MAX_CARDS {
-            break;
-        }
-        query.offset = Some(cards.len() as u32);
-    }
+    let (mut cards, total, complete): (Vec<CardSummary>, Totals, bool) = if args.first_page == Some(true) {
+        first_pages(&client, &stages, &query).await?
+    } else {
+        let (cards, totals) = all_pages(&client, query).await?;
+        (cards, totals, true)
+    };
     // The service lists archived cards with the live ones only when asked for them alone.
     if args.archived != Some(true) {
         cards.retain(|c| !c.is_archived);
@@ -204,7 +209,66 @@ pub async fn board_load(state: &AppState, args: BoardLoadArgs) -> IpcResult<Boar
             .cmp(&stage_rank(b))
             .then(a.board_order.unwrap_or(f64::MAX).total_cmp(&b.board_order.unwrap_or(f64::MAX)))
     });
-    Ok(Board { space: stage_list.space, stages, cards, total })
+    let stage_totals = match &total {
+        Totals::PerStage(t) => t.clone(),
+        Totals::All(_) => {
+            let mut t: std::collections::BTreeMap<String, i64> = stages.iter().map(|s| (s.id.clone(), 0)).collect();
+            for c in &cards {
+                if let Some(s) = &c.stage_id {
+                    *t.entry(s.clone()).or_default() += 1;
+                }
+            }
+            t
+        }
+    };
+    let total = match total {
+        Totals::PerStage(t) => t.values().sum(),
+        Totals::All(n) => n,
+    };
+    Ok(Board { space: stage_list.space, stages, cards, total, stage_totals, complete })
+}
+
+enum Totals {
+    All(i64),
+    PerStage(std::collections::BTreeMap<String, i64>),
+}
+
+/// Every page of the space's cards, one after another (the service's order is the board's).
+async fn all_pages(client: &api_client::Client, mut query: CardQuery) -> IpcResult<(Vec<CardSummary>, Totals)> {
+    let mut cards: Vec<CardSummary> = Vec::new();
+    loop {
+        let page = client.cards().list(&query).await?;
+        let got = page.cards.len();
+        cards.extend(page.cards);
+        if !page.has_more || got == 0 || cards.len() >= BOARD_MAX_CARDS {
+            return Ok((cards, Totals::All(page.total)));
+        }
+        query.offset = Some(cards.len() as u32);
+    }
+}
+
+/// Each stage's first page, all asked for at once.
+async fn first_pages(
+    client: &api_client::Client,
+    stages: &[Stage],
+    query: &CardQuery,
+) -> IpcResult<(Vec<CardSummary>, Totals, bool)> {
+    let mut set = tokio::task::JoinSet::new();
+    for stage in stages {
+        let client = client.clone();
+        let query = CardQuery { stage: Some(stage.id.clone()), ..query.clone() };
+        let id = stage.id.clone();
+        set.spawn(async move { (id, client.cards().list(&query).await) });
+    }
+    let (mut cards, mut totals, mut complete) = (Vec::new(), std::collections::BTreeMap::new(), true);
+    while let Some(joined) = set.join_next().await {
+        let (id, page) = joined.map_err(|e| IpcError::internal(format!("a board page failed: {e}")))?;
+        let page = page?;
+        complete &= !page.has_more;
+        totals.insert(id, page.total);
+        cards.extend(page.cards);
+    }
+    Ok((cards, Totals::PerStage(totals), complete))
 }
 
 pub async fn space_create(state: &AppState, args: SpaceCreateArgs) -> IpcResult<Space> {

@@ -75,19 +75,28 @@ async fn a_card_moves_before_another_between_and_within_columns_and_to_the_end()
 }
 
 #[tokio::test]
-async fn the_board_pages_past_one_hundred_cards_in_stage_then_board_order() {
+async fn the_board_pages_past_one_hundred_cards_in_stage_then_board_order_and_a_first_page_board_comes_first() {
     let app = app().await;
     let (sp, st) = space(&app, "Big").await;
     for i in 0..130 {
-        card(&app, &sp, &st[i % 2], &format!("card {i:03}")).await;
+        card(&app, &sp, &st[if i < 110 { 0 } else { 1 }], &format!("card {i:03}")).await;
     }
     let board = c::board_load(&app, BoardLoadArgs { space_id: sp.clone(), ..Default::default() }).await.unwrap();
-    assert_eq!((board.cards.len(), board.total), (130, 130), "all pages are read");
+    assert_eq!((board.cards.len(), board.total, board.complete), (130, 130, true), "all pages are read");
     let stage_of: Vec<&str> = board.cards.iter().map(|c| c.stage_id.as_deref().unwrap()).collect();
-    assert!(stage_of[..65].iter().all(|s| *s == st[0]) && stage_of[65..].iter().all(|s| *s == st[1]), "grouped by stage, in stage order");
+    assert!(stage_of[..110].iter().all(|s| *s == st[0]) && stage_of[110..].iter().all(|s| *s == st[1]), "grouped by stage, in stage order");
     let first: Vec<&str> = board.cards[..3].iter().map(|c| c.title.as_str()).collect();
-    assert_eq!(first, ["card 000", "card 002", "card 004"], "board order within a stage");
+    assert_eq!(first, ["card 000", "card 001", "card 002"], "board order within a stage");
     assert_eq!(board.space.id, sp);
+    assert_eq!((board.stage_totals[&st[0]], board.stage_totals[&st[1]]), (110, 20));
+
+    // First page: each stage's first 100 at once, with each stage's true count, marked incomplete.
+    let first = c::board_load(&app, BoardLoadArgs { space_id: sp.clone(), first_page: Some(true), ..Default::default() }).await.unwrap();
+    assert_eq!((first.cards.len(), first.total, first.complete), (120, 130, false));
+    assert_eq!((first.stage_totals[&st[0]], first.stage_totals[&st[1]]), (110, 20));
+    let ids = |b: &contentdesk_core::planner::Board| b.cards.iter().map(|c| c.id.clone()).collect::<Vec<_>>();
+    assert_eq!(ids(&first)[..100], ids(&board)[..100], "the same first cards in the same order");
+    assert_eq!(ids(&first)[100..], ids(&board)[110..], "and the second stage whole");
 }
 
 #[tokio::test]
@@ -108,6 +117,7 @@ async fn filters_search_platform_tag_and_the_archived_view_with_restore() {
         platform: platform.map(String::from),
         tag: tag.map(String::from),
         archived,
+        first_page: None,
     };
     let ids = |b: contentdesk_core::planner::Board| b.cards.into_iter().map(|c| c.id).collect::<Vec<_>>();
     assert_eq!(ids(c::board_load(&app, load(Some("reel"), None, None, None)).await.unwrap()), [a.clone()]);

@@ -730,7 +730,7 @@ async fn a_5000_card_board_lists_pages_and_moves_quickly() {
     let started = std::time::Instant::now();
     let v: Value = client
         .get(format!(
-            "{}/cards?limit=100&offset=800&stage=review",
+            "{}/cards?limit=100&offset=700&stage=review",
             running.base_url()
         ))
         .bearer_auth(&key)
@@ -740,7 +740,8 @@ async fn a_5000_card_board_lists_pages_and_moves_quickly() {
         .json()
         .await
         .unwrap();
-    assert!(v["total"].as_i64().unwrap() > 800, "{}", v["total"]);
+    // 5,000 extra cards: 1,250 in Ideas, 750 in each other stage (plus the demo's).
+    assert!(v["total"].as_i64().unwrap() > 700, "{}", v["total"]);
     let first = v["cards"].as_array().map(|c| c.len()).unwrap_or(0);
     let page = client
         .get(format!("{}/cards?stage=review&limit=2", running.base_url()))

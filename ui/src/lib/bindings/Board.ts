@@ -8,6 +8,16 @@ import type { Stage } from "./Stage";
  */
 export type Board = { space: ResolvedSpace, stages: Array<Stage>, cards: Array<CardSummary>, 
 /**
- * Cards matching the filters on the service; more than `cards.len()` only past `BOARD_MAX_CARDS`.
+ * Cards matching the filters on the service; more than `cards.len()` only past `BOARD_MAX_CARDS`
+ * or for a first-page board.
  */
-total: number, };
+total: number, 
+/**
+ * Cards matching the filters per stage id (what each column's count says).
+ */
+stageTotals: { [key in string]: number }, 
+/**
+ * `false`: a first-page board (each stage's first page only); load again without `firstPage` for
+ * the rest.
+ */
+complete: boolean, };

@@ -4,4 +4,9 @@ export type BoardLoadArgs = { spaceId: string,
 /**
  * `true`: the archived cards only.
  */
-archived?: boolean, search?: string, platform?: string, tag?: string, };
+archived?: boolean, search?: string, platform?: string, tag?: string, 
+/**
+ * `true`: only each stage's first page, asked for all stages at once (the board shows at once;
+ * the UI then loads the whole board behind it).
+ */
+firstPage?: boolean, };

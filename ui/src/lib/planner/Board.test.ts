@@ -37,6 +37,8 @@ function setup(core: FakeCore = fakeCore()) {
           card("c2", "", "b", 1, { platform: "tiktok" }),
         ],
       total: a?.archived ? 1 : 4,
+      stageTotals: {},
+      complete: true,
     }
     : { space: { id: "s2", name: "Podcast" }, stages: [stage("p1", "Booked", 1)], cards: [], total: 0 };
   // The core answers the moved card read back (here: its title from the id, as the fixtures name them).
@@ -72,7 +74,7 @@ it("renders the stages as columns in board order, with the tiles' fields, and re
   expect(within(screen.getByTestId("card-c2")).getByText("TikTok")).toBeInTheDocument();
   expect(within(screen.getByRole("region", { name: "Done stage" })).getByText("No cards yet.")).toBeInTheDocument();
   expect(screen.getByRole("tab", { name: /Content plan/ })).toHaveAttribute("aria-selected", "true");
-  expect(core.called("board_load")[0].args).toEqual({ spaceId: "s1" });
+  expect(core.called("board_load")[0].args).toEqual({ spaceId: "s1", firstPage: true });
   await waitFor(() => expect(core.calls.map((c) => c.cmd)).toContain("ui_ready"));
 });
 
@@ -236,17 +238,43 @@ it("a refused archive puts the card back", async () => {
   expect(titles(ideas)).toEqual(["First idea", "Second idea", "Third idea"]);
 });
 
+it("a big board shows each stage's first page with the stage's count at once, then the rest behind it", async () => {
+  const core = fakeCore();
+  setup(core);
+  let release!: () => void;
+  core.hold.board_load = undefined;
+  const base = core.answers.board_load;
+  core.answers.board_load = (a) => {
+    const whole = base(a) as { cards: CardSummary[] };
+    if (a?.firstPage) {
+      // The first page of Ideas holds one of its three cards.
+      return { ...whole, cards: whole.cards.filter((c) => c.id !== "c3" && c.id !== "c4"), stageTotals: { a: 3, b: 1, c: 0 }, complete: false };
+    }
+    return new Promise((resolve) => (release = () => resolve(whole)));
+  };
+  render(Board);
+  const ideas = await screen.findByRole("region", { name: "Ideas stage" });
+  await waitFor(() => expect(within(ideas).getByRole("heading")).toHaveTextContent("Ideas 3 cards"));
+  expect(titles(ideas)).toEqual(["First idea"]);
+  expect(screen.getByText(/4 cards \(loading…\)/)).toBeInTheDocument();
+  await waitFor(() => expect(core.called("board_load")).toHaveLength(2));
+  expect(core.called("board_load")[1].args).toEqual({ spaceId: "s1" });
+  release();
+  await waitFor(() => expect(titles(ideas)).toEqual(["First idea", "Second idea", "Third idea"]));
+  expect(screen.queryByText(/loading…/)).not.toBeInTheDocument();
+});
+
 it("filters: platform, tag and search go to board_load; Archived shows archived cards with Restore", async () => {
   const core = setup();
   render(Board);
   await screen.findByRole("region", { name: "Ideas stage" });
   const user = userEvent.setup();
   await user.selectOptions(screen.getByLabelText("Platform"), "tiktok");
-  await waitFor(() => expect(core.called("board_load").at(-1)?.args).toEqual({ spaceId: "s1", platform: "tiktok" }));
+  await waitFor(() => expect(core.called("board_load").at(-1)?.args).toEqual({ spaceId: "s1", platform: "tiktok", firstPage: true }));
   await user.selectOptions(await screen.findByLabelText("Tag"), "launch");
-  await waitFor(() => expect(core.called("board_load").at(-1)?.args).toEqual({ spaceId: "s1", platform: "tiktok", tag: "launch" }));
+  await waitFor(() => expect(core.called("board_load").at(-1)?.args).toEqual({ spaceId: "s1", platform: "tiktok", tag: "launch", firstPage: true }));
   await user.type(screen.getByLabelText("Search"), "idea");
-  await waitFor(() => expect(core.called("board_load").at(-1)?.args).toEqual({ spaceId: "s1", platform: "tiktok", tag: "launch", search: "idea" }));
+  await waitFor(() => expect(core.called("board_load").at(-1)?.args).toEqual({ spaceId: "s1", platform: "tiktok", tag: "launch", search: "idea", firstPage: true }));
   // The search is debounced: one load for the whole word.
   expect(core.called("board_load").filter((c) => c.args?.search)).toHaveLength(1);
 

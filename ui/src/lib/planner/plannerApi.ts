@@ -28,7 +28,9 @@ export function boardArgs(spaceId: string, f: BoardFilters = {}): BoardLoadArgs 
 }
 
 export const plannerApi = {
-  boardLoad: (spaceId: string, filters: BoardFilters = {}) => api.boardLoad(boardArgs(spaceId, filters)),
+  /** `firstPage`: each stage's first page at once (the board shows at once); then the whole board. */
+  boardLoad: (spaceId: string, filters: BoardFilters = {}, firstPage = false) =>
+    api.boardLoad(firstPage ? { ...boardArgs(spaceId, filters), firstPage: true } : boardArgs(spaceId, filters)),
   spacesList: (includeArchived = false) => api.spacesList(includeArchived),
   spaceCreate: api.spaceCreate,
   spaceRename: api.spaceRename,

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The planner benchmark (figures, not a test): a sandbox seeded with the demo plus 5,000 cards in its
+# demo space, web-shell with that sandbox as the selected remote profile, and ui/bench/planner.mjs
+# driving the board in Debian's headless Chromium (playwright-core): time to the board rendered,
+# drop to tile moved, drop to card_move's reply, long tasks while scrolling a 1,000+-card column.
+# Release builds (BENCH_PLANNER_PROFILE=debug for the debug ones). Screenshot of the board:
+# ${BENCH_ARTIFACTS:-/tmp/contentdesk-bench}/planner-5000.png.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib.sh
+ensure_rust
+ensure_ui
+apt_install chromium
+export BENCH_ARTIFACTS="${BENCH_ARTIFACTS:-/tmp/contentdesk-bench}"
+mkdir -p "$BENCH_ARTIFACTS"
+
+profile="${BENCH_PLANNER_PROFILE:-release}"
+(cd ui && npm run --silent build >/dev/null)
+if [ "$profile" = release ]; then
+  cargo build --quiet --release -p contentdesk-web-shell -p contentdesk-sandbox
+else
+  cargo build --quiet -p contentdesk-web-shell -p contentdesk-sandbox
+fi
+bin="$CARGO_TARGET_DIR/$profile"
+
+work="$(mktemp -d)"
+pids=()
+# Only the two servers this script started, by PID (never a process group or a name).
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+
+"$bin/contentdesk-sandbox" serve --db "$work/bench.db" --addr 127.0.0.1:0 --seed demo --extra-cards 5000 --rate-limit 0 \
+  > "$work/sandbox.out" 2>&1 &
+pids+=($!)
+for _ in $(seq 1 200); do grep -q "API key" "$work/sandbox.out" && break; sleep 0.1; done
+sandbox_url=$(sed -n 's/^Content Desk sandbox serving //p' "$work/sandbox.out")
+key=$(sed -n 's/^API key (every scope, shown once): //p' "$work/sandbox.out")
+
+"$bin/contentdesk-web-shell" --data-dir "$work/app" --ui-dist ui/dist --memory-secrets > "$work/shell.out" 2> "$work/shell.err" &
+pids+=($!)
+for _ in $(seq 1 200); do grep -q "web-shell ready" "$work/shell.out" && break; sleep 0.1; done
+url=$(sed -n 's/^web-shell ready: //p' "$work/shell.out")
+[ -n "$url" ] && [ -n "$sandbox_url" ] && [ -n "$key" ] || { echo "bench_planner: servers did not start" >&2; cat "$work"/*.out "$work/shell.err" >&2; exit 1; }
+
+echo "planner benchmark: $profile builds, sandbox and web-shell on loopback, $(nproc) cores shared with Chromium"
+(cd ui && WEB_SHELL_URL="$url" SANDBOX_URL="$sandbox_url" SANDBOX_KEY="$key" node bench/planner.mjs)
