@@ -27,12 +27,12 @@ pub struct Board {
     /// Cards matching the filters on the service; more than `cards.len()` only past `BOARD_MAX_CARDS`
     /// or for a first-page board.
     pub total: i64,
-}
     /// Cards matching the filters per stage id (what each column's count says).
     pub stage_totals: std::collections::BTreeMap<String, i64>,
     /// `false`: a first-page board (each stage's first page only); load again without `firstPage` for
     /// the rest.
     pub complete: bool,
+}
 
 #[derive(Debug, Clone, Default, Deserialize, Serialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -51,12 +51,12 @@ pub struct BoardLoadArgs {
     #[serde(default)]
     #[ts(optional)]
     pub tag: Option<String>,
-}
     /// `true`: only each stage's first page, asked for all stages at once (the board shows at once;
     /// the UI then loads the whole board behind it).
     #[serde(default)]
     #[ts(optional)]
     pub first_page: Option<bool>,
+}
 
 #[derive(Debug, Clone, Deserialize, Serialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
