@@ -35,7 +35,8 @@ url=$(sed -n 's/^web-shell ready: //p' "$work/shell.out")
 [ -n "$url" ] && [ -n "$remote_url" ] && [ -n "$lacking" ] || { echo "ui-e2e: servers did not start" >&2; cat "$work"/*.out >&2; exit 1; }
 
 status=0
-(cd ui && WEB_SHELL_URL="$url" REMOTE_URL="$remote_url" REMOTE_KEY_NO_BRANDKIT="$lacking" node --test --test-reporter=spec e2e/) || status=1
+(cd ui && WEB_SHELL_URL="$url" REMOTE_URL="$remote_url" REMOTE_KEY_NO_BRANDKIT="$lacking" \
+  SANDBOX_BIN="$bin/contentdesk-sandbox" WEB_SHELL_BIN="$bin/contentdesk-web-shell" node --test --test-reporter=spec e2e/) || status=1
 cp "$work/app/settings.json" "$E2E_ARTIFACTS/settings.json" 2>/dev/null || true
 echo "== leak check (browser run)"
 python3 scripts/leak_check.py --secret "$lacking" --secret "$full_key" "$E2E_ARTIFACTS" || status=1

@@ -74,6 +74,24 @@ async fn card_archive(state: State<'_, Core>, args: CardArchiveArgs) -> R<Archiv
 async fn tags_list(state: State<'_, Core>) -> R<Vec<Tag>> { c::tags_list(&state.ready().await?).await }
 #[tauri::command]
 async fn connected_accounts_list(state: State<'_, Core>) -> R<Vec<ConnectedAccount>> { c::connected_accounts_list(&state.ready().await?).await }
+#[tauri::command]
+async fn drafts_status(state: State<'_, Core>) -> R<DraftsStatus> { c::drafts_status(&state.ready().await?).await }
+#[tauri::command]
+async fn drafts_sync(state: State<'_, Core>) -> R<DraftsStatus> { c::drafts_sync(&state.ready().await?).await }
+#[tauri::command]
+async fn drafts_resolve(state: State<'_, Core>, args: DraftsResolveArgs) -> R<DraftsStatus> { c::drafts_resolve(&state.ready().await?, args).await }
+#[tauri::command]
+async fn content_list(state: State<'_, Core>, args: ContentListArgs) -> R<api_types::ContentList> { c::content_list(&state.ready().await?, args).await }
+#[tauri::command]
+async fn projects_list(state: State<'_, Core>) -> R<Vec<api_types::Project>> { c::projects_list(&state.ready().await?).await }
+#[tauri::command]
+async fn project_create(state: State<'_, Core>, args: ProjectCreateArgs) -> R<api_types::ProjectCreated> { c::project_create(&state.ready().await?, args).await }
+#[tauri::command]
+async fn project_import(state: State<'_, Core>, args: ProjectImportArgs) -> R<api_types::ProjectCreated> { c::project_import(&state.ready().await?, args).await }
+#[tauri::command]
+async fn media_upload(state: State<'_, Core>, args: MediaUploadArgs) -> R<api_types::UploadedMedia> { c::media_upload(&state.ready().await?, args).await }
+#[tauri::command]
+async fn card_publish(state: State<'_, Core>, args: CardPublishArgs) -> R<api_types::PublishResult> { c::card_publish(&state.ready().await?, args).await }
 
 /// The core, started in the background so that WebKit starts loading the UI meanwhile (the keyring
 /// probe and the sandbox's start overlap the web view's own start). Commands wait for it.
@@ -96,7 +114,11 @@ impl Core {
         tauri::async_runtime::spawn(async move {
             let result = start_core(&app).await;
             match &result {
-                Ok(state) => tracing::info!(data_dir = %state.data_dir().display(), keys = ?state.key_storage(), "core started"),
+                Ok(state) => {
+                    tracing::info!(data_dir = %state.data_dir().display(), keys = ?state.key_storage(), "core started");
+                    // Offline edits kept in the outbox are sent when the service answers again.
+                    contentdesk_core::drafts::spawn_sync_loop(state.clone(), std::time::Duration::from_secs(10));
+                }
                 Err(e) => tracing::error!(error = %e, "core failed to start"),
             }
             let _ = tx.send(Some(result));
@@ -140,7 +162,8 @@ pub fn invoke_handler<Rt: Runtime>() -> impl Fn(tauri::ipc::Invoke<Rt>) -> bool 
         app_info, profiles_list, profile_add, profile_rename, profile_remove, profile_select, key_set, key_test,
         sign_out, balance, spaces_list, stages_list, cards_list, brand_kits_list, ui_ready, board_load, space_create,
         space_rename, space_archive, stage_create, stage_update, stage_delete, card_create, card_move, card_get,
-        card_update, card_archive, tags_list, connected_accounts_list
+        card_update, card_archive, tags_list, connected_accounts_list, drafts_status, drafts_sync, drafts_resolve,
+        content_list, projects_list, project_create, project_import, media_upload, card_publish
     ]
 }
 

@@ -85,8 +85,11 @@ try {
   await page.goto(WEB_SHELL_URL);
   await markAfter("planner:board-rendered", 0);
 
+  /** The whole board is in (the first pages came first; the rest loads behind them). */
+  const whole = () => page.waitForFunction(() => !/loading/i.test(document.querySelector(".planner .total")?.textContent ?? "loading"), null, { timeout: 60_000 });
+
   // ---- (1) loads: navigation to the 5,000-card board rendered
-  const load = { rendered: [], ipc: [], afterIpc: [] };
+  const load = { rendered: [], ipc: [], afterIpc: [], complete: [] };
   const loadLongTasks = [];
   for (let i = 0; i < WARMUP + LOADS; i++) {
     await page.goto(`${ORIGIN}/`);
@@ -94,7 +97,10 @@ try {
     await tiles(served.stages[0]).first().waitFor();
     const requested = await markTime("planner:board-requested");
     const loaded = await markTime("planner:board-loaded");
+    await whole();
+    const complete = await markAfter("planner:board-complete", 0);
     if (i < WARMUP) continue;
+    load.complete.push(complete);
     await page.waitForTimeout(200);
     loadLongTasks.push(...(await page.evaluate(() => window.__longtasks.map((t) => t.duration))));
     load.rendered.push(rendered);
@@ -118,10 +124,12 @@ try {
     const requested = await markTime("planner:board-requested");
     const loaded = await markTime("planner:board-loaded");
     if (i < WARMUP) continue;
+    await whole();
     select.rendered.push(rendered - clicked);
     select.ipc.push(loaded - requested);
   }
   await tiles(served.stages[0]).first().waitFor();
+  await whole();
 
   // ---- (3) scrolling the longest column from top to bottom, one step per frame
   const longest = served.stages.reduce((a, s) => (stageCounts.find(([n]) => n === s.name)[1] > stageCounts.find(([n]) => n === a.name)[1] ? s : a));
@@ -202,8 +210,9 @@ try {
   const rows = [];
   const row = (name, xs, goal, limit) => rows.push([name, ms(median(xs)), ms(p95(xs)), goal, limit === undefined ? "" : p95(xs) < limit ? "met" : median(xs) < limit ? "median only" : "NOT met"]);
   row(`navigation → 5,000-card board rendered (${LOADS} loads)`, load.rendered, "< 150 ms", 150);
-  row("  of which board_load (IPC: core pages the sandbox)", load.ipc, "");
+  row("  of which board_load (IPC: every stage's first page, at once)", load.ipc, "");
   row("  of which board_load reply → tiles rendered", load.afterIpc, "");
+  row("navigation → the whole board in (the rest, loaded behind)", load.complete, "");
   row(`space selection → board rendered (${LOADS} clicks)`, select.rendered, "< 150 ms", 150);
   row("  of which board_load (IPC)", select.ipc, "");
   row(`drag: drop event → tile moved, next frame (${DROPS} drops)`, drag.moved, "< 16 ms", 16);

@@ -174,8 +174,85 @@ test("a notes conflict shows theirs beside yours and loses nothing", async () =>
   assert.equal((await ipc("card_get", { cardId: id })).notes, "My careful text");
 });
 
+/** Opens a card's editor from the board. */
+async function openEditor(id, title) {
+  await page.getByTestId(`card-${id}`).getByRole("button", { name: title, exact: true }).click();
+  const editor = page.getByTestId("card-editor");
+  await editor.getByLabel("Title").waitFor();
+  return editor;
+}
+
+/** Polls `card_get` until `ok(card)` (the save is in flight), then answers the card. */
+async function cardWhen(id, ok) {
+  for (let i = 0; i < 50; i++) {
+    const card = await ipc("card_get", { cardId: id });
+    if (ok(card)) return card;
+    await page.waitForTimeout(100);
+  }
+  return ipc("card_get", { cardId: id });
+}
+
+test("attach an inspiration post: the card read shows contentId with creator, score and views", async () => {
+  const { cards } = await boardWith("Inspiration journey", ["Inspired card"]);
+  const id = cards["Inspired card"].id;
+  const { outliers } = await ipc("content_list", { limit: 20, offset: 0 });
+  const post = outliers[0];
+  const editor = await openEditor(id, "Inspired card");
+  await editor.getByRole("button", { name: "Add inspiration post…" }).click();
+  const picker = page.getByRole("dialog", { name: "Add an inspiration post" });
+  const first = picker.getByTestId("inspiration-post").first();
+  await first.waitFor();
+  const shown = await first.textContent();
+  assert.ok(shown.includes(post.sourceCreator ?? `@${post.accountHandle}`), shown);
+  assert.match(shown, /× outlier/);
+  assert.match(shown, /views/);
+  // The demo's thumbnails are on picsum.photos: offline, the picker falls back to a placeholder.
+  assert.ok(post.thumbnailUrl, "the list carries the thumbnail");
+  assert.equal(await first.locator("img, .thumb-placeholder").count(), 1, "a thumbnail or its placeholder is shown");
+  await page.screenshot({ path: path.join(ARTIFACTS, "planner-inspiration-picker.png") });
+  await first.getByRole("button", { name: /^Attach/ }).click();
+  await picker.waitFor({ state: "detached" });
+  assert.match(await editor.getByTestId("asset").last().getAttribute("aria-label"), /\(inspiration\)$/);
+  await editor.getByRole("button", { name: "Save", exact: true }).click();
+  const card = await cardWhen(id, (c) => c.assets.some((a) => a.contentId === post.id));
+  const a = card.assets.find((x) => x.contentId === post.id);
+  assert.ok(a, "the card read shows the post by contentId");
+  assert.equal(a.inspiration.creator, post.sourceCreator);
+  assert.equal(a.inspiration.outlierScore, post.outlierScore);
+  assert.equal(a.inspiration.viewCount, post.viewCount);
+  await editor.getByText("Saved.").waitFor();
+  await editor.getByTestId("asset").last().scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(ARTIFACTS, "planner-inspiration-attached.png") });
+});
+
+test("create a project linked to the card: linkedCardId shown", async () => {
+  const { cards } = await boardWith("Project journey", ["Project card"]);
+  const id = cards["Project card"].id;
+  const editor = await openEditor(id, "Project card");
+  await editor.getByRole("button", { name: "Add project…" }).click();
+  const picker = page.getByRole("dialog", { name: "Add a project" });
+  await picker.getByLabel("Create a project linked to this card").fill("Journey cut");
+  await picker.getByRole("button", { name: "Create and link" }).click();
+  const created = picker.getByTestId("project-created");
+  await created.waitFor();
+  assert.match(await created.textContent(), /“Journey cut” was created and is linked to this card\./);
+  const row = picker.getByTestId("project").filter({ hasText: "Journey cut" });
+  assert.match(await row.textContent(), /linked to this card/);
+  await page.screenshot({ path: path.join(ARTIFACTS, "planner-project-linked.png") });
+  const reply = replies.find((r) => r.url === "/ipc/project_create");
+  assert.equal(JSON.parse(reply.body).linkedCardId, id, "the answer carries linkedCardId");
+  const project = (await ipc("projects_list")).find((p) => p.title === "Journey cut");
+  assert.equal(project.linkedCardId, id);
+  const card = await ipc("card_get", { cardId: id });
+  assert.ok(card.assets.some((a) => a.projectId === project.id), "the project is on the card");
+  await picker.getByRole("button", { name: "Done" }).click();
+  await editor.getByTestId("asset").first().waitFor();
+  assert.match(await editor.getByTestId("asset").first().getAttribute("aria-label"), /\(project\)$/);
+});
+
 test("the planner journeys raised no page errors", () => {
   // The notes journey's 409 is the conflict it asks for; Chromium logs every non-2xx fetch.
-  const expected = (e) => /status of 409 \(Conflict\)/.test(e);
+  // The sandbox's inspiration thumbnails are on picsum.photos, which an offline machine cannot resolve.
+  const expected = (e) => /status of 409 \(Conflict\)/.test(e) || /net::ERR_NAME_NOT_RESOLVED/.test(e);
   assert.deepEqual(pageErrors.filter((e) => !expected(e)), []);
 });

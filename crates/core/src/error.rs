@@ -22,6 +22,8 @@ pub enum IpcCode {
     InsufficientCredits,
     LimitReached,
     Network,
+    /// Nothing answered; the change is kept on this computer and sent when the service answers (drafts).
+    Queued,
     Server,
     KeyringUnavailable,
     NoKey,

@@ -14,6 +14,8 @@ pub const COMMANDS: &[&str] = &[
     "key_test", "sign_out", "balance", "spaces_list", "stages_list", "cards_list", "brand_kits_list",
     "board_load", "space_create", "space_rename", "space_archive", "stage_create", "stage_update", "stage_delete",
     "card_create", "card_move", "card_get", "card_update", "card_archive", "tags_list", "connected_accounts_list",
+    "drafts_status", "drafts_sync", "drafts_resolve",
+    "content_list", "projects_list", "project_create", "project_import", "media_upload", "card_publish",
 ];
 
 /// Reads `args` into the command's argument struct; a bad field is a validation error naming it.
@@ -66,6 +68,15 @@ pub async fn dispatch(state: &AppState, command: &str, a: Value) -> IpcResult<Va
         "card_archive" => out(c::card_archive(state, args(a)?).await),
         "tags_list" => out(c::tags_list(state).await),
         "connected_accounts_list" => out(c::connected_accounts_list(state).await),
+        "drafts_status" => out(c::drafts_status(state).await),
+        "drafts_sync" => out(c::drafts_sync(state).await),
+        "drafts_resolve" => out(c::drafts_resolve(state, args(a)?).await),
+        "content_list" => out(c::content_list(state, args(a)?).await),
+        "projects_list" => out(c::projects_list(state).await),
+        "project_create" => out(c::project_create(state, args(a)?).await),
+        "project_import" => out(c::project_import(state, args(a)?).await),
+        "media_upload" => out(c::media_upload(state, args(a)?).await),
+        "card_publish" => out(c::card_publish(state, args(a)?).await),
         other => Err(IpcError::new(IpcCode::Internal, format!("Unknown command “{other}”."))),
     }
 }

@@ -1,7 +1,9 @@
 //! Content Desk's behaviour, written once and free of Tauri: profiles, keys in the OS keyring, the
 //! embedded sandbox, and every command the UI calls (docs/ipc.md). The desktop shell and web-shell are
 //! thin layers over `commands` and `ipc::dispatch`.
+pub mod attach;
 pub mod commands;
+pub mod drafts;
 pub mod embedded;
 pub mod error;
 pub mod ipc;

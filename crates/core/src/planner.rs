@@ -9,7 +9,8 @@ use api_types::{
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::error::{IpcError, IpcResult};
+use crate::drafts;
+use crate::error::{IpcCode, IpcError, IpcResult};
 use crate::state::AppState;
 
 /// Cards asked for per `GET /cards` page (the service's maximum).
@@ -358,11 +359,30 @@ pub async fn card_move(state: &AppState, args: CardMoveArgs) -> IpcResult<CardSu
         return Err(IpcError::validation("beforeCardId", "A card cannot be placed before itself."));
     }
     let update = UpdateCard { stage: Some(args.stage_id), before_card_id: args.before_card_id, ..Default::default() };
-    Ok(state.client().await?.cards().update(&args.card_id, &update).await?)
+    let client = state.client().await?;
+    // A card with a kept offline change: the move goes after it (drafts).
+    if drafts::has_draft(state, &args.card_id) {
+        return Ok(drafts::keep_and_send(state, &args.card_id, update, None).await?.summary);
+    }
+    match client.cards().update(&args.card_id, &update).await {
+        Ok(card) => {
+            drafts::saw_summary(&card);
+            Ok(card)
+        }
+        Err(e) => {
+            let e = IpcError::from(e);
+            if e.code == IpcCode::Network {
+                return Err(drafts::keep(state, &args.card_id, update, None));
+            }
+            Err(e)
+        }
+    }
 }
 
 pub async fn card_get(state: &AppState, args: CardIdArgs) -> IpcResult<CardDetail> {
-    Ok(state.client().await?.cards().get(&args.card_id).await?)
+    let card = state.client().await?.cards().get(&args.card_id).await?;
+    drafts::saw_card(&card);
+    Ok(card)
 }
 
 /// Sends one PATCH and reads the card back. Whole `posts`/`assets` lists are checked against the
@@ -373,8 +393,21 @@ pub async fn card_update(state: &AppState, args: CardUpdateArgs) -> IpcResult<Ca
     if update.notes.is_some() && update.expected_revision.is_none() {
         return Err(IpcError::validation("expectedRevision", "Notes are saved with the revision they were edited from; reload the card and try again."));
     }
+    // A card with a kept offline change: this edit is merged into it and sent after it (drafts).
+    if drafts::has_draft(state, &args.card_id) {
+        return drafts::keep_and_send(state, &args.card_id, update, None).await;
+    }
+    // Nothing answered: the edit is kept on this computer (drafts) and the caller told `queued`.
+    let offline = |e: api_client::ApiError, update: &UpdateCard| {
+        let e = IpcError::from(e);
+        if e.code == IpcCode::Network {
+            drafts::keep(state, &args.card_id, update.clone(), None)
+        } else {
+            e
+        }
+    };
     if update.posts.is_some() || update.assets.is_some() {
-        let current = client.cards().get(&args.card_id).await?;
+        let current = client.cards().get(&args.card_id).await.map_err(|e| offline(e, &update))?;
         let mut edit = CardEdit::from_card(&current);
         if let Some(assets) = &update.assets {
             edit.assets = assets.clone();
@@ -384,8 +417,10 @@ pub async fn card_update(state: &AppState, args: CardUpdateArgs) -> IpcResult<Ca
         }
         edit.validate()?;
     }
-    client.cards().update(&args.card_id, &update).await?;
-    Ok(client.cards().get(&args.card_id).await?)
+    client.cards().update(&args.card_id, &update).await.map_err(|e| offline(e, &update))?;
+    let card = client.cards().get(&args.card_id).await?;
+    drafts::saw_card(&card);
+    Ok(card)
 }
 
 pub async fn card_archive(state: &AppState, args: CardArchiveArgs) -> IpcResult<ArchiveResult> {

@@ -52,7 +52,8 @@ fn status_of(e: &IpcError) -> StatusCode {
         IpcCode::Conflict | IpcCode::NotesConflict => StatusCode::CONFLICT,
         IpcCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
         IpcCode::InsufficientCredits | IpcCode::LimitReached => StatusCode::PAYMENT_REQUIRED,
-        IpcCode::Network | IpcCode::Server => StatusCode::BAD_GATEWAY,
+        // Queued: nothing answered upstream either; the change is kept (drafts), still an error for the caller.
+        IpcCode::Network | IpcCode::Queued | IpcCode::Server => StatusCode::BAD_GATEWAY,
         IpcCode::KeyringUnavailable => StatusCode::SERVICE_UNAVAILABLE,
         IpcCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
     }

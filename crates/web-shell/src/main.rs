@@ -60,6 +60,8 @@ async fn main() {
             std::process::exit(1);
         }
     };
+    // Offline edits kept in the outbox are sent when the service answers again.
+    contentdesk_core::drafts::spawn_sync_loop(core.clone(), std::time::Duration::from_secs(10));
     let token = contentdesk_web_shell::new_token();
     let app = contentdesk_web_shell::router(core, &token, args.ui_dist);
     let listener = match tokio::net::TcpListener::bind(args.addr).await {

@@ -25,6 +25,10 @@ fn export_all(dir: &Path) -> Result<(), ts_rs::ExportError> {
         StageDeleteArgs, CardCreateArgs, CardMoveArgs, CardIdArgs, CardUpdateArgs, CardArchiveArgs,
         api_types::StageUpdated, api_types::StageDeleted, api_types::CardDetail, api_types::ArchiveResult,
         api_types::Tag, api_types::ConnectedAccount,
+        DraftsStatus, DraftConflict, DraftAction, DraftsResolveArgs,
+        ContentListArgs, ProjectCreateArgs, ProjectImportArgs, MediaUploadArgs, CardPublishArgs,
+        api_types::ContentList, api_types::ContentSummary, api_types::Project, api_types::ProjectCreated,
+        api_types::ImportSource, api_types::UploadedMedia, api_types::PublishResult, api_types::PublishOutcome,
     );
     Ok(())
 }

@@ -16,6 +16,7 @@ const EXAMPLES: Record<IpcCode, [IpcError, RegExp]> = {
   insufficientCredits: [{ code: "insufficientCredits", message: "Not enough credits: this costs 40, the balance is 10.", status: 402 }, /Not enough credits.*costs 40, the balance is 10/s],
   limitReached: [{ code: "limitReached", message: "Your plan's limit is reached (50 documents)." }, /Plan limit reached.*50 documents/s],
   network: [{ code: "network", message: "Could not reach the service (connection refused). Nothing was lost." }, /Cannot reach the service.*connection refused/s],
+  queued: [{ code: "queued", message: "The service cannot be reached, so your change is kept on this computer and will be sent when the service answers (1 change waiting)." }, /Kept on this computer.*1 change waiting/s],
   server: [{ code: "server", message: "The service failed (503). Try again in a moment.", status: 503 }, /The service failed.*503/s],
   keyringUnavailable: [{ code: "keyringUnavailable", message: "No keyring is reachable (no D-Bus). Install gnome-keyring." }, /Keyring unavailable.*gnome-keyring.*org\.freedesktop\.secrets.*unlock the login keyring/s],
   noKey: [{ code: "noKey", message: "The profile “Studio” has no API key yet: add one in Settings." }, /No API key.*add one in Settings/s],

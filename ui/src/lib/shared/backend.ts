@@ -8,6 +8,11 @@ import type {
   SpaceArchiveArgs, SpaceCreateArgs, SpaceRenameArgs, SpacesListArgs, Stage, StageCreateArgs, StageDeleteArgs,
   StageDeleted, StageList, StagesListArgs, StageUpdateArgs, StageUpdated, Tag, UpdateCard,
 } from "../bindings";
+import type {
+  CardPublishArgs, ContentList, ContentListArgs, MediaUploadArgs, Project, ProjectCreateArgs, ProjectCreated,
+  ProjectImportArgs, PublishResult, UploadedMedia,
+} from "../bindings";
+import type { DraftsResolveArgs, DraftsStatus } from "../bindings";
 
 /** Every command of docs/ipc.md: its `args` (generated from Rust) and its result. */
 export interface Commands {
@@ -39,6 +44,15 @@ export interface Commands {
   card_archive: { args: CardArchiveArgs; result: ArchiveResult };
   tags_list: { args: undefined; result: Tag[] };
   connected_accounts_list: { args: undefined; result: ConnectedAccount[] };
+  drafts_status: { args: undefined; result: DraftsStatus };
+  drafts_sync: { args: undefined; result: DraftsStatus };
+  drafts_resolve: { args: DraftsResolveArgs; result: DraftsStatus };
+  content_list: { args: ContentListArgs; result: ContentList };
+  projects_list: { args: undefined; result: Project[] };
+  project_create: { args: ProjectCreateArgs; result: ProjectCreated };
+  project_import: { args: ProjectImportArgs; result: ProjectCreated };
+  media_upload: { args: MediaUploadArgs; result: UploadedMedia };
+  card_publish: { args: CardPublishArgs; result: PublishResult };
   /** Desktop only: tells the shell the first data render is done (launch benchmark). */
   ui_ready: { args: undefined; result: null };
 }
@@ -154,6 +168,15 @@ export const api = {
   cardArchive: (cardId: string, archived: boolean) => run("card_archive", { cardId, archived }),
   tagsList: () => run("tags_list"),
   connectedAccountsList: () => run("connected_accounts_list"),
+  draftsStatus: () => run("drafts_status"),
+  draftsSync: () => run("drafts_sync"),
+  draftsResolve: (cardId: string, action: DraftsResolveArgs["action"]) => run("drafts_resolve", { cardId, action }),
+  contentList: (args: ContentListArgs = {}) => run("content_list", args),
+  projectsList: () => run("projects_list"),
+  projectCreate: (args: ProjectCreateArgs) => run("project_create", args),
+  projectImport: (args: ProjectImportArgs) => run("project_import", args),
+  mediaUpload: (args: MediaUploadArgs) => run("media_upload", args),
+  cardPublish: (cardId: string, platform?: string) => run("card_publish", platform ? { cardId, platform } : { cardId }),
   uiReady: async () => {
     if (isTauri()) await run("ui_ready").catch(() => undefined);
   },

@@ -15,6 +15,7 @@ export function errorTitle(e: IpcError): string {
     case "insufficientCredits": return "Not enough credits";
     case "limitReached": return "Plan limit reached";
     case "network": return "Cannot reach the service";
+    case "queued": return "Kept on this computer";
     case "server": return "The service failed";
     case "keyringUnavailable": return "Keyring unavailable";
     case "noKey": return "No API key";
@@ -35,6 +36,7 @@ const FALLBACK: Record<IpcCode, string> = {
   insufficientCredits: "Not enough credits for this. Nothing was charged.",
   limitReached: "Your plan's limit is reached. Remove an item or upgrade the plan.",
   network: "The service could not be reached. Check the connection and the base URL; nothing was lost.",
+  queued: "The service cannot be reached, so your change is kept on this computer and will be sent when it answers.",
   server: "The service failed. Nothing was lost here; try again in a moment.",
   keyringUnavailable: "No keyring is reachable to store the API key.",
   noKey: "This profile has no API key yet: add one in Settings.",

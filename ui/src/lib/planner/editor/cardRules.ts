@@ -8,8 +8,27 @@ export const PLATFORMS = ["youtube", "instagram", "tiktok", "facebook", "linkedi
 
 export type FieldError = { field: string; message: string };
 
-/** One entry of the carousel: what is sent, and the asset as read when it is an existing one. */
-export type DraftAsset = { key: string; input: CardAssetInput; asset: CardAsset | null };
+/**
+ * One entry of the carousel: what is sent, and the asset as read when it is an existing one. A new entry
+ * may carry what the picker showed (`label`, `preview`) until the card is read back; neither is sent.
+ */
+export type DraftAsset = { key: string; input: CardAssetInput; asset: CardAsset | null; label?: string; preview?: string | null };
+
+/** What a picker knows of a new entry, to show it before the card is read back. */
+export type AssetShown = { label?: string; preview?: string | null };
+
+/** The largest file the editor uploads (the core's `MAX_UPLOAD_BYTES`, crates/core/src/attach.rs). */
+export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+
+/** Whether a file can be uploaded to media (the core's rule): image, video or audio, not empty, at most 50 MB. */
+export function uploadProblem(file: { name: string; type: string; size: number }): string | null {
+  if (!/^(image|video|audio)\/[^/]+$/.test(file.type)) {
+    return `${file.name}: only images, videos and audio can be uploaded${file.type ? ` (this is ${file.type})` : ""}.`;
+  }
+  if (file.size === 0) return `${file.name} is empty.`;
+  if (file.size > MAX_UPLOAD_BYTES) return `${file.name} is larger than the upload limit of 50 MB.`;
+  return null;
+}
 
 /** Where the cover comes from: nothing, a URL, or a generation output (written as `coverOutputId`). */
 export type Cover = { kind: "none" } | { kind: "url"; url: string } | { kind: "output"; outputId: string };

@@ -1,6 +1,10 @@
-// Typed wrappers for the planner commands the card editor uses (docs/ipc.md "Planner (issue 4)").
+// Typed wrappers for the planner commands the card editor uses (docs/ipc.md "Planner (issue 4)" and
+// "Attach and publish").
 import { call } from "../../shared/backend";
-import type { ArchiveResult, CardDetail, ConnectedAccount, Tag, UpdateCard } from "./wire";
+import type {
+  ArchiveResult, CardDetail, ConnectedAccount, ContentList, ContentListArgs, Project, ProjectCreated, PublishResult, Tag,
+  UpdateCard, UploadedMedia,
+} from "./wire";
 
 export const editorApi = {
   cardGet: (cardId: string) => call<CardDetail>("card_get", { cardId }),
@@ -8,4 +12,11 @@ export const editorApi = {
   cardArchive: (cardId: string, archived: boolean) => call<ArchiveResult>("card_archive", { cardId, archived }),
   tagsList: () => call<Tag[]>("tags_list"),
   connectedAccountsList: () => call<ConnectedAccount[]>("connected_accounts_list"),
+  contentList: (args: ContentListArgs) => call<ContentList>("content_list", args),
+  projectsList: () => call<Project[]>("projects_list"),
+  projectCreate: (cardId: string, name: string) => call<ProjectCreated>("project_create", { cardId, name }),
+  mediaUpload: (fileName: string, contentType: string, dataBase64: string) =>
+    call<UploadedMedia>("media_upload", { fileName, contentType, dataBase64 }),
+  cardPublish: (cardId: string, platform?: string) =>
+    call<PublishResult>("card_publish", platform ? { cardId, platform } : { cardId }),
 };

@@ -1,0 +1,265 @@
+//! What the card editor attaches and publishes (docs/ipc.md, "Attach and publish"): inspiration posts to
+//! pick by `contentId`, projects made or imported linked to a card (`cardId` → `linkedCardId`), local
+//! files uploaded to media (ticket, PUT, complete → `outputId`) and publishing a card now. Each is a plain
+//! async function over `AppState`, like those in `commands` and `planner`.
+use api_types::{
+    ContentList, ContentQuery, CreateProject, ImportProject, ImportSource, Project, ProjectCreated, PublishRequest,
+    PublishResult, UploadedMedia, PLATFORMS,
+};
+use base64::Engine;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::error::{IpcError, IpcResult};
+use crate::state::AppState;
+
+/// The largest file `media_upload` sends: the sandbox's upload limit (the fact sheet names no number;
+/// the service answers 400 on `sizeBytes` past its own).
+pub const MAX_UPLOAD_BYTES: usize = 50 * 1024 * 1024;
+/// The kinds of file media uploads take (fact sheet 2.4: image, video or audio MIME types).
+pub const UPLOAD_TYPE_PREFIXES: &[&str] = &["image/", "video/", "audio/"];
+/// Posts per `content_list` page at most.
+const CONTENT_PAGE_MAX: u32 = 100;
+
+#[derive(Debug, Clone, Default, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ContentListArgs {
+    /// Words in the post's title or the creator's name.
+    #[serde(default)]
+    #[ts(optional)]
+    pub search: Option<String>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub platform: Option<String>,
+    /// 1–100; the service's default (20) when absent.
+    #[serde(default)]
+    #[ts(optional)]
+    pub limit: Option<u32>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub offset: Option<u32>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ProjectCreateArgs {
+    /// The card the new project is linked to (needs `planner:write` besides `editor:write`).
+    pub card_id: String,
+    /// The project's title.
+    pub name: String,
+    /// `editor` (default) or `canvas`.
+    #[serde(default)]
+    #[ts(optional)]
+    pub r#type: Option<String>,
+    /// `landscape` (16:9, default), `portrait` or `square`.
+    #[serde(default)]
+    #[ts(optional)]
+    pub orientation: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ProjectImportArgs {
+    pub card_id: String,
+    /// `{ type: "pptx", fileUrl }` or `{ type: "canva", designId }`.
+    pub source: ImportSource,
+    #[serde(default)]
+    #[ts(optional)]
+    pub title: Option<String>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub page_count: Option<i64>,
+}
+
+/// A file from the web view: its bytes as base64 (works the same in the desktop window and a browser).
+#[derive(Clone, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct MediaUploadArgs {
+    pub file_name: String,
+    /// A MIME type: `image/…`, `video/…` or `audio/…`.
+    pub content_type: String,
+    /// Standard base64; a `data:…;base64,` prefix is accepted.
+    pub data_base64: String,
+}
+
+impl std::fmt::Debug for MediaUploadArgs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MediaUploadArgs")
+            .field("file_name", &self.file_name)
+            .field("content_type", &self.content_type)
+            .field("data_base64", &format_args!("<{} characters>", self.data_base64.len()))
+            .finish()
+    }
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CardPublishArgs {
+    pub card_id: String,
+    /// Publish only this platform's post; every post of the card when absent.
+    #[serde(default)]
+    #[ts(optional)]
+    pub platform: Option<String>,
+}
+
+fn non_empty(v: Option<String>) -> Option<String> {
+    v.map(|s| s.trim().to_string()).filter(|s| !s.is_empty())
+}
+
+fn check_platform(field: &str, platform: Option<String>) -> IpcResult<Option<String>> {
+    match non_empty(platform) {
+        Some(p) if !PLATFORMS.contains(&p.as_str()) => Err(IpcError::validation(
+            field,
+            format!("“{p}” is not a platform; use one of {}.", PLATFORMS.join(", ")),
+        )),
+        p => Ok(p),
+    }
+}
+
+fn check_card_id(card_id: &str) -> IpcResult<String> {
+    let id = card_id.trim();
+    if id.is_empty() {
+        return Err(IpcError::validation("cardId", "Choose the card to link it to."));
+    }
+    Ok(id.to_string())
+}
+
+/// A page of inspiration posts (creator, handle, outlier score, views, thumbnail, `id` = the `contentId`
+/// to attach), best outliers first.
+pub async fn content_list(state: &AppState, args: ContentListArgs) -> IpcResult<ContentList> {
+    if let Some(limit) = args.limit {
+        if !(1..=CONTENT_PAGE_MAX).contains(&limit) {
+            return Err(IpcError::validation("limit", format!("Ask for 1 to {CONTENT_PAGE_MAX} posts at a time.")));
+        }
+    }
+    let query = ContentQuery {
+        platform: check_platform("platform", args.platform)?,
+        search: non_empty(args.search),
+        limit: args.limit,
+        offset: args.offset,
+        ..Default::default()
+    };
+    Ok(state.client().await?.inspiration().content().list(&query).await?)
+}
+
+pub async fn projects_list(state: &AppState) -> IpcResult<Vec<Project>> {
+    Ok(state.client().await?.projects().list().await?)
+}
+
+/// The answer always carries `linkedCardId` beside the project (wherever the service put it).
+fn linked(mut created: ProjectCreated) -> ProjectCreated {
+    created.linked_card_id = created.linked_card().map(String::from);
+    if created.project.linked_card_id.is_none() {
+        created.project.linked_card_id = created.linked_card_id.clone();
+    }
+    created
+}
+
+pub async fn project_create(state: &AppState, args: ProjectCreateArgs) -> IpcResult<ProjectCreated> {
+    let card_id = check_card_id(&args.card_id)?;
+    let name = args.name.trim();
+    if name.is_empty() {
+        return Err(IpcError::validation("name", "Give the project a name."));
+    }
+    if name.chars().count() > 200 {
+        return Err(IpcError::validation("name", "The project's name is too long: at most 200 characters."));
+    }
+    let r#type = non_empty(args.r#type);
+    if let Some(t) = &r#type {
+        if t != "editor" && t != "canvas" {
+            return Err(IpcError::validation("type", "A project is an editor or a canvas project."));
+        }
+    }
+    let req = CreateProject {
+        r#type,
+        title: Some(name.to_string()),
+        orientation: non_empty(args.orientation),
+        card_id: Some(card_id),
+        ..Default::default()
+    };
+    Ok(linked(state.client().await?.projects().create(&req).await?))
+}
+
+pub async fn project_import(state: &AppState, args: ProjectImportArgs) -> IpcResult<ProjectCreated> {
+    let card_id = check_card_id(&args.card_id)?;
+    let source = match args.source {
+        ImportSource::Pptx { file_url } => {
+            let url = file_url.trim().to_string();
+            let ok = url::Url::parse(&url).is_ok_and(|u| matches!(u.scheme(), "http" | "https"));
+            if !ok {
+                return Err(IpcError::validation("source.fileUrl", "Give the slide deck's http(s) address."));
+            }
+            ImportSource::Pptx { file_url: url }
+        }
+        ImportSource::Canva { design_id } => {
+            let id = design_id.trim().to_string();
+            if id.is_empty() {
+                return Err(IpcError::validation("source.designId", "Give the Canva design's id."));
+            }
+            ImportSource::Canva { design_id: id }
+        }
+    };
+    if let Some(n) = args.page_count {
+        if !(1..=500).contains(&n) {
+            return Err(IpcError::validation("pageCount", "A deck has 1 to 500 pages."));
+        }
+    }
+    let req = ImportProject { source, title: non_empty(args.title), page_count: args.page_count, card_id: Some(card_id) };
+    Ok(linked(state.client().await?.projects().import(&req).await?))
+}
+
+/// Checks the file locally (name, type, size: validation naming the field), then ticket → PUT → complete.
+/// The answer's `outputId` attaches the file to a card (`assets: [{ outputId }]`).
+pub async fn media_upload(state: &AppState, args: MediaUploadArgs) -> IpcResult<UploadedMedia> {
+    let file_name = args.file_name.trim();
+    if file_name.is_empty() {
+        return Err(IpcError::validation("fileName", "The file has no name."));
+    }
+    if file_name.chars().count() > 255 {
+        return Err(IpcError::validation("fileName", "The file's name is too long: at most 255 characters."));
+    }
+    let content_type = args.content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    let typed = content_type.split_once('/').is_some_and(|(a, b)| !a.is_empty() && !b.is_empty());
+    if !typed || !UPLOAD_TYPE_PREFIXES.iter().any(|p| content_type.starts_with(p)) {
+        let shown = if args.content_type.trim().is_empty() { "an unknown type" } else { args.content_type.trim() };
+        return Err(IpcError::validation(
+            "contentType",
+            format!("Only images, videos and audio can be uploaded; “{file_name}” is {shown}."),
+        ));
+    }
+    let data = args.data_base64.trim();
+    let data = match data.split_once(";base64,") {
+        Some((head, rest)) if head.starts_with("data:") => rest,
+        _ => data,
+    };
+    let too_big = || {
+        IpcError::validation(
+            "dataBase64",
+            format!("“{file_name}” is larger than the upload limit of {} MB.", MAX_UPLOAD_BYTES / (1024 * 1024)),
+        )
+    };
+    // Refused before decoding when the text alone says it is too large.
+    if data.len() / 4 * 3 > MAX_UPLOAD_BYTES + 3 {
+        return Err(too_big());
+    }
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(data)
+        .map_err(|e| IpcError::validation("dataBase64", format!("The file's data is not valid base64 ({e}).")))?;
+    if bytes.is_empty() {
+        return Err(IpcError::validation("dataBase64", format!("“{file_name}” is empty.")));
+    }
+    if bytes.len() > MAX_UPLOAD_BYTES {
+        return Err(too_big());
+    }
+    let uploaded = state.client().await?.media().upload(file_name, &content_type, bytes).await?;
+    tracing::info!(output = %uploaded.output_id, "file uploaded");
+    Ok(uploaded)
+}
+
+/// Publishes the card's posts now (`publish:write`; a 403 is `missingScope` naming it). Answers each
+/// platform's outcome: success with the post's URL, or its error.
+pub async fn card_publish(state: &AppState, args: CardPublishArgs) -> IpcResult<PublishResult> {
+    let card_id = check_card_id(&args.card_id)?;
+    let req = PublishRequest { platform: check_platform("platform", args.platform)? };
+    Ok(state.client().await?.cards().publish(&card_id, &req).await?)
+}

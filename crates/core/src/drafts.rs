@@ -1,0 +1,585 @@
+//! Offline edits (docs/ipc.md, "Offline drafts"): a card edit or move that the service did not answer is
+//! kept in an outbox on this computer and sent when the service answers again.
+//!
+//! The outbox is one JSON file in the data folder, `drafts.json`, written atomically (a temp file, then a
+//! rename), per profile: `{ "profiles": { "<profile id>": [Draft, ...] } }`. A draft is a card id, the
+//! `UpdateCard` to send (a later offline edit of the same card is merged in: later fields win, whole
+//! `posts`/`assets` lists replace), the card's `updatedAt` and notes revision it was edited from, and when
+//! it was saved. It holds card content only, never a key.
+//!
+//! Before a draft is sent its card is read: when its `updatedAt` differs from the draft's base the card
+//! changed elsewhere meanwhile, and the draft stays as a conflict until the user sends it anyway or
+//! discards it (`drafts_resolve`). A notes 409 is a conflict too.
+use api_types::{CardDetail, UpdateCard};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use ts_rs::TS;
+
+use crate::error::{IpcCode, IpcError, IpcResult};
+use crate::state::AppState;
+
+const FILE: &str = "drafts.json";
+
+// --- the commands' types
+
+/// One card whose kept change could not be sent because the card changed elsewhere (or the service
+/// refused it): the user sends it anyway or discards it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DraftConflict {
+    pub card_id: String,
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// The fields of the kept change (camelCase names of `UpdateCard`).
+    pub fields: Vec<String>,
+    /// The card's `updatedAt` on the service now.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub theirs_updated_at: Option<String>,
+    /// Why it was not sent, when it is not "changed elsewhere" (gone, refused by the service).
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub problem: Option<String>,
+    /// When the change was kept, Unix milliseconds.
+    pub saved_at: f64,
+}
+
+/// The selected profile's outbox.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DraftsStatus {
+    /// Changes kept on this computer, waiting for the service (conflicts not counted).
+    pub waiting: u32,
+    /// The cards of the waiting changes.
+    pub card_ids: Vec<String>,
+    pub conflicts: Vec<DraftConflict>,
+    /// Changes sent by this call (`drafts_sync`, `drafts_resolve`); 0 from `drafts_status`.
+    pub sent: u32,
+    /// `drafts_sync`: the service still did not answer.
+    pub offline: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum DraftAction {
+    SendMine,
+    DiscardMine,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DraftsResolveArgs {
+    pub card_id: String,
+    pub action: DraftAction,
+}
+
+// --- the outbox file
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Outbox {
+    #[serde(default)]
+    version: u32,
+    #[serde(default)]
+    profiles: BTreeMap<String, Vec<Draft>>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Draft {
+    card_id: String,
+    update: UpdateCard,
+    /// The card's `updatedAt` the change was made from; `None`: unknown (sent without the check).
+    #[serde(default)]
+    base_updated_at: Option<String>,
+    /// The notes revision the change was made from.
+    #[serde(default)]
+    base_revision: Option<i64>,
+    /// Unix milliseconds of the last change kept.
+    saved_at: f64,
+    /// Bumped at every merge, so a sync does not drop a change kept while it was sending.
+    #[serde(default)]
+    seq: u64,
+    #[serde(default)]
+    title: Option<String>,
+    #[serde(default)]
+    conflict: Option<Conflict>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Conflict {
+    #[serde(default)]
+    theirs_updated_at: Option<String>,
+    #[serde(default)]
+    problem: Option<String>,
+}
+
+/// Read-modify-write of outbox files, one at a time in this process.
+fn file_lock() -> &'static Mutex<()> {
+    static LOCK: OnceLock<Mutex<()>> = OnceLock::new();
+    LOCK.get_or_init(|| Mutex::new(()))
+}
+
+/// One sync at a time in this process (the background task and "Send now" never send a draft twice).
+fn sync_lock() -> &'static tokio::sync::Mutex<()> {
+    static LOCK: OnceLock<tokio::sync::Mutex<()>> = OnceLock::new();
+    LOCK.get_or_init(|| tokio::sync::Mutex::new(()))
+}
+
+fn path(dir: &Path) -> PathBuf {
+    dir.join(FILE)
+}
+
+fn read(dir: &Path) -> IpcResult<Outbox> {
+    match std::fs::read(path(dir)) {
+        Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
+            IpcError::internal(format!("The kept offline changes ({}) cannot be read: {e}", path(dir).display()))
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Outbox::default()),
+        Err(e) => Err(IpcError::internal(format!("cannot read {}: {e}", path(dir).display()))),
+    }
+}
+
+fn write(dir: &Path, outbox: &Outbox) -> IpcResult<()> {
+    let target = path(dir);
+    let tmp = dir.join(format!("{FILE}.{}.tmp", std::process::id()));
+    let fail = |e: std::io::Error| IpcError::internal(format!("cannot keep the change in {}: {e}", target.display()));
+    let mut outbox = outbox.clone();
+    outbox.version = 1;
+    outbox.profiles.retain(|_, d| !d.is_empty());
+    let bytes = serde_json::to_vec_pretty(&outbox).map_err(|e| IpcError::internal(e.to_string()))?;
+    {
+        use std::io::Write;
+        let mut f = std::fs::File::create(&tmp).map_err(fail)?;
+        f.write_all(&bytes).map_err(fail)?;
+        f.sync_all().map_err(fail)?;
+    }
+    std::fs::rename(&tmp, &target).map_err(fail)
+}
+
+/// Runs `f` over the outbox of one profile and saves it when `f` says it changed.
+fn with_outbox<T>(dir: &Path, profile: &str, f: impl FnOnce(&mut Vec<Draft>) -> (T, bool)) -> IpcResult<T> {
+    let _guard = file_lock().lock().unwrap_or_else(|e| e.into_inner());
+    let mut outbox = read(dir)?;
+    let drafts = outbox.profiles.entry(profile.to_string()).or_default();
+    let (out, changed) = f(drafts);
+    if changed {
+        write(dir, &outbox)?;
+    }
+    Ok(out)
+}
+
+fn drafts_of(dir: &Path, profile: &str) -> IpcResult<Vec<Draft>> {
+    with_outbox(dir, profile, |d| (d.clone(), false))
+}
+
+fn now_ms() -> f64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as f64).unwrap_or(0.0)
+}
+
+// --- what the core last saw of each card (the base of an offline edit when the caller gives none)
+
+#[derive(Clone)]
+struct Seen {
+    updated_at: Option<String>,
+    revision: Option<i64>,
+    title: String,
+}
+
+fn seen() -> &'static Mutex<HashMap<String, Seen>> {
+    static SEEN: OnceLock<Mutex<HashMap<String, Seen>>> = OnceLock::new();
+    SEEN.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// Notes a card as read from the service (`card_get`, `card_update`'s read back).
+pub(crate) fn saw_card(card: &CardDetail) {
+    let s = Seen {
+        updated_at: card.summary.updated_at.clone(),
+        revision: Some(card.revision),
+        title: card.summary.title.clone(),
+    };
+    seen().lock().unwrap_or_else(|e| e.into_inner()).insert(card.summary.id.clone(), s);
+}
+
+/// Notes a card summary as read from the service (`card_move`'s answer).
+pub(crate) fn saw_summary(card: &api_types::CardSummary) {
+    let mut map = seen().lock().unwrap_or_else(|e| e.into_inner());
+    let revision = map.get(&card.id).and_then(|s| s.revision);
+    map.insert(card.id.clone(), Seen { updated_at: card.updated_at.clone(), revision, title: card.title.clone() });
+}
+
+fn seen_of(card_id: &str) -> Option<Seen> {
+    seen().lock().unwrap_or_else(|e| e.into_inner()).get(card_id).cloned()
+}
+
+// --- merging
+
+/// `later` on top of `earlier`: later fields win; a later move replaces the whole placement.
+fn merge(earlier: &mut UpdateCard, later: UpdateCard) {
+    macro_rules! take {
+        ($($f:ident),*) => {$( if later.$f.is_some() { earlier.$f = later.$f; } )*};
+    }
+    if later.stage.is_some() || later.space_id.is_some() || later.before_card_id.is_some() || later.board_order.is_some() {
+        earlier.before_card_id = later.before_card_id.clone();
+        earlier.board_order = later.board_order;
+    }
+    take!(
+        title, platform, stage, space_id, is_favorite, cover_url, cover_output_id, cover_position, content_type,
+        tags, scheduled_at, metadata, posts, assets
+    );
+    if later.notes.is_some() {
+        earlier.notes = later.notes;
+        // The revision the notes were first edited from stays: it is the one the service must still have.
+        if earlier.expected_revision.is_none() {
+            earlier.expected_revision = later.expected_revision;
+        }
+    }
+}
+
+/// The camelCase names of the fields an update sets.
+fn fields(u: &UpdateCard) -> Vec<String> {
+    match serde_json::to_value(u) {
+        Ok(serde_json::Value::Object(m)) => {
+            m.keys().filter(|k| *k != "expectedRevision" && *k != "beforeCardId").cloned().collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+// --- keeping a change
+
+fn profile_id(state: &AppState) -> IpcResult<String> {
+    state
+        .selected_id()
+        .ok_or_else(|| IpcError::new(IpcCode::NoProfile, "No profile is selected: add or pick one in Settings."))
+}
+
+fn changes(n: usize) -> String {
+    if n == 1 { "1 change waiting".to_string() } else { format!("{n} changes waiting") }
+}
+
+/// The `queued` answer: the change is kept here and will be sent when the service answers.
+pub fn queued_error(waiting: usize) -> IpcError {
+    IpcError::new(
+        IpcCode::Queued,
+        format!(
+            "The service cannot be reached, so your change is kept on this computer and will be sent when the \
+             service answers ({}).",
+            changes(waiting)
+        ),
+    )
+}
+
+/// Keeps `update` of `card_id` in the selected profile's outbox (merged into the card's draft when it
+/// has one) and answers the `queued` error to return. `base_updated_at`: the card's `updatedAt` the
+/// change was made from (else what the core last read of it).
+pub(crate) fn keep(state: &AppState, card_id: &str, update: UpdateCard, base_updated_at: Option<String>) -> IpcError {
+    match keep_inner(state, card_id, update, base_updated_at) {
+        Ok(n) => queued_error(n),
+        Err(e) => e,
+    }
+}
+
+fn keep_inner(state: &AppState, card_id: &str, update: UpdateCard, base_updated_at: Option<String>) -> IpcResult<usize> {
+    let profile = profile_id(state)?;
+    let seen = seen_of(card_id);
+    let base_updated_at = base_updated_at.or_else(|| seen.as_ref().and_then(|s| s.updated_at.clone()));
+    let base_revision = update.expected_revision.or_else(|| seen.as_ref().and_then(|s| s.revision));
+    let title = update.title.clone().or_else(|| seen.map(|s| s.title));
+    with_outbox(state.data_dir(), &profile, |drafts| {
+        match drafts.iter_mut().find(|d| d.card_id == card_id) {
+            Some(d) => {
+                merge(&mut d.update, update);
+                d.saved_at = now_ms();
+                d.seq += 1;
+                if title.is_some() {
+                    d.title = title;
+                }
+                if d.base_updated_at.is_none() {
+                    d.base_updated_at = base_updated_at;
+                }
+                if d.base_revision.is_none() {
+                    d.base_revision = base_revision;
+                }
+            }
+            None => drafts.push(Draft {
+                card_id: card_id.to_string(),
+                update,
+                base_updated_at,
+                base_revision,
+                saved_at: now_ms(),
+                seq: 0,
+                title,
+                conflict: None,
+            }),
+        }
+        (drafts.iter().filter(|d| d.conflict.is_none()).count(), true)
+    })
+}
+
+/// Whether the selected profile has a kept change for this card (a new edit then goes through it, so
+/// the two are sent in order).
+pub(crate) fn has_draft(state: &AppState, card_id: &str) -> bool {
+    profile_id(state)
+        .and_then(|p| drafts_of(state.data_dir(), &p))
+        .map(|d| d.iter().any(|d| d.card_id == card_id))
+        .unwrap_or(false)
+}
+
+// --- sending
+
+enum Outcome {
+    Sent(Box<CardDetail>),
+    /// Nothing answered: the draft waits.
+    Offline,
+    /// Kept as a conflict.
+    Conflict,
+    /// Another error (a key problem, ...): the draft waits, the error is answered.
+    Failed(IpcError),
+}
+
+fn is_network(e: &IpcError) -> bool {
+    e.code == IpcCode::Network
+}
+
+/// Sends one draft of `profile` (its current state in the file). `force`: without the `updatedAt` check,
+/// and notes over the current revision (`sendMine`).
+async fn send_one(state: &AppState, profile: &str, card_id: &str, force: bool) -> IpcResult<Outcome> {
+    let dir = state.data_dir().to_path_buf();
+    let Some(draft) = drafts_of(&dir, profile)?.into_iter().find(|d| d.card_id == card_id) else {
+        return Err(IpcError::new(IpcCode::NotFound, "That change is no longer waiting: it was sent or discarded."));
+    };
+    if draft.conflict.is_some() && !force {
+        return Ok(Outcome::Conflict);
+    }
+    let client = state.client_for(profile).await?;
+    let current = match client.cards().get(card_id).await {
+        Ok(c) => c,
+        Err(e) => {
+            let e = IpcError::from(e);
+            if is_network(&e) {
+                return Ok(Outcome::Offline);
+            }
+            if e.code == IpcCode::NotFound {
+                mark_conflict(&dir, profile, card_id, None, Some("The card was deleted elsewhere.".into()))?;
+                return Ok(Outcome::Conflict);
+            }
+            return Ok(Outcome::Failed(e));
+        }
+    };
+    let theirs = current.summary.updated_at.clone();
+    if !force && draft.base_updated_at.is_some() && draft.base_updated_at != theirs {
+        mark_conflict(&dir, profile, card_id, theirs, None)?;
+        return Ok(Outcome::Conflict);
+    }
+    let mut update = draft.update.clone();
+    if update.notes.is_some() {
+        update.expected_revision = if force { Some(current.revision) } else { update.expected_revision.or(draft.base_revision) };
+    }
+    match client.cards().update(card_id, &update).await {
+        Ok(_) => {}
+        Err(e) => {
+            let e = IpcError::from(e);
+            return match e.code {
+                IpcCode::Network => Ok(Outcome::Offline),
+                IpcCode::NotesConflict | IpcCode::Conflict => {
+                    mark_conflict(&dir, profile, card_id, theirs, None)?;
+                    Ok(Outcome::Conflict)
+                }
+                IpcCode::Validation | IpcCode::NotFound => {
+                    mark_conflict(&dir, profile, card_id, theirs, Some(format!("The service refused it: {}", e.message)))?;
+                    Ok(Outcome::Conflict)
+                }
+                _ => Ok(Outcome::Failed(e)),
+            };
+        }
+    }
+    // Sent: drop the draft, unless a change was kept meanwhile (then it waits on top of what landed).
+    let card = client.cards().get(card_id).await.ok();
+    let new_base = card.as_ref().and_then(|c| c.summary.updated_at.clone());
+    with_outbox(&dir, profile, |drafts| {
+        let Some(i) = drafts.iter().position(|d| d.card_id == card_id) else { return ((), false) };
+        if drafts[i].seq == draft.seq {
+            drafts.remove(i);
+        } else {
+            drafts[i].base_updated_at = new_base.clone();
+            drafts[i].conflict = None;
+        }
+        ((), true)
+    })?;
+    match card {
+        Some(c) => {
+            saw_card(&c);
+            Ok(Outcome::Sent(Box::new(c)))
+        }
+        None => {
+            let c = client.cards().get(card_id).await?;
+            saw_card(&c);
+            Ok(Outcome::Sent(Box::new(c)))
+        }
+    }
+}
+
+fn mark_conflict(dir: &Path, profile: &str, card_id: &str, theirs: Option<String>, problem: Option<String>) -> IpcResult<()> {
+    with_outbox(dir, profile, |drafts| {
+        if let Some(d) = drafts.iter_mut().find(|d| d.card_id == card_id) {
+            d.conflict = Some(Conflict { theirs_updated_at: theirs, problem });
+        }
+        ((), true)
+    })
+}
+
+/// `card_update`/`card_move` on a card that has a kept change: merges the new edit into it and tries to
+/// send the whole. Sent → the card; nothing answered → `queued`; changed elsewhere → `conflict`.
+pub(crate) async fn keep_and_send(
+    state: &AppState,
+    card_id: &str,
+    update: UpdateCard,
+    base_updated_at: Option<String>,
+) -> IpcResult<CardDetail> {
+    keep_inner(state, card_id, update, base_updated_at)?;
+    let profile = profile_id(state)?;
+    let _sync = sync_lock().lock().await;
+    match send_one(state, &profile, card_id, false).await? {
+        Outcome::Sent(card) => Ok(*card),
+        Outcome::Offline => Err(queued_error(waiting_count(state.data_dir(), &profile)?)),
+        Outcome::Conflict => Err(IpcError::new(
+            IpcCode::Conflict,
+            "This card changed elsewhere while your earlier change was waiting. Nothing was sent; your changes are \
+             kept: choose “Send mine anyway” or “Discard mine” in the waiting changes.",
+        )),
+        Outcome::Failed(e) => Err(e),
+    }
+}
+
+fn waiting_count(dir: &Path, profile: &str) -> IpcResult<usize> {
+    Ok(drafts_of(dir, profile)?.iter().filter(|d| d.conflict.is_none()).count())
+}
+
+fn status_of(drafts: &[Draft], sent: u32, offline: bool) -> DraftsStatus {
+    let waiting: Vec<&Draft> = drafts.iter().filter(|d| d.conflict.is_none()).collect();
+    DraftsStatus {
+        waiting: waiting.len() as u32,
+        card_ids: waiting.iter().map(|d| d.card_id.clone()).collect(),
+        conflicts: drafts
+            .iter()
+            .filter_map(|d| {
+                d.conflict.as_ref().map(|c| DraftConflict {
+                    card_id: d.card_id.clone(),
+                    title: d.title.clone(),
+                    fields: fields(&d.update),
+                    theirs_updated_at: c.theirs_updated_at.clone(),
+                    problem: c.problem.clone(),
+                    saved_at: d.saved_at,
+                })
+            })
+            .collect(),
+        sent,
+        offline,
+    }
+}
+
+// --- the commands
+
+/// The selected profile's kept changes. No profile selected: nothing waits.
+pub async fn drafts_status(state: &AppState) -> IpcResult<DraftsStatus> {
+    let Some(profile) = state.selected_id() else { return Ok(status_of(&[], 0, false)) };
+    Ok(status_of(&drafts_of(state.data_dir(), &profile)?, 0, false))
+}
+
+/// Tries every waiting change of the selected profile now, oldest first. Stops at the first network
+/// failure (the rest would fail alike).
+pub async fn drafts_sync(state: &AppState) -> IpcResult<DraftsStatus> {
+    let Some(profile) = state.selected_id() else { return Ok(status_of(&[], 0, false)) };
+    let _sync = sync_lock().lock().await;
+    let mut pending: Vec<Draft> =
+        drafts_of(state.data_dir(), &profile)?.into_iter().filter(|d| d.conflict.is_none()).collect();
+    pending.sort_by(|a, b| a.saved_at.total_cmp(&b.saved_at));
+    let (mut sent, mut offline) = (0u32, false);
+    let mut failure = None;
+    for d in pending {
+        match send_one(state, &profile, &d.card_id, false).await {
+            Ok(Outcome::Sent(_)) => sent += 1,
+            Ok(Outcome::Conflict) => {}
+            Ok(Outcome::Offline) => {
+                offline = true;
+                break;
+            }
+            Ok(Outcome::Failed(e)) | Err(e) => {
+                failure = Some(e);
+                break;
+            }
+        }
+    }
+    if let Some(e) = failure {
+        if sent == 0 {
+            return Err(e);
+        }
+        tracing::warn!(error = %e.message, "a kept change could not be sent");
+    }
+    Ok(status_of(&drafts_of(state.data_dir(), &profile)?, sent, offline))
+}
+
+/// A change in conflict (or any kept change): send it anyway over what the service has now, or drop it.
+pub async fn drafts_resolve(state: &AppState, args: DraftsResolveArgs) -> IpcResult<DraftsStatus> {
+    let profile = profile_id(state)?;
+    let dir = state.data_dir().to_path_buf();
+    let _sync = sync_lock().lock().await;
+    match args.action {
+        DraftAction::DiscardMine => {
+            let found = with_outbox(&dir, &profile, |drafts| {
+                let before = drafts.len();
+                drafts.retain(|d| d.card_id != args.card_id);
+                let found = drafts.len() != before;
+                (found, found)
+            })?;
+            if !found {
+                return Err(IpcError::new(IpcCode::NotFound, "That change is no longer waiting: it was sent or discarded."));
+            }
+            Ok(status_of(&drafts_of(&dir, &profile)?, 0, false))
+        }
+        DraftAction::SendMine => match send_one(state, &profile, &args.card_id, true).await? {
+            Outcome::Sent(_) => Ok(status_of(&drafts_of(&dir, &profile)?, 1, false)),
+            Outcome::Offline => {
+                // It waits again, rebased: sent as is when the service answers.
+                with_outbox(&dir, &profile, |drafts| {
+                    if let Some(d) = drafts.iter_mut().find(|d| d.card_id == args.card_id) {
+                        d.conflict = None;
+                        d.base_updated_at = None;
+                    }
+                    ((), true)
+                })?;
+                Err(queued_error(waiting_count(&dir, &profile)?))
+            }
+            Outcome::Conflict => {
+                let d = drafts_of(&dir, &profile)?;
+                let problem = d.iter().find(|d| d.card_id == args.card_id).and_then(|d| d.conflict.clone()).and_then(|c| c.problem);
+                Err(IpcError::new(IpcCode::Conflict, problem.unwrap_or_else(|| "The card changed again; try once more.".into())))
+            }
+            Outcome::Failed(e) => Err(e),
+        },
+    }
+}
+
+/// Tries to send the selected profile's waiting changes right away and then every `every` while some
+/// wait. Started by the desktop and web-shell mains (never by `AppState::start`, so tests choose).
+pub fn spawn_sync_loop(state: AppState, every: Duration) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        loop {
+            let waiting = drafts_status(&state).await.map(|s| s.waiting).unwrap_or(0);
+            if waiting > 0 {
+                match drafts_sync(&state).await {
+                    Ok(s) if s.sent > 0 => tracing::info!(sent = s.sent, waiting = s.waiting, "kept changes sent"),
+                    Ok(_) => {}
+                    Err(e) => tracing::debug!(error = %e.message, "kept changes not sent yet"),
+                }
+            }
+            tokio::time::sleep(every).await;
+        }
+    })
+}

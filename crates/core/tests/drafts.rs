@@ -1,0 +1,258 @@
+//! Offline edits kept as drafts (docs/ipc.md, "Offline drafts"), against a real sandbox playing the remote
+//! service that the test stops and starts again on the same port and database file.
+use api_client::{ApiKey, Client};
+use api_types::UpdateCard;
+use contentdesk_core::commands::{self as c, *};
+use contentdesk_core::{ipc, AppState, CoreConfig, IpcCode, MemoryStore, Secrets};
+use serde_json::json;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+fn temp_dir() -> PathBuf {
+    let d = std::env::temp_dir().join(format!("contentdesk-drafts-{}", uuid::Uuid::new_v4()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// The "remote" service: a sandbox on one database file that can go down and come back on its port.
+struct Remote {
+    state: sandbox::AppState,
+    addr: SocketAddr,
+    running: Option<sandbox::RunningSandbox>,
+    key: String,
+    db: PathBuf,
+}
+
+impl Remote {
+    async fn start() -> Remote {
+        let db = std::env::temp_dir().join(format!("contentdesk-drafts-{}.db", uuid::Uuid::new_v4()));
+        let state = sandbox::AppState::open(&db, sandbox::Config::for_tests()).expect("open db");
+        let seeded = sandbox::seed::seed_demo(&state, &Default::default()).expect("seed");
+        let key = {
+            let conn = state.db().lock();
+            sandbox::auth::create_key(&conn, &seeded.account_id, "drafts test", api_types::scopes::ALL).expect("key").1
+        };
+        let running = sandbox::spawn(state.clone(), "127.0.0.1:0").await.expect("bind");
+        Remote { addr: running.addr, state, running: Some(running), key, db }
+    }
+    fn base_url(&self) -> String {
+        format!("http://{}{}", self.addr, api_types::API_PREFIX)
+    }
+    async fn stop(&mut self) {
+        if let Some(r) = self.running.take() {
+            r.stop().await;
+        }
+    }
+    async fn restart(&mut self) {
+        let mut tries = 0;
+        loop {
+            match sandbox::spawn(self.state.clone(), &self.addr.to_string()).await {
+                Ok(r) => {
+                    self.running = Some(r);
+                    return;
+                }
+                Err(e) if tries < 50 => {
+                    tries += 1;
+                    let _ = e;
+                    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                }
+                Err(e) => panic!("cannot bind {} again: {e}", self.addr),
+            }
+        }
+    }
+    /// Someone else, straight to the service.
+    fn client(&self) -> Client {
+        Client::new(self.base_url(), ApiKey::new(self.key.clone())).unwrap()
+    }
+}
+
+
+impl Drop for Remote {
+    fn drop(&mut self) {
+        for ext in ["", "-wal", "-shm"] {
+            let mut p = self.db.clone().into_os_string();
+            p.push(ext);
+            let _ = std::fs::remove_file(PathBuf::from(p));
+        }
+    }
+}
+
+async fn start_app(dir: &Path, store: &Arc<MemoryStore>) -> AppState {
+    AppState::start(CoreConfig {
+        data_dir: dir.to_path_buf(),
+        settings: None,
+        secrets: Secrets::Store(store.clone()),
+        embedded_sandbox: false,
+    })
+    .await
+    .expect("core starts")
+}
+
+/// An app with one remote profile on `remote`, selected, with its key.
+async fn app_on(remote: &Remote) -> (AppState, PathBuf, Arc<MemoryStore>) {
+    let dir = temp_dir();
+    let store = Arc::new(MemoryStore::new());
+    let app = start_app(&dir, &store).await;
+    let p = c::profile_add(&app, ProfileAddArgs { name: "Work".into(), base_url: Some(remote.base_url()) }).await.unwrap();
+    c::profile_select(&app, ProfileIdArgs { id: p.id.clone() }).await.unwrap();
+    c::key_set(&app, KeySetArgs { profile_id: p.id, key: remote.key.clone() }).await.unwrap();
+    (app, dir, store)
+}
+
+/// The demo space's stages and cards.
+async fn demo(app: &AppState) -> (Vec<String>, Vec<api_types::CardSummary>) {
+    let space = c::spaces_list(app, SpacesListArgs::default()).await.unwrap()[0].id.clone();
+    let board = c::board_load(app, BoardLoadArgs { space_id: space, ..Default::default() }).await.unwrap();
+    (board.stages.iter().map(|s| s.id.clone()).collect(), board.cards)
+}
+
+fn title(t: &str) -> UpdateCard {
+    UpdateCard { title: Some(t.into()), ..Default::default() }
+}
+
+#[tokio::test]
+async fn an_offline_edit_survives_a_restart_and_is_sent_when_the_service_is_back() {
+    let mut remote = Remote::start().await;
+    let (app, dir, store) = app_on(&remote).await;
+    let (stages, cards) = demo(&app).await;
+    let (a, b) = (cards[0].id.clone(), cards[1].id.clone());
+    let target = stages.iter().find(|s| Some(*s) != cards[1].stage_id.as_ref()).unwrap().clone();
+    c::card_get(&app, CardIdArgs { card_id: a.clone() }).await.unwrap();
+    let tag = c::tags_list(&app).await.unwrap()[0].name.clone();
+    assert_eq!(c::drafts_status(&app).await.unwrap().waiting, 0);
+
+    remote.stop().await;
+    // An edit while nothing answers: kept, and said so.
+    let e = c::card_update(&app, CardUpdateArgs { card_id: a.clone(), update: title("Written offline") }).await.unwrap_err();
+    assert_eq!(e.code, IpcCode::Queued, "{e:?}");
+    assert!(e.message.contains("kept on this computer") && e.message.contains("1 change waiting"), "{}", e.message);
+    // A second edit of the same card is merged into its draft; a move of another card is a second draft.
+    let tags = UpdateCard { tags: Some(vec![tag.clone()]), ..Default::default() };
+    let e = c::card_update(&app, CardUpdateArgs { card_id: a.clone(), update: tags }).await.unwrap_err();
+    assert_eq!(e.code, IpcCode::Queued);
+    assert!(e.message.contains("1 change waiting"), "{}", e.message);
+    let e = c::card_move(&app, CardMoveArgs { card_id: b.clone(), stage_id: target.clone(), before_card_id: None }).await.unwrap_err();
+    assert_eq!(e.code, IpcCode::Queued);
+    assert!(e.message.contains("2 changes waiting"), "{}", e.message);
+    // Other errors are unchanged.
+    let e = c::card_update(&app, CardUpdateArgs { card_id: a.clone(), update: UpdateCard { notes: Some("x".into()), ..Default::default() } })
+        .await
+        .unwrap_err();
+    assert_eq!(e.code, IpcCode::Validation);
+    // Nothing answers: a sync leaves them waiting.
+    let s = c::drafts_sync(&app).await.unwrap();
+    assert_eq!((s.waiting, s.sent, s.offline), (2, 0, true));
+    assert!(s.conflicts.is_empty());
+
+    // The outbox is a file in the data folder, without the key.
+    let file = std::fs::read_to_string(dir.join("drafts.json")).unwrap();
+    assert!(file.contains("Written offline") && !file.contains(&remote.key) && !file.contains("ch_live_"), "{file}");
+    drop(app);
+
+    // A restart on the same data folder still has them.
+    let app = start_app(&dir, &store).await;
+    let s = c::drafts_status(&app).await.unwrap();
+    assert_eq!(s.waiting, 2);
+    assert_eq!(s.card_ids, vec![a.clone(), b.clone()]);
+    let via_ipc = ipc::dispatch(&app, "drafts_status", json!({})).await.unwrap();
+    assert_eq!(via_ipc["waiting"], 2);
+
+    // The service is back: a sync sends both, oldest first, and the cards show them.
+    remote.restart().await;
+    let s = c::drafts_sync(&app).await.unwrap();
+    assert_eq!((s.waiting, s.sent, s.offline), (0, 2, false), "{s:?}");
+    assert!(s.conflicts.is_empty());
+    let card = c::card_get(&app, CardIdArgs { card_id: a.clone() }).await.unwrap();
+    assert_eq!(card.summary.title, "Written offline");
+    assert_eq!(card.summary.tags, vec![tag.clone()]);
+    let moved = c::card_get(&app, CardIdArgs { card_id: b.clone() }).await.unwrap();
+    assert_eq!(moved.summary.stage_id.as_deref(), Some(target.as_str()));
+    assert!(!std::fs::read_to_string(dir.join("drafts.json")).unwrap().contains("Written offline"));
+
+    // Online again: edits go straight through.
+    let card = c::card_update(&app, CardUpdateArgs { card_id: a.clone(), update: title("Online") }).await.unwrap();
+    assert_eq!(card.summary.title, "Online");
+    assert_eq!(c::drafts_status(&app).await.unwrap().waiting, 0);
+    remote.stop().await;
+}
+
+#[tokio::test]
+async fn a_card_changed_elsewhere_meanwhile_is_a_conflict_then_send_mine_or_discard_mine() {
+    let mut remote = Remote::start().await;
+    let (app, _dir, _store) = app_on(&remote).await;
+    let (_, cards) = demo(&app).await;
+    let (a, b) = (cards[2].id.clone(), cards[3].id.clone());
+    let read_b = c::card_get(&app, CardIdArgs { card_id: b.clone() }).await.unwrap();
+    c::card_get(&app, CardIdArgs { card_id: a.clone() }).await.unwrap();
+
+    remote.stop().await;
+    for (id, t) in [(&a, "Mine A"), (&b, "Mine B")] {
+        let e = c::card_update(&app, CardUpdateArgs { card_id: id.clone(), update: title(t) }).await.unwrap_err();
+        assert_eq!(e.code, IpcCode::Queued);
+    }
+    // Notes edited offline too, from the revision read.
+    let notes = UpdateCard { notes: Some("my notes".into()), expected_revision: Some(read_b.revision), ..Default::default() };
+    assert_eq!(c::card_update(&app, CardUpdateArgs { card_id: b.clone(), update: notes }).await.unwrap_err().code, IpcCode::Queued);
+
+    remote.restart().await;
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    // Someone else changes both cards meanwhile.
+    let other = remote.client();
+    for (id, t) in [(&a, "Theirs A"), (&b, "Theirs B")] {
+        other.cards().update(id, &title(t)).await.unwrap();
+    }
+
+    let s = c::drafts_sync(&app).await.unwrap();
+    assert_eq!((s.waiting, s.sent), (0, 0), "{s:?}");
+    assert_eq!(s.conflicts.len(), 2);
+    let ca = s.conflicts.iter().find(|c| c.card_id == a).unwrap();
+    assert_eq!(ca.fields, vec!["title".to_string()]);
+    assert_eq!(ca.title.as_deref(), Some("Mine A"));
+    let theirs_a = other.cards().get(&a).await.unwrap().summary.updated_at;
+    assert_eq!(ca.theirs_updated_at, theirs_a);
+    let cb = s.conflicts.iter().find(|c| c.card_id == b).unwrap();
+    assert_eq!(cb.fields, vec!["notes".to_string(), "title".to_string()]);
+    // Nothing was sent.
+    assert_eq!(other.cards().get(&a).await.unwrap().summary.title, "Theirs A");
+    // A conflict stays put on the next sync.
+    assert_eq!(c::drafts_sync(&app).await.unwrap().conflicts.len(), 2);
+    // An online edit of a card in conflict does not go around it.
+    let e = c::card_update(&app, CardUpdateArgs { card_id: a.clone(), update: UpdateCard { is_favorite: Some(true), ..Default::default() } })
+        .await
+        .unwrap_err();
+    assert_eq!(e.code, IpcCode::Conflict);
+
+    // Send mine anyway: over their title and their notes revision.
+    let s = c::drafts_resolve(&app, DraftsResolveArgs { card_id: b.clone(), action: DraftAction::SendMine }).await.unwrap();
+    assert_eq!((s.sent, s.conflicts.len()), (1, 1));
+    let now_b = other.cards().get(&b).await.unwrap();
+    assert_eq!((now_b.summary.title.as_str(), now_b.notes.as_deref()), ("Mine B", Some("my notes")));
+
+    // Discard mine: theirs stays.
+    let s = ipc::dispatch(&app, "drafts_resolve", json!({"cardId": a, "action": "discardMine"})).await.unwrap();
+    assert_eq!(s["conflicts"], json!([]));
+    assert_eq!(s["waiting"], 0);
+    assert_eq!(other.cards().get(&a).await.unwrap().summary.title, "Theirs A");
+    let e = c::drafts_resolve(&app, DraftsResolveArgs { card_id: a.clone(), action: DraftAction::DiscardMine }).await.unwrap_err();
+    assert_eq!(e.code, IpcCode::NotFound);
+    remote.stop().await;
+}
+
+#[tokio::test]
+async fn a_send_mine_while_still_offline_is_queued_again() {
+    let mut remote = Remote::start().await;
+    let (app, _dir, _store) = app_on(&remote).await;
+    let (_, cards) = demo(&app).await;
+    let a = cards[0].id.clone();
+    c::card_get(&app, CardIdArgs { card_id: a.clone() }).await.unwrap();
+    remote.stop().await;
+    assert_eq!(c::card_update(&app, CardUpdateArgs { card_id: a.clone(), update: title("Mine") }).await.unwrap_err().code, IpcCode::Queued);
+    let e = c::drafts_resolve(&app, DraftsResolveArgs { card_id: a.clone(), action: DraftAction::SendMine }).await.unwrap_err();
+    assert_eq!(e.code, IpcCode::Queued);
+    assert_eq!(c::drafts_status(&app).await.unwrap().waiting, 1);
+    remote.restart().await;
+    let s = c::drafts_sync(&app).await.unwrap();
+    assert_eq!((s.sent, s.waiting), (1, 0));
+    remote.stop().await;
+}

@@ -1,0 +1,203 @@
+// Offline drafts in Debian's Chromium (playwright-core). This journey starts its own processes, because
+// it stops and restarts them: a sandbox playing the remote service on a fixed port and database file,
+// and web-shell on its own data folder. Binaries: SANDBOX_BIN and WEB_SHELL_BIN (scripts/ui-e2e.sh), else
+// $CARGO_TARGET_DIR/debug. Keys live in web-shell's memory, so after its restart the key is entered again.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { chromium } from "playwright-core";
+
+const ARTIFACTS = process.env.E2E_ARTIFACTS ?? path.resolve("e2e/artifacts");
+const BIN = path.join(process.env.CARGO_TARGET_DIR ?? path.resolve("../target"), "debug");
+const SANDBOX_BIN = process.env.SANDBOX_BIN ?? path.join(BIN, "contentdesk-sandbox");
+const WEB_SHELL_BIN = process.env.WEB_SHELL_BIN ?? path.join(BIN, "contentdesk-web-shell");
+const UI_DIST = path.resolve("dist");
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "contentdesk-offline-"));
+const DB = path.join(work, "remote.db");
+const DATA = path.join(work, "app");
+const children = new Set();
+let context, page, port, sandbox, shell;
+let key = "";
+const pageErrors = [];
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port: p } = srv.address();
+      srv.close(() => resolve(p));
+    });
+  });
+}
+
+/** Starts a process and waits for a line matching each pattern on stdout; answers the matches. */
+function start(bin, args, patterns, log) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"] });
+    children.add(child);
+    const logFile = fs.createWriteStream(path.join(ARTIFACTS, log), { flags: "a" });
+    child.stderr.pipe(logFile);
+    let out = "";
+    const found = () => patterns.map((p) => out.match(p)?.[1]);
+    const timer = setTimeout(() => reject(new Error(`${path.basename(bin)} did not start: ${out}`)), 30_000);
+    child.stdout.on("data", (d) => {
+      out += d.toString();
+      const m = found();
+      if (m.every(Boolean)) {
+        clearTimeout(timer);
+        resolve({ child, matches: m });
+      }
+    });
+    child.once("exit", (code) => {
+      children.delete(child);
+      clearTimeout(timer);
+      reject(new Error(`${path.basename(bin)} exited (${code}) before it was ready: ${out}`));
+    });
+  });
+}
+
+/** Stops a process this journey started, and waits until it is gone. */
+function stop(child) {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once("exit", () => { children.delete(child); resolve(); });
+    child.kill("SIGINT");
+    setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
+  });
+}
+
+async function startSandbox() {
+  const { child, matches } = await start(
+    SANDBOX_BIN,
+    ["serve", "--db", DB, "--addr", `127.0.0.1:${port}`, "--seed", "demo"],
+    [/^Content Desk sandbox serving (\S+)/m, /^API key \(every scope, shown once\): (\S+)/m],
+    "offline-sandbox.log",
+  );
+  sandbox = child;
+  return { url: matches[0], key: matches[1] };
+}
+
+async function startShell() {
+  const { child, matches } = await start(
+    WEB_SHELL_BIN,
+    ["--data-dir", DATA, "--ui-dist", UI_DIST, "--memory-secrets"],
+    [/^web-shell ready: (\S+)/m],
+    "offline-web-shell.log",
+  );
+  shell = { child, url: matches[0], origin: new URL(matches[0]).origin, token: new URL(matches[0]).searchParams.get("token") };
+}
+
+/** A core command over web-shell; a non-2xx answer is thrown as its IpcError. */
+async function ipc(command, args = {}) {
+  const res = await fetch(`${shell.origin}/ipc/${command}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "X-ContentDesk-Token": shell.token },
+    body: JSON.stringify(args),
+  });
+  const body = await res.json();
+  if (!res.ok) throw Object.assign(new Error(`${command}: ${JSON.stringify(body)}`), { ipc: body });
+  return body;
+}
+
+before(async () => {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  port = await freePort();
+  const remote = await startSandbox();
+  key = remote.key;
+  await startShell();
+  const profile = await ipc("profile_add", { name: "Offline remote", baseUrl: remote.url });
+  await ipc("profile_select", { id: profile.id });
+  await ipc("key_set", { profileId: profile.id, key });
+  const browserProfile = fs.mkdtempSync(path.join(os.tmpdir(), "contentdesk-chromium-"));
+  context = await chromium.launchPersistentContext(browserProfile, {
+    executablePath: "/usr/bin/chromium",
+    headless: true,
+    viewport: { width: 1360, height: 860 },
+    args: ["--no-sandbox"],
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+  page.on("pageerror", (e) => pageErrors.push(String(e)));
+  page.on("console", (m) => { if (m.type() === "error") pageErrors.push(m.text()); });
+});
+
+after(async () => {
+  if (page) fs.writeFileSync(path.join(ARTIFACTS, "offline-dom.html"), await page.content().catch(() => ""));
+  fs.writeFileSync(path.join(ARTIFACTS, "offline-page-errors.txt"), pageErrors.join("\n") + (pageErrors.length ? "\n" : ""));
+  await context?.close();
+  await Promise.all([...children].map(stop));
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+test("an offline edit survives a restart and syncs", async () => {
+  const spaces = await ipc("spaces_list", {});
+  const space = spaces[0];
+  const board = await ipc("board_load", { spaceId: space.id });
+  const target = board.cards[0];
+  const newTitle = `Written offline ${Date.now()}`;
+
+  await page.goto(shell.url);
+  await page.getByRole("tab", { name: new RegExp(space.name) }).waitFor();
+  const tile = page.getByTestId(`card-${target.id}`);
+  await tile.waitFor();
+  await tile.locator("button.open").click();
+  const editor = page.getByTestId("card-editor");
+  const title = editor.getByLabel("Title");
+  await title.waitFor();
+  assert.equal(await title.inputValue(), target.title);
+
+  // The service goes away; the edit is kept on this computer.
+  await stop(sandbox);
+  await title.fill(newTitle);
+  await editor.getByRole("button", { name: "Save", exact: true }).click();
+  const kept = editor.getByTestId("card-save-kept");
+  await kept.waitFor();
+  assert.match(await kept.innerText(), /kept on this computer.*1 change waiting/s);
+  assert.equal(await title.inputValue(), newTitle, "the edit is still in the editor");
+  const indicator = page.getByTestId("drafts-waiting");
+  await indicator.waitFor();
+  assert.equal((await indicator.innerText()).trim(), "1 change waiting");
+  await page.getByTestId("drafts-indicator").screenshot({ path: path.join(ARTIFACTS, "offline-indicator.png") });
+  await page.screenshot({ path: path.join(ARTIFACTS, "offline-kept.png") });
+
+  // The outbox is in the data folder, without the key.
+  const outbox = fs.readFileSync(path.join(DATA, "drafts.json"), "utf8");
+  assert.ok(outbox.includes(newTitle));
+  assert.ok(!outbox.includes(key), "the outbox holds no key");
+
+  // web-shell restarts (a new port and token): the change still waits.
+  await stop(shell.child);
+  await startShell();
+  assert.equal((await ipc("drafts_status")).waiting, 1);
+  await page.goto(shell.url);
+  await page.getByTestId("drafts-waiting").waitFor();
+  assert.equal((await page.getByTestId("drafts-waiting").innerText()).trim(), "1 change waiting");
+  await page.screenshot({ path: path.join(ARTIFACTS, "offline-after-restart.png") });
+
+  // The service is back on the same port and database; the key (kept in memory only) is entered again.
+  await startSandbox();
+  const { selectedId } = await ipc("profiles_list");
+  await ipc("key_set", { profileId: selectedId, key });
+  // Send now (the core's own task may already have sent it).
+  const send = page.getByTestId("drafts-send");
+  if (await send.isVisible()) await send.click().catch(() => undefined);
+  await page.getByTestId("drafts-indicator").waitFor({ state: "detached", timeout: 20_000 });
+  assert.equal((await ipc("drafts_status")).waiting, 0);
+  assert.equal((await ipc("card_get", { cardId: target.id })).title, newTitle);
+  // The board shows the new title.
+  await page.goto(`${shell.origin}/`);
+  await page.getByTestId(`card-${target.id}`).getByText(newTitle).waitFor();
+  await page.screenshot({ path: path.join(ARTIFACTS, "offline-synced.png") });
+});
+
+test("the offline journey raised no page errors beyond the expected 502s", () => {
+  // Queued answers are 502 (nothing answered upstream); the board's first load after the restart fails
+  // while the key is missing (401); the demo cards' covers are on hosts a machine offline cannot resolve.
+  const expected = (e) => /status of (502|401)\b|net::ERR_NAME_NOT_RESOLVED/.test(e);
+  assert.deepEqual(pageErrors.filter((e) => !expected(e)), []);
+});

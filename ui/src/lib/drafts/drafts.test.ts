@@ -1,0 +1,199 @@
+import { afterEach, expect, it, vi } from "vitest";
+import { render, screen, waitFor, within } from "@testing-library/svelte";
+import userEvent from "@testing-library/user-event";
+import { clearMocks } from "@tauri-apps/api/mocks";
+import type { CardSummary, DraftsStatus, IpcError, Stage } from "../bindings";
+import DraftsIndicator from "./DraftsIndicator.svelte";
+import Board from "../planner/Board.svelte";
+import CardEditor from "../planner/editor/CardEditor.svelte";
+import { ACCOUNTS, TAGS, testCard } from "../planner/editor/testCard";
+import { fakeCore, type FakeCore } from "../shared/fakeCore";
+import { drafts, POLL_MS, refreshDrafts, resetDrafts } from "./drafts.svelte";
+
+afterEach(() => {
+  vi.useRealTimers();
+  resetDrafts();
+  clearMocks();
+});
+
+const status = (s: Partial<DraftsStatus> = {}): DraftsStatus => ({ waiting: 0, cardIds: [], conflicts: [], sent: 0, offline: false, ...s });
+
+const QUEUED: IpcError = {
+  code: "queued",
+  message: "The service cannot be reached, so your change is kept on this computer and will be sent when the service answers (1 change waiting).",
+};
+
+it("shows nothing while nothing waits, then 'N changes waiting'; Send now sends them and the indicator goes", async () => {
+  const core = fakeCore();
+  let now = status();
+  core.answers.drafts_status = () => now;
+  core.answers.drafts_sync = () => status({ sent: 2 });
+  render(DraftsIndicator);
+  await waitFor(() => expect(core.called("drafts_status")).toHaveLength(1));
+  expect(screen.queryByTestId("drafts-indicator")).toBeNull();
+
+  now = status({ waiting: 2, cardIds: ["c1", "c2"] });
+  await refreshDrafts();
+  expect(await screen.findByTestId("drafts-waiting")).toHaveTextContent("2 changes waiting");
+  const user = userEvent.setup();
+  await user.click(screen.getByRole("button", { name: "Send now" }));
+  await waitFor(() => expect(screen.queryByTestId("drafts-indicator")).toBeNull());
+  expect(core.called("drafts_sync")).toHaveLength(1);
+  expect(drafts.sentEpoch).toBe(1);
+});
+
+it("Send now while the service is still silent keeps the count and says so", async () => {
+  const core = fakeCore();
+  core.answers.drafts_status = () => status({ waiting: 1, cardIds: ["c1"] });
+  core.answers.drafts_sync = () => status({ waiting: 1, cardIds: ["c1"], offline: true });
+  render(DraftsIndicator);
+  expect(await screen.findByTestId("drafts-waiting")).toHaveTextContent("1 change waiting");
+  await userEvent.setup().click(screen.getByRole("button", { name: "Send now" }));
+  expect(await screen.findByTestId("drafts-offline")).toHaveTextContent("still does not answer");
+  expect(screen.getByTestId("drafts-waiting")).toHaveTextContent("1 change waiting");
+});
+
+it("polls drafts_status every few seconds while changes wait, and stops when none", async () => {
+  vi.useFakeTimers();
+  const core = fakeCore();
+  let now = status({ waiting: 1, cardIds: ["c1"] });
+  core.answers.drafts_status = () => now;
+  await refreshDrafts();
+  expect(drafts.waiting).toBe(1);
+  await vi.advanceTimersByTimeAsync(POLL_MS);
+  expect(core.called("drafts_status")).toHaveLength(2);
+  now = status();
+  await vi.advanceTimersByTimeAsync(POLL_MS);
+  expect(drafts.waiting).toBe(0);
+  await vi.advanceTimersByTimeAsync(POLL_MS * 3);
+  expect(core.called("drafts_status")).toHaveLength(3);
+});
+
+it("the conflicts panel lists each card with its fields; Send mine anyway, Discard mine, and Open", async () => {
+  const core = fakeCore();
+  const conflicts = [
+    { cardId: "c1", title: "Launch video", fields: ["title", "notes"], theirsUpdatedAt: "2026-03-04T13:30:00.000Z", savedAt: 1 },
+    { cardId: "c2", title: "Old post", fields: ["stage"], problem: "The card was deleted elsewhere.", savedAt: 2 },
+  ];
+  let open = [...conflicts];
+  core.answers.drafts_status = () => status({ conflicts: open });
+  core.answers.drafts_resolve = (a) => {
+    open = open.filter((c) => c.cardId !== a?.cardId);
+    return status({ conflicts: open, sent: a?.action === "sendMine" ? 1 : 0 });
+  };
+  render(DraftsIndicator);
+  const user = userEvent.setup();
+  await user.click(await screen.findByRole("button", { name: "2 conflicts" }));
+  const panel = screen.getByTestId("drafts-conflicts");
+  const first = within(panel).getByTestId("drafts-conflict-c1");
+  expect(first).toHaveTextContent("Launch video");
+  expect(first).toHaveTextContent("Your change: title, notes.");
+  expect(first).toHaveTextContent("Changed elsewhere");
+  expect(within(panel).getByTestId("drafts-conflict-c2")).toHaveTextContent("The card was deleted elsewhere.");
+
+  await user.click(within(first).getByRole("button", { name: "Send mine anyway" }));
+  await waitFor(() => expect(core.called("drafts_resolve")[0]?.args).toEqual({ cardId: "c1", action: "sendMine" }));
+  await waitFor(() => expect(screen.queryByTestId("drafts-conflict-c1")).toBeNull());
+
+  await user.click(within(screen.getByTestId("drafts-conflict-c2")).getByRole("button", { name: "Old post" }));
+  expect(drafts.openCard).toBe("c2");
+  expect(screen.queryByTestId("drafts-conflicts")).toBeNull();
+  await user.click(screen.getByRole("button", { name: "1 conflict" }));
+  await user.click(screen.getByRole("button", { name: "Discard mine" }));
+  await waitFor(() => expect(core.called("drafts_resolve")[1]?.args).toEqual({ cardId: "c2", action: "discardMine" }));
+  await waitFor(() => expect(screen.queryByTestId("drafts-indicator")).toBeNull());
+});
+
+// ---- the board and the editor
+
+const stage = (id: string, name: string, sortOrder: number): Stage => ({ id, name, slug: id, color: null, sortOrder, isDefault: false });
+const card = (id: string, title: string, stageId: string, boardOrder: number): CardSummary => ({
+  id, title, platform: "youtube", spaceId: "s1", stageId, boardOrder, contentType: null, coverUrl: null, isFavorite: false,
+  archivedAt: null, isArchived: false, scheduledAt: null, publishedAt: null, publishUrl: null, createdAt: null, updatedAt: null,
+  platforms: [], tags: [],
+});
+
+function boardCore(): FakeCore {
+  const core = fakeCore();
+  core.answers.spaces_list = () => [{ id: "s1", name: "Content plan", postCount: 2, archivedAt: null }];
+  core.answers.tags_list = () => [];
+  core.answers.board_load = () => ({
+    space: { id: "s1", name: "Content plan" },
+    stages: [stage("a", "Ideas", 1), stage("b", "Review", 2)],
+    cards: [card("c1", "First idea", "a", 1), card("c2", "Second idea", "a", 2)],
+    total: 2, stageTotals: {}, complete: true,
+  });
+  return core;
+}
+
+const titlesIn = (name: string) =>
+  within(screen.getByRole("region", { name })).queryAllByRole("listitem").map((li) => within(li).getAllByRole("button")[0].textContent);
+
+it("a queued move is not rolled back: the tile stays where it was put, marked as waiting", async () => {
+  const core = boardCore();
+  core.failWith.card_move = QUEUED;
+  core.answers.drafts_status = () => status({ waiting: 1, cardIds: ["c1"] });
+  render(Board);
+  await screen.findByRole("region", { name: "Ideas stage" });
+  const user = userEvent.setup();
+  within(screen.getByTestId("card-c1")).getByRole("button", { name: "First idea" }).focus();
+  await user.keyboard("{Alt>}{ArrowRight}{/Alt}");
+  await waitFor(() => expect(core.called("card_move")).toHaveLength(1));
+  await waitFor(() => expect(core.called("drafts_status").length).toBeGreaterThan(0));
+  expect(titlesIn("Review stage")).toEqual(["First idea"]);
+  expect(titlesIn("Ideas stage")).toEqual(["Second idea"]);
+  expect(screen.queryByTestId("planner-action-error")).toBeNull();
+  expect(await within(screen.getByTestId("card-c1")).findByTestId("card-waiting")).toHaveTextContent("waiting");
+  expect(screen.getByTestId("board-status")).toHaveTextContent("is kept here");
+});
+
+it("a queued save closes nothing, loses nothing and says the change is kept", async () => {
+  const core = fakeCore();
+  core.answers.card_get = () => testCard();
+  core.answers.tags_list = () => TAGS;
+  core.answers.connected_accounts_list = () => ACCOUNTS;
+  core.failWith.card_update = QUEUED;
+  core.answers.drafts_status = () => status({ waiting: 1, cardIds: ["c1"] });
+  const onclose = vi.fn<() => void>();
+  render(CardEditor, { cardId: "c1", onclose, onchanged: vi.fn() });
+  const user = userEvent.setup();
+  const title = await screen.findByLabelText("Title");
+  await user.clear(title);
+  await user.type(title, "Written offline");
+  await user.click(screen.getByRole("button", { name: "Save" }));
+  const kept = await screen.findByTestId("card-save-kept");
+  expect(kept).toHaveTextContent("kept on this computer");
+  expect(kept).toHaveTextContent("1 change waiting");
+  expect(screen.queryByTestId("card-save-error")).toBeNull();
+  expect(screen.getByLabelText("Title")).toHaveValue("Written offline");
+  expect(onclose).not.toHaveBeenCalled();
+  await waitFor(() => expect(drafts.waiting).toBe(1));
+  // What was kept is not "unsaved": closing now asks nothing; a further edit is unsaved again.
+  expect(screen.getByText("Kept on this computer")).toBeInTheDocument();
+  await user.type(title, "!");
+  expect(screen.getByText("Unsaved changes")).toBeInTheDocument();
+  await user.type(title, "{Backspace}");
+  await user.click(screen.getByRole("button", { name: "Close", exact: true }));
+  expect(onclose).toHaveBeenCalledTimes(1);
+  expect(screen.queryByRole("alertdialog")).toBeNull();
+});
+
+it("'Open' in the conflicts panel opens the card's editor on the board; a sent change reloads the board", async () => {
+  const core = boardCore();
+  core.answers.card_get = () => testCard();
+  core.answers.tags_list = () => TAGS;
+  core.answers.connected_accounts_list = () => ACCOUNTS;
+  core.answers.drafts_status = () => status();
+  render(Board);
+  await screen.findByRole("region", { name: "Ideas stage" });
+  const loads = core.called("board_load").length;
+  drafts.openCard = "c1";
+  expect(await screen.findByTestId("card-editor")).toBeInTheDocument();
+  await waitFor(() => expect(core.called("card_get")[0]?.args).toEqual({ cardId: "c1" }));
+  expect(drafts.openCard).toBeNull();
+  // Kept changes sent while the editor is open: the board waits; once it is closed and another is sent, it reloads.
+  drafts.sentEpoch++;
+  await userEvent.setup().click(screen.getByRole("button", { name: "Close" }));
+  drafts.sentEpoch++;
+  await waitFor(() => expect(core.called("board_load").length).toBeGreaterThan(loads));
+});
