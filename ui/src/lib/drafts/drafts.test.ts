@@ -173,7 +173,7 @@ it("a queued save closes nothing, loses nothing and says the change is kept", as
   await user.type(title, "!");
   expect(screen.getByText("Unsaved changes")).toBeInTheDocument();
   await user.type(title, "{Backspace}");
-  await user.click(screen.getByRole("button", { name: "Close", exact: true }));
+  await user.click(screen.getByRole("button", { name: "Close" }));
   expect(onclose).toHaveBeenCalledTimes(1);
   expect(screen.queryByRole("alertdialog")).toBeNull();
 });

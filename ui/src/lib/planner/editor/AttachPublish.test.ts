@@ -208,6 +208,34 @@ it("a project name is required, and a refused create shows the service's error",
   expect(screen.getAllByTestId("asset")).toHaveLength(3);
 });
 
+it("importing a PowerPoint file or a Canva design links the new project to this card; a bad source is refused first", async () => {
+  const c = core();
+  c.answers.project_import = (a) => {
+    const create = c.answers.project_create as (x: unknown) => unknown;
+    return create({ cardId: a?.cardId, name: a?.title ?? "Imported deck" });
+  };
+  open();
+  const user = userEvent.setup();
+  await user.click(await screen.findByRole("button", { name: "Add project…" }));
+  const dialog = await screen.findByRole("dialog", { name: "Add a project" });
+  const ref = within(dialog).getByLabelText("Or import one linked to this card");
+  await user.type(ref, "not a url");
+  await user.click(within(dialog).getByRole("button", { name: "Import and link" }));
+  expect(within(dialog).getByRole("alert")).toHaveTextContent("http or https");
+  expect(c.called("project_import")).toHaveLength(0);
+  await user.clear(ref);
+  await user.type(ref, "https://files.example/deck.pptx");
+  await user.type(within(dialog).getByLabelText("Title of the imported project (optional)"), "Pitch deck");
+  await user.click(within(dialog).getByRole("button", { name: "Import and link" }));
+  expect(await within(dialog).findByTestId("project-created")).toHaveTextContent("is linked to this card");
+  expect(c.called("project_import")[0].args).toEqual({ cardId: "c1", source: { type: "pptx", fileUrl: "https://files.example/deck.pptx" }, title: "Pitch deck" });
+  await user.selectOptions(within(dialog).getByLabelText("Import from"), "canva");
+  await user.type(ref, "DAF123");
+  await user.click(within(dialog).getByRole("button", { name: "Import and link" }));
+  await waitFor(() => expect(c.called("project_import")).toHaveLength(2));
+  expect(c.called("project_import")[1].args).toEqual({ cardId: "c1", source: { type: "canva", designId: "DAF123" } });
+});
+
 // ---------- local files ----------
 
 const PNG_BYTES = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);

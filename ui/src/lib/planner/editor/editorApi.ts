@@ -1,6 +1,7 @@
 // Typed wrappers for the planner commands the card editor uses (docs/ipc.md "Planner (issue 4)" and
 // "Attach and publish").
 import { call } from "../../shared/backend";
+import type { ImportSource } from "../../bindings";
 import type {
   ArchiveResult, CardDetail, ConnectedAccount, ContentList, ContentListArgs, Project, ProjectCreated, PublishResult, Tag,
   UpdateCard, UploadedMedia,
@@ -15,6 +16,9 @@ export const editorApi = {
   contentList: (args: ContentListArgs) => call<ContentList>("content_list", args),
   projectsList: () => call<Project[]>("projects_list"),
   projectCreate: (cardId: string, name: string) => call<ProjectCreated>("project_create", { cardId, name }),
+  /** A PowerPoint file (by URL) or a Canva design, imported as a project linked to the card. */
+  projectImport: (cardId: string, source: ImportSource, title?: string) =>
+    call<ProjectCreated>("project_import", title ? { cardId, source, title } : { cardId, source }),
   mediaUpload: (fileName: string, contentType: string, dataBase64: string) =>
     call<UploadedMedia>("media_upload", { fileName, contentType, dataBase64 }),
   cardPublish: (cardId: string, platform?: string) =>
