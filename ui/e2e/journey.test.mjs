@@ -5,9 +5,8 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { chromium } from "playwright-core";
+import { launch } from "./browser.mjs";
 
 const { WEB_SHELL_URL, REMOTE_URL, REMOTE_KEY_NO_BRANDKIT } = process.env;
 const ARTIFACTS = process.env.E2E_ARTIFACTS ?? path.resolve("e2e/artifacts");
@@ -15,34 +14,25 @@ for (const [k, v] of Object.entries({ WEB_SHELL_URL, REMOTE_URL, REMOTE_KEY_NO_B
   if (!v) throw new Error(`${k} is not set: run scripts/ui-e2e.sh`);
 }
 
-let context, page;
+let browser, context, page;
 const replies = [];
-const pageErrors = [];
+let pageErrors = [];
 
 before(async () => {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), "contentdesk-chromium-"));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: "/usr/bin/chromium",
-    headless: true,
-    viewport: { width: 1280, height: 800 },
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync"],
-  });
-  page = context.pages()[0] ?? (await context.newPage());
+  browser = await launch({ width: 1280, height: 800, tag: "journey" });
+  ({ context, page, pageErrors } = browser);
   page.on("response", async (res) => {
     if (!res.url().includes("/ipc/")) return;
     try { replies.push({ url: new URL(res.url()).pathname, status: res.status(), body: await res.text() }); } catch { /* page closed */ }
   });
-  page.on("pageerror", (e) => pageErrors.push(String(e)));
-  page.on("console", (m) => { if (m.type() === "error") pageErrors.push(m.text()); });
 });
 
 after(async () => {
   if (page) fs.writeFileSync(path.join(ARTIFACTS, "dom.html"), await page.content());
   fs.writeFileSync(path.join(ARTIFACTS, "ipc-replies.jsonl"), replies.map((r) => JSON.stringify(r)).join("\n") + "\n");
   fs.writeFileSync(path.join(ARTIFACTS, "page-errors.txt"), pageErrors.join("\n") + (pageErrors.length ? "\n" : ""));
-  await context?.close();
+  await browser?.close();
 });
 
 test("first launch shows the local sandbox's demo space and balance", async () => {

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { chromium } from "playwright-core";
+import { launch } from "./browser.mjs";
 
 const ARTIFACTS = process.env.E2E_ARTIFACTS ?? path.resolve("e2e/artifacts");
 const BIN = path.join(process.env.CARGO_TARGET_DIR ?? path.resolve("../target"), "debug");
@@ -21,9 +21,9 @@ const work = fs.mkdtempSync(path.join(os.tmpdir(), "contentdesk-offline-"));
 const DB = path.join(work, "remote.db");
 const DATA = path.join(work, "app");
 const children = new Set();
-let context, page, port, sandbox, shell;
+let browser, context, page, port, sandbox, shell;
 let key = "";
-const pageErrors = [];
+let pageErrors = [];
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -114,22 +114,14 @@ before(async () => {
   const profile = await ipc("profile_add", { name: "Offline remote", baseUrl: remote.url });
   await ipc("profile_select", { id: profile.id });
   await ipc("key_set", { profileId: profile.id, key });
-  const browserProfile = fs.mkdtempSync(path.join(os.tmpdir(), "contentdesk-chromium-"));
-  context = await chromium.launchPersistentContext(browserProfile, {
-    executablePath: "/usr/bin/chromium",
-    headless: true,
-    viewport: { width: 1360, height: 860 },
-    args: ["--no-sandbox"],
-  });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on("pageerror", (e) => pageErrors.push(String(e)));
-  page.on("console", (m) => { if (m.type() === "error") pageErrors.push(m.text()); });
+  browser = await launch({ width: 1360, height: 860, tag: "offline" });
+  ({ context, page, pageErrors } = browser);
 });
 
 after(async () => {
   if (page) fs.writeFileSync(path.join(ARTIFACTS, "offline-dom.html"), await page.content().catch(() => ""));
   fs.writeFileSync(path.join(ARTIFACTS, "offline-page-errors.txt"), pageErrors.join("\n") + (pageErrors.length ? "\n" : ""));
-  await context?.close();
+  await browser?.close();
   await Promise.all([...children].map(stop));
   fs.rmSync(work, { recursive: true, force: true });
 });

@@ -4,9 +4,8 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { chromium } from "playwright-core";
+import { launch } from "./browser.mjs";
 
 const { WEB_SHELL_URL } = process.env;
 const ARTIFACTS = process.env.E2E_ARTIFACTS ?? path.resolve("e2e/artifacts");
@@ -14,9 +13,9 @@ if (!WEB_SHELL_URL) throw new Error("WEB_SHELL_URL is not set: run scripts/ui-e2
 const TOKEN = new URL(WEB_SHELL_URL).searchParams.get("token");
 const ORIGIN = new URL(WEB_SHELL_URL).origin;
 
-let context, page;
+let browser, context, page;
 const replies = [];
-const pageErrors = [];
+let pageErrors = [];
 
 /** A core command over web-shell, as the UI calls it (for setting up and for reading back). */
 async function ipc(command, args = {}) {
@@ -53,21 +52,12 @@ async function titlesIn(spaceId, stageId) {
 
 before(async () => {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), "contentdesk-chromium-"));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: "/usr/bin/chromium",
-    headless: true,
-    viewport: { width: 1360, height: 860 },
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync"],
-  });
-  page = context.pages()[0] ?? (await context.newPage());
+  browser = await launch({ width: 1360, height: 860, tag: "planner" });
+  ({ context, page, pageErrors } = browser);
   page.on("response", async (res) => {
     if (!res.url().includes("/ipc/")) return;
     try { replies.push({ url: new URL(res.url()).pathname, status: res.status(), body: await res.text() }); } catch { /* closed */ }
   });
-  page.on("pageerror", (e) => pageErrors.push(String(e)));
-  page.on("console", (m) => { if (m.type() === "error") pageErrors.push(m.text()); });
   // The first visit takes the token out of the URL and keeps it for the tab.
   await page.goto(WEB_SHELL_URL);
   await page.getByRole("tab", { name: /Content plan/ }).waitFor();
@@ -77,7 +67,7 @@ after(async () => {
   if (page) fs.writeFileSync(path.join(ARTIFACTS, "planner-dom.html"), await page.content());
   fs.writeFileSync(path.join(ARTIFACTS, "planner-ipc-replies.jsonl"), replies.map((r) => JSON.stringify(r)).join("\n") + "\n");
   fs.writeFileSync(path.join(ARTIFACTS, "planner-page-errors.txt"), pageErrors.join("\n") + (pageErrors.length ? "\n" : ""));
-  await context?.close();
+  await browser?.close();
 });
 
 test("drag a card to another column: it moves at once, the service keeps it, a reload shows it there", async () => {

@@ -1,25 +1,17 @@
 //! What the card editor attaches and publishes, against the embedded sandbox over real HTTP (docs/ipc.md,
 //! "Attach and publish"): an inspiration post by `contentId`, a project linked to the card, an uploaded
 //! file by `outputId`, publishing now with each platform's result, and a missing `publish:write` named.
+mod common;
+
 use api_types::{CardAssetInput, ImportSource, PostInput, UpdateCard};
 use base64::Engine;
 use contentdesk_core::commands::{self as c, *};
-use contentdesk_core::{ipc, AppState, CoreConfig, IpcCode, MemoryStore, Secrets};
+use contentdesk_core::{ipc, AppState, IpcCode};
 use sandbox::testing::TestSandbox;
 use serde_json::json;
-use std::sync::Arc;
 
 async fn app() -> AppState {
-    let dir = std::env::temp_dir().join(format!("contentdesk-attach-{}", uuid::Uuid::new_v4()));
-    std::fs::create_dir_all(&dir).unwrap();
-    AppState::start(CoreConfig {
-        data_dir: dir,
-        settings: None,
-        secrets: Secrets::Store(Arc::new(MemoryStore::new())),
-        embedded_sandbox: true,
-    })
-    .await
-    .expect("core starts")
+    common::embedded_app("attach").await
 }
 
 /// A new card in a new space.

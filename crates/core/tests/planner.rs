@@ -1,23 +1,15 @@
 //! The planner's commands against the embedded sandbox over real HTTP (docs/ipc.md, "Planner"): the
 //! board in order and paged past 100 cards, moves by `beforeCardId`, stages, spaces, archive and restore,
 //! card edits with the declarative lists checked before sending and the notes conflict.
+mod common;
+
 use api_types::{CardAssetInput, PostInput, UpdateCard};
 use contentdesk_core::commands::{self as c, *};
-use contentdesk_core::{ipc, AppState, CoreConfig, IpcCode, MemoryStore, Secrets};
+use contentdesk_core::{ipc, AppState, IpcCode};
 use serde_json::json;
-use std::sync::Arc;
 
 async fn app() -> AppState {
-    let dir = std::env::temp_dir().join(format!("contentdesk-planner-{}", uuid::Uuid::new_v4()));
-    std::fs::create_dir_all(&dir).unwrap();
-    AppState::start(CoreConfig {
-        data_dir: dir,
-        settings: None,
-        secrets: Secrets::Store(Arc::new(MemoryStore::new())),
-        embedded_sandbox: true,
-    })
-    .await
-    .expect("core starts")
+    common::embedded_app("planner").await
 }
 
 /// A new empty space (its default stages) for one test.

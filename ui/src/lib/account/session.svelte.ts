@@ -18,9 +18,14 @@ export function selectedProfile(): Profile | null {
   return session.profiles.find((p) => p.id === session.selectedId) ?? null;
 }
 
+/** The first view only tells the UI what the core had selected all along: views mounted before it
+ *  already loaded that profile's data, so it is no change (no second load of everything at start). */
+let firstView = true;
+
 export function applyView(view: ProfilesView) {
-  const changed = view.selectedId !== session.selectedId
-    || selectedProfile()?.hasKey !== view.profiles.find((p) => p.id === view.selectedId)?.hasKey;
+  const changed = !firstView && (view.selectedId !== session.selectedId
+    || selectedProfile()?.hasKey !== view.profiles.find((p) => p.id === view.selectedId)?.hasKey);
+  firstView = false;
   session.profiles = view.profiles;
   session.selectedId = view.selectedId;
   if (changed) session.epoch++;

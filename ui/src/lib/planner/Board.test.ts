@@ -238,6 +238,26 @@ it("a refused archive puts the card back", async () => {
   expect(titles(ideas)).toEqual(["First idea", "Second idea", "Third idea"]);
 });
 
+it("the space shown last is asked for at once, beside the spaces list, and shown again", async () => {
+  localStorage.setItem("contentdesk.lastSpace", "s2");
+  try {
+    const core = setup();
+    let listed!: () => void;
+    core.hold.spaces_list = new Promise<void>((r) => (listed = r));
+    render(Board);
+    await waitFor(() => expect(core.called("board_load")).toHaveLength(1));
+    expect(core.called("board_load")[0].args).toEqual({ spaceId: "s2", firstPage: true });
+    listed();
+    await waitFor(() => expect(screen.getByRole("tab", { name: /Podcast/ })).toHaveAttribute("aria-selected", "true"));
+    expect(core.called("board_load")).toHaveLength(1);
+    // Another space chosen is the one remembered.
+    await userEvent.setup().click(screen.getByRole("tab", { name: /Content plan/ }));
+    await waitFor(() => expect(localStorage.getItem("contentdesk.lastSpace")).toBe("s1"));
+  } finally {
+    localStorage.removeItem("contentdesk.lastSpace");
+  }
+});
+
 it("a big board shows each stage's first page with the stage's count at once, then the rest behind it", async () => {
   const core = fakeCore();
   setup(core);
