@@ -15,6 +15,8 @@ use crate::state::AppState;
 
 /// Cards asked for per `GET /cards` page (the service's maximum).
 const PAGE: u32 = 100;
+/// Cards per stage in a first-page board: more than a tall window shows in a column (the rest follows).
+const FIRST_PAGE: u32 = 40;
 /// A board holds at most this many cards (50 pages); past it the UI says so and asks for a filter.
 pub const BOARD_MAX_CARDS: usize = 5_000;
 
@@ -257,7 +259,7 @@ async fn first_pages(
     let mut set = tokio::task::JoinSet::new();
     for stage in stages {
         let client = client.clone();
-        let query = CardQuery { stage: Some(stage.id.clone()), ..query.clone() };
+        let query = CardQuery { stage: Some(stage.id.clone()), limit: Some(FIRST_PAGE), ..query.clone() };
         let id = stage.id.clone();
         set.spawn(async move { (id, client.cards().list(&query).await) });
     }
