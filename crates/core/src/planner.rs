@@ -366,18 +366,19 @@ pub async fn card_move(state: &AppState, args: CardMoveArgs) -> IpcResult<CardSu
     if drafts::has_draft(state, &args.card_id) {
         return Ok(drafts::keep_and_send(state, &args.card_id, update, None).await?.summary);
     }
-    match client.cards().update(&args.card_id, &update).await {
-        Ok(card) => {
-            drafts::saw_summary(&card);
-            Ok(card)
-        }
-        Err(e) => {
-            let e = IpcError::from(e);
-            if e.code == IpcCode::Network {
-                return Err(drafts::keep(state, &args.card_id, update, None));
-            }
-            Err(e)
-        }
+    let card = client.cards().update(&args.card_id, &update).await.map_err(|e| kept_if_offline(state, &args.card_id, &update, e))?;
+    drafts::saw_summary(&card);
+    Ok(card)
+}
+
+/// Nothing answered: the change is kept on this computer (drafts) and the caller told `queued`;
+/// any other failure is answered as it is.
+fn kept_if_offline(state: &AppState, card_id: &str, update: &UpdateCard, e: api_client::ApiError) -> IpcError {
+    let e = IpcError::from(e);
+    if e.code == IpcCode::Network {
+        drafts::keep(state, card_id, update.clone(), None)
+    } else {
+        e
     }
 }
 
@@ -399,15 +400,7 @@ pub async fn card_update(state: &AppState, args: CardUpdateArgs) -> IpcResult<Ca
     if drafts::has_draft(state, &args.card_id) {
         return drafts::keep_and_send(state, &args.card_id, update, None).await;
     }
-    // Nothing answered: the edit is kept on this computer (drafts) and the caller told `queued`.
-    let offline = |e: api_client::ApiError, update: &UpdateCard| {
-        let e = IpcError::from(e);
-        if e.code == IpcCode::Network {
-            drafts::keep(state, &args.card_id, update.clone(), None)
-        } else {
-            e
-        }
-    };
+    let offline = |e: api_client::ApiError, update: &UpdateCard| kept_if_offline(state, &args.card_id, update, e);
     if update.posts.is_some() || update.assets.is_some() {
         let current = client.cards().get(&args.card_id).await.map_err(|e| offline(e, &update))?;
         let mut edit = CardEdit::from_card(&current);
