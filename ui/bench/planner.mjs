@@ -10,6 +10,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { launch } from "../e2e/browser.mjs";
+import { callCore } from "../e2e/webshell.mjs";
 
 const { WEB_SHELL_URL, SANDBOX_URL, SANDBOX_KEY } = process.env;
 if (!WEB_SHELL_URL || !SANDBOX_URL || !SANDBOX_KEY) throw new Error("run scripts/bench_planner.sh");
@@ -21,16 +22,7 @@ const TOKEN = new URL(WEB_SHELL_URL).searchParams.get("token");
 const ORIGIN = new URL(WEB_SHELL_URL).origin;
 const EMPTY_SPACE = "Bench empty space";
 
-async function ipc(command, args = {}) {
-  const res = await fetch(`${ORIGIN}/ipc/${command}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "X-ContentDesk-Token": TOKEN },
-    body: JSON.stringify(args),
-  });
-  const body = await res.json();
-  if (!res.ok) throw new Error(`${command}: ${JSON.stringify(body)}`);
-  return body;
-}
+const ipc = (command, args) => callCore(ORIGIN, TOKEN, command, args);
 
 const sorted = (xs) => [...xs].sort((a, b) => a - b);
 const median = (xs) => { const s = sorted(xs); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };

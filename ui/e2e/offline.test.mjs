@@ -10,6 +10,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { launch } from "./browser.mjs";
+import { callCore } from "./webshell.mjs";
 
 const ARTIFACTS = process.env.E2E_ARTIFACTS ?? path.resolve("e2e/artifacts");
 const BIN = path.join(process.env.CARGO_TARGET_DIR ?? path.resolve("../target"), "debug");
@@ -94,16 +95,7 @@ async function startShell() {
 }
 
 /** A core command over web-shell; a non-2xx answer is thrown as its IpcError. */
-async function ipc(command, args = {}) {
-  const res = await fetch(`${shell.origin}/ipc/${command}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "X-ContentDesk-Token": shell.token },
-    body: JSON.stringify(args),
-  });
-  const body = await res.json();
-  if (!res.ok) throw Object.assign(new Error(`${command}: ${JSON.stringify(body)}`), { ipc: body });
-  return body;
-}
+const ipc = (command, args) => callCore(shell.origin, shell.token, command, args);
 
 before(async () => {
   fs.mkdirSync(ARTIFACTS, { recursive: true });

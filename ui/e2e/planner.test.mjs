@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { launch } from "./browser.mjs";
+import { callCore } from "./webshell.mjs";
 
 const { WEB_SHELL_URL } = process.env;
 const ARTIFACTS = process.env.E2E_ARTIFACTS ?? path.resolve("e2e/artifacts");
@@ -18,16 +19,7 @@ const replies = [];
 let pageErrors = [];
 
 /** A core command over web-shell, as the UI calls it (for setting up and for reading back). */
-async function ipc(command, args = {}) {
-  const res = await fetch(`${ORIGIN}/ipc/${command}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "X-ContentDesk-Token": TOKEN },
-    body: JSON.stringify(args),
-  });
-  const body = await res.json();
-  if (!res.ok) throw new Error(`${command}: ${JSON.stringify(body)}`);
-  return body;
-}
+const ipc = (command, args) => callCore(ORIGIN, TOKEN, command, args);
 
 /** A new space with cards in its first two stages; the page shows its board. */
 async function boardWith(name, first, second = []) {
