@@ -91,6 +91,24 @@ async fn project_import(state: State<'_, Core>, args: ProjectImportArgs) -> R<ap
 #[tauri::command]
 async fn media_upload(state: State<'_, Core>, args: MediaUploadArgs) -> R<api_types::UploadedMedia> { c::media_upload(&state.ready().await?, args).await }
 #[tauri::command]
+async fn models_list(state: State<'_, Core>, args: ModelsListArgs) -> R<Vec<api_types::ModelInfo>> { c::models_list(&state.ready().await?, args).await }
+#[tauri::command]
+async fn voices_list(state: State<'_, Core>) -> R<Vec<api_types::Voice>> { c::voices_list(&state.ready().await?).await }
+#[tauri::command]
+async fn studio_quote(state: State<'_, Core>, args: StudioQuoteArgs) -> R<StudioQuote> { c::studio_quote(&state.ready().await?, args).await }
+#[tauri::command]
+async fn studio_generate(state: State<'_, Core>, args: StudioGenerateArgs) -> R<StudioJob> { c::studio_generate(&state.ready().await?, args).await }
+#[tauri::command]
+async fn studio_jobs(state: State<'_, Core>) -> R<Vec<StudioJob>> { c::studio_jobs(&state.ready().await?).await }
+#[tauri::command]
+async fn studio_cancel(state: State<'_, Core>, args: StudioJobArgs) -> R<StudioJob> { c::studio_cancel(&state.ready().await?, args).await }
+#[tauri::command]
+async fn studio_retry(state: State<'_, Core>, args: StudioJobArgs) -> R<StudioJob> { c::studio_retry(&state.ready().await?, args).await }
+#[tauri::command]
+async fn studio_clear_finished(state: State<'_, Core>) -> R<u32> { c::studio_clear_finished(&state.ready().await?).await }
+#[tauri::command]
+async fn card_attach_output(state: State<'_, Core>, args: CardAttachOutputArgs) -> R<api_types::CardDetail> { c::card_attach_output(&state.ready().await?, args).await }
+#[tauri::command]
 async fn card_publish(state: State<'_, Core>, args: CardPublishArgs) -> R<api_types::PublishResult> { c::card_publish(&state.ready().await?, args).await }
 
 /// The core, started in the background so that WebKit starts loading the UI meanwhile (the keyring
@@ -118,6 +136,7 @@ impl Core {
                     tracing::info!(data_dir = %state.data_dir().display(), keys = ?state.key_storage(), "core started");
                     // Offline edits kept in the outbox are sent when the service answers again.
                     contentdesk_core::drafts::spawn_sync_loop(state.clone(), std::time::Duration::from_secs(10));
+                    forward_studio_events(&app, &state);
                 }
                 Err(e) => tracing::error!(error = %e, "core failed to start"),
             }
@@ -142,6 +161,73 @@ impl Core {
     }
 }
 
+/// A render that took at least this long gets a desktop notification when it finishes.
+const LONG_RENDER_MS: i64 = 20_000;
+
+/// Sends the studio's events to the web view (`studio://event`) and, when a long render finishes, a
+/// desktop notification (the user has likely moved on to something else).
+fn forward_studio_events<Rt: Runtime>(app: &tauri::AppHandle<Rt>, state: &AppState) {
+    use tauri::Emitter;
+    let mut rx = state.studio().subscribe();
+    let app = app.clone();
+    tauri::async_runtime::spawn(async move {
+        use tokio::sync::broadcast::error::RecvError;
+        let mut notified = std::collections::HashSet::new();
+        loop {
+            let ev = match rx.recv().await {
+                Ok(ev) => ev,
+                Err(RecvError::Lagged(_)) => continue,
+                Err(RecvError::Closed) => return,
+            };
+            if let StudioEvent::Job { job } = &ev {
+                let long = job.completed_at.is_some_and(|t| t - job.created_at >= LONG_RENDER_MS);
+                if long && matches!(job.status, JobStatus::Completed | JobStatus::Failed) && notified.insert(job.output_id.clone()) {
+                    let (title, body) = finished_note(job);
+                    tauri::async_runtime::spawn_blocking(move || notify(&title, &body));
+                }
+            }
+            if let Err(e) = app.emit(contentdesk_core::studio::EVENT_NAME, &ev) {
+                tracing::warn!(error = %e, "studio event not delivered to the window");
+            }
+        }
+    });
+}
+
+fn finished_note(job: &StudioJob) -> (String, String) {
+    let what = job.form.prompt.as_deref().or(job.form.text.as_deref()).unwrap_or(&job.model_id);
+    let what: String = what.chars().take(80).collect();
+    match job.status {
+        JobStatus::Completed => ("Render finished".into(), format!("{what} — open the Studio to see it.")),
+        _ => ("Render failed".into(), format!("{what} — {}", job.error.as_deref().unwrap_or("see the Studio's queue."))),
+    }
+}
+
+/// A desktop notification through the freedesktop Notifications service; logged and skipped when
+/// none runs (a bare session, CI).
+#[cfg(target_os = "linux")]
+fn notify(title: &str, body: &str) {
+    use dbus::arg::{RefArg, Variant};
+    let sent = dbus::blocking::Connection::new_session().and_then(|conn| {
+        let proxy = conn.with_proxy("org.freedesktop.Notifications", "/org/freedesktop/Notifications", std::time::Duration::from_secs(2));
+        let hints: std::collections::HashMap<&str, Variant<Box<dyn RefArg>>> = std::collections::HashMap::new();
+        let (_id,): (u32,) = proxy.method_call(
+            "org.freedesktop.Notifications",
+            "Notify",
+            ("Content Desk", 0u32, "", title, body, Vec::<&str>::new(), hints, 8000i32),
+        )?;
+        Ok(())
+    });
+    match sent {
+        Ok(()) => tracing::info!(title, "desktop notification shown"),
+        Err(e) => tracing::info!(error = %e, "no desktop notification (no notification service)"),
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn notify(title: &str, _body: &str) {
+    tracing::info!(title, "render finished (desktop notifications are wired on Linux only)");
+}
+
 /// When the process started, for the launch benchmark's `painted` line.
 pub static STARTED: OnceLock<Instant> = OnceLock::new();
 
@@ -163,7 +249,9 @@ pub fn invoke_handler<Rt: Runtime>() -> impl Fn(tauri::ipc::Invoke<Rt>) -> bool 
         sign_out, balance, spaces_list, stages_list, cards_list, brand_kits_list, ui_ready, board_load, space_create,
         space_rename, space_archive, stage_create, stage_update, stage_delete, card_create, card_move, card_get,
         card_update, card_archive, tags_list, connected_accounts_list, drafts_status, drafts_sync, drafts_resolve,
-        content_list, projects_list, project_create, project_import, media_upload, card_publish
+        content_list, projects_list, project_create, project_import, media_upload, card_publish, models_list,
+        voices_list, studio_quote, studio_generate, studio_jobs, studio_cancel, studio_retry, studio_clear_finished,
+        card_attach_output
     ]
 }
 

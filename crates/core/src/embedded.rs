@@ -1,12 +1,48 @@
 //! The embedded default: the local sandbox, in this process, on a free loopback port, with its SQLite
 //! file in the app's data folder. Seeded with the demo once; a key with every scope minted for the app.
-use sandbox::{auth, seed, Config, RunningSandbox};
+use sandbox::{auth, seed, Config, RenderTimes, RunningSandbox};
+use std::time::Duration;
 use std::path::Path;
 
 use crate::error::{IpcError, IpcResult};
 
 /// The name the app's own sandbox keys carry (so a new one can retire the old ones).
 const KEY_NAME: &str = "Content Desk (embedded)";
+
+/// The sandbox's render times and smart-wait, from the environment (tests, journeys, benchmarks):
+/// `CONTENTDESK_SANDBOX_RENDER_MS` is `<ms>` for every kind or a list such as `image:300,video:2000`
+/// (kinds `image`, `video`, `audio`, `board`, `lip-sync`); `CONTENTDESK_SANDBOX_SMART_WAIT_MS` is `<ms>`.
+/// Unset: the real service's pace (renders of seconds, a 50 s smart-wait).
+pub fn config_from_env() -> Config {
+    let mut config = Config::default();
+    if let Some(ms) = std::env::var("CONTENTDESK_SANDBOX_SMART_WAIT_MS").ok().and_then(|v| v.trim().parse::<u64>().ok()) {
+        config.smart_wait = Duration::from_millis(ms);
+    }
+    if let Ok(spec) = std::env::var("CONTENTDESK_SANDBOX_RENDER_MS") {
+        apply_render_spec(&mut config.render, &spec);
+    }
+    config
+}
+
+fn apply_render_spec(r: &mut RenderTimes, spec: &str) {
+    for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (kind, ms) = part.split_once(':').unwrap_or(("all", part));
+        let Ok(ms) = ms.trim().parse::<u64>() else {
+            tracing::warn!(part, "ignored: not <kind>:<ms>");
+            continue;
+        };
+        let d = Duration::from_millis(ms);
+        match kind.trim() {
+            "all" => *r = RenderTimes::all(d),
+            "image" => r.image = d,
+            "video" => r.video = d,
+            "audio" => r.audio = d,
+            "board" => r.board = d,
+            "lip-sync" => r.lip_sync = d,
+            other => tracing::warn!(kind = other, "ignored: unknown render kind"),
+        }
+    }
+}
 
 pub struct Embedded {
     pub running: RunningSandbox,
@@ -16,7 +52,7 @@ impl Embedded {
     /// Opens (or creates and seeds) `sandbox.db` in `data_dir` and serves it on `127.0.0.1:0`.
     pub async fn start(data_dir: &Path) -> IpcResult<Embedded> {
         let path = data_dir.join("sandbox.db");
-        let state = sandbox::AppState::open(&path, Config::default())
+        let state = sandbox::AppState::open(&path, config_from_env())
             .map_err(|e| IpcError::internal(format!("cannot open the local sandbox at {}: {e}", path.display())))?;
         let seeded = seed::seed_demo(&state, &seed::DemoOptions::default())
             .map_err(|e| IpcError::internal(format!("cannot seed the local sandbox: {e}")))?;
@@ -60,5 +96,22 @@ impl Embedded {
         }
         let (_, secret) = auth::create_key(&conn, &account, KEY_NAME, api_types::scopes::ALL).map_err(fail)?;
         Ok(secret)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn render_spec_sets_one_kind_or_all() {
+        let mut r = RenderTimes::default();
+        apply_render_spec(&mut r, "image:100, lip-sync:7000,bogus,video:x");
+        assert_eq!(r.image, Duration::from_millis(100));
+        assert_eq!(r.lip_sync, Duration::from_millis(7000));
+        assert_eq!(r.video, RenderTimes::default().video);
+        apply_render_spec(&mut r, "250");
+        assert_eq!(r.video, Duration::from_millis(250));
+        assert_eq!(r.audio, Duration::from_millis(250));
     }
 }

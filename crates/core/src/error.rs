@@ -183,7 +183,10 @@ impl From<ApiError> for IpcError {
             ApiError::InsufficientCredits { balance, required, .. } => IpcError::new(
                 C::InsufficientCredits,
                 match (balance, required) {
-                    (Some(b), Some(r)) => format!("Not enough credits: this costs {r}, the balance is {b}. Nothing was charged."),
+                    (Some(b), Some(r)) => format!(
+                        "Not enough credits: this costs {r}, the balance is {b}, so {} more are needed. Nothing was charged.",
+                        r - b
+                    ),
                     _ => "Not enough credits for this. Nothing was charged.".to_string(),
                 },
             )

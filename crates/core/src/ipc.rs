@@ -16,6 +16,8 @@ pub const COMMANDS: &[&str] = &[
     "card_create", "card_move", "card_get", "card_update", "card_archive", "tags_list", "connected_accounts_list",
     "drafts_status", "drafts_sync", "drafts_resolve",
     "content_list", "projects_list", "project_create", "project_import", "media_upload", "card_publish",
+    "models_list", "voices_list", "studio_quote", "studio_generate", "studio_jobs", "studio_cancel", "studio_retry",
+    "studio_clear_finished", "card_attach_output",
 ];
 
 /// Reads `args` into the command's argument struct; a bad field is a validation error naming it.
@@ -77,6 +79,15 @@ pub async fn dispatch(state: &AppState, command: &str, a: Value) -> IpcResult<Va
         "project_import" => out(c::project_import(state, args(a)?).await),
         "media_upload" => out(c::media_upload(state, args(a)?).await),
         "card_publish" => out(c::card_publish(state, args(a)?).await),
+        "models_list" => out(c::models_list(state, args(a)?).await),
+        "voices_list" => out(c::voices_list(state).await),
+        "studio_quote" => out(c::studio_quote(state, args(a)?).await),
+        "studio_generate" => out(c::studio_generate(state, args(a)?).await),
+        "studio_jobs" => out(c::studio_jobs(state).await),
+        "studio_cancel" => out(c::studio_cancel(state, args(a)?).await),
+        "studio_retry" => out(c::studio_retry(state, args(a)?).await),
+        "studio_clear_finished" => out(c::studio_clear_finished(state).await),
+        "card_attach_output" => out(c::card_attach_output(state, args(a)?).await),
         other => Err(IpcError::new(IpcCode::Internal, format!("Unknown command “{other}”."))),
     }
 }

@@ -12,6 +12,7 @@ pub mod profiles;
 pub mod secrets;
 pub mod settings;
 pub mod state;
+pub mod studio;
 
 pub use error::{IpcCode, IpcConflict, IpcError, IpcResult};
 pub use profiles::{Profile, ProfileKind, ProfilesView, REMOTE_DEFAULT_BASE_URL};

@@ -58,6 +58,7 @@ struct Inner {
     selected: Mutex<Option<String>>,
     has_key: Mutex<HashMap<String, bool>>,
     clients: Mutex<HashMap<String, Client>>,
+    studio: crate::studio::Studio,
 }
 
 const PROFILES: &str = "profiles";
@@ -109,6 +110,7 @@ impl AppState {
             selected = profiles.first().map(|p| p.id.clone());
         }
 
+        let studio = crate::studio::Studio::open(&config.data_dir)?;
         let state = AppState {
             inner: Arc::new(Inner {
                 data_dir: config.data_dir,
@@ -120,6 +122,7 @@ impl AppState {
                 selected: Mutex::new(selected),
                 has_key: Mutex::new(HashMap::new()),
                 clients: Mutex::new(HashMap::new()),
+                studio,
             }),
         };
         state.persist()?;
@@ -128,7 +131,14 @@ impl AppState {
             let has = state.secret_get(&p.id).await.map(|k| k.is_some()).unwrap_or(false);
             state.set_has_key(&p.id, has);
         }
+        // Renders under way when the app last closed are polled again (and unsent ones sent again).
+        crate::studio::resume(&state);
         Ok(state)
+    }
+
+    /// The studio: caches, the render queue and its events.
+    pub fn studio(&self) -> &crate::studio::Studio {
+        &self.inner.studio
     }
 
     pub fn data_dir(&self) -> &Path {

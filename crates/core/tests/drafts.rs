@@ -1,104 +1,11 @@
 //! Offline edits kept as drafts (docs/ipc.md, "Offline drafts"), against a real sandbox playing the remote
 //! service that the test stops and starts again on the same port and database file.
-use api_client::{ApiKey, Client};
+mod common;
 use api_types::UpdateCard;
+use common::{app_on, start_app, Remote};
 use contentdesk_core::commands::{self as c, *};
-use contentdesk_core::{ipc, AppState, CoreConfig, IpcCode, MemoryStore, Secrets};
+use contentdesk_core::{ipc, AppState, IpcCode};
 use serde_json::json;
-use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
-
-fn temp_dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("contentdesk-drafts-{}", uuid::Uuid::new_v4()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-/// The "remote" service: a sandbox on one database file that can go down and come back on its port.
-struct Remote {
-    state: sandbox::AppState,
-    addr: SocketAddr,
-    running: Option<sandbox::RunningSandbox>,
-    key: String,
-    db: PathBuf,
-}
-
-impl Remote {
-    async fn start() -> Remote {
-        let db = std::env::temp_dir().join(format!("contentdesk-drafts-{}.db", uuid::Uuid::new_v4()));
-        let state = sandbox::AppState::open(&db, sandbox::Config::for_tests()).expect("open db");
-        let seeded = sandbox::seed::seed_demo(&state, &Default::default()).expect("seed");
-        let key = {
-            let conn = state.db().lock();
-            sandbox::auth::create_key(&conn, &seeded.account_id, "drafts test", api_types::scopes::ALL).expect("key").1
-        };
-        let running = sandbox::spawn(state.clone(), "127.0.0.1:0").await.expect("bind");
-        Remote { addr: running.addr, state, running: Some(running), key, db }
-    }
-    fn base_url(&self) -> String {
-        format!("http://{}{}", self.addr, api_types::API_PREFIX)
-    }
-    async fn stop(&mut self) {
-        if let Some(r) = self.running.take() {
-            r.stop().await;
-        }
-    }
-    async fn restart(&mut self) {
-        let mut tries = 0;
-        loop {
-            match sandbox::spawn(self.state.clone(), &self.addr.to_string()).await {
-                Ok(r) => {
-                    self.running = Some(r);
-                    return;
-                }
-                Err(e) if tries < 50 => {
-                    tries += 1;
-                    let _ = e;
-                    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-                }
-                Err(e) => panic!("cannot bind {} again: {e}", self.addr),
-            }
-        }
-    }
-    /// Someone else, straight to the service.
-    fn client(&self) -> Client {
-        Client::new(self.base_url(), ApiKey::new(self.key.clone())).unwrap()
-    }
-}
-
-
-impl Drop for Remote {
-    fn drop(&mut self) {
-        for ext in ["", "-wal", "-shm"] {
-            let mut p = self.db.clone().into_os_string();
-            p.push(ext);
-            let _ = std::fs::remove_file(PathBuf::from(p));
-        }
-    }
-}
-
-async fn start_app(dir: &Path, store: &Arc<MemoryStore>) -> AppState {
-    AppState::start(CoreConfig {
-        data_dir: dir.to_path_buf(),
-        settings: None,
-        secrets: Secrets::Store(store.clone()),
-        embedded_sandbox: false,
-    })
-    .await
-    .expect("core starts")
-}
-
-/// An app with one remote profile on `remote`, selected, with its key.
-async fn app_on(remote: &Remote) -> (AppState, PathBuf, Arc<MemoryStore>) {
-    let dir = temp_dir();
-    let store = Arc::new(MemoryStore::new());
-    let app = start_app(&dir, &store).await;
-    let p = c::profile_add(&app, ProfileAddArgs { name: "Work".into(), base_url: Some(remote.base_url()) }).await.unwrap();
-    c::profile_select(&app, ProfileIdArgs { id: p.id.clone() }).await.unwrap();
-    c::key_set(&app, KeySetArgs { profile_id: p.id, key: remote.key.clone() }).await.unwrap();
-    (app, dir, store)
-}
 
 /// The demo space's stages and cards.
 async fn demo(app: &AppState) -> (Vec<String>, Vec<api_types::CardSummary>) {

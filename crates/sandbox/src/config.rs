@@ -52,6 +52,9 @@ pub struct Config {
     pub knowledge_cap: usize,
     /// Largest base64 `fileData` for knowledge, decoded.
     pub knowledge_max_file_bytes: usize,
+    /// Send `pollAfterSeconds` on in-progress replies. Off: a service that gives no hint (facts 3.3 say
+    /// clients must not need it), for the poll benchmark.
+    pub poll_hint: bool,
 }
 
 impl Default for Config {
@@ -64,6 +67,7 @@ impl Default for Config {
             max_upload_bytes: 50 * 1024 * 1024,
             knowledge_cap: 25,
             knowledge_max_file_bytes: 4 * 1024 * 1024,
+            poll_hint: true,
         }
     }
 }

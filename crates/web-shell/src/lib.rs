@@ -3,12 +3,16 @@
 //! `POST /ipc/<command>` runs `contentdesk_core::ipc::dispatch` with the JSON body as the arguments; it
 //! needs the per-run token in `X-ContentDesk-Token` (a page of another origin cannot read it, and a
 //! local process that cannot see this process's output cannot guess it). Everything else serves the
-//! built UI, with `index.html` for unknown paths. For development and Playwright; never shipped.
+//! built UI, with `index.html` for unknown paths. `GET /events?token=…` streams the studio's events
+//! (render queue changes, the balance after a charge) as server-sent events: the browser twin of the
+//! desktop window's Tauri events (an `EventSource` cannot send headers, so the token comes in the query).
+//! For development and Playwright; never shipped.
 use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::routing::{get, post};
 use axum::{Json, Router};
 use contentdesk_core::{ipc, AppState, IpcCode, IpcError};
 use std::path::PathBuf;
@@ -35,6 +39,7 @@ pub fn router(core: AppState, token: &str, ui_dist: PathBuf) -> Router {
     let files = ServeDir::new(&ui_dist).not_found_service(ServeFile::new(index));
     Router::new()
         .route("/ipc/{command}", post(ipc_call))
+        .route("/events", get(events))
         .with_state(Shell { core, token: token.into() })
         .fallback_service(files)
         .layer(SetResponseHeaderLayer::overriding(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP)))
@@ -83,6 +88,35 @@ async fn ipc_call(State(shell): State<Shell>, Path(command): Path<String>, heade
             (status_of(&e), Json(e)).into_response()
         }
     }
+}
+
+#[derive(serde::Deserialize)]
+struct EventsQuery {
+    #[serde(default)]
+    token: String,
+}
+
+/// The studio's events as server-sent events, one JSON `StudioEvent` per message. A client too slow to
+/// keep up skips what it missed (it reloads the queue with `studio_jobs` on reconnect anyway).
+async fn events(State(shell): State<Shell>, Query(q): Query<EventsQuery>) -> Response {
+    if !constant_time_eq(q.token.as_bytes(), shell.token.as_bytes()) {
+        let e = IpcError::new(IpcCode::Unauthorized, "This page is not from this web-shell run: open the URL it printed.");
+        return (StatusCode::UNAUTHORIZED, Json(e)).into_response();
+    }
+    let rx = shell.core.studio().subscribe();
+    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
+        loop {
+            match rx.recv().await {
+                Ok(ev) => {
+                    let data = serde_json::to_string(&ev).unwrap_or_default();
+                    return Some((Ok::<_, std::convert::Infallible>(Event::default().data(data)), rx));
+                }
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
+            }
+        }
+    });
+    Sse::new(stream).keep_alive(KeepAlive::default()).into_response()
 }
 
 fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {

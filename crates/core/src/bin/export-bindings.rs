@@ -29,6 +29,8 @@ fn export_all(dir: &Path) -> Result<(), ts_rs::ExportError> {
         ContentListArgs, ProjectCreateArgs, ProjectImportArgs, MediaUploadArgs, CardPublishArgs,
         api_types::ContentList, api_types::ContentSummary, api_types::Project, api_types::ProjectCreated,
         api_types::ImportSource, api_types::UploadedMedia, api_types::PublishResult, api_types::PublishOutcome,
+        ModelsListArgs, StudioQuoteArgs, StudioGenerateArgs, StudioJobArgs, CardAttachOutputArgs, StudioForm, StudioMedia,
+        StudioQuote, StudioJob, JobStatus, StudioEvent, api_types::ModelInfo, api_types::Voice, api_types::References,
     );
     Ok(())
 }

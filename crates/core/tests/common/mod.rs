@@ -1,7 +1,11 @@
 //! What the core's integration tests share: an app core on the embedded sandbox, in a fresh temp data
 //! folder, with keys in memory (each test file is its own crate; not every file uses every helper).
 #![allow(dead_code)]
+use api_client::{ApiKey, Client};
+use contentdesk_core::commands::{self as c, KeySetArgs, ProfileAddArgs, ProfileIdArgs};
 use contentdesk_core::{AppState, CoreConfig, MemoryStore, Secrets};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// A fresh data folder under the system temp folder, named after the test file.
@@ -21,4 +25,92 @@ pub async fn embedded_app(tag: &str) -> AppState {
     })
     .await
     .expect("core starts")
+}
+
+/// The "remote" service: a sandbox on one database file that can go down and come back on its port.
+pub struct Remote {
+    pub state: sandbox::AppState,
+    pub addr: SocketAddr,
+    pub running: Option<sandbox::RunningSandbox>,
+    pub key: String,
+    pub db: PathBuf,
+}
+
+impl Remote {
+    pub async fn start() -> Remote {
+        Remote::start_with(sandbox::Config::for_tests()).await
+    }
+    pub async fn start_with(config: sandbox::Config) -> Remote {
+        let db = std::env::temp_dir().join(format!("contentdesk-remote-{}.db", uuid::Uuid::new_v4()));
+        let state = sandbox::AppState::open(&db, config).expect("open db");
+        let seeded = sandbox::seed::seed_demo(&state, &Default::default()).expect("seed");
+        let key = {
+            let conn = state.db().lock();
+            sandbox::auth::create_key(&conn, &seeded.account_id, "drafts test", api_types::scopes::ALL).expect("key").1
+        };
+        let running = sandbox::spawn(state.clone(), "127.0.0.1:0").await.expect("bind");
+        Remote { addr: running.addr, state, running: Some(running), key, db }
+    }
+    pub fn base_url(&self) -> String {
+        format!("http://{}{}", self.addr, api_types::API_PREFIX)
+    }
+    pub async fn stop(&mut self) {
+        if let Some(r) = self.running.take() {
+            r.stop().await;
+        }
+    }
+    pub async fn restart(&mut self) {
+        let mut tries = 0;
+        loop {
+            match sandbox::spawn(self.state.clone(), &self.addr.to_string()).await {
+                Ok(r) => {
+                    self.running = Some(r);
+                    return;
+                }
+                Err(e) if tries < 50 => {
+                    tries += 1;
+                    let _ = e;
+                    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                }
+                Err(e) => panic!("cannot bind {} again: {e}", self.addr),
+            }
+        }
+    }
+    /// Someone else, straight to the service.
+    pub fn client(&self) -> Client {
+        Client::new(self.base_url(), ApiKey::new(self.key.clone())).unwrap()
+    }
+}
+
+
+impl Drop for Remote {
+    fn drop(&mut self) {
+        for ext in ["", "-wal", "-shm"] {
+            let mut p = self.db.clone().into_os_string();
+            p.push(ext);
+            let _ = std::fs::remove_file(PathBuf::from(p));
+        }
+    }
+}
+
+pub async fn start_app(dir: &Path, store: &Arc<MemoryStore>) -> AppState {
+    AppState::start(CoreConfig {
+        data_dir: dir.to_path_buf(),
+        settings: None,
+        secrets: Secrets::Store(store.clone()),
+        embedded_sandbox: false,
+    })
+    .await
+    .expect("core starts")
+}
+
+/// An app with one remote profile on `remote`, selected, with its key.
+pub async fn app_on(remote: &Remote) -> (AppState, PathBuf, Arc<MemoryStore>) {
+    let dir = temp_dir("remote");
+    let store = Arc::new(MemoryStore::new());
+    let app = start_app(&dir, &store).await;
+    let p = c::profile_add(&app, ProfileAddArgs { name: "Work".into(), base_url: Some(remote.base_url()) }).await.unwrap();
+    c::profile_select(&app, ProfileIdArgs { id: p.id.clone() }).await.unwrap();
+    c::key_set(&app, KeySetArgs { profile_id: p.id, key: remote.key.clone() }).await.unwrap();
+    (app, dir, store)
 }

@@ -182,12 +182,16 @@ impl JobKind {
     }
 }
 
-/// `pollAfterSeconds`: 5 for images and audio, 15 otherwise (docs/api.md).
-fn poll_after(content_type: ContentType) -> f64 {
-    match content_type {
+/// `pollAfterSeconds`: the time left until the render is ready (plus 0.1 s, in tenths), at most 5 s for
+/// images and audio and 15 s otherwise (docs/api.md). A server that knows its queue says when to look
+/// again; a client that follows the hint learns of the result within about 0.1 s.
+fn poll_after(content_type: ContentType, ready_at_ms: i64) -> f64 {
+    let cap = match content_type {
         ContentType::Image | ContentType::Audio => 5.0,
         ContentType::Video => 15.0,
-    }
+    };
+    let left = (ready_at_ms - time::now_ms()).max(0) as f64 / 1000.0 + 0.1;
+    ((left * 10.0).ceil() / 10.0).min(cap)
 }
 
 fn content_type_str(c: ContentType) -> &'static str {
@@ -1235,7 +1239,8 @@ async fn smart_wait(
             credits_estimate: Some(job.credits),
             output_urls: urls,
             idempotent_replay: replay,
-            poll_after_seconds: processing.then(|| poll_after(job.content_type)),
+            poll_after_seconds: (processing && state.config().poll_hint)
+                .then(|| poll_after(job.content_type, job.ready_at_ms)),
         },
         error: job.error.clone(),
     })
@@ -1346,7 +1351,8 @@ async fn status(
         created_at: Some(job.created_at),
         completed_at: job.completed_at,
         settled: Some(!in_progress),
-        poll_after_seconds: in_progress.then(|| poll_after(job.content_type)),
+        poll_after_seconds: (in_progress && state.config().poll_hint)
+            .then(|| poll_after(job.content_type, job.ready_at_ms)),
         // A failed render was refunded: nothing stays charged.
         credits_charged: Some(if job.status == GenerationStatus::Failed {
             0.0

@@ -13,6 +13,10 @@ import type {
   ProjectImportArgs, PublishResult, UploadedMedia,
 } from "../bindings";
 import type { DraftsResolveArgs, DraftsStatus } from "../bindings";
+import type {
+  CardAttachOutputArgs, ContentType, ModelInfo, ModelsListArgs, StudioEvent, StudioForm, StudioGenerateArgs, StudioJob,
+  StudioJobArgs, StudioQuote, StudioQuoteArgs, Voice,
+} from "../bindings";
 
 /** Every command of docs/ipc.md: its `args` (generated from Rust) and its result. */
 export interface Commands {
@@ -53,6 +57,15 @@ export interface Commands {
   project_import: { args: ProjectImportArgs; result: ProjectCreated };
   media_upload: { args: MediaUploadArgs; result: UploadedMedia };
   card_publish: { args: CardPublishArgs; result: PublishResult };
+  models_list: { args: ModelsListArgs; result: ModelInfo[] };
+  voices_list: { args: undefined; result: Voice[] };
+  studio_quote: { args: StudioQuoteArgs; result: StudioQuote };
+  studio_generate: { args: StudioGenerateArgs; result: StudioJob };
+  studio_jobs: { args: undefined; result: StudioJob[] };
+  studio_cancel: { args: StudioJobArgs; result: StudioJob };
+  studio_retry: { args: StudioJobArgs; result: StudioJob };
+  studio_clear_finished: { args: undefined; result: number };
+  card_attach_output: { args: CardAttachOutputArgs; result: CardDetail };
   /** Desktop only: tells the shell the first data render is done (launch benchmark). */
   ui_ready: { args: undefined; result: null };
 }
@@ -97,8 +110,12 @@ function unexpected(status: number): IpcError {
   };
 }
 
-/** Runs a command in the core: Tauri IPC in the desktop window, web-shell's HTTP in a browser. */
-export async function call<T>(command: string, args?: object): Promise<T> {
+/**
+ * Runs a command in the core: Tauri IPC in the desktop window, web-shell's HTTP in a browser. An aborted
+ * `signal` cancels the HTTP request (web-shell); Tauri IPC cannot be cancelled, so callers also drop stale
+ * replies themselves.
+ */
+export async function call<T>(command: string, args?: object, signal?: AbortSignal): Promise<T> {
   try {
     if (isTauri()) {
       const { invoke } = await import("@tauri-apps/api/core");
@@ -110,8 +127,10 @@ export async function call<T>(command: string, args?: object): Promise<T> {
         method: "POST",
         headers: { "content-type": "application/json", "X-ContentDesk-Token": webShellToken() },
         body: JSON.stringify(args ?? {}),
+        signal,
       });
-    } catch {
+    } catch (e) {
+      if ((e as Error)?.name === "AbortError") throw { code: "internal", message: "Cancelled: a newer request replaced this one." } satisfies IpcError;
       // fetch rejects only when nothing answered (web-shell stopped, connection refused).
       throw {
         code: "network",
@@ -177,7 +196,46 @@ export const api = {
   projectImport: (args: ProjectImportArgs) => run("project_import", args),
   mediaUpload: (args: MediaUploadArgs) => run("media_upload", args),
   cardPublish: (cardId: string, platform?: string) => run("card_publish", platform ? { cardId, platform } : { cardId }),
+  modelsList: (contentType: ContentType, refresh = false) => run("models_list", refresh ? { contentType, refresh } : { contentType }),
+  voicesList: () => run("voices_list"),
+  /** The price of a form; `signal` cancels a stale request (browser runs). */
+  studioQuote: (form: StudioForm, signal?: AbortSignal) => call<StudioQuote>("studio_quote", { form }, signal),
+  studioGenerate: (form: StudioForm, outputId: string) => run("studio_generate", { form, outputId }),
+  studioJobs: () => run("studio_jobs"),
+  studioCancel: (outputId: string) => run("studio_cancel", { outputId }),
+  studioRetry: (outputId: string) => run("studio_retry", { outputId }),
+  studioClearFinished: () => run("studio_clear_finished"),
+  cardAttachOutput: (cardId: string, token: string) => run("card_attach_output", { cardId, token }),
   uiReady: async () => {
     if (isTauri()) await run("ui_ready").catch(() => undefined);
   },
 };
+
+/** The Tauri event the desktop shell emits every studio event under (crates/core/src/studio.rs). */
+export const STUDIO_EVENT = "studio://event";
+
+/**
+ * Subscribes to the core's studio events (queue changes, balance after a charge): Tauri events in the
+ * desktop window, server-sent events from web-shell's `/events` in a browser. Returns the unsubscribe.
+ */
+export function onStudioEvent(cb: (e: StudioEvent) => void): () => void {
+  if (isTauri()) {
+    let stop: (() => void) | undefined;
+    let stopped = false;
+    import("@tauri-apps/api/event")
+      .then(({ listen }) => listen<StudioEvent>(STUDIO_EVENT, (ev) => cb(ev.payload)))
+      .then((un) => { if (stopped) un(); else stop = un; })
+      .catch(() => undefined);
+    return () => {
+      stopped = true;
+      // Unsubscribing never fails the caller (the window may be closing; the listener goes with it).
+      try { Promise.resolve(stop?.()).catch(() => undefined); } catch { /* already gone */ }
+    };
+  }
+  if (typeof EventSource === "undefined") return () => undefined;
+  const source = new EventSource(`/events?token=${encodeURIComponent(webShellToken())}`);
+  source.onmessage = (m) => {
+    try { cb(JSON.parse(m.data) as StudioEvent); } catch { /* not an event of the contract: ignore */ }
+  };
+  return () => source.close();
+}
