@@ -99,3 +99,19 @@ fn a_remote_page_cannot_call_the_commands() {
     let e = invoke_from(&w, "https://evil.example/", "profiles_list", json!({})).unwrap_err();
     assert!(e.to_string().contains("not allowed"), "{e}");
 }
+
+#[test]
+fn every_core_command_is_registered_and_the_studio_answers_over_ipc() {
+    let (_app, w) = window(core());
+    for cmd in contentdesk_core::ipc::COMMANDS {
+        if let Err(e) = invoke(&w, cmd, json!({})) {
+            assert!(!e.to_string().contains("not found"), "{cmd}: {e}");
+        }
+    }
+    let quote = invoke(&w, "studio_quote", json!({"args": {"form": {"media": "image", "modelId": "nano-banana-2", "prompt": "a fox"}}}))
+        .unwrap();
+    assert!(quote["credits"].as_f64().unwrap() > 0.0, "{quote}");
+    assert_eq!(quote["affordable"], true);
+    let models = invoke(&w, "models_list", json!({"args": {"contentType": "video"}})).unwrap();
+    assert!(models.as_array().unwrap().iter().all(|m| m["contentType"] == "video"));
+}

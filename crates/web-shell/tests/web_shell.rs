@@ -89,3 +89,31 @@ async fn the_ui_is_served_with_the_csp_and_unknown_paths_get_the_index() {
     let deep = s.http.get(format!("{}/settings/profiles", s.base)).send().await.unwrap();
     assert!(deep.text().await.unwrap().contains("<title>Content Desk"));
 }
+
+#[tokio::test]
+async fn studio_events_stream_as_server_sent_events_behind_the_token() {
+    let s = start().await;
+    let res = s.http.get(format!("{}/events?token=wrong", s.base)).send().await.unwrap();
+    assert_eq!(res.status().as_u16(), 401);
+    let mut res = s.http.get(format!("{}/events?token={}", s.base, s.token)).send().await.unwrap();
+    assert_eq!(res.status().as_u16(), 200);
+    assert!(res.headers()["content-type"].to_str().unwrap().starts_with("text/event-stream"));
+    // A generation writes its job first: that is the first event.
+    let id = uuid::Uuid::new_v4().to_string();
+    let body = serde_json::json!({ "form": { "media": "image", "modelId": "nano-banana-2", "prompt": "a kite" }, "outputId": id });
+    let (http, base, token) = (s.http.clone(), s.base.clone(), s.token.clone());
+    let call = tokio::spawn(async move {
+        http.post(format!("{base}/ipc/studio_generate")).header("X-ContentDesk-Token", token).body(body.to_string()).send().await
+    });
+    let mut text = String::new();
+    while !text.contains("\n\n") {
+        let chunk = tokio::time::timeout(std::time::Duration::from_secs(10), res.chunk()).await.expect("an event in time");
+        text.push_str(&String::from_utf8_lossy(&chunk.unwrap().expect("stream open")));
+    }
+    let data = text.lines().find_map(|l| l.strip_prefix("data: ")).expect("a data line");
+    let event: serde_json::Value = serde_json::from_str(data).unwrap();
+    assert_eq!(event["type"], "job", "{event}");
+    assert_eq!(event["job"]["outputId"], id.as_str());
+    assert_eq!(event["job"]["status"], "submitting");
+    call.abort();
+}
