@@ -5,7 +5,8 @@
 #  (b) client overhead: 10,000 GET /account/balance through api-client vs raw reqwest;
 #  (c) desktop launch time and idle memory (scripts/bench_desktop.py);
 #  (d) the planner with 5,000 cards in headless Chromium (scripts/bench_planner.sh).
-# BENCH_ONLY=desktop or BENCH_ONLY=planner runs that section alone.
+#  (e) the studio: render polls beside the CLI's fixed interval, keystroke → price (scripts/bench_studio.sh).
+# BENCH_ONLY=api, desktop, planner or studio runs that section alone.
 # Prism (npm @stoplight/prism-cli 5.14, the last release that runs on Node 20) is installed into .bench/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,7 +21,8 @@ trap cleanup EXIT
 
 bin="$CARGO_TARGET_DIR/release"
 only="${BENCH_ONLY:-}"
-if [ -z "$only" ] || { [ "$only" != desktop ] && [ "$only" != planner ]; }; then
+want() { [ -z "$only" ] || [ "$only" = "$1" ]; }
+if want api; then
 echo "building (release)…"
 cargo build --quiet --release -p contentdesk-sandbox --bin contentdesk-sandbox --example loadgen
 cargo build --quiet --release -p contentdesk-api-client --example client_overhead
@@ -85,7 +87,7 @@ echo "(b) client overhead"
 
 fi
 
-if [ "$only" != planner ]; then
+if want desktop; then
 echo
 echo "(c) desktop: launch to painted and idle memory, beside an empty Tauri window and headless Chromium"
 ensure_desktop_deps
@@ -98,8 +100,14 @@ CONTENTDESK_KEYRING_SERVICE="contentdesk-bench-$$" with_keyring xvfb-run -a -s "
   --web-shell "$bin/contentdesk-web-shell" --ui-dist ui/dist --runs "${BENCH_LAUNCHES:-5}"
 fi
 
-if [ "$only" != desktop ]; then
+if want planner; then
 echo
 echo "(d) planner: a 5,000-card board in headless Chromium"
 scripts/bench_planner.sh
+fi
+
+if want studio; then
+echo
+echo "(e) studio: render polls and keystroke → price"
+scripts/bench_studio.sh
 fi

@@ -67,6 +67,10 @@ fn tauri_driver(port: u16, data_dir: &std::path::Path) -> Kill {
         .args(["--native-driver", "/usr/bin/WebKitWebDriver"])
         .process_group(0)
         .env("CONTENTDESK_DATA_DIR", data_dir)
+        // The embedded sandbox renders images in 1.5 s and answers generate after 0.8 s, so the studio's
+        // render goes through the queue (polled by the core, events to the window) within the run.
+        .env("CONTENTDESK_SANDBOX_RENDER_MS", "image:1500,video:4000")
+        .env("CONTENTDESK_SANDBOX_SMART_WAIT_MS", "800")
         // Never our stdin: the driver and the app it launches must not read what is meant for the shell.
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -164,6 +168,20 @@ async fn drag_a_card_to_the_next_column(c: &Client, artifacts: &std::path::Path)
 
 /// Where a point of an element is on the X screen: the window's place plus the element's place in the
 /// page; `fx`, `fy` are fractions of its width and height.
+/// Studio: type a prompt, wait for the price, Generate; the job shows in the queue, then its image in
+/// the gallery (the core polled it and told the window through a Tauri event).
+async fn generate_an_image(c: &Client, artifacts: &std::path::Path) {
+    wait_css(c, "a[href='#/studio']").await.click().await.unwrap();
+    let prompt = wait_css(c, "#studio-prompt").await;
+    prompt.send_keys("A lighthouse at dawn, seen from the desktop window").await.unwrap();
+    wait_text(c, "[data-testid=studio-price]", "credit").await;
+    c.find(Locator::Css("[data-testid=studio-form] button[type=submit]")).await.unwrap().click().await.unwrap();
+    wait_css(c, "[data-testid=job]").await;
+    wait_text(c, "[data-testid=job-status]", "Done").await;
+    wait_css(c, "[data-testid=gallery-item] img").await;
+    save(c, artifacts, "desktop-studio").await;
+}
+
 async fn screen_point(c: &Client, e: &Element, fx: f64, fy: f64) -> (i64, i64) {
     let js = "const r = arguments[0].getBoundingClientRect(); \
               return [window.screenX, window.screenY + (window.outerHeight - window.innerHeight), r.left, r.top, r.width, r.height];";
@@ -206,6 +224,9 @@ async fn the_window_shows_the_sandbox_keeps_a_key_in_the_keyring_across_restarts
 
     // Drag a card between columns with the pointer (WebDriver actions → WebKit's own drag and drop).
     drag_a_card_to_the_next_column(&c, &artifacts).await;
+
+    // The studio: an image generated in the real window goes through the queue into the gallery.
+    generate_an_image(&c, &artifacts).await;
 
     // Save a key for a remote profile.
     wait_css(&c, "a[href='#/settings']").await.click().await.unwrap();

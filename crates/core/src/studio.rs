@@ -774,7 +774,7 @@ pub async fn studio_generate(state: &AppState, args: StudioGenerateArgs) -> IpcR
                 refresh_balance(state, &client, &profile).await;
             }
             if live && !job.status.is_terminal() {
-                ensure_poller(state, &profile, &output_id);
+                start_poller(state, &profile, &output_id, Some(r.poll_after_seconds));
             }
             Ok(studio.get(&output_id).map(|(_, j, _)| j).unwrap_or(job))
         }
@@ -928,7 +928,14 @@ fn stop_poller(state: &AppState, output_id: &str) {
     }
 }
 
+/// A poller that reads the job's state at once (on start-up, after a retry: how long it has been is
+/// unknown).
 fn ensure_poller(state: &AppState, profile: &str, output_id: &str) {
+    start_poller(state, profile, output_id, None);
+}
+
+/// `first`: the generate reply's hint, when the job was just submitted: the first read waits for it.
+fn start_poller(state: &AppState, profile: &str, output_id: &str, first: Option<Option<f64>>) {
     let studio = state.studio();
     let (id, token) = {
         let mut pollers = studio.pollers.lock().unwrap_or_else(|e| e.into_inner());
@@ -942,7 +949,7 @@ fn ensure_poller(state: &AppState, profile: &str, output_id: &str) {
     };
     let (state, profile, output_id) = (state.clone(), profile.to_string(), output_id.to_string());
     tokio::spawn(async move {
-        drive(&state, &profile, &output_id, &token).await;
+        drive(&state, &profile, &output_id, &token, first).await;
         let mut pollers = state.studio().pollers.lock().unwrap_or_else(|e| e.into_inner());
         if pollers.get(&output_id).is_some_and(|(i, _)| *i == id) {
             pollers.remove(&output_id);
@@ -956,15 +963,24 @@ fn retry_delay(failures: u32) -> Duration {
 }
 
 /// One job's loop: send it (while `submitting`) or read its state, until it is terminal or stopped.
-async fn drive(state: &AppState, profile: &str, output_id: &str, stop: &CancellationToken) {
+async fn drive(state: &AppState, profile: &str, output_id: &str, stop: &CancellationToken, first: Option<Option<f64>>) {
     let studio = state.studio();
     let mut cadence = Cadence::default();
     let mut failures = 0u32;
+    let mut first = first;
     loop {
         if stop.is_cancelled() {
             return;
         }
         let Some((_, mut job, request)) = studio.get(output_id) else { return };
+        if let Some(hint) = first.take() {
+            // Just submitted: the reply said when to look (or the kind's first interval does).
+            let wait = cadence.next(hint, first_interval(&job));
+            if !pause(stop, wait, &mut job, studio).await {
+                return;
+            }
+            continue;
+        }
         if job.status.is_terminal() {
             return;
         }

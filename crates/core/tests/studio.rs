@@ -140,7 +140,7 @@ async fn a_slow_render_is_polled_to_completion_with_events() {
     let done = finished(&app, &id).await;
     assert_eq!(done.status, JobStatus::Completed, "{done:?}");
     assert_eq!(done.output_urls.len(), 1);
-    assert!(done.polls >= 1 && done.polls <= 4, "followed the server's hint: {} polls", done.polls);
+    assert!(done.polls >= 1 && done.polls <= 2, "waited for the server's hint before the first read: {} polls", done.polls);
     assert!(done.completed_at.is_some());
     let mut saw_next_poll = false;
     while let Ok(ev) = events.try_recv() {
