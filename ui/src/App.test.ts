@@ -52,12 +52,15 @@ it("the frame: app name, profile, balance, and keyboard-reachable navigation wit
   expect(document.title).toBe("Settings · Content Desk");
 });
 
-it("Studio says plainly that it is not built yet, with no made-up data", async () => {
+it("Studio is its own chunk: it loads the registry and the queue, not the planner", async () => {
   goTo("#/studio");
   const core = withPlanner(fakeCore());
+  core.answers.models_list = () => [];
+  core.answers.studio_jobs = () => [];
   render(App);
   expect(await screen.findByRole("heading", { level: 1, name: "Studio" })).toBeInTheDocument();
-  expect(screen.getByText(/Not built yet/)).toBeInTheDocument();
+  await waitFor(() => expect(core.called("studio_jobs")).toHaveLength(1));
+  expect(core.called("models_list")[0].args).toEqual({ contentType: "image" });
   expect(core.calls.map((c) => c.cmd)).not.toContain("spaces_list");
 });
 

@@ -852,6 +852,7 @@ pub async fn studio_clear_finished(state: &AppState) -> IpcResult<u32> {
     for mut job in state.studio().list(&profile) {
         if job.status.is_terminal() && !job.cleared {
             job.cleared = true;
+            job.updated_at = now_ms();
             state.studio().save(&job);
             n += 1;
         }

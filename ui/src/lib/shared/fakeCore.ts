@@ -24,7 +24,10 @@ export const SANDBOX: Profile = {
   id: "sb", name: "Sandbox", baseUrl: "http://127.0.0.1:1/api/v1", kind: "sandbox", hasKey: true,
 };
 
-export function fakeCore(init: Partial<Pick<FakeCore, "profiles" | "selectedId" | "info" | "balance">> = {}): FakeCore {
+/** `events`: Tauri events are mocked too (`emit` from @tauri-apps/api/event reaches `listen`ers). */
+export function fakeCore(
+  init: Partial<Pick<FakeCore, "profiles" | "selectedId" | "info" | "balance">> & { events?: boolean } = {},
+): FakeCore {
   const core: FakeCore = {
     profiles: init.profiles ?? [SANDBOX],
     selectedId: init.selectedId ?? "sb",
@@ -74,6 +77,6 @@ export function fakeCore(init: Partial<Pick<FakeCore, "profiles" | "selectedId" 
         throw { code: "internal", message: `the fake core does not know ${cmd}` } satisfies IpcError;
       }
     }
-  });
+  }, init.events ? { shouldMockEvents: true } : undefined);
   return core;
 }

@@ -1,0 +1,217 @@
+// Studio journey in Debian's Chromium (playwright-core): price, generate an image, use it as a video's
+// start frame, watch the video go through the queue, attach it to a card. This journey starts its own
+// sandbox with short render times (the embedded sandbox's are long, and its smart-wait outlasts them,
+// so a render would never show as processing) and its own web-shell pointed at it as a remote profile.
+// Binaries: SANDBOX_BIN and WEB_SHELL_BIN (scripts/ui-e2e.sh), else $CARGO_TARGET_DIR/debug.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { launch } from "./browser.mjs";
+import { callCore } from "./webshell.mjs";
+
+const ARTIFACTS = process.env.E2E_ARTIFACTS ?? path.resolve("e2e/artifacts");
+const BIN = path.join(process.env.CARGO_TARGET_DIR ?? path.resolve("../target"), "debug");
+const SANDBOX_BIN = process.env.SANDBOX_BIN ?? path.join(BIN, "contentdesk-sandbox");
+const WEB_SHELL_BIN = process.env.WEB_SHELL_BIN ?? path.join(BIN, "contentdesk-web-shell");
+const UI_DIST = path.resolve("dist");
+/** Every render takes this long on the journey's sandbox (its only knob: one time for every kind). */
+const RENDER_MS = 2500;
+/** A generate call waits this long before it answers `processing`: renders go through the queue. */
+const SMART_WAIT_MS = 500;
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "contentdesk-studio-"));
+const children = new Set();
+let browser, page, shell;
+let pageErrors = [];
+const replies = [];
+
+/** Starts a process and waits for a line matching each pattern on stdout; answers the matches. */
+function start(bin, args, patterns, log) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"] });
+    children.add(child);
+    child.stderr.pipe(fs.createWriteStream(path.join(ARTIFACTS, log), { flags: "a" }));
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`${path.basename(bin)} did not start: ${out}`)), 30_000);
+    child.stdout.on("data", (d) => {
+      out += d.toString();
+      const m = patterns.map((p) => out.match(p)?.[1]);
+      if (m.every(Boolean)) {
+        clearTimeout(timer);
+        resolve(m);
+      }
+    });
+    child.once("exit", (code) => {
+      children.delete(child);
+      clearTimeout(timer);
+      reject(new Error(`${path.basename(bin)} exited (${code}) before it was ready: ${out}`));
+    });
+  });
+}
+
+function stop(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once("exit", resolve);
+    child.kill("SIGINT");
+    setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
+  });
+}
+
+const ipc = (command, args) => callCore(shell.origin, shell.token, command, args);
+
+before(async () => {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const [remoteUrl, key] = await start(
+    SANDBOX_BIN,
+    ["serve", "--db", path.join(work, "remote.db"), "--addr", "127.0.0.1:0", "--seed", "demo",
+      "--render-ms", String(RENDER_MS), "--smart-wait-ms", String(SMART_WAIT_MS)],
+    [/^Content Desk sandbox serving (\S+)/m, /^API key \(every scope, shown once\): (\S+)/m],
+    "studio-sandbox.log",
+  );
+  const [url] = await start(
+    WEB_SHELL_BIN,
+    ["--data-dir", path.join(work, "app"), "--ui-dist", UI_DIST, "--memory-secrets"],
+    [/^web-shell ready: (\S+)/m],
+    "studio-web-shell.log",
+  );
+  shell = { url, origin: new URL(url).origin, token: new URL(url).searchParams.get("token") };
+  const profile = await ipc("profile_add", { name: "Studio remote", baseUrl: remoteUrl });
+  await ipc("profile_select", { id: profile.id });
+  await ipc("key_set", { profileId: profile.id, key });
+  browser = await launch({ width: 1360, height: 900, tag: "studio" });
+  ({ page, pageErrors } = browser);
+  page.on("response", async (res) => {
+    if (!res.url().includes("/ipc/")) return;
+    try { replies.push({ url: new URL(res.url()).pathname, status: res.status(), body: await res.text() }); } catch { /* closed */ }
+  });
+});
+
+after(async () => {
+  if (page) fs.writeFileSync(path.join(ARTIFACTS, "studio-dom.html"), await page.content().catch(() => ""));
+  fs.writeFileSync(path.join(ARTIFACTS, "studio-ipc-replies.jsonl"), replies.map((r) => JSON.stringify(r)).join("\n") + "\n");
+  fs.writeFileSync(path.join(ARTIFACTS, "studio-page-errors.txt"), pageErrors.join("\n") + (pageErrors.length ? "\n" : ""));
+  await browser?.close();
+  await Promise.all([...children].map(stop));
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+/** Reads `attr` of `locator` every 50 ms until `done(value)`; answers every distinct value seen, in order. */
+async function watch(locator, attr, done, timeout = 30_000) {
+  const seen = [];
+  const end = Date.now() + timeout;
+  for (;;) {
+    const v = await locator.getAttribute(attr, { timeout: 1000 }).catch(() => null);
+    if (v !== null && seen[seen.length - 1] !== v) seen.push(v);
+    if (v !== null && done(v)) return seen;
+    if (Date.now() > end) throw new Error(`${attr} never settled; seen: ${seen.join(" → ")}`);
+    await page.waitForTimeout(50);
+  }
+}
+
+test("image → start frame of a video → through the queue → attached to a card", async () => {
+  // A card to attach to, in the demo space.
+  const [space] = await ipc("spaces_list", {});
+  const board = await ipc("board_load", { spaceId: space.id });
+  const card = await ipc("card_create", { spaceId: space.id, stageId: board.stages[0].id, title: "Studio journey card", platform: "instagram" });
+
+  await page.goto(shell.url);
+  await page.getByTestId("balance").waitFor();
+  await page.getByRole("link", { name: "Studio" }).click();
+  await page.getByRole("heading", { level: 1, name: "Studio" }).waitFor();
+
+  // The form: Image, a prompt, the price.
+  await page.getByRole("radio", { name: "Image" }).check();
+  const model = page.getByLabel("Model", { exact: true });
+  await page.waitForFunction(() => (document.querySelector("#studio-model")?.querySelectorAll("option").length ?? 0) > 1);
+  assert.equal(await model.inputValue(), "nano-banana-2");
+  const prompt = "A lighthouse on a cliff at dawn, watercolour";
+  await page.getByLabel(/^Prompt/).fill(prompt);
+  const price = page.getByTestId("studio-price");
+  await page.waitForFunction(() => /credits · balance after/.test(document.querySelector('[data-testid="studio-price"]')?.textContent ?? ""));
+  assert.match(await price.innerText(), /^4 credits · balance after [\d,]+$/);
+  const shown = await page.evaluate(() => performance.getEntriesByName("studio:price-shown").length);
+  assert.ok(shown > 0, "the benchmark mark is set when a price shows");
+  await page.screenshot({ path: path.join(ARTIFACTS, "studio-form.png") });
+
+  // Generate the image; it comes back processing, then completes in the gallery.
+  await page.getByRole("button", { name: "Generate", exact: true }).click();
+  const imageTile = page.locator('[data-testid="gallery-item"][data-kind="image"]').filter({ hasText: "lighthouse" }).first();
+  await imageTile.waitFor({ timeout: 30_000 });
+  const imageToken = await imageTile.getAttribute("data-token");
+  assert.match(imageToken, /^[0-9a-f-]{36}-1$/);
+  await page.waitForFunction((t) => {
+    const img = document.querySelector(`[data-token="${t}"] img`);
+    return img && img.complete && img.naturalWidth > 0;
+  }, imageToken);
+
+  // Use it as the start frame: the form becomes a video with that frame and the same prompt.
+  await imageTile.getByRole("button", { name: "Use as start frame" }).click();
+  assert.equal(await page.getByRole("radio", { name: "Video" }).isChecked(), true);
+  await page.waitForFunction(() => document.querySelector("#studio-model")?.value === "veo-3.1-fast");
+  assert.equal(await page.getByLabel(/^Prompt/).inputValue(), prompt);
+  assert.match(await page.getByRole("list", { name: "Start frame" }).innerText(), new RegExp(imageToken));
+  await page.waitForFunction(() => /^25 credits/.test(document.querySelector('[data-testid="studio-price"]')?.textContent?.trim() ?? ""));
+
+  // Generate the video and watch its queue row go from processing to completed.
+  await page.getByRole("button", { name: "Generate", exact: true }).click();
+  const videoRow = page.locator('[data-testid="job"]').filter({ hasText: /veo|Veo/ }).first();
+  await videoRow.waitFor();
+  const videoId = await videoRow.getAttribute("data-output-id");
+  const row = page.locator(`[data-testid="job"][data-output-id="${videoId}"]`);
+  await page.locator(`[data-testid="job"][data-output-id="${videoId}"][data-status="processing"]`).waitFor({ timeout: 10_000 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.getByTestId("studio-queue").screenshot({ path: path.join(ARTIFACTS, "studio-queue.png") });
+  const statuses = await watch(row, "data-status", (s) => s === "completed" || s === "failed");
+  assert.ok(statuses.includes("processing"), `the video was seen processing: ${statuses.join(" → ")}`);
+  assert.equal(statuses[statuses.length - 1], "completed", statuses.join(" → "));
+  const videoToken = `${videoId}-1`;
+  const videoTile = page.locator(`[data-testid="gallery-item"][data-token="${videoToken}"]`);
+  await videoTile.waitFor();
+  assert.equal(await videoTile.getAttribute("data-kind"), "video");
+  assert.equal(await videoTile.locator("video[controls]").count(), 1);
+  // The placeholder clip is playable: its metadata loads.
+  await page.waitForFunction((t) => (document.querySelector(`[data-token="${t}"] video`)?.readyState ?? 0) >= 1, videoToken, { timeout: 10_000 });
+  const played = await page.evaluate(async (t) => {
+    const v = document.querySelector(`[data-token="${t}"] video`);
+    v.muted = true;
+    await v.play();
+    await new Promise((r) => setTimeout(r, 600));
+    v.pause();
+    return { time: v.currentTime, error: v.error?.code ?? null };
+  }, videoToken);
+  assert.ok(played.time > 0 && played.error === null, `the video plays: ${JSON.stringify(played)}`);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: path.join(ARTIFACTS, "studio-gallery.png"), fullPage: true });
+
+  // Attach the video to the card.
+  await videoTile.getByRole("button", { name: "Attach to card…" }).click();
+  const dialog = page.getByRole("dialog", { name: "Attach to a card" });
+  await dialog.waitFor();
+  await dialog.getByLabel("Space").selectOption(space.id);
+  await dialog.getByLabel("Search cards").fill("Studio journey");
+  await dialog.getByTestId(`pick-card-${card.id}`).waitFor();
+  await page.screenshot({ path: path.join(ARTIFACTS, "studio-picker.png") });
+  await dialog.getByTestId(`pick-card-${card.id}`).click();
+  await dialog.waitFor({ state: "detached" });
+  const notice = page.getByTestId("gallery-notice");
+  await page.waitForFunction(() => /Attached to/.test(document.querySelector('[data-testid="gallery-notice"]')?.textContent ?? ""));
+  assert.equal(await notice.innerText(), "Attached to “Studio journey card”.");
+  await page.screenshot({ path: path.join(ARTIFACTS, "studio-attached.png"), fullPage: true });
+
+  // Narrow windows stack the columns.
+  await page.setViewportSize({ width: 760, height: 900 });
+  await page.screenshot({ path: path.join(ARTIFACTS, "studio-narrow.png") });
+  await page.setViewportSize({ width: 1360, height: 900 });
+
+  const read = await ipc("card_get", { cardId: card.id });
+  const ids = read.assets.map((a) => a.outputId);
+  assert.ok(ids.some((o) => o === videoToken || o === videoId), `the card's assets hold the video: ${JSON.stringify(ids)}`);
+});
+
+test("the studio journey raised no page errors", () => {
+  assert.deepEqual(pageErrors.filter((e) => !/^Failed to load resource: the server responded with a status of 4\d\d/.test(e)), []);
+});

@@ -1,0 +1,98 @@
+import { expect, it } from "vitest";
+import {
+  buildForm, checkReference, defaultModel, emptyValues, fieldOf, formProblem, galleryItems, mergeJob, mergeNewer, modelsFor,
+  progressHint, type Values,
+} from "./studioRules";
+import { MODELS, UUID_A, UUID_B, job } from "./testStudio";
+
+const byId = (id: string) => MODELS.find((m) => m.modelId === id)!;
+const values = (v: Partial<Values>): Values => ({ ...emptyValues(), ...v });
+
+it("each media type offers its kind of models; the default is the registry's, else the first", () => {
+  expect(modelsFor("image", MODELS).map((m) => m.modelId)).toEqual(["nano-banana-2", "flux-2-pro"]);
+  expect(modelsFor("lip-sync", MODELS).map((m) => m.modelId)).toEqual(["infinitalk"]);
+  expect(modelsFor("audio", MODELS).map((m) => m.modelId)).toEqual(["elevenlabs-tts", "elevenlabs-music"]);
+  expect(modelsFor("board", MODELS)).toEqual([]);
+  expect(defaultModel(modelsFor("video", MODELS))?.modelId).toBe("veo-3.1-fast");
+  expect(defaultModel(modelsFor("lip-sync", MODELS))?.modelId).toBe("infinitalk");
+  expect(defaultModel(modelsFor("video", MODELS), (m) => m.modelId === "plain-video")?.modelId).toBe("plain-video");
+});
+
+it("the form carries only what the model accepts, in one key order", () => {
+  const v = values({
+    media: "image", prompt: "  a fox ", aspectRatio: "16:9", resolution: "4K", numOutputs: 3, negativePrompt: "blur",
+    images: [`${UUID_A}-1`], startFrame: `${UUID_B}-1`, length: 6,
+  });
+  expect(buildForm(v, byId("nano-banana-2"))).toEqual({
+    media: "image", modelId: "nano-banana-2", prompt: "a fox", aspectRatio: "16:9", numOutputs: 3, references: { images: [`${UUID_A}-1`] },
+  });
+  expect(JSON.stringify(buildForm({ ...v, media: "video" }, byId("veo-3.1-fast")))).toBe(JSON.stringify({
+    media: "video", modelId: "veo-3.1-fast", prompt: "a fox", aspectRatio: "16:9", numOutputs: 3, duration: 6, negativePrompt: "blur",
+    references: { images: [`${UUID_A}-1`], startFrame: `${UUID_B}-1` },
+  }));
+  // Audio and lip-sync lengths are durationSeconds; a lip-sync takes a voice only to speak its script.
+  expect(buildForm(values({ media: "lip-sync", images: ["https://x.test/p.png"], audio: `${UUID_A}-1`, length: 7, voiceId: "v" }), byId("infinitalk"))).toEqual({
+    media: "lip-sync", modelId: "infinitalk", durationSeconds: 7, references: { images: ["https://x.test/p.png"], audio: [`${UUID_A}-1`] },
+  });
+  expect(buildForm(values({ media: "board", prompt: "hero", boardType: "pose", numOutputs: 2 }), null)).toEqual({
+    media: "board", prompt: "hero", numOutputs: 2, boardType: "pose",
+  });
+  expect(buildForm(values({ media: "video" }), null)).toBeNull();
+});
+
+it("what is missing is named before a price is asked", () => {
+  expect(formProblem(values({}), byId("nano-banana-2"))?.field).toBe("prompt");
+  expect(formProblem(values({ prompt: "x".repeat(51) }), byId("nano-banana-2"))?.message).toMatch(/at most 50/);
+  expect(formProblem(values({ prompt: "ok" }), byId("nano-banana-2"))).toBeNull();
+  expect(formProblem(values({ media: "video", prompt: "ok", length: 9 }), byId("veo-3.1-fast"))).toEqual({ field: "length", message: "Choose a length from 4 to 8 seconds." });
+  expect(formProblem(values({ media: "audio", text: "hi" }), byId("elevenlabs-tts"))?.field).toBe("voiceId");
+  expect(formProblem(values({ media: "lip-sync", text: "hi", voiceId: "v" }), byId("infinitalk"))?.field).toBe("references.images");
+  expect(formProblem(values({ media: "lip-sync", images: ["https://x.test/p.png"], audio: `${UUID_A}-1` }), byId("infinitalk"))?.field).toBe("length");
+  expect(formProblem(values({ media: "board" }), null)?.field).toBe("prompt");
+  expect(formProblem(values({ media: "board", images: ["https://x.test/a.png"] }), null)).toBeNull();
+  expect(formProblem(values({ media: "video", prompt: "x" }), null)?.field).toBe("modelId");
+});
+
+it("a reference is a web address or an output token", () => {
+  expect(checkReference(` ${UUID_A.toUpperCase()}-2 `)).toEqual({ value: `${UUID_A}-2` });
+  expect(checkReference(UUID_A)).toEqual({ value: UUID_A });
+  expect(checkReference("https://example.com/a.png")).toEqual({ value: "https://example.com/a.png" });
+  expect(checkReference(`${UUID_A}-0`)).toHaveProperty("error");
+  expect(checkReference("ftp://example.com/a.png")).toHaveProperty("error");
+  expect(checkReference("")).toHaveProperty("error");
+});
+
+it("an error's field maps to the form's field whatever its spelling", () => {
+  expect(fieldOf("aspect_ratio")).toBe("aspectRatio");
+  expect(fieldOf("numImages")).toBe("numOutputs");
+  expect(fieldOf("references.images[2]")).toBe("references.images");
+  expect(fieldOf("referenceImages[0]")).toBe("references.images");
+  expect(fieldOf("durationSeconds")).toBe("length");
+  expect(fieldOf("outputId")).toBeNull();
+  expect(fieldOf(undefined)).toBeNull();
+});
+
+it("jobs merge by outputId, newest first, and an older copy never overwrites a newer one", () => {
+  const a = job({ outputId: UUID_A, createdAt: 1, updatedAt: 5, status: "processing" });
+  const b = job({ outputId: UUID_B, createdAt: 2, updatedAt: 2 });
+  let list = mergeJob([a], b);
+  expect(list.map((j) => j.outputId)).toEqual([UUID_B, UUID_A]);
+  list = mergeJob(list, { ...a, updatedAt: 4, status: "submitting" });
+  expect(list[1].status).toBe("processing");
+  list = mergeJob(list, { ...a, updatedAt: 6, status: "completed" });
+  expect(list[1].status).toBe("completed");
+  // A fresh list keeps what events said later.
+  expect(mergeNewer([{ ...a, updatedAt: 5 }], [{ ...a, updatedAt: 9, status: "completed" }, b]).map((j) => [j.outputId, j.status]))
+    .toEqual([[UUID_B, "completed"], [UUID_A, "completed"]]);
+});
+
+it("the gallery lists each output of completed jobs with its token; progress says what is next", () => {
+  const items = galleryItems([
+    job({ outputId: UUID_A, outputUrls: ["u1", "u2"] }),
+    job({ outputId: UUID_B, status: "failed", outputUrls: [] }),
+  ]);
+  expect(items.map((i) => [i.token, i.index])).toEqual([[`${UUID_A}-1`, 1], [`${UUID_A}-2`, 2]]);
+  const p = job({ outputId: UUID_A, status: "processing", createdAt: 0, nextPollAt: 65_000 });
+  expect(progressHint(p, 62_000)).toBe("next check in 3 s · 1 min 2 s elapsed");
+  expect(progressHint({ ...p, status: "completed", completedAt: 14_000 }, 99_000)).toBe("Finished in 14 s");
+});

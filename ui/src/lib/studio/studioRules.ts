@@ -1,0 +1,335 @@
+// The studio's rules as pure functions: which models and fields each media type offers (from the
+// live registry's capabilities), the form the core receives, what is missing before a price can be
+// asked, references (a URL or an output token), and the queue / gallery views of the jobs.
+import type { ContentType, ModelCapabilities, ModelInfo, StudioForm, StudioJob, StudioMedia } from "../bindings";
+import { isHttpUrl, parseOutputToken } from "../planner/editor/cardRules";
+
+export const MEDIA: { id: StudioMedia; label: string }[] = [
+  { id: "image", label: "Image" },
+  { id: "video", label: "Video" },
+  { id: "audio", label: "Audio" },
+  { id: "board", label: "Board" },
+  { id: "lip-sync", label: "Lip-sync" },
+];
+
+/** What a reference board can show (api-types' BOARD_TYPES; boards are a pipeline, not a registry model). */
+export const BOARD_TYPES = ["character", "pose", "mascot", "creature", "weapon", "vehicle", "object", "location", "shot"] as const;
+
+/** A board's limits. The registry does not describe the board pipeline; these are the service's
+ *  documented ones (up to 4 images, up to 8 reference images, a prompt or references). */
+export const BOARD_CAPS: ModelCapabilities = {
+  outputType: "image", promptMode: "optional", aspectRatios: [], resolutions: [], durationSeconds: null,
+  maxOutputs: 4, maxReferenceImages: 8, startFrame: false, endFrame: false, negativePrompt: false,
+  voice: false, text: false, audioReference: false, promptMaxChars: 5000,
+};
+
+/** The registry's content type a media type's models come from; boards have no model. */
+export function contentTypeOf(media: StudioMedia): ContentType | null {
+  switch (media) {
+    case "image": return "image";
+    case "video": case "lip-sync": return "video";
+    case "audio": return "audio";
+    default: return null;
+  }
+}
+
+/** The models a media type offers: generators for images and video, lip-sync models for lip-sync,
+ *  speech, music and sound effects for audio (upscalers are not offered here). */
+export function modelsFor(media: StudioMedia, models: ModelInfo[]): ModelInfo[] {
+  switch (media) {
+    case "image": return models.filter((m) => m.contentType === "image" && m.kind === "generate");
+    case "video": return models.filter((m) => m.contentType === "video" && m.kind === "generate");
+    case "lip-sync": return models.filter((m) => m.contentType === "video" && m.kind === "lip-sync");
+    case "audio": return models.filter((m) => m.contentType === "audio" && (m.kind === "generate" || m.kind === "voice"));
+    default: return [];
+  }
+}
+
+/** The registry's default (or the first); with `prefer`, the first that satisfies it wins over both. */
+export function defaultModel(models: ModelInfo[], prefer?: (m: ModelInfo) => boolean): ModelInfo | null {
+  const ordered = [...models.filter((m) => m.isDefault), ...models.filter((m) => !m.isDefault)];
+  return (prefer && ordered.find(prefer)) || ordered[0] || null;
+}
+
+/** The form as the user holds it, before the model's capabilities decide what is sent. */
+export interface Values {
+  media: StudioMedia;
+  prompt: string;
+  aspectRatio: string;
+  resolution: string;
+  numOutputs: number;
+  /** Seconds: `duration` for video clips, `durationSeconds` for audio and lip-sync; null = the model's default. */
+  length: number | null;
+  negativePrompt: string;
+  images: string[];
+  startFrame: string | null;
+  endFrame: string | null;
+  audio: string | null;
+  text: string;
+  voiceId: string;
+  boardType: string;
+  boardName: string;
+}
+
+export function emptyValues(media: StudioMedia = "image"): Values {
+  return {
+    media, prompt: "", aspectRatio: "", resolution: "", numOutputs: 1, length: null, negativePrompt: "",
+    images: [], startFrame: null, endFrame: null, audio: null, text: "", voiceId: "", boardType: "character", boardName: "",
+  };
+}
+
+export function capsOf(media: StudioMedia, model: ModelInfo | null): ModelCapabilities | null {
+  return media === "board" ? BOARD_CAPS : model?.capabilities ?? null;
+}
+
+/** Which fields a model shows. */
+export interface Fields {
+  prompt: boolean;
+  promptRequired: boolean;
+  promptMaxChars: number | null;
+  aspectRatios: string[];
+  resolutions: string[];
+  maxOutputs: number;
+  length: { field: "duration" | "durationSeconds"; min: number; max: number } | null;
+  negativePrompt: boolean;
+  maxReferenceImages: number;
+  startFrame: boolean;
+  endFrame: boolean;
+  audioReference: boolean;
+  voice: boolean;
+  text: boolean;
+  board: boolean;
+}
+
+export function fieldsOf(media: StudioMedia, caps: ModelCapabilities | null): Fields {
+  const c = caps ?? BOARD_CAPS;
+  const range = c.durationSeconds;
+  return {
+    prompt: c.promptMode !== "none",
+    promptRequired: c.promptMode === "required",
+    promptMaxChars: c.promptMaxChars,
+    aspectRatios: c.aspectRatios,
+    resolutions: c.resolutions,
+    maxOutputs: Math.max(1, c.maxOutputs ?? 1),
+    length: caps && range ? { field: media === "video" ? "duration" : "durationSeconds", min: range.min, max: range.max } : null,
+    negativePrompt: c.negativePrompt,
+    maxReferenceImages: Math.max(0, c.maxReferenceImages ?? 0),
+    startFrame: c.startFrame,
+    endFrame: c.endFrame,
+    audioReference: c.audioReference,
+    voice: c.voice,
+    text: c.text,
+    board: media === "board",
+  };
+}
+
+const filled = (s: string | null | undefined): string | undefined => {
+  const t = s?.trim();
+  return t ? t : undefined;
+};
+
+/** The form the core receives: only what the model accepts, keys in one fixed order (the JSON is the
+ *  price cache's key). Null while there is no model to send it to. */
+export function buildForm(v: Values, model: ModelInfo | null): StudioForm | null {
+  if (v.media !== "board" && !model) return null;
+  const f = fieldsOf(v.media, capsOf(v.media, model));
+  const form: StudioForm = { media: v.media };
+  if (v.media !== "board" && model) form.modelId = model.modelId;
+  if (f.prompt && filled(v.prompt)) form.prompt = v.prompt.trim();
+  if (f.aspectRatios.includes(v.aspectRatio)) form.aspectRatio = v.aspectRatio;
+  if (f.resolutions.includes(v.resolution)) form.resolution = v.resolution;
+  const multi = v.media === "image" || v.media === "video" || v.media === "board";
+  if (multi && f.maxOutputs > 1 && v.numOutputs > 1) form.numOutputs = Math.min(v.numOutputs, f.maxOutputs);
+  if (f.length && v.length !== null && Number.isFinite(v.length)) {
+    if (f.length.field === "duration") form.duration = v.length;
+    else form.durationSeconds = v.length;
+  }
+  if (f.negativePrompt && filled(v.negativePrompt)) form.negativePrompt = v.negativePrompt.trim();
+  const references: NonNullable<StudioForm["references"]> = {};
+  if (f.maxReferenceImages > 0 && v.images.length) references.images = v.images.slice(0, f.maxReferenceImages);
+  if (f.startFrame && v.startFrame) references.startFrame = v.startFrame;
+  if (f.endFrame && v.endFrame) references.endFrame = v.endFrame;
+  if (f.audioReference && v.audio) references.audio = [v.audio];
+  if (Object.keys(references).length) form.references = references;
+  const text = f.text ? filled(v.text) : undefined;
+  if (text) form.text = text;
+  // Speech needs a voice; a lip-sync takes one only to speak its script.
+  if (f.voice && filled(v.voiceId) && (model?.kind === "voice" || text)) form.voiceId = v.voiceId;
+  if (f.board) {
+    form.boardType = v.boardType;
+    if (filled(v.boardName)) form.boardName = v.boardName.trim();
+  }
+  return form;
+}
+
+/** A reason the form cannot be priced or sent yet, on the field it concerns. */
+export type Problem = { field: string; message: string };
+
+/** What is missing or out of range, checked here before anything is asked (the service says the rest). */
+export function formProblem(v: Values, model: ModelInfo | null): Problem | null {
+  if (v.media !== "board" && !model) return { field: "modelId", message: "Choose a model." };
+  const f = fieldsOf(v.media, capsOf(v.media, model));
+  const prompt = filled(v.prompt);
+  if (f.prompt && f.promptRequired && !prompt) return { field: "prompt", message: "Write a prompt: this model needs one." };
+  if (f.prompt && prompt && f.promptMaxChars && prompt.length > f.promptMaxChars) {
+    return { field: "prompt", message: `The prompt is ${prompt.length} characters; this model takes at most ${f.promptMaxChars}.` };
+  }
+  if (f.board && !prompt && v.images.length === 0) return { field: "prompt", message: "Describe the board, or add reference images." };
+  if (f.length && v.length !== null && (v.length < f.length.min || v.length > f.length.max)) {
+    return { field: "length", message: `Choose a length from ${f.length.min} to ${f.length.max} seconds.` };
+  }
+  if (v.images.length > f.maxReferenceImages && f.maxReferenceImages > 0) {
+    return { field: "references.images", message: `This model takes at most ${f.maxReferenceImages} reference image${f.maxReferenceImages === 1 ? "" : "s"}.` };
+  }
+  const text = f.text ? filled(v.text) : undefined;
+  if (model?.kind === "voice") {
+    if (!text) return { field: "text", message: "Write the words to speak." };
+    if (!filled(v.voiceId)) return { field: "voiceId", message: "Choose a voice." };
+  }
+  if (model?.kind === "lip-sync") {
+    if (v.images.length !== 1) return { field: "references.images", message: "Add the portrait to animate as the reference image." };
+    const audio = f.audioReference && v.audio;
+    if (!audio && !text) return { field: "text", message: "Write the script to speak, or add an audio reference." };
+    if (audio && text) return { field: "text", message: "Give either a script or an audio reference, not both." };
+    if (text && !filled(v.voiceId)) return { field: "voiceId", message: "Choose the voice that speaks the script." };
+    if (audio && v.length === null) return { field: "length", message: "Give the audio clip's length in seconds." };
+  }
+  return null;
+}
+
+/** A reference as typed: an http(s) URL or an output token `<uuid>-<N>`. */
+export function checkReference(raw: string): { value: string } | { error: string } {
+  const v = raw.trim();
+  if (!v) return { error: "Paste a web address or an output token first." };
+  const token = parseOutputToken(v);
+  if (token) return { value: token };
+  if (isHttpUrl(v)) return { value: v };
+  return {
+    error: "That is neither a web address (https://…) nor an output token (<uuid>-<N>, from “Copy token” in the gallery).",
+  };
+}
+
+/** The output token of the N-th output (1-based) of a job. */
+export const outputToken = (outputId: string, n: number) => `${outputId}-${n}`;
+
+/** The form's field a service or core error names (snake_case, wire names, list indexes all map). */
+export function fieldOf(raw: string | undefined): string | null {
+  if (!raw) return null;
+  const f = raw.replace(/^form\./, "").replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase()).replace(/\[\d+\]$/, "");
+  const map: Record<string, string> = {
+    modelId: "modelId", contentType: "modelId", prompt: "prompt", aspectRatio: "aspectRatio", resolution: "resolution",
+    numOutputs: "numOutputs", numImages: "numOutputs", numGenerations: "numOutputs",
+    duration: "length", durationSeconds: "length", negativePrompt: "negativePrompt",
+    "references.images": "references.images", referenceImages: "references.images", "references.startFrame": "references.startFrame",
+    startFrame: "references.startFrame", "references.endFrame": "references.endFrame", endFrame: "references.endFrame",
+    "references.audio": "references.audio", text: "text", voiceId: "voiceId", boardType: "boardType", boardName: "boardName",
+  };
+  return map[f] ?? null;
+}
+
+export function excerpt(s: string, max = 60): string {
+  const t = s.replace(/\s+/g, " ").trim();
+  return t.length > max ? `${t.slice(0, max - 1).trimEnd()}…` : t;
+}
+
+const MEDIA_LABEL: Record<StudioMedia, string> = Object.fromEntries(MEDIA.map((m) => [m.id, m.label])) as Record<StudioMedia, string>;
+
+/** How a job is named in the queue and the gallery: its prompt (or words, or board type), else its model. */
+export function jobLabel(job: StudioJob): string {
+  const words = job.form.prompt?.trim() || job.form.text?.trim();
+  if (words) return excerpt(words);
+  if (job.form.media === "board") return `${job.form.boardType ?? "Reference"} board`;
+  return `${MEDIA_LABEL[job.form.media] ?? "Render"} with ${job.modelId}`;
+}
+
+/** The model a job used, as the user knows it. */
+export function modelLabel(job: StudioJob, models: ModelInfo[]): string {
+  if (job.form.media === "board") return `Board · ${job.form.boardType ?? ""}`.trim();
+  return models.find((m) => m.modelId === job.modelId)?.displayName ?? job.modelId;
+}
+
+/** The queue (or gallery) with one job added or replaced, newest first. */
+export function mergeJob(jobs: StudioJob[], job: StudioJob): StudioJob[] {
+  const i = jobs.findIndex((j) => j.outputId === job.outputId);
+  if (i >= 0) {
+    // An event older than what is shown (they can cross the command's own answer) is not applied.
+    if (jobs[i].updatedAt > job.updatedAt) return jobs;
+    const next = [...jobs];
+    next[i] = job;
+    return next;
+  }
+  return [job, ...jobs].sort((a, b) => b.createdAt - a.createdAt);
+}
+
+/** A freshly read list, with the jobs shown now where they are newer (or not in it yet). */
+export function mergeNewer(list: StudioJob[], shown: StudioJob[]): StudioJob[] {
+  const byId = new Map(shown.map((j) => [j.outputId, j]));
+  const merged = list.map((l) => {
+    const cur = byId.get(l.outputId);
+    return cur && cur.updatedAt > l.updatedAt ? cur : l;
+  });
+  const listed = new Set(list.map((j) => j.outputId));
+  return [...merged, ...shown.filter((j) => !listed.has(j.outputId))].sort((a, b) => b.createdAt - a.createdAt);
+}
+
+export const isActive = (job: StudioJob) => job.status === "submitting" || job.status === "processing";
+
+export type OutputKind = "image" | "video" | "audio";
+
+/** One output in the gallery. */
+export interface GalleryItem {
+  job: StudioJob;
+  token: string;
+  url: string;
+  kind: OutputKind;
+  /** 1-based. */
+  index: number;
+}
+
+function kindOf(job: StudioJob, url: string): OutputKind {
+  if (job.contentType === "video" || job.contentType === "audio" || job.contentType === "image") return job.contentType;
+  if (/\.(mp4|webm|mov)(\?|$)/i.test(url)) return "video";
+  if (/\.(wav|mp3|ogg|m4a)(\?|$)/i.test(url)) return "audio";
+  return "image";
+}
+
+/** Every output of the completed jobs (cleared ones too), newest job first. */
+export function galleryItems(jobs: StudioJob[]): GalleryItem[] {
+  return jobs
+    .filter((j) => j.status === "completed")
+    .flatMap((job) => job.outputUrls.map((url, i) => ({ job, url, token: outputToken(job.outputId, i + 1), kind: kindOf(job, url), index: i + 1 })));
+}
+
+/** "12 s", "3 min 5 s". */
+export function seconds(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  return s % 60 ? `${m} min ${s % 60} s` : `${m} min`;
+}
+
+/** The line under a job in the queue: how long it has run and when it is checked next. */
+export function progressHint(job: StudioJob, now: number): string {
+  if (isActive(job)) {
+    const parts: string[] = [];
+    if (job.status === "submitting") parts.push("Sending");
+    if (job.nextPollAt) {
+      const left = job.nextPollAt - now;
+      parts.push(left > 500 ? `next check in ${seconds(left)}` : "checking now");
+    }
+    parts.push(`${seconds(now - job.createdAt)} elapsed`);
+    return parts.join(" · ");
+  }
+  if (job.completedAt && job.status === "completed") return `Finished in ${seconds(job.completedAt - job.createdAt)}`;
+  return "";
+}
+
+export const STATUS_LABEL: Record<StudioJob["status"], string> = {
+  submitting: "Sending", processing: "Rendering", completed: "Done", failed: "Failed", cancelled: "Stopped waiting",
+};
+
+/** "1 credit", "12.5 credits". */
+export function credits(n: number): string {
+  const v = Number.isInteger(n) ? n.toLocaleString() : n.toLocaleString(undefined, { maximumFractionDigits: 2 });
+  return `${v} ${n === 1 ? "credit" : "credits"}`;
+}
