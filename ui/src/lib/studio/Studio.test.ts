@@ -1,8 +1,9 @@
 import { afterEach, expect, it, vi } from "vitest";
-import { render, screen, waitFor, within } from "@testing-library/svelte";
+import { cleanup, render, screen, waitFor, within } from "@testing-library/svelte";
 import userEvent from "@testing-library/user-event";
 import { clearMocks } from "@tauri-apps/api/mocks";
 import Studio from "./Studio.svelte";
+import { forgetKeptDraft } from "./draft.svelte";
 import type { StudioForm } from "../bindings";
 import { session } from "../account/session.svelte";
 import { UUID_A, UUID_B, UUID_C, job, send, studioCore, type StudioCore } from "./testStudio";
@@ -10,6 +11,7 @@ import { UUID_A, UUID_B, UUID_C, job, send, studioCore, type StudioCore } from "
 afterEach(() => {
   clearMocks();
   vi.restoreAllMocks();
+  forgetKeptDraft();
 });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -453,4 +455,19 @@ it("a model list that fails to load says why and can be asked again", async () =
   await userEvent.click(screen.getByRole("button", { name: "Try again" }));
   expect(await screen.findByRole("option", { name: /Nano Banana 2/ })).toBeInTheDocument();
   expect(core.called("models_list").at(-1)?.args).toEqual({ contentType: "image", refresh: true });
+});
+
+it("the form is kept when the user leaves the Studio and comes back, not across a profile change", async () => {
+  const { user } = await open();
+  await user.click(screen.getByRole("radio", { name: "Video" }));
+  await user.type(screen.getByLabelText(/^Prompt/), "waves at dusk");
+  // The page is left (unmounted) and shown again.
+  cleanup();
+  render(Studio);
+  await waitFor(() => expect(screen.getByLabelText(/^Prompt/)).toHaveValue("waves at dusk"));
+  expect(screen.getByRole("radio", { name: "Video" })).toBeChecked();
+  session.epoch++;
+  cleanup();
+  render(Studio);
+  await waitFor(() => expect(screen.getByLabelText(/^Prompt/)).toHaveValue(""));
 });

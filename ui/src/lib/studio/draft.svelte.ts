@@ -151,3 +151,19 @@ export class StudioDraft {
     return "The form is now a video starting from this image.";
   }
 }
+
+let kept: { draft: StudioDraft; epoch: number } | null = null;
+
+/**
+ * The form as the user left it: it survives leaving the Studio view and coming back (the draft lives
+ * beside the module, not the component), but not a change of profile or key (`epoch`).
+ */
+export function keptDraft(epoch: number): StudioDraft {
+  if (!kept || kept.epoch !== epoch) kept = { draft: new StudioDraft(), epoch };
+  return kept.draft;
+}
+
+/** Tests: the next Studio starts with an empty form. */
+export function forgetKeptDraft(): void {
+  kept = null;
+}
