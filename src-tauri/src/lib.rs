@@ -110,6 +110,32 @@ async fn studio_clear_finished(state: State<'_, Core>) -> R<u32> { c::studio_cle
 async fn card_attach_output(state: State<'_, Core>, args: CardAttachOutputArgs) -> R<api_types::CardDetail> { c::card_attach_output(&state.ready().await?, args).await }
 #[tauri::command]
 async fn card_publish(state: State<'_, Core>, args: CardPublishArgs) -> R<api_types::PublishResult> { c::card_publish(&state.ready().await?, args).await }
+#[tauri::command]
+async fn brand_kit_page(state: State<'_, Core>, args: BrandKitIdArgs) -> R<BrandKitPage> { c::brand_kit_page(&state.ready().await?, args).await }
+#[tauri::command]
+async fn brand_kit_sections(state: State<'_, Core>, args: BrandKitSectionsArgs) -> R<api_types::BrandKitSectionsView> { c::brand_kit_sections(&state.ready().await?, args).await }
+#[tauri::command]
+async fn brand_kit_save(state: State<'_, Core>, args: BrandKitSaveArgs) -> R<Vec<api_types::BrandKitSection>> { c::brand_kit_save(&state.ready().await?, args).await }
+#[tauri::command]
+async fn brand_kit_drafts(state: State<'_, Core>, args: BrandKitIdArgs) -> R<Vec<SectionDraft>> { c::brand_kit_drafts(&state.ready().await?, args).await }
+#[tauri::command]
+async fn brand_kit_draft_discard(state: State<'_, Core>, args: BrandKitSectionKeyArgs) -> R<Vec<SectionDraft>> { c::brand_kit_draft_discard(&state.ready().await?, args).await }
+#[tauri::command]
+async fn brand_kit_section_add(state: State<'_, Core>, args: BrandKitSectionAddArgs) -> R<api_types::BrandKitSection> { c::brand_kit_section_add(&state.ready().await?, args).await }
+#[tauri::command]
+async fn brand_kit_section_archive(state: State<'_, Core>, args: BrandKitSectionArchiveArgs) -> R<ArchiveResult> { c::brand_kit_section_archive(&state.ready().await?, args).await }
+#[tauri::command]
+async fn brand_kit_history(state: State<'_, Core>, args: BrandKitSectionKeyArgs) -> R<SectionHistory> { c::brand_kit_history(&state.ready().await?, args).await }
+#[tauri::command]
+async fn brand_kit_revert(state: State<'_, Core>, args: BrandKitRevertArgs) -> R<api_types::BrandKitSection> { c::brand_kit_revert(&state.ready().await?, args).await }
+#[tauri::command]
+async fn knowledge_list(state: State<'_, Core>, args: KnowledgeListArgs) -> R<api_types::KnowledgeList> { c::knowledge_list(&state.ready().await?, args).await }
+#[tauri::command]
+async fn knowledge_search(state: State<'_, Core>, args: KnowledgeSearchArgs) -> R<Vec<api_types::KnowledgeMatch>> { c::knowledge_search(&state.ready().await?, args).await }
+#[tauri::command]
+async fn knowledge_add(state: State<'_, Core>, args: KnowledgeAddArgs) -> R<api_types::KnowledgeAdded> { c::knowledge_add(&state.ready().await?, args).await }
+#[tauri::command]
+async fn knowledge_remove(state: State<'_, Core>, args: KnowledgeRemoveArgs) -> R<api_types::Deleted> { c::knowledge_remove(&state.ready().await?, args).await }
 
 /// The core, started in the background so that WebKit starts loading the UI meanwhile (the keyring
 /// probe and the sandbox's start overlap the web view's own start). Commands wait for it.
@@ -251,7 +277,9 @@ pub fn invoke_handler<Rt: Runtime>() -> impl Fn(tauri::ipc::Invoke<Rt>) -> bool 
         card_update, card_archive, tags_list, connected_accounts_list, drafts_status, drafts_sync, drafts_resolve,
         content_list, projects_list, project_create, project_import, media_upload, card_publish, models_list,
         voices_list, studio_quote, studio_generate, studio_jobs, studio_cancel, studio_retry, studio_clear_finished,
-        card_attach_output
+        card_attach_output, brand_kit_page, brand_kit_sections, brand_kit_save, brand_kit_drafts, brand_kit_draft_discard,
+        brand_kit_section_add, brand_kit_section_archive, brand_kit_history, brand_kit_revert, knowledge_list,
+        knowledge_search, knowledge_add, knowledge_remove
     ]
 }
 

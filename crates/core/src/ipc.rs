@@ -18,6 +18,9 @@ pub const COMMANDS: &[&str] = &[
     "content_list", "projects_list", "project_create", "project_import", "media_upload", "card_publish",
     "models_list", "voices_list", "studio_quote", "studio_generate", "studio_jobs", "studio_cancel", "studio_retry",
     "studio_clear_finished", "card_attach_output",
+    "brand_kit_page", "brand_kit_sections", "brand_kit_save", "brand_kit_drafts", "brand_kit_draft_discard",
+    "brand_kit_section_add", "brand_kit_section_archive", "brand_kit_history", "brand_kit_revert", "knowledge_list",
+    "knowledge_search", "knowledge_add", "knowledge_remove",
 ];
 
 /// Reads `args` into the command's argument struct; a bad field is a validation error naming it.
@@ -88,6 +91,19 @@ pub async fn dispatch(state: &AppState, command: &str, a: Value) -> IpcResult<Va
         "studio_retry" => out(c::studio_retry(state, args(a)?).await),
         "studio_clear_finished" => out(c::studio_clear_finished(state).await),
         "card_attach_output" => out(c::card_attach_output(state, args(a)?).await),
+        "brand_kit_page" => out(c::brand_kit_page(state, args(a)?).await),
+        "brand_kit_sections" => out(c::brand_kit_sections(state, args(a)?).await),
+        "brand_kit_save" => out(c::brand_kit_save(state, args(a)?).await),
+        "brand_kit_drafts" => out(c::brand_kit_drafts(state, args(a)?).await),
+        "brand_kit_draft_discard" => out(c::brand_kit_draft_discard(state, args(a)?).await),
+        "brand_kit_section_add" => out(c::brand_kit_section_add(state, args(a)?).await),
+        "brand_kit_section_archive" => out(c::brand_kit_section_archive(state, args(a)?).await),
+        "brand_kit_history" => out(c::brand_kit_history(state, args(a)?).await),
+        "brand_kit_revert" => out(c::brand_kit_revert(state, args(a)?).await),
+        "knowledge_list" => out(c::knowledge_list(state, args(a)?).await),
+        "knowledge_search" => out(c::knowledge_search(state, args(a)?).await),
+        "knowledge_add" => out(c::knowledge_add(state, args(a)?).await),
+        "knowledge_remove" => out(c::knowledge_remove(state, args(a)?).await),
         other => Err(IpcError::new(IpcCode::Internal, format!("Unknown command “{other}”."))),
     }
 }

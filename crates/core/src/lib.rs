@@ -2,6 +2,7 @@
 //! embedded sandbox, and every command the UI calls (docs/ipc.md). The desktop shell and web-shell are
 //! thin layers over `commands` and `ipc::dispatch`.
 pub mod attach;
+pub mod brand_kit;
 pub mod commands;
 pub mod drafts;
 pub mod embedded;

@@ -14,6 +14,12 @@ import type {
 } from "../bindings";
 import type { DraftsResolveArgs, DraftsStatus } from "../bindings";
 import type {
+  BrandKitPage, BrandKitSection, BrandKitSectionAddArgs, BrandKitSectionArchiveArgs, BrandKitSectionKeyArgs,
+  BrandKitSectionsArgs, BrandKitSectionsView, BrandKitIdArgs, BrandKitRevertArgs, BrandKitSaveArgs, Deleted,
+  KnowledgeAddArgs, KnowledgeAdded, KnowledgeList, KnowledgeListArgs, KnowledgeMatch, KnowledgeRemoveArgs,
+  KnowledgeSearchArgs, SectionDraft, SectionEdit, SectionHistory,
+} from "../bindings";
+import type {
   CardAttachOutputArgs, ContentType, ModelInfo, ModelsListArgs, StudioEvent, StudioForm, StudioGenerateArgs, StudioJob,
   StudioJobArgs, StudioQuote, StudioQuoteArgs, Voice,
 } from "../bindings";
@@ -66,6 +72,19 @@ export interface Commands {
   studio_retry: { args: StudioJobArgs; result: StudioJob };
   studio_clear_finished: { args: undefined; result: number };
   card_attach_output: { args: CardAttachOutputArgs; result: CardDetail };
+  brand_kit_page: { args: BrandKitIdArgs; result: BrandKitPage };
+  brand_kit_sections: { args: BrandKitSectionsArgs; result: BrandKitSectionsView };
+  brand_kit_save: { args: BrandKitSaveArgs; result: BrandKitSection[] };
+  brand_kit_drafts: { args: BrandKitIdArgs; result: SectionDraft[] };
+  brand_kit_draft_discard: { args: BrandKitSectionKeyArgs; result: SectionDraft[] };
+  brand_kit_section_add: { args: BrandKitSectionAddArgs; result: BrandKitSection };
+  brand_kit_section_archive: { args: BrandKitSectionArchiveArgs; result: ArchiveResult };
+  brand_kit_history: { args: BrandKitSectionKeyArgs; result: SectionHistory };
+  brand_kit_revert: { args: BrandKitRevertArgs; result: BrandKitSection };
+  knowledge_list: { args: KnowledgeListArgs; result: KnowledgeList };
+  knowledge_search: { args: KnowledgeSearchArgs; result: KnowledgeMatch[] };
+  knowledge_add: { args: KnowledgeAddArgs; result: KnowledgeAdded };
+  knowledge_remove: { args: KnowledgeRemoveArgs; result: Deleted };
   /** Desktop only: tells the shell the first data render is done (launch benchmark). */
   ui_ready: { args: undefined; result: null };
 }
@@ -206,6 +225,22 @@ export const api = {
   studioRetry: (outputId: string) => run("studio_retry", { outputId }),
   studioClearFinished: () => run("studio_clear_finished"),
   cardAttachOutput: (cardId: string, token: string) => run("card_attach_output", { cardId, token }),
+  brandKitPage: (brandKitId: string) => run("brand_kit_page", { brandKitId }),
+  brandKitSections: (args: BrandKitSectionsArgs) => run("brand_kit_sections", args),
+  /** Only the changed sections, each with the version it was read at; a 409 keeps them as drafts. */
+  brandKitSave: (brandKitId: string, sections: SectionEdit[]) => run("brand_kit_save", { brandKitId, sections }),
+  brandKitDrafts: (brandKitId: string) => run("brand_kit_drafts", { brandKitId }),
+  brandKitDraftDiscard: (brandKitId: string, key: string) => run("brand_kit_draft_discard", { brandKitId, key }),
+  brandKitSectionAdd: (args: BrandKitSectionAddArgs) => run("brand_kit_section_add", args),
+  brandKitSectionArchive: (brandKitId: string, key: string, archived: boolean) =>
+    run("brand_kit_section_archive", { brandKitId, key, archived }),
+  brandKitHistory: (brandKitId: string, key: string) => run("brand_kit_history", { brandKitId, key }),
+  brandKitRevert: (args: BrandKitRevertArgs) => run("brand_kit_revert", args),
+  knowledgeList: (brandKitId: string, limit?: number, offset?: number) =>
+    run("knowledge_list", { brandKitId, ...(limit === undefined ? {} : { limit }), ...(offset === undefined ? {} : { offset }) }),
+  knowledgeSearch: (brandKitId: string, query: string) => run("knowledge_search", { brandKitId, query }),
+  knowledgeAdd: (args: KnowledgeAddArgs) => run("knowledge_add", args),
+  knowledgeRemove: (brandKitId: string, knowledgeId: string) => run("knowledge_remove", { brandKitId, knowledgeId }),
   uiReady: async () => {
     if (isTauri()) await run("ui_ready").catch(() => undefined);
   },
