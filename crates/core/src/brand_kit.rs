@@ -339,33 +339,17 @@ fn path(dir: &Path) -> PathBuf {
 }
 
 fn read_local(dir: &Path) -> IpcResult<Local> {
-    match std::fs::read(path(dir)) {
-        Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
-            IpcError::internal(format!("The kept brand-kit drafts ({}) cannot be read: {e}", path(dir).display()))
-        }),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Local::default()),
-        Err(e) => Err(IpcError::internal(format!("cannot read {}: {e}", path(dir).display()))),
-    }
+    crate::jsonfile::read(&path(dir), "The kept brand-kit drafts")
 }
 
 fn write_local(dir: &Path, local: &Local) -> IpcResult<()> {
-    let target = path(dir);
-    let tmp = dir.join(format!("{FILE}.{}.tmp", std::process::id()));
-    let fail = |e: std::io::Error| IpcError::internal(format!("cannot keep the draft in {}: {e}", target.display()));
     let mut local = local.clone();
     local.version = 1;
     for kits in local.profiles.values_mut() {
         kits.retain(|_, k| !k.drafts.is_empty() || !k.archived.is_empty());
     }
     local.profiles.retain(|_, kits| !kits.is_empty());
-    let bytes = serde_json::to_vec_pretty(&local).map_err(|e| IpcError::internal(e.to_string()))?;
-    {
-        use std::io::Write;
-        let mut f = std::fs::File::create(&tmp).map_err(fail)?;
-        f.write_all(&bytes).map_err(fail)?;
-        f.sync_all().map_err(fail)?;
-    }
-    std::fs::rename(&tmp, &target).map_err(fail)
+    crate::jsonfile::write(&path(dir), &local, "the draft")
 }
 
 /// Runs `f` over one kit's local record and saves the file when `f` says it changed.

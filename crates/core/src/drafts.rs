@@ -136,30 +136,14 @@ fn path(dir: &Path) -> PathBuf {
 }
 
 fn read(dir: &Path) -> IpcResult<Outbox> {
-    match std::fs::read(path(dir)) {
-        Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
-            IpcError::internal(format!("The kept offline changes ({}) cannot be read: {e}", path(dir).display()))
-        }),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Outbox::default()),
-        Err(e) => Err(IpcError::internal(format!("cannot read {}: {e}", path(dir).display()))),
-    }
+    crate::jsonfile::read(&path(dir), "The kept offline changes")
 }
 
 fn write(dir: &Path, outbox: &Outbox) -> IpcResult<()> {
-    let target = path(dir);
-    let tmp = dir.join(format!("{FILE}.{}.tmp", std::process::id()));
-    let fail = |e: std::io::Error| IpcError::internal(format!("cannot keep the change in {}: {e}", target.display()));
     let mut outbox = outbox.clone();
     outbox.version = 1;
     outbox.profiles.retain(|_, d| !d.is_empty());
-    let bytes = serde_json::to_vec_pretty(&outbox).map_err(|e| IpcError::internal(e.to_string()))?;
-    {
-        use std::io::Write;
-        let mut f = std::fs::File::create(&tmp).map_err(fail)?;
-        f.write_all(&bytes).map_err(fail)?;
-        f.sync_all().map_err(fail)?;
-    }
-    std::fs::rename(&tmp, &target).map_err(fail)
+    crate::jsonfile::write(&path(dir), &outbox, "the change")
 }
 
 /// Runs `f` over the outbox of one profile and saves it when `f` says it changed.

@@ -8,6 +8,7 @@ pub mod drafts;
 pub mod embedded;
 pub mod error;
 pub mod ipc;
+mod jsonfile;
 pub mod planner;
 pub mod profiles;
 pub mod secrets;
