@@ -16,7 +16,8 @@ apt_install chromium
 export BENCH_ARTIFACTS="${BENCH_ARTIFACTS:-/tmp/contentdesk-bench}"
 mkdir -p "$BENCH_ARTIFACTS"
 (cd ui && npm run --silent build >/dev/null)
-cargo build --quiet --release -p contentdesk-web-shell -p contentdesk-core --example bench_polls
+cargo build --quiet --release -p contentdesk-web-shell
+cargo build --quiet --release -p contentdesk-core --example bench_polls
 bin="$CARGO_TARGET_DIR/release"
 
 work="$(mktemp -d)"

@@ -599,9 +599,14 @@ impl Studio {
         self.balance.lock().unwrap_or_else(|e| e.into_inner()).get(profile_id).copied()
     }
 
-    fn set_balance(&self, profile_id: &str, b: f64) {
-        self.balance.lock().unwrap_or_else(|e| e.into_inner()).insert(profile_id.to_string(), b);
-        self.emit(StudioEvent::Balance { balance: b });
+    /// Keeps the balance and tells the UI: always after a charge or a refund (`news`), otherwise only when
+    /// it changed from what was known (a quote's first read is no news, and an event makes the UI price
+    /// its form again).
+    fn set_balance(&self, profile_id: &str, b: f64, news: bool) {
+        let before = self.balance.lock().unwrap_or_else(|e| e.into_inner()).insert(profile_id.to_string(), b);
+        if news || before.is_some_and(|old| old != b) {
+            self.emit(StudioEvent::Balance { balance: b });
+        }
     }
 
     /// Stops every poller; the jobs stay in the file and resume on the next start.
@@ -654,14 +659,14 @@ async fn balance_of(state: &AppState, client: &Client, profile: &str) -> IpcResu
         return Ok(b);
     }
     let b = client.account().balance().await?.balance;
-    state.studio().set_balance(profile, b);
+    state.studio().set_balance(profile, b, false);
     Ok(b)
 }
 
 /// Fetches the balance again (after a charge or a refund) and tells the UI.
 async fn refresh_balance(state: &AppState, client: &Client, profile: &str) {
     match client.account().balance().await {
-        Ok(b) => state.studio().set_balance(profile, b.balance),
+        Ok(b) => state.studio().set_balance(profile, b.balance, true),
         Err(e) => tracing::info!(error = %e, "balance not refreshed"),
     }
 }

@@ -58,7 +58,10 @@ async fn a_quote_charges_nothing_and_an_identical_form_is_not_asked_twice() {
     let remote = Remote::start_with(config()).await;
     let (app, _, _) = app_on(&remote).await;
     let before = balance(&remote).await;
+    let mut events = app.studio().subscribe();
     let q = c::studio_quote(&app, StudioQuoteArgs { form: image("a fox") }).await.unwrap();
+    // Reading the balance for a quote is no news: an event would make the UI ask the price again.
+    assert!(events.try_recv().is_err(), "a quote sends no event");
     assert!(q.credits > 0.0 && q.affordable && !q.cached, "{q:?}");
     assert_eq!(q.balance, before);
     assert_eq!(q.balance_after, before - q.credits);
