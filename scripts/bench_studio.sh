@@ -3,7 +3,7 @@
 #   1. polls per completed render for 10 s, 60 s and 300 s renders and the delay from completion to the
 #      app knowing, for Content Desk's render queue (with and without the server's pollAfterSeconds)
 #      beside the official CLI's fixed 3 s interval, all in one run (crates/core/examples/bench_polls.rs,
-#      about 5 minutes; BENCH_POLLS_SCALE=0.1 for a quick look at a tenth of the lengths);
+#      about 10 minutes; BENCH_POLLS_SCALE=0.1 for a quick look at a tenth of the lengths);
 #   2. keystroke → price latency and quote requests per settled edit in Debian's headless Chromium
 #      against web-shell (ui/bench/studio.mjs).
 # Release builds. Screenshot: ${BENCH_ARTIFACTS:-/tmp/contentdesk-bench}/studio-price.png.

@@ -401,17 +401,40 @@ pub const MIN_POLL: Duration = Duration::from_millis(250);
 pub const MAX_HINT: Duration = Duration::from_secs(30);
 pub const OWN_CAP: Duration = Duration::from_secs(15);
 
-/// The wait before the next read: the server's `pollAfterSeconds` when given (clamped), else this
-/// app's own interval, which starts at the kind's default and grows ×1.5 to [`OWN_CAP`].
+/// The wait before the next read, in order of what is known:
+/// 1. the server's `pollAfterSeconds` (clamped to [`MIN_POLL`, `MAX_HINT`]);
+/// 2. with no hint, how long this model's renders took here before (`typical`, the shortest of the last
+///    few): wait until then (at most [`MAX_HINT`] at a time), then look every [`AFTER_TYPICAL`] growing;
+/// 3. else this app's own interval: the kind's default, growing ×1.5 to [`OWN_CAP`].
 #[derive(Debug, Default, Clone)]
 pub struct Cadence {
     own: Option<Duration>,
+    past_typical: bool,
 }
+
+/// The first interval once a render has run past its model's typical time.
+pub const AFTER_TYPICAL: Duration = Duration::from_secs(2);
 
 impl Cadence {
     pub fn next(&mut self, hint: Option<f64>, first: Duration) -> Duration {
+        self.next_known(hint, first, Duration::ZERO, None)
+    }
+
+    /// `elapsed`: since the job was made; `typical`: how long this model's renders took before.
+    pub fn next_known(&mut self, hint: Option<f64>, first: Duration, elapsed: Duration, typical: Option<Duration>) -> Duration {
         if let Some(h) = hint.filter(|h| h.is_finite() && *h > 0.0) {
             return Duration::from_secs_f64(h).clamp(MIN_POLL, MAX_HINT);
+        }
+        let mut first = first;
+        if let Some(t) = typical {
+            if elapsed + MIN_POLL < t {
+                return (t - elapsed).clamp(MIN_POLL, MAX_HINT);
+            }
+            if !self.past_typical {
+                self.past_typical = true;
+                self.own = None;
+            }
+            first = AFTER_TYPICAL;
         }
         let d = match self.own {
             None => first.min(OWN_CAP),
@@ -593,6 +616,23 @@ impl Studio {
             return Vec::new();
         };
         stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).map(|it| it.flatten().collect()).unwrap_or_default()
+    }
+
+    /// How long this model's renders took here lately: the shortest of the last five completed ones
+    /// (the shortest, so that a read is never late by more than one short interval).
+    fn typical_duration(&self, profile_id: &str, model_id: &str) -> Option<Duration> {
+        let db = self.db();
+        let mut stmt = db
+            .prepare("SELECT job FROM jobs WHERE profile_id = ?1 AND status = 'completed' ORDER BY created_at DESC LIMIT 50")
+            .ok()?;
+        let rows = stmt.query_map(params![profile_id], |r| r.get::<_, String>(0)).ok()?;
+        rows.flatten()
+            .filter_map(|j| serde_json::from_str::<StudioJob>(&j).ok())
+            .filter(|j| j.model_id == model_id && !j.idempotent_replay)
+            .filter_map(|j| j.completed_at.map(|c| c - j.created_at).filter(|ms| *ms > 0))
+            .take(5)
+            .min()
+            .map(|ms| Duration::from_millis(ms as u64))
     }
 
     fn cached_balance(&self, profile_id: &str) -> Option<f64> {
@@ -974,14 +1014,17 @@ async fn drive(state: &AppState, profile: &str, output_id: &str, stop: &Cancella
     let mut cadence = Cadence::default();
     let mut failures = 0u32;
     let mut first = first;
+    let mut model_history: Option<Option<Duration>> = None;
     loop {
         if stop.is_cancelled() {
             return;
         }
         let Some((_, mut job, request)) = studio.get(output_id) else { return };
+        let typical = *model_history.get_or_insert_with(|| studio.typical_duration(profile, &job.model_id));
+        let elapsed = Duration::from_millis((now_ms() - job.created_at).max(0) as u64);
         if let Some(hint) = first.take() {
-            // Just submitted: the reply said when to look (or the kind's first interval does).
-            let wait = cadence.next(hint, first_interval(&job));
+            // Just submitted: the reply said when to look (or this model's history, or the kind's default).
+            let wait = cadence.next_known(hint, first_interval(&job), elapsed, typical);
             if !pause(stop, wait, &mut job, studio).await {
                 return;
             }
@@ -1074,7 +1117,8 @@ async fn drive(state: &AppState, profile: &str, output_id: &str, stop: &Cancella
             studio.save_live(&job);
             return;
         }
-        let wait = cadence.next(hint, first_interval(&job));
+        let elapsed = Duration::from_millis((now_ms() - job.created_at).max(0) as u64);
+        let wait = cadence.next_known(hint, first_interval(&job), elapsed, typical);
         if !pause(stop, wait, &mut job, studio).await {
             return;
         }
@@ -1120,6 +1164,22 @@ mod tests {
         assert_eq!(c.next(Some(600.0), Duration::from_secs(5)), MAX_HINT);
         let own: Vec<f64> = (0..5).map(|_| c.next(None, Duration::from_secs(5)).as_secs_f64()).collect();
         assert_eq!(own, vec![5.0, 7.5, 11.25, 15.0, 15.0]);
+    }
+
+    #[test]
+    fn with_no_hint_a_models_typical_time_is_awaited_then_short_reads() {
+        let mut c = Cadence::default();
+        let t = Some(Duration::from_secs(300));
+        let first = Duration::from_secs(5);
+        assert_eq!(c.next_known(None, first, Duration::ZERO, t), MAX_HINT);
+        assert_eq!(c.next_known(None, first, Duration::from_secs(290), t), Duration::from_secs(10));
+        let after: Vec<f64> = [300, 302, 305]
+            .iter()
+            .map(|s| c.next_known(None, first, Duration::from_secs(*s), t).as_secs_f64())
+            .collect();
+        assert_eq!(after, vec![2.0, 3.0, 4.5]);
+        // A hint still wins.
+        assert_eq!(c.next_known(Some(1.0), first, Duration::from_secs(400), t), Duration::from_secs(1));
     }
 
     fn form(media: StudioMedia) -> StudioForm {
