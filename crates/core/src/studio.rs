@@ -219,6 +219,10 @@ pub struct StudioJob {
     pub next_poll_at: Option<i64>,
     /// Taken off the queue list ("clear finished"); still in the gallery.
     pub cleared: bool,
+    /// The last time (epoch ms) the service said it was still rendering: the render finished after it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub last_running_at: Option<i64>,
 }
 
 /// What the studio tells the UI as it happens.
@@ -618,8 +622,9 @@ impl Studio {
         stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).map(|it| it.flatten().collect()).unwrap_or_default()
     }
 
-    /// How long this model's renders took here lately: the shortest of the last five completed ones
-    /// (the shortest, so that a read is never late by more than one short interval).
+    /// How long this model's renders took here lately: the shortest of the last five completed ones, each
+    /// counted to the last moment it was seen still rendering (a lower bound: it finished after that),
+    /// so that waiting for it never overshoots a completion.
     fn typical_duration(&self, profile_id: &str, model_id: &str) -> Option<Duration> {
         let db = self.db();
         let mut stmt = db
@@ -629,7 +634,7 @@ impl Studio {
         rows.flatten()
             .filter_map(|j| serde_json::from_str::<StudioJob>(&j).ok())
             .filter(|j| j.model_id == model_id && !j.idempotent_replay)
-            .filter_map(|j| j.completed_at.map(|c| c - j.created_at).filter(|ms| *ms > 0))
+            .filter_map(|j| j.last_running_at.or(j.completed_at).map(|c| c - j.created_at).filter(|ms| *ms > 0))
             .take(5)
             .min()
             .map(|ms| Duration::from_millis(ms as u64))
@@ -807,6 +812,7 @@ pub async fn studio_generate(state: &AppState, args: StudioGenerateArgs) -> IpcR
         completed_at: None,
         next_poll_at: None,
         cleared: false,
+        last_running_at: None,
     };
     studio.insert(&profile, &job, &request)?;
     studio.emit(StudioEvent::Job { job: job.clone() });
@@ -936,6 +942,9 @@ fn short(e: ApiError) -> String {
 
 fn apply_result(job: &mut StudioJob, r: &GenerateResult) {
     job.status = r.status.into();
+    if !job.status.is_terminal() {
+        job.last_running_at = Some(now_ms());
+    }
     job.idempotent_replay = job.idempotent_replay || r.idempotent_replay;
     if r.credits_estimate.is_some() {
         job.credits = r.credits_estimate;
@@ -950,6 +959,9 @@ fn apply_result(job: &mut StudioJob, r: &GenerateResult) {
 
 fn apply_status(job: &mut StudioJob, g: &Generation) {
     job.status = g.status.into();
+    if !job.status.is_terminal() {
+        job.last_running_at = Some(now_ms());
+    }
     job.output_urls = g.output_urls.clone();
     job.error = g.error.clone();
     if g.credits_charged.is_some() {

@@ -34,4 +34,8 @@ nextPollAt: number | null,
 /**
  * Taken off the queue list ("clear finished"); still in the gallery.
  */
-cleared: boolean, };
+cleared: boolean, 
+/**
+ * The last time (epoch ms) the service said it was still rendering: the render finished after it.
+ */
+lastRunningAt?: number, };
