@@ -205,14 +205,16 @@ async fn slow_render_returns_processing_then_polls_to_completed() {
         .await;
     assert_eq!(s, 200, "{v}");
     assert_eq!(v["status"], "processing");
-    assert_eq!(v["pollAfterSeconds"], 15.0);
+    // The hint is the time left (0.6 s render, 0.1 s smart-wait) plus 0.1 s, in tenths.
+    let hint = v["pollAfterSeconds"].as_f64().unwrap();
+    assert!(hint > 0.1 && hint <= 0.7, "{hint}");
     assert_eq!(v["outputUrls"], json!([]));
     let id = v["outputId"].as_str().unwrap().to_string();
     assert_eq!(sb.balance(), 480.0, "charged at submit");
     let (s, v) = http.get(&sb.key, &format!("/studio/generate/{id}")).await;
     assert_eq!(s, 200, "{v}");
     assert_eq!(v["status"], "processing");
-    assert_eq!(v["pollAfterSeconds"], 15.0);
+    assert!(v["pollAfterSeconds"].as_f64().unwrap() <= hint, "the time left only shrinks: {v}");
     assert_eq!(v["contentType"], "video");
     assert_eq!(v["modelId"], "veo-3.1-fast");
     let done = poll_done(&http, &sb.key, &id).await;
@@ -221,11 +223,28 @@ async fn slow_render_returns_processing_then_polls_to_completed() {
     assert_eq!(done["creditsCharged"], 20.0);
     assert!(done["completedAt"].is_string());
     assert!(done["pollAfterSeconds"].is_null());
-    // An image in progress hints 5 s.
+    // An image in progress hints the time left too.
     let (_, v) = http
         .post(&sb.key, "/studio/generate", image("slow image"))
         .await;
-    assert_eq!(v["pollAfterSeconds"], 5.0);
+    assert!(v["pollAfterSeconds"].as_f64().unwrap() <= 0.7, "{v}");
+}
+
+#[tokio::test]
+async fn the_poll_hint_is_capped_per_kind_and_can_be_switched_off() {
+    let sb = TestSandbox::start_with(slow(600_000, 100)).await;
+    let http = Http::new(&sb);
+    let (_, v) = http
+        .post(&sb.key, "/studio/generate", json!({"modelId": "veo-3.1-fast", "prompt": "long", "duration": 4}))
+        .await;
+    assert_eq!(v["pollAfterSeconds"], 15.0, "video: at most 15 s");
+    let (_, v) = http.post(&sb.key, "/studio/generate", image("long image")).await;
+    assert_eq!(v["pollAfterSeconds"], 5.0, "images: at most 5 s");
+    let bare = TestSandbox::start_with(Config { poll_hint: false, ..slow(600_000, 100) }).await;
+    let http = Http::new(&bare);
+    let (_, v) = http.post(&bare.key, "/studio/generate", image("no hint")).await;
+    assert_eq!(v["status"], "processing");
+    assert!(v["pollAfterSeconds"].is_null(), "{v}");
 }
 
 #[tokio::test]
