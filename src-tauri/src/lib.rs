@@ -109,6 +109,8 @@ async fn studio_clear_finished(state: State<'_, Core>) -> R<u32> { c::studio_cle
 #[tauri::command]
 async fn card_attach_output(state: State<'_, Core>, args: CardAttachOutputArgs) -> R<api_types::CardDetail> { c::card_attach_output(&state.ready().await?, args).await }
 #[tauri::command]
+async fn media_library(state: State<'_, Core>, args: MediaLibraryArgs) -> R<Vec<api_types::MediaSummary>> { c::media_library(&state.ready().await?, args).await }
+#[tauri::command]
 async fn card_publish(state: State<'_, Core>, args: CardPublishArgs) -> R<api_types::PublishResult> { c::card_publish(&state.ready().await?, args).await }
 #[tauri::command]
 async fn brand_kit_page(state: State<'_, Core>, args: BrandKitIdArgs) -> R<BrandKitPage> { c::brand_kit_page(&state.ready().await?, args).await }
@@ -277,7 +279,7 @@ pub fn invoke_handler<Rt: Runtime>() -> impl Fn(tauri::ipc::Invoke<Rt>) -> bool 
         card_update, card_archive, tags_list, connected_accounts_list, drafts_status, drafts_sync, drafts_resolve,
         content_list, projects_list, project_create, project_import, media_upload, card_publish, models_list,
         voices_list, studio_quote, studio_generate, studio_jobs, studio_cancel, studio_retry, studio_clear_finished,
-        card_attach_output, brand_kit_page, brand_kit_sections, brand_kit_save, brand_kit_drafts, brand_kit_draft_discard,
+        card_attach_output, media_library, brand_kit_page, brand_kit_sections, brand_kit_save, brand_kit_drafts, brand_kit_draft_discard,
         brand_kit_section_add, brand_kit_section_archive, brand_kit_history, brand_kit_revert, knowledge_list,
         knowledge_search, knowledge_add, knowledge_remove
     ]

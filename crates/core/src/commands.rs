@@ -199,6 +199,7 @@ pub async fn brand_kits_list(state: &AppState) -> IpcResult<Vec<BrandKitSummary>
 pub use crate::planner::*;
 pub use crate::drafts::{drafts_resolve, drafts_status, drafts_sync, DraftAction, DraftConflict, DraftsResolveArgs, DraftsStatus};
 pub use crate::attach::*;
+pub use crate::library::{media_library, MediaLibraryArgs};
 pub use crate::brand_kit::*;
 pub use crate::studio::{
     card_attach_output, models_list, studio_cancel, studio_clear_finished, studio_generate, studio_jobs, studio_quote,

@@ -9,6 +9,7 @@ pub mod embedded;
 pub mod error;
 pub mod ipc;
 mod jsonfile;
+pub mod library;
 pub mod planner;
 pub mod profiles;
 pub mod secrets;

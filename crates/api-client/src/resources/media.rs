@@ -1,9 +1,12 @@
-//! Uploads (ticket → PUT bytes → complete) and imports by URL (facts 2.4). The PUT goes to object
-//! storage, so it carries no `Authorization` header and exactly the ticket's `uploadHeaders`.
+//! The account's library (`GET /media`), uploads (ticket → PUT bytes → complete) and imports by URL
+//! (facts 2.4). The PUT goes to object storage, so it carries no `Authorization` header and exactly the
+//! ticket's `uploadHeaders`.
 use crate::error::{ApiError, Result};
 use crate::http::{seg, Call};
 use crate::Client;
-use api_types::{CreateUpload, ImportMedia, ImportedMedia, UploadTicket, UploadedMedia};
+use api_types::{
+    CreateUpload, ImportMedia, ImportedMedia, MediaList, MediaQuery, UploadTicket, UploadedMedia,
+};
 use bytes::Bytes;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE};
 use reqwest::Method;
@@ -13,6 +16,14 @@ pub struct MediaHandler<'c> {
 }
 
 impl MediaHandler<'_> {
+    /// A page of the account's library, newest first, one `MediaSummary` per output (its token is
+    /// `{id}-{variant + 1}`). The service's defaults: `source` creations, `limit` 50.
+    pub async fn list(&self, query: &MediaQuery) -> Result<MediaList> {
+        self.client
+            .call(Call::get("/media").query_struct(query)?)
+            .await
+    }
+
     pub async fn create_upload(&self, req: &CreateUpload) -> Result<UploadTicket> {
         self.client
             .call(Call::new(Method::POST, "/media/uploads").json(req)?)

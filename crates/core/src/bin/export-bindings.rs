@@ -31,6 +31,7 @@ fn export_all(dir: &Path) -> Result<(), ts_rs::ExportError> {
         api_types::ImportSource, api_types::UploadedMedia, api_types::PublishResult, api_types::PublishOutcome,
         ModelsListArgs, StudioQuoteArgs, StudioGenerateArgs, StudioJobArgs, CardAttachOutputArgs, StudioForm, StudioMedia,
         StudioQuote, StudioJob, JobStatus, StudioEvent, api_types::ModelInfo, api_types::Voice, api_types::References,
+        MediaLibraryArgs, api_types::MediaSummary,
         BrandKitPage, ArchivedSection, SectionDraft, DraftReason, SectionHistory, BrandKitIdArgs, BrandKitSectionsArgs,
         SectionEdit, BrandKitSaveArgs, BrandKitSectionKeyArgs, BrandKitSectionAddArgs, BrandKitSectionArchiveArgs,
         BrandKitRevertArgs, KnowledgeListArgs, KnowledgeSearchArgs, KnowledgeAddArgs, KnowledgeRemoveArgs,

@@ -13,6 +13,7 @@ pub mod cards;
 pub mod connected_accounts;
 pub mod inspiration;
 pub mod knowledge;
+pub mod library;
 pub mod media;
 pub mod models;
 pub mod projects;
@@ -46,6 +47,7 @@ pub fn route_table() -> Vec<(&'static str, &'static str)> {
         models::ROUTES,
         studio::ROUTES,
         media::ROUTES,
+        library::ROUTES,
         spaces::ROUTES,
         stages::ROUTES,
         cards::ROUTES,
@@ -67,6 +69,7 @@ pub fn router(state: AppState) -> Router {
         .merge(models::router())
         .merge(studio::router())
         .merge(media::router())
+        .merge(library::router())
         .merge(spaces::router())
         .merge(stages::router())
         .merge(cards::router())

@@ -56,6 +56,8 @@ export type { KnowledgeListArgs } from "./KnowledgeListArgs";
 export type { KnowledgeMatch } from "./KnowledgeMatch";
 export type { KnowledgeRemoveArgs } from "./KnowledgeRemoveArgs";
 export type { KnowledgeSearchArgs } from "./KnowledgeSearchArgs";
+export type { MediaLibraryArgs } from "./MediaLibraryArgs";
+export type { MediaSummary } from "./MediaSummary";
 export type { MediaUploadArgs } from "./MediaUploadArgs";
 export type { ModelCapabilities } from "./ModelCapabilities";
 export type { ModelInfo } from "./ModelInfo";

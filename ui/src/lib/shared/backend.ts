@@ -20,8 +20,8 @@ import type {
   KnowledgeSearchArgs, SectionDraft, SectionEdit, SectionHistory,
 } from "../bindings";
 import type {
-  CardAttachOutputArgs, ContentType, ModelInfo, ModelsListArgs, StudioEvent, StudioForm, StudioGenerateArgs, StudioJob,
-  StudioJobArgs, StudioQuote, StudioQuoteArgs, Voice,
+  CardAttachOutputArgs, ContentType, MediaLibraryArgs, MediaSummary, ModelInfo, ModelsListArgs, StudioEvent, StudioForm,
+  StudioGenerateArgs, StudioJob, StudioJobArgs, StudioQuote, StudioQuoteArgs, Voice,
 } from "../bindings";
 
 /** Every command of docs/ipc.md: its `args` (generated from Rust) and its result. */
@@ -72,6 +72,7 @@ export interface Commands {
   studio_retry: { args: StudioJobArgs; result: StudioJob };
   studio_clear_finished: { args: undefined; result: number };
   card_attach_output: { args: CardAttachOutputArgs; result: CardDetail };
+  media_library: { args: MediaLibraryArgs; result: MediaSummary[] };
   brand_kit_page: { args: BrandKitIdArgs; result: BrandKitPage };
   brand_kit_sections: { args: BrandKitSectionsArgs; result: BrandKitSectionsView };
   brand_kit_save: { args: BrandKitSaveArgs; result: BrandKitSection[] };
@@ -225,6 +226,8 @@ export const api = {
   studioRetry: (outputId: string) => run("studio_retry", { outputId }),
   studioClearFinished: () => run("studio_clear_finished"),
   cardAttachOutput: (cardId: string, token: string) => run("card_attach_output", { cardId, token }),
+  /** The account's finished creations (made anywhere), newest first, one per output: the gallery's library. */
+  mediaLibrary: (args: MediaLibraryArgs = {}) => run("media_library", args),
   brandKitPage: (brandKitId: string) => run("brand_kit_page", { brandKitId }),
   brandKitSections: (args: BrandKitSectionsArgs) => run("brand_kit_sections", args),
   /** Only the changed sections, each with the version it was read at; a 409 keeps them as drafts. */

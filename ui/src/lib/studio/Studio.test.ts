@@ -6,7 +6,7 @@ import Studio from "./Studio.svelte";
 import { forgetKeptDraft } from "./draft.svelte";
 import type { StudioForm } from "../bindings";
 import { session } from "../account/session.svelte";
-import { UUID_A, UUID_B, UUID_C, job, send, studioCore, type StudioCore } from "./testStudio";
+import { UUID_A, UUID_B, UUID_C, job, media, mediaId, send, studioCore, type StudioCore } from "./testStudio";
 
 afterEach(() => {
   clearMocks();
@@ -470,4 +470,138 @@ it("the form is kept when the user leaves the Studio and comes back, not across 
   cleanup();
   render(Studio);
   await waitFor(() => expect(screen.getByLabelText(/^Prompt/)).toHaveValue(""));
+});
+
+// ---------------------------------------------------------------------------------------------------
+// The account's library in the gallery (media_library)
+// ---------------------------------------------------------------------------------------------------
+
+const gallery = () => within(screen.getByTestId("studio-gallery"));
+const tileTokens = () => screen.queryAllByTestId("gallery-item").map((t) => t.getAttribute("data-token"));
+
+it("the gallery shows this app's renders first, then the library's outputs not shown already", async () => {
+  const core = studioCore({
+    jobs: [job({ outputId: UUID_A })],
+    library: [
+      // The same render as the local job: shown once, as the local tile.
+      media({ id: UUID_A, prompt: "a red fox" }),
+      media({ id: mediaId(1), prompt: "made on the web", generationSize: 2 }),
+      media({ id: mediaId(1), prompt: "made on the web", generationSize: 2, variant: 1 }),
+      media({ id: mediaId(2), type: "video", model: "veo-3.1-fast", prompt: null, url: "http://127.0.0.1:9/files/v-1.mp4" }),
+      media({ id: mediaId(3), kind: "board", boardType: "character", prompt: null }),
+      // Not finished: no tile.
+      media({ id: mediaId(4), status: "processing", url: null }),
+    ],
+  });
+  await open(core);
+  await waitFor(() => expect(tileTokens()).toHaveLength(5));
+  expect(core.called("media_library")[0].args).toEqual({ limit: 24 });
+  expect(tileTokens()).toEqual([`${UUID_A}-1`, `${mediaId(1)}-1`, `${mediaId(1)}-2`, `${mediaId(2)}-1`, `${mediaId(3)}-1`]);
+  const tiles = screen.getAllByTestId("gallery-item");
+  expect(tiles.map((t) => t.getAttribute("data-from"))).toEqual(["local", "library", "library", "library", "library"]);
+  expect(within(tiles[2]).getByRole("img", { name: "made on the web (2 of 2)" })).toHaveAttribute("src", `http://127.0.0.1:9/files/${mediaId(1)}-2.png`);
+  expect(tiles[3]).toHaveAttribute("data-kind", "video");
+  expect(tiles[3]).toHaveTextContent("Video with veo-3.1-fast");
+  expect(tiles[3].querySelector("video[controls]")).toHaveAttribute("src", "http://127.0.0.1:9/files/v-1.mp4");
+  expect(tiles[4]).toHaveTextContent("character board");
+  expect(gallery().getByText("5 outputs")).toBeInTheDocument();
+  // Everything fits in one page: nothing more to load.
+  expect(screen.queryByTestId("gallery-more")).toBeNull();
+});
+
+it("'Load more' pages the library by offset until it is all shown", async () => {
+  const library = Array.from({ length: 30 }, (_, i) => media({ id: mediaId(i + 1), prompt: `render ${i + 1}` }));
+  const core = studioCore({ library });
+  const { user } = await open(core);
+  await waitFor(() => expect(tileTokens()).toHaveLength(24));
+  expect(tileTokens()[0]).toBe(`${mediaId(1)}-1`);
+  // A failed page says why; "Try again" asks for that page again.
+  core.failWith.media_library = { code: "network", message: "The service could not be reached." };
+  await user.click(screen.getByRole("button", { name: "Load more" }));
+  expect(await gallery().findByTestId("gallery-library-error")).toHaveTextContent("could not be reached");
+  expect(tileTokens()).toHaveLength(24);
+  delete core.failWith.media_library;
+  await user.click(gallery().getByRole("button", { name: "Try again" }));
+  await waitFor(() => expect(tileTokens()).toHaveLength(30));
+  expect(core.called("media_library").map((c) => c.args)).toEqual([{ limit: 24 }, { limit: 24, offset: 24 }, { limit: 24, offset: 24 }]);
+  expect(tileTokens().at(-1)).toBe(`${mediaId(30)}-1`);
+  expect(screen.queryByTestId("gallery-library-error")).toBeNull();
+  expect(screen.queryByRole("button", { name: "Load more" })).toBeNull();
+});
+
+it("a library that cannot be read says why with a retry, and this app's renders stay shown", async () => {
+  const core = studioCore({ jobs: [job({ outputId: UUID_A })], library: [media({ id: mediaId(1) })] });
+  core.failWith.media_library = { code: "network", message: "The service could not be reached." };
+  const { user } = await open(core);
+  const note = await gallery().findByTestId("gallery-library-error");
+  expect(note).toHaveTextContent("could not be reached");
+  expect(gallery().getByText(/could not be loaded; this app's renders are shown/)).toBeInTheDocument();
+  expect(tileTokens()).toEqual([`${UUID_A}-1`]);
+  // The queue is not affected.
+  expect(screen.queryByTestId("studio-queue-error")).toBeNull();
+  delete core.failWith.media_library;
+  await user.click(gallery().getByRole("button", { name: "Try again" }));
+  await waitFor(() => expect(tileTokens()).toEqual([`${UUID_A}-1`, `${mediaId(1)}-1`]));
+  expect(screen.queryByTestId("gallery-library-error")).toBeNull();
+});
+
+it("a library tile takes the same actions: full size, copy token, reference, start frame, attach to a card", async () => {
+  const token = `${mediaId(7)}-1`;
+  const core = studioCore({ library: [media({ id: mediaId(7), prompt: "a lighthouse at dawn" })] });
+  const { user } = await open(core);
+  const tile = await screen.findByTestId("gallery-item");
+  expect(tile).toHaveAttribute("data-from", "library");
+
+  await user.click(within(tile).getByRole("button", { name: "View a lighthouse at dawn full size" }));
+  const viewer = screen.getByRole("dialog", { name: "a lighthouse at dawn" });
+  expect(within(viewer).getByRole("img")).toHaveAttribute("src", `http://127.0.0.1:9/files/${mediaId(7)}-1.png`);
+  expect(viewer).toHaveTextContent(token);
+  await user.keyboard("{Escape}");
+
+  await user.click(within(tile).getByRole("button", { name: "Copy token" }));
+  expect(await navigator.clipboard.readText()).toBe(token);
+
+  await user.click(within(tile).getByRole("button", { name: "Use as reference" }));
+  expect(screen.getByRole("list", { name: /^Reference images/ })).toHaveTextContent(token);
+
+  await user.click(within(tile).getByRole("button", { name: "Attach to card…" }));
+  const dialog = screen.getByRole("dialog", { name: "Attach to a card" });
+  await user.click(await within(dialog).findByRole("button", { name: /Hook ideas/ }));
+  await waitFor(() => expect(core.called("card_attach_output")).toHaveLength(1));
+  expect(core.called("card_attach_output")[0].args).toEqual({ cardId: "c1", token });
+
+  await user.click(within(tile).getByRole("button", { name: "Use as start frame" }));
+  expect(screen.getByRole("radio", { name: "Video" })).toBeChecked();
+  expect(screen.getByRole("list", { name: "Start frame" })).toHaveTextContent(token);
+});
+
+it("a render that finishes reads the library again: what is new joins at the top, nothing twice", async () => {
+  const core = studioCore({ library: [media({ id: mediaId(1), prompt: "older" })] });
+  await open(core);
+  await waitFor(() => expect(tileTokens()).toEqual([`${mediaId(1)}-1`]));
+  const now = Date.now();
+  const done = job({ outputId: UUID_A, createdAt: now, updatedAt: now, completedAt: now });
+  // Meanwhile the library has this render and one made elsewhere.
+  core.library = [media({ id: UUID_A, prompt: "a red fox" }), media({ id: mediaId(2), prompt: "made elsewhere" }), ...core.library];
+  await send({ type: "job", job: { ...done, status: "processing", outputUrls: [], completedAt: null } });
+  await waitFor(() => expect(screen.getAllByTestId("job")).toHaveLength(1));
+  expect(core.called("media_library")).toHaveLength(1);
+  await send({ type: "job", job: done });
+  await waitFor(() => expect(tileTokens()).toEqual([`${UUID_A}-1`, `${mediaId(2)}-1`, `${mediaId(1)}-1`]));
+  expect(core.called("media_library")).toHaveLength(2);
+  expect(screen.getAllByTestId("gallery-item")[0]).toHaveAttribute("data-from", "local");
+  // The same completion again (the command's answer after the event) reads nothing more.
+  await send({ type: "job", job: { ...done, updatedAt: now + 1 } });
+  await sleep(30);
+  expect(core.called("media_library")).toHaveLength(2);
+});
+
+it("another profile reads its own library", async () => {
+  const core = studioCore({ library: [media({ id: mediaId(1) })] });
+  await open(core);
+  await waitFor(() => expect(tileTokens()).toEqual([`${mediaId(1)}-1`]));
+  core.library = [media({ id: mediaId(9) })];
+  session.epoch++;
+  await waitFor(() => expect(tileTokens()).toEqual([`${mediaId(9)}-1`]));
+  expect(core.called("media_library")).toHaveLength(2);
 });

@@ -1,9 +1,9 @@
 import { expect, it } from "vitest";
 import {
-  buildForm, checkReference, defaultModel, emptyValues, fieldOf, formProblem, galleryItems, mergeJob, mergeNewer, modelsFor,
-  progressHint, type Values,
+  appendLibrary, buildForm, checkReference, defaultModel, emptyValues, fieldOf, formProblem, galleryItems, libraryLabel, mergeJob,
+  mergeNewer, modelsFor, prependLibrary, progressHint, type Values,
 } from "./studioRules";
-import { MODELS, UUID_A, UUID_B, job } from "./testStudio";
+import { MODELS, UUID_A, UUID_B, job, media, mediaId } from "./testStudio";
 
 const byId = (id: string) => MODELS.find((m) => m.modelId === id)!;
 const values = (v: Partial<Values>): Values => ({ ...emptyValues(), ...v });
@@ -95,4 +95,31 @@ it("the gallery lists each output of completed jobs with its token; progress say
   const p = job({ outputId: UUID_A, status: "processing", createdAt: 0, nextPollAt: 65_000 });
   expect(progressHint(p, 62_000)).toBe("next check in 3 s · 1 min 2 s elapsed");
   expect(progressHint({ ...p, status: "completed", completedAt: 14_000 }, 99_000)).toBe("Finished in 14 s");
+});
+
+it("library entries follow the local renders, once each, finished ones only; pages join without repeats", () => {
+  const lib = [
+    media({ id: UUID_A }),
+    media({ id: mediaId(1), generationSize: 2 }),
+    media({ id: mediaId(1), generationSize: 2, variant: 1 }),
+    media({ id: mediaId(2), status: "failed", url: null }),
+    media({ id: mediaId(3), type: "audio", url: "http://x/f.wav" }),
+  ];
+  const items = galleryItems([job({ outputId: UUID_A })], lib);
+  expect(items.map((i) => [i.token, i.from, i.index, i.of, i.kind])).toEqual([
+    [`${UUID_A}-1`, "local", 1, 1, "image"],
+    [`${mediaId(1)}-1`, "library", 1, 2, "image"],
+    [`${mediaId(1)}-2`, "library", 2, 2, "image"],
+    [`${mediaId(3)}-1`, "library", 1, 1, "audio"],
+  ]);
+  expect(libraryLabel(media({ id: "x", prompt: "  a fox  " }))).toBe("a fox");
+  expect(libraryLabel(media({ id: "x", prompt: null, kind: "board", boardType: "pose" }))).toBe("pose board");
+  expect(libraryLabel(media({ id: "x", prompt: null, kind: "upload", fileName: "logo.png", model: null }))).toBe("logo.png");
+  expect(libraryLabel(media({ id: "x", prompt: null, type: "video", model: "veo-3.1-fast" }))).toBe("Video with veo-3.1-fast");
+
+  const [a, b, c, d] = [1, 2, 3, 4].map((n) => media({ id: mediaId(n) }));
+  expect(appendLibrary([a, b], [b, c])).toEqual([a, b, c]);
+  expect(prependLibrary([b, c], [a, b])).toEqual({ list: [a, b, c], added: 1, replaced: false });
+  expect(prependLibrary([c], [a, b])).toEqual({ list: [a, b], added: 0, replaced: true });
+  expect(prependLibrary([], [a, d])).toEqual({ list: [a, d], added: 2, replaced: false });
 });

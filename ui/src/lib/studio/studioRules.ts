@@ -1,7 +1,7 @@
 // The studio's rules as pure functions: which models and fields each media type offers (from the
 // live registry's capabilities), the form the core receives, what is missing before a price can be
 // asked, references (a URL or an output token), and the queue / gallery views of the jobs.
-import type { ContentType, ModelCapabilities, ModelInfo, StudioForm, StudioJob, StudioMedia } from "../bindings";
+import type { ContentType, MediaSummary, ModelCapabilities, ModelInfo, StudioForm, StudioJob, StudioMedia } from "../bindings";
 import { isHttpUrl, parseOutputToken } from "../planner/editor/cardRules";
 
 export const MEDIA: { id: StudioMedia; label: string }[] = [
@@ -276,28 +276,95 @@ export const isActive = (job: StudioJob) => job.status === "submitting" || job.s
 
 export type OutputKind = "image" | "video" | "audio";
 
-/** One output in the gallery. */
+/** One output in the gallery: a render of this app's queue, or an entry of the account's library. */
 export interface GalleryItem {
-  job: StudioJob;
+  /** The output token `<outputId>-<N>`: what references, cards and "Copy token" take. */
   token: string;
+  outputId: string;
   url: string;
   kind: OutputKind;
   /** 1-based. */
   index: number;
+  /** How many outputs its render has. */
+  of: number;
+  /** The tile's name: the prompt (or words, or board type), else the model. */
+  label: string;
+  /** The whole prompt or words, for the tooltip. */
+  title: string;
+  /** This app's render queue, or the account's library (made anywhere). */
+  from: "local" | "library";
 }
 
-function kindOf(job: StudioJob, url: string): OutputKind {
-  if (job.contentType === "video" || job.contentType === "audio" || job.contentType === "image") return job.contentType;
+function kindFrom(type: string, url: string): OutputKind {
+  if (type === "video" || type === "audio" || type === "image") return type;
   if (/\.(mp4|webm|mov)(\?|$)/i.test(url)) return "video";
   if (/\.(wav|mp3|ogg|m4a)(\?|$)/i.test(url)) return "audio";
   return "image";
 }
 
-/** Every output of the completed jobs (cleared ones too), newest job first. */
-export function galleryItems(jobs: StudioJob[]): GalleryItem[] {
-  return jobs
-    .filter((j) => j.status === "completed")
-    .flatMap((job) => job.outputUrls.map((url, i) => ({ job, url, token: outputToken(job.outputId, i + 1), kind: kindOf(job, url), index: i + 1 })));
+/** The gallery items of a completed job, one per output. */
+function jobItems(job: StudioJob): GalleryItem[] {
+  const label = jobLabel(job);
+  const title = job.form.prompt ?? job.form.text ?? "";
+  return job.outputUrls.map((url, i) => ({
+    token: outputToken(job.outputId, i + 1), outputId: job.outputId, url, kind: kindFrom(job.contentType, url), index: i + 1,
+    of: job.outputUrls.length, label, title, from: "local" as const,
+  }));
+}
+
+/** How a library entry is named: its prompt, its board type, its file, else its model. */
+export function libraryLabel(m: MediaSummary): string {
+  const words = m.prompt?.trim();
+  if (words) return excerpt(words);
+  if (m.kind === "board") return `${m.boardType ?? "Reference"} board`;
+  if (m.fileName?.trim()) return excerpt(m.fileName.trim());
+  const type = MEDIA.find((x) => x.id === m.type)?.label ?? "Render";
+  return m.model ? `${type} with ${m.model}` : type;
+}
+
+/** The output token of a library entry (`variant` is 0-based). */
+export const mediaToken = (m: MediaSummary) => outputToken(m.id, m.variant + 1);
+
+/** A finished library entry as a gallery item; null while it has no file. */
+export function libraryItem(m: MediaSummary): GalleryItem | null {
+  if (m.status !== "completed" || !m.url) return null;
+  return {
+    token: mediaToken(m), outputId: m.id, url: m.url, kind: kindFrom(m.type, m.url), index: m.variant + 1,
+    of: Math.max(1, m.generationSize ?? 1), label: libraryLabel(m), title: m.prompt ?? m.fileName ?? "", from: "library",
+  };
+}
+
+/** Every output of the completed jobs (cleared ones too), newest job first; then the library's entries
+ *  not shown already (by token), in the library's order (newest first). */
+export function galleryItems(jobs: StudioJob[], library: MediaSummary[] = []): GalleryItem[] {
+  const local = jobs.filter((j) => j.status === "completed").flatMap(jobItems);
+  const seen = new Set(local.map((i) => i.token));
+  const more: GalleryItem[] = [];
+  for (const m of library) {
+    const item = libraryItem(m);
+    if (!item || seen.has(item.token)) continue;
+    seen.add(item.token);
+    more.push(item);
+  }
+  return [...local, ...more];
+}
+
+/** The library with a further page added at the end (entries already held are not added twice: pages
+ *  shift when something new is made meanwhile). */
+export function appendLibrary(shown: MediaSummary[], page: MediaSummary[]): MediaSummary[] {
+  const held = new Set(shown.map(mediaToken));
+  return [...shown, ...page.filter((m) => !held.has(mediaToken(m)))];
+}
+
+/** The library with what is new at the top of a fresh first page put in front; `added` says how many
+ *  entries the pages below shifted by. With no entry in common, the page replaces the list (`replaced`). */
+export function prependLibrary(shown: MediaSummary[], firstPage: MediaSummary[]): { list: MediaSummary[]; added: number; replaced: boolean } {
+  const held = new Set(shown.map(mediaToken));
+  const fresh = firstPage.filter((m) => !held.has(mediaToken(m)));
+  if (shown.length && fresh.length === firstPage.length && firstPage.length) {
+    return { list: firstPage, added: 0, replaced: true };
+  }
+  return { list: [...fresh, ...shown], added: fresh.length, replaced: false };
 }
 
 /** "12 s", "3 min 5 s". */

@@ -1,7 +1,8 @@
 // Tests only: a registry like the sandbox's, a price list, and a fake core answering the studio's
-// commands (on top of shared/fakeCore), with the jobs it holds and the events it can send.
+// commands (on top of shared/fakeCore), with the jobs it holds, the account's library (media_library,
+// paged like the service) and the events it can send.
 import { emit } from "@tauri-apps/api/event";
-import type { ModelCapabilities, ModelInfo, StudioEvent, StudioForm, StudioJob, StudioQuote, Voice } from "../bindings";
+import type { MediaSummary, ModelCapabilities, ModelInfo, StudioEvent, StudioForm, StudioJob, StudioQuote, Voice } from "../bindings";
 import { fakeCore, type FakeCore } from "../shared/fakeCore";
 import { STUDIO_EVENT } from "../shared/backend";
 
@@ -68,16 +69,32 @@ export function job(j: Partial<StudioJob> & Pick<StudioJob, "outputId">): Studio
   };
 }
 
+/** A finished library entry (an image made elsewhere unless told otherwise). */
+export function media(m: Partial<MediaSummary> & Pick<MediaSummary, "id">): MediaSummary {
+  const variant = m.variant ?? 0;
+  return {
+    type: "image", model: "nano-banana-2", prompt: "made on the web", status: "completed", createdAt: "2026-01-01T00:00:00.000Z",
+    variant, url: `http://127.0.0.1:9/files/${m.id}-${variant + 1}.png`, generationSize: 1, isFavorited: false, kind: "creation",
+    boardType: null, source: "creations", fileName: null, durationSeconds: null, ...m,
+  };
+}
+
+/** A made-up output id for library entries: `n` in its last group. */
+export const mediaId = (n: number) => `5a1b2c3d-0000-4000-8000-${String(n).padStart(12, "0")}`;
+
 export interface StudioCore extends FakeCore {
   jobs: StudioJob[];
+  /** The account's library, newest first (media_library pages it by `offset` and `limit`). */
+  library: MediaSummary[];
   /** What studio_generate answers for a form (default: completed at once, one output). */
   generated: (form: StudioForm, outputId: string) => StudioJob;
 }
 
-export function studioCore(init: { balance?: number; jobs?: StudioJob[] } = {}): StudioCore {
+export function studioCore(init: { balance?: number; jobs?: StudioJob[]; library?: MediaSummary[] } = {}): StudioCore {
   const base = fakeCore({ events: true, balance: { balance: init.balance ?? 120, tier: "hero", autoTopupEnabled: false } });
   const core = base as StudioCore;
   core.jobs = init.jobs ?? [];
+  core.library = init.library ?? [];
   core.generated = (form, outputId) => job({
     outputId, form, modelId: form.modelId ?? "reference-board", contentType: form.media === "video" || form.media === "lip-sync" ? "video" : form.media === "audio" ? "audio" : "image",
     credits: priceOf(form), createdAt: Date.now(), updatedAt: Date.now(), completedAt: Date.now(),
@@ -100,6 +117,12 @@ export function studioCore(init: { balance?: number; jobs?: StudioJob[] } = {}):
     return j;
   };
   core.answers.studio_jobs = () => core.jobs;
+  core.answers.media_library = (args) => {
+    const offset = Number(args?.offset ?? 0);
+    const limit = Number(args?.limit ?? 50);
+    const types = args?.contentType as string[] | undefined;
+    return core.library.filter((m) => !types?.length || types.includes(m.type)).slice(offset, offset + limit);
+  };
   core.answers.studio_cancel = (args) => {
     const j = core.jobs.find((x) => x.outputId === args?.outputId)!;
     const c = { ...j, status: "cancelled" as const, error: "Stopped waiting.", updatedAt: j.updatedAt + 1, nextPollAt: null };
