@@ -1,0 +1,269 @@
+// Brand-kit journeys in Debian's Chromium (playwright-core): edit a section and save, toggle its width,
+// add a section, revert from history, lose a race to another editor and keep mine (both texts end up in
+// the history), and a body full of XSS payloads that renders inert. This journey starts its own web-shell
+// (embedded sandbox, fresh data folder), so other journeys' profile switches cannot reach it. Binary:
+// WEB_SHELL_BIN (scripts/ui-e2e.sh), else $CARGO_TARGET_DIR/debug.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { launch } from "./browser.mjs";
+import { callCore } from "./webshell.mjs";
+
+const ARTIFACTS = process.env.E2E_ARTIFACTS ?? path.resolve("e2e/artifacts");
+const BIN = path.join(process.env.CARGO_TARGET_DIR ?? path.resolve("../target"), "debug");
+const WEB_SHELL_BIN = process.env.WEB_SHELL_BIN ?? path.join(BIN, "contentdesk-web-shell");
+const UI_DIST = path.resolve("dist");
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "contentdesk-brandkit-"));
+const children = new Set();
+let browser, page, shell, kitId;
+let pageErrors = [];
+const dialogs = [];
+const replies = [];
+
+/** Starts a process and waits for a line matching each pattern on stdout; answers the matches. */
+function start(bin, args, patterns, log) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"] });
+    children.add(child);
+    child.stderr.pipe(fs.createWriteStream(path.join(ARTIFACTS, log), { flags: "a" }));
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`${path.basename(bin)} did not start: ${out}`)), 30_000);
+    child.stdout.on("data", (d) => {
+      out += d.toString();
+      const m = patterns.map((p) => out.match(p)?.[1]);
+      if (m.every(Boolean)) {
+        clearTimeout(timer);
+        resolve(m);
+      }
+    });
+    child.once("exit", (code) => {
+      children.delete(child);
+      clearTimeout(timer);
+      reject(new Error(`${path.basename(bin)} exited (${code}) before it was ready: ${out}`));
+    });
+  });
+}
+
+function stop(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once("exit", resolve);
+    child.kill("SIGINT");
+    setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
+  });
+}
+
+const ipc = (command, args) => callCore(shell.origin, shell.token, command, args);
+const card = (key) => page.getByTestId(`section-${key}`);
+const section = async (key) => (await ipc("brand_kit_page", { brandKitId: kitId })).sections.find((s) => s.key === key);
+const bodyOf = async (key) => (await ipc("brand_kit_sections", { brandKitId: kitId, keys: [key] })).sections[0];
+
+/** Replaces the whole text of the CodeMirror editor inside `scope` as a user would (select all, type). */
+async function typeInEditor(scope, text) {
+  const content = scope.locator(".cm-content").last();
+  await content.waitFor();
+  await content.click();
+  await page.keyboard.press("Control+A");
+  await page.keyboard.insertText(text);
+}
+
+async function openBrandKit() {
+  await page.getByRole("link", { name: "Brand kit" }).click();
+  await page.getByRole("heading", { level: 1, name: "Brand kit" }).waitFor();
+  await card("about").waitFor();
+}
+
+before(async () => {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const [url] = await start(
+    WEB_SHELL_BIN,
+    ["--data-dir", path.join(work, "app"), "--ui-dist", UI_DIST, "--memory-secrets"],
+    [/^web-shell ready: (\S+)/m],
+    "brandkit-web-shell.log",
+  );
+  shell = { url, origin: new URL(url).origin, token: new URL(url).searchParams.get("token") };
+  const kits = await ipc("brand_kits_list", {});
+  kitId = (kits.find((k) => k.isDefault) ?? kits[0]).id;
+  browser = await launch({ width: 1360, height: 900, tag: "brandkit" });
+  ({ page, pageErrors } = browser);
+  page.on("dialog", (d) => { dialogs.push(d.message()); void d.dismiss(); });
+  page.on("response", async (res) => {
+    if (!res.url().includes("/ipc/")) return;
+    try { replies.push({ url: new URL(res.url()).pathname, status: res.status(), body: await res.text() }); } catch { /* closed */ }
+  });
+  await page.goto(shell.url);
+  await page.getByTestId("balance").waitFor();
+  await openBrandKit();
+});
+
+after(async () => {
+  if (page) fs.writeFileSync(path.join(ARTIFACTS, "brandkit-dom.html"), await page.content().catch(() => ""));
+  fs.writeFileSync(path.join(ARTIFACTS, "brandkit-ipc-replies.jsonl"), replies.map((r) => JSON.stringify(r)).join("\n") + "\n");
+  fs.writeFileSync(path.join(ARTIFACTS, "brandkit-page-errors.txt"), pageErrors.join("\n") + (pageErrors.length ? "\n" : ""));
+  await browser?.close();
+  await Promise.all([...children].map(stop));
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+test("the page shows full and half cards, two half cards sharing a row", async () => {
+  const widths = await page.locator('[data-testid="section-grid"] > article').evaluateAll((els) =>
+    els.map((e) => [e.getAttribute("data-key"), e.getAttribute("data-width")]));
+  assert.ok(widths.some(([, w]) => w === "full") && widths.some(([, w]) => w === "half"), JSON.stringify(widths));
+  const halves = widths.filter(([, w]) => w === "half").map(([k]) => k);
+  const [a, b] = await Promise.all(halves.slice(0, 2).map((k) => card(k).boundingBox()));
+  assert.equal(Math.round(a.y), Math.round(b.y), "two half cards share a row");
+  assert.ok(b.x > a.x + a.width - 1, "side by side");
+  const full = await card(widths.find(([, w]) => w === "full")[0]).boundingBox();
+  assert.ok(full.width > a.width * 1.8, "a full card spans the row");
+  // Nothing but the summary was read to build the page.
+  assert.ok(!replies.some((r) => r.url === "/ipc/brand_kit_sections"), "no bodies read for the page");
+  await page.screenshot({ path: path.join(ARTIFACTS, "brandkit-page.png"), fullPage: true });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.equal(overflow, 0, "nothing wider than the window");
+  // A narrow window: one column, half cards stacked.
+  await page.setViewportSize({ width: 700, height: 900 });
+  const [c, d] = await Promise.all(halves.slice(0, 2).map((k) => card(k).boundingBox()));
+  assert.equal(Math.round(c.x), Math.round(d.x), "stacked in one column");
+  assert.ok(d.y > c.y + c.height - 1);
+  await page.setViewportSize({ width: 1360, height: 900 });
+});
+
+test("edit a section in place and save: only that section is written, on the version read", async () => {
+  const before = await section("about");
+  await card("about").getByRole("button", { name: "Edit" }).click();
+  const text = "## Who we are\nA ceramics studio in Leeds, edited in the browser journey.\n\n## What we make\n- Mugs\n- Bowls";
+  await typeInEditor(card("about"), text);
+  assert.equal(await page.getByTestId("save-all").innerText(), "Save changes (1)");
+  await card("about").getByRole("button", { name: "Save", exact: true }).click();
+  await card("about").getByText(`Version ${before.version + 1}`).waitFor();
+  const after = await bodyOf("about");
+  assert.equal(after.body, text);
+  assert.equal(after.version, before.version + 1);
+  const sent = replies.filter((r) => r.url === "/ipc/brand_kit_save");
+  assert.equal(sent.length, 1);
+  assert.deepEqual(JSON.parse(sent[0].body).map((s) => s.key), ["about"]);
+  // The editor closes and the card offers Edit again.
+  await card("about").getByRole("button", { name: "Edit" }).waitFor();
+});
+
+test("toggle a card's width: saved at once, and the grid follows", async () => {
+  const toggle = card("about").getByTestId("width-toggle");
+  const was = await card("about").getAttribute("data-width");
+  await toggle.click();
+  const now = was === "full" ? "half" : "full";
+  await page.waitForFunction((w) => document.querySelector('[data-testid="section-about"]')?.getAttribute("data-width") === w, now);
+  assert.equal((await section("about")).width, now);
+  await toggle.click();
+  await page.waitForFunction((w) => document.querySelector('[data-testid="section-about"]')?.getAttribute("data-width") === w, was);
+  assert.equal((await section("about")).width, was);
+});
+
+test("add a section: name and tab required; it lands in its tab", async () => {
+  await page.getByRole("button", { name: "Add section" }).click();
+  const form = page.getByTestId("add-section-form");
+  await form.getByRole("button", { name: "Add section" }).click();
+  await form.getByText("Give the section a name.").waitFor();
+  await form.getByLabel("Name").fill("Hooks that work");
+  await form.getByLabel("Tab").selectOption("voice");
+  await form.getByLabel("Half").check();
+  await form.getByRole("button", { name: "Add section" }).click();
+  await form.waitFor({ state: "detached" });
+  const added = (await ipc("brand_kit_page", { brandKitId: kitId })).sections.find((s) => s.sectionName === "Hooks that work");
+  assert.ok(added, "the service has it");
+  assert.equal(added.tab, "voice");
+  assert.equal(added.width, "half");
+  assert.equal(await page.getByRole("tab", { name: /Voice/ }).getAttribute("aria-selected"), "true");
+  await card(added.key).waitFor();
+  await page.getByRole("tab", { name: /Overview/ }).click();
+  await card("about").waitFor();
+});
+
+test("revert from history: the old text comes back as a new version, and the revert can be reverted", async () => {
+  const start = await bodyOf("about");
+  await card("about").getByRole("button", { name: /^History of/ }).click();
+  const dialog = page.getByRole("dialog", { name: /^History of/ });
+  await dialog.waitFor();
+  const previous = start.version - 1;
+  await dialog.getByRole("option", { name: new RegExp(`^Version ${previous}\\b`) }).click();
+  await dialog.getByRole("button", { name: "Compare with current" }).click();
+  await dialog.getByTestId("history-diff").locator(".cm-mergeView").waitFor();
+  await page.screenshot({ path: path.join(ARTIFACTS, "brandkit-history.png") });
+  await dialog.getByRole("button", { name: `Bring back version ${previous}` }).click();
+  await dialog.getByTestId("history-status").getByText(`Version ${previous} is back, as version ${start.version + 1}`).waitFor();
+  const h = await ipc("brand_kit_history", { brandKitId: kitId, key: "about" });
+  assert.equal(h.section.version, start.version + 1);
+  assert.equal(h.section.body, h.earlier.find((r) => r.version === previous).body);
+  // Revert the revert.
+  await dialog.getByRole("button", { name: `Bring back version ${start.version}` }).click();
+  await dialog.getByTestId("history-status").getByText(`as version ${start.version + 2}`).waitFor();
+  assert.equal((await bodyOf("about")).body, start.body);
+  await page.keyboard.press("Escape");
+  await dialog.waitFor({ state: "detached" });
+  await card("about").getByText(`Version ${start.version + 2}`).waitFor();
+});
+
+test("a conflict: another editor saves first; nothing is lost, the draft survives a reload, keep mine wins", async () => {
+  const key = "offer";
+  const read = await section(key);
+  await card(key).getByRole("button", { name: "Edit" }).click();
+  const mine = "## Offer\nMine: hand-thrown mugs, made to order, shipped in kraft boxes.";
+  await typeInEditor(card(key), mine);
+  // Another editor writes the same section over the version the page holds.
+  const theirs = "## Offer\nTheirs: seconds sale every Friday.";
+  await ipc("brand_kit_save", { brandKitId: kitId, sections: [{ key, body: theirs, expectedVersion: read.version }] });
+  await card(key).getByRole("button", { name: "Save", exact: true }).click();
+  const conflict = card(key).getByTestId("section-conflict");
+  await conflict.waitFor();
+  await conflict.getByTestId("conflict-diff").locator(".cm-mergeView").waitFor();
+  assert.match(await conflict.innerText(), /Changed elsewhere/);
+  assert.match(await conflict.innerText(), /Theirs: version/);
+  assert.match(await conflict.innerText(), /Mine: hand-thrown mugs/);
+  assert.match(await conflict.innerText(), /Theirs: seconds sale/);
+  assert.equal((await bodyOf(key)).body, theirs, "nothing was written");
+  await card(key).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(ARTIFACTS, "brandkit-conflict.png") });
+
+  // The core keeps my text: a reload (as after a restart) shows the same resolution.
+  await page.reload();
+  await page.getByRole("heading", { level: 1, name: "Brand kit" }).waitFor();
+  const again = card(key).getByTestId("section-conflict");
+  await again.getByTestId("conflict-diff").locator(".cm-mergeView").waitFor();
+  assert.match(await again.innerText(), /Mine: hand-thrown mugs/);
+
+  await again.getByRole("button", { name: "Keep mine" }).click();
+  await again.waitFor({ state: "detached" });
+  const h = await ipc("brand_kit_history", { brandKitId: kitId, key });
+  assert.equal(h.section.body, mine);
+  assert.ok(h.earlier.some((r) => r.body === theirs), "their text is in the history");
+  assert.deepEqual(await ipc("brand_kit_drafts", { brandKitId: kitId }), []);
+});
+
+test("XSS payloads in a body render inert in the real browser", async () => {
+  const s = await section("audience");
+  const payload = '<script>window.__xss=1</script>\n\n<img src=x onerror="window.__xss=1">\n\n[a](javascript:alert(1))\n\n<svg onload="window.__xss=1"></svg>\n\n[ok](https://example.com)';
+  await ipc("brand_kit_save", { brandKitId: kitId, sections: [{ key: "audience", body: payload, expectedVersion: s.version }] });
+  await page.reload();
+  await page.getByRole("heading", { level: 1, name: "Brand kit" }).waitFor();
+  await card("audience").getByRole("button", { name: "Show text" }).click();
+  const md = card("audience").getByTestId("markdown");
+  await md.getByRole("link", { name: "ok" }).waitFor();
+  await page.waitForTimeout(300);
+  const found = await md.evaluate((root) => ({
+    scripts: root.querySelectorAll("script").length,
+    handlers: [...root.querySelectorAll("*")].flatMap((e) => [...e.attributes].map((a) => a.name)).filter((n) => /^on/i.test(n)),
+    hrefs: [...root.querySelectorAll("[href]")].map((e) => e.getAttribute("href")),
+    xss: window.__xss,
+  }));
+  assert.deepEqual(found, { scripts: 0, handlers: [], hrefs: ["https://example.com"], xss: undefined });
+  assert.equal(await md.getByRole("link", { name: "ok" }).getAttribute("rel"), "noopener noreferrer");
+  assert.deepEqual(dialogs, [], "no alert ran");
+});
+
+test("the brand-kit journeys raised no page errors beyond the expected 409", () => {
+  const expected = (e) => /status of 409 \(Conflict\)/.test(e);
+  assert.deepEqual(pageErrors.filter((e) => !expected(e)), []);
+});

@@ -1,0 +1,47 @@
+import { expect, it } from "vitest";
+import {
+  KNOWLEDGE_MAX_FILE_BYTES, editFor, fileRoute, outlineOf, sizeLabel, summaryOf, tabsOf,
+} from "./brandKitRules";
+
+const read = { key: "about", sectionName: "About", width: "full", tab: "overview" };
+
+it("a save entry holds only what changed, with the version read", () => {
+  const cases: [Parameters<typeof editFor>[2], object | null][] = [
+    [{ body: "# same" }, null],
+    [{ body: "# new" }, { key: "about", body: "# new", expectedVersion: 4 }],
+    [{ width: "full" }, null],
+    [{ width: "half" }, { key: "about", width: "half", expectedVersion: 4 }],
+    [{ name: " About " }, null],
+    [{ name: " Who we are " }, { key: "about", name: "Who we are", expectedVersion: 4 }],
+    [{ tab: "voice", body: "# same" }, { key: "about", tab: "voice", expectedVersion: 4 }],
+  ];
+  for (const [change, want] of cases) expect(editFor(read, "# same", change, 4), JSON.stringify(change)).toEqual(want);
+  // A body never read is sent when given.
+  expect(editFor(read, null, { body: "" }, 2)).toEqual({ key: "about", body: "", expectedVersion: 2 });
+});
+
+it("tabs: the service's order first, then any other the sections carry", () => {
+  expect(tabsOf([{ tab: "visual" }, { tab: "overview" }, { tab: "visual" }])).toEqual(["overview", "visual"]);
+  expect(tabsOf([{ tab: "extra" }, { tab: "voice" }])).toEqual(["voice", "extra"]);
+  expect(tabsOf([])).toEqual([]);
+});
+
+it("the outline is the section's own ## headings, outside code fences", () => {
+  expect(outlineOf("# Title\n## One\ntext\n### Sub\n## Two ##\n```\n## not this\n```\n##nospace")).toEqual(["One", "Two"]);
+  const s = summaryOf({ id: "i", key: "k", role: null, tab: "voice", sectionName: "K", width: "half", version: 3, body: "## Hé\nxyz", updatedAt: null, sortOrder: 2 });
+  expect(s).toMatchObject({ key: "k", version: 3, width: "half", charCount: 9, outline: ["Hé"], sortOrder: 2 });
+  expect(sizeLabel(0)).toBe("empty");
+  expect(sizeLabel(999)).toBe("999 characters");
+  expect(sizeLabel(5120)).toBe("5.1k characters");
+});
+
+it("small documents and images go as base64; large files, video and audio need a hosted URL", () => {
+  expect(fileRoute({ name: "notes.md", size: 2000, type: "text/markdown" })).toEqual({ send: "fileData" });
+  expect(fileRoute({ name: "logo.PNG", size: KNOWLEDGE_MAX_FILE_BYTES, type: "image/png" })).toEqual({ send: "fileData" });
+  const big = fileRoute({ name: "catalogue.pdf", size: KNOWLEDGE_MAX_FILE_BYTES + 1, type: "application/pdf" });
+  expect(big).toMatchObject({ send: "fileUrl", reason: "large" });
+  expect(big.send === "fileUrl" && big.message).toMatch(/4\.0 MB.*hosted URL/);
+  expect(fileRoute({ name: "talk.mov", size: 10, type: "" })).toMatchObject({ send: "fileUrl", reason: "media" });
+  const audio = fileRoute({ name: "x.bin", size: 10, type: "audio/mpeg" });
+  expect(audio.send === "fileUrl" && audio.message).toMatch(/is audio/);
+});

@@ -1,0 +1,146 @@
+// The brand-kit page's decisions that need no screen: which tabs to show, what a save sends (only what
+// changed, with the version it was read at), a section's summary after a write, and how a knowledge file
+// can be sent (base64 from this computer, or a hosted URL). Table-tested in brandKitRules.test.ts.
+import type { BrandKitSection, SectionEdit, SectionSummary } from "../bindings";
+
+/** The service's tabs, in its order (api-types `TABS`); an unknown one is answered with these. */
+export const KNOWN_TABS = ["overview", "voice", "visual"] as const;
+export const WIDTHS = ["full", "half"] as const;
+
+export function tabLabel(tab: string): string {
+  return tab ? tab[0].toUpperCase() + tab.slice(1).replace(/_/g, " ") : tab;
+}
+
+/** The tabs the page's sections carry, in the service's order first, then any other in page order. */
+export function tabsOf(sections: Pick<SectionSummary, "tab">[]): string[] {
+  const carried = [...new Set(sections.map((s) => s.tab))];
+  const known = KNOWN_TABS.filter((t) => carried.includes(t));
+  return [...known, ...carried.filter((t) => !(KNOWN_TABS as readonly string[]).includes(t))];
+}
+
+/** The starter roles the page's sections carry (a section you add has none). */
+export function rolesOf(sections: Pick<SectionSummary, "role">[]): string[] {
+  return [...new Set(sections.map((s) => s.role).filter((r): r is string => !!r))];
+}
+
+/** What a user changed in one section; `undefined` fields did not change. */
+export interface SectionChange {
+  body?: string;
+  name?: string;
+  width?: string;
+  tab?: string;
+}
+
+/**
+ * One entry of a save: only the fields that differ from the section as read, each entry with the
+ * version its text was read at. `null` when nothing differs (nothing to send).
+ */
+export function editFor(
+  read: Pick<SectionSummary, "key" | "sectionName" | "width" | "tab">,
+  readBody: string | null,
+  change: SectionChange,
+  expectedVersion: number,
+): SectionEdit | null {
+  const edit: SectionEdit = { key: read.key, expectedVersion };
+  if (change.body !== undefined && change.body !== readBody) edit.body = change.body;
+  if (change.name !== undefined && change.name.trim() !== read.sectionName) edit.name = change.name.trim();
+  if (change.width !== undefined && change.width !== read.width) edit.width = change.width;
+  if (change.tab !== undefined && change.tab !== read.tab) edit.tab = change.tab;
+  const changed = edit.body !== undefined || edit.name !== undefined || edit.width !== undefined || edit.tab !== undefined;
+  return changed ? edit : null;
+}
+
+/** The section's own `##` headings, as the summary read lists them. */
+export function outlineOf(body: string): string[] {
+  const out: string[] = [];
+  let fenced = false;
+  for (const line of body.split("\n")) {
+    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+    if (fenced) continue;
+    const m = /^##\s+(.+?)\s*#*\s*$/.exec(line);
+    if (m) out.push(m[1]);
+  }
+  return out;
+}
+
+/** A summary as the page would list it after a write answered the whole section. */
+export function summaryOf(s: BrandKitSection, before?: SectionSummary): SectionSummary {
+  return {
+    id: s.id, key: s.key, role: s.role, tab: s.tab, sectionName: s.sectionName, width: s.width, version: s.version,
+    updatedAt: s.updatedAt, sortOrder: s.sortOrder ?? before?.sortOrder ?? null,
+    charCount: [...s.body].length, outline: outlineOf(s.body),
+  };
+}
+
+export function sizeLabel(chars: number): string {
+  if (chars === 0) return "empty";
+  if (chars < 1000) return `${chars} characters`;
+  return `${(chars / 1000).toFixed(chars < 10_000 ? 1 : 0)}k characters`;
+}
+
+export function bytesLabel(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** Who wrote a revision, in the user's words (`bodySource`). */
+export function sourceLabel(source: string | null): string {
+  return ({ user: "edited", agent: "by the assistant", api: "through the API", extraction: "extracted", migration: "migrated" } as Record<string, string>)[source ?? ""] ?? "";
+}
+
+export function whenLabel(iso: string | null, now = Date.now()): string {
+  if (!iso) return "";
+  const t = new Date(iso).getTime();
+  if (Number.isNaN(t)) return iso;
+  const s = Math.round((now - t) / 1000);
+  if (s < 45) return "just now";
+  if (s < 3600) return `${Math.round(s / 60)} min ago`;
+  if (s < 86_400) return `${Math.round(s / 3600)} h ago`;
+  return new Date(t).toLocaleDateString(undefined, { dateStyle: "medium" });
+}
+
+// ---------- knowledge files ----------
+
+/**
+ * The largest file sent from this computer as base64 (the core's `KNOWLEDGE_MAX_FILE_BYTES`: the
+ * sandbox's limit; the service's is not published). The core checks again before sending.
+ */
+export const KNOWLEDGE_MAX_FILE_BYTES = 4 * 1024 * 1024;
+const MEDIA_EXTS = ["mp4", "mov", "m4v", "webm", "avi", "mkv", "mp3", "wav", "m4a", "aac", "ogg", "flac", "opus"];
+
+export function extOf(name: string): string {
+  const m = /\.([A-Za-z0-9]{1,10})$/.exec(name.trim());
+  return m ? m[1].toLowerCase() : "";
+}
+
+export type FileRoute =
+  | { send: "fileData" }
+  | { send: "fileUrl"; reason: "media" | "large"; message: string };
+
+/** Whether a file can go as base64 from here, or needs a hosted URL (and the sentence that says why). */
+export function fileRoute(file: { name: string; size: number; type: string }): FileRoute {
+  const media = /^(video|audio)\//.test(file.type) || MEDIA_EXTS.includes(extOf(file.name));
+  if (media) {
+    return {
+      send: "fileUrl", reason: "media",
+      message: `“${file.name}” is ${/^audio\//.test(file.type) || ["mp3", "wav", "m4a", "aac", "ogg", "flac", "opus"].includes(extOf(file.name)) ? "audio" : "video"}: video and audio are not sent from this computer. Put it where it can be downloaded and add it by its hosted URL (Hosted file).`,
+    };
+  }
+  if (file.size > KNOWLEDGE_MAX_FILE_BYTES) {
+    return {
+      send: "fileUrl", reason: "large",
+      message: `“${file.name}” is ${bytesLabel(file.size)}; files sent from this computer can be at most ${bytesLabel(KNOWLEDGE_MAX_FILE_BYTES)}. Put it where it can be downloaded and add it by its hosted URL (Hosted file).`,
+    };
+  }
+  return { send: "fileData" };
+}
+
+export function isHttpUrl(v: string): boolean {
+  try {
+    const u = new URL(v.trim());
+    return (u.protocol === "http:" || u.protocol === "https:") && !!u.host;
+  } catch {
+    return false;
+  }
+}
