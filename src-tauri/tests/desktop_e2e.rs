@@ -228,6 +228,12 @@ async fn the_window_shows_the_sandbox_keeps_a_key_in_the_keyring_across_restarts
     // The studio: an image generated in the real window goes through the queue into the gallery.
     generate_an_image(&c, &artifacts).await;
 
+    // The brand kit: the demo kit's section cards, full and half width side by side, in the real window.
+    wait_css(&c, "a[href='#/brand-kit']").await.click().await.unwrap();
+    wait_css(&c, "[data-testid=section-grid] [data-width=full]").await;
+    wait_css(&c, "[data-testid=section-grid] [data-width=half]").await;
+    save(&c, &artifacts, "desktop-brand-kit").await;
+
     // Save a key for a remote profile.
     wait_css(&c, "a[href='#/settings']").await.click().await.unwrap();
     wait_css(&c, "#new-name").await.send_keys("Remote studio").await.unwrap();
