@@ -6,7 +6,8 @@
 #  (c) desktop launch time and idle memory (scripts/bench_desktop.py);
 #  (d) the planner with 5,000 cards in headless Chromium (scripts/bench_planner.sh).
 #  (e) the studio: render polls beside the CLI's fixed interval, keystroke → price (scripts/bench_studio.sh).
-# BENCH_ONLY=api, desktop, planner or studio runs that section alone.
+#  (f) the brand kit: 40 sections of 5 KB, page ready, editor open, save (scripts/bench_brandkit.sh).
+# BENCH_ONLY=api, desktop, planner, studio or brandkit runs that section alone.
 # Prism (npm @stoplight/prism-cli 5.14, the last release that runs on Node 20) is installed into .bench/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -110,4 +111,10 @@ if want studio; then
 echo
 echo "(e) studio: render polls and keystroke → price"
 scripts/bench_studio.sh
+fi
+
+if want brandkit; then
+echo
+echo "(f) brand kit: 40 sections of 5 KB Markdown in headless Chromium"
+scripts/bench_brandkit.sh
 fi
