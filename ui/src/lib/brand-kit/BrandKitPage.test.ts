@@ -1,12 +1,16 @@
 import { afterEach, beforeAll, expect, it } from "vitest";
-import { render, screen, waitFor, within } from "@testing-library/svelte";
+import { cleanup, render, screen, waitFor, within } from "@testing-library/svelte";
 import userEvent from "@testing-library/user-event";
 import { clearMocks } from "@tauri-apps/api/mocks";
 import BrandKitPage from "./BrandKitPage.svelte";
+import { forgetKeptKits } from "./kit.svelte";
 import { KIT, kitCore, polyfillLayout, textOf, typeInto, type KitCore } from "./testKit";
 
 beforeAll(polyfillLayout);
-afterEach(() => clearMocks());
+afterEach(() => {
+  clearMocks();
+  forgetKeptKits();
+});
 
 const card = (key: string) => screen.getByTestId(`section-${key}`);
 const saves = (core: KitCore) => core.called("brand_kit_save").map((c) => c.args);
@@ -385,4 +389,17 @@ it("a key without brandkit:read: the message names the scope", async () => {
   const note = await screen.findByTestId("brand-kit-error");
   expect(note).toHaveTextContent("Missing scope: brandkit:read");
   expect(note).toHaveTextContent("This key lacks the scope brandkit:read");
+});
+
+it("unsaved text survives leaving the page and coming back; it is still saved on the version it was read at", async () => {
+  const { core, user } = await open();
+  await edit(user, "offer");
+  typeInto("Markdown of “Offer”", "## Offer\nWritten, then the user went to the Planner.");
+  cleanup();
+  render(BrandKitPage);
+  await screen.findByTestId("section-offer");
+  await waitFor(() => expect(textOf("Markdown of “Offer”")).toBe("## Offer\nWritten, then the user went to the Planner."));
+  await user.click(await screen.findByTestId("save-all"));
+  await waitFor(() => expect(saves(core)).toHaveLength(1));
+  expect(saves(core)[0]?.sections).toEqual([{ key: "offer", body: "## Offer\nWritten, then the user went to the Planner.", expectedVersion: 1 }]);
 });

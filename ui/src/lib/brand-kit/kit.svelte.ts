@@ -114,11 +114,15 @@ export class KitSession {
     try {
       const page = await api.brandKitPage(kitId);
       if (mine !== this.request) return;
+      // Text being edited and not saved yet stays when the same kit is read again (the user left the page
+      // and came back): its base version stays too, so a save still says what it was written from.
+      const before = page.id === this.kitId ? this.views : {};
+      const unsaved = (k: string) => { const v = before[k]; return !!v && v.editing && v.text !== v.baseBody; };
       this.kitId = page.id;
       this.name = page.name;
       this.sections = page.sections;
       this.archived = page.archived;
-      this.views = Object.fromEntries(page.sections.map((s) => [s.key, blankView()]));
+      this.views = Object.fromEntries(page.sections.map((s) => [s.key, unsaved(s.key) ? before[s.key] : blankView()]));
       this.showDrafts(page.drafts);
     } catch (e) {
       if (mine === this.request) {
@@ -463,4 +467,25 @@ export class KitSession {
     this.notice = `Version ${version} of “${s.sectionName}” is back, as version ${s.version}.`;
     return s;
   }
+}
+
+const kept = new Map<string, KitSession>();
+
+/**
+ * The page's state for a profile: kept beside the module, so unsaved text survives leaving the Brand kit
+ * page (and switching to another profile and back) while the app runs.
+ */
+export function keptKit(profileId: string | null): KitSession {
+  const key = profileId ?? "";
+  let kit = kept.get(key);
+  if (!kit) {
+    kit = new KitSession();
+    kept.set(key, kit);
+  }
+  return kit;
+}
+
+/** Tests: the next page starts afresh. */
+export function forgetKeptKits(): void {
+  kept.clear();
 }
