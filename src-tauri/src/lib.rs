@@ -259,6 +259,46 @@ fn notify(title: &str, _body: &str) {
 /// When the process started, for the launch benchmark's `painted` line.
 pub static STARTED: OnceLock<Instant> = OnceLock::new();
 
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct OpenExternalArgs {
+    url: String,
+}
+
+/// The web addresses the desktop window may hand to the system's browser: `https:`, `http:` and
+/// `mailto:` only (a link in rendered Markdown; nothing else, never a file or a custom scheme).
+pub fn external_url(raw: &str) -> Result<String, IpcError> {
+    let bad = || IpcError::validation("url", "Only web (https://…) and mail (mailto:…) links open outside the app.");
+    let trimmed = raw.trim();
+    let scheme = trimmed.split_once(':').map(|(s, _)| s.to_ascii_lowercase()).ok_or_else(bad)?;
+    let host_ok = trimmed.split_once("://").is_some_and(|(_, rest)| rest.split(['/', '?', '#']).next().is_some_and(|h| !h.is_empty()));
+    match scheme.as_str() {
+        "https" | "http" if host_ok && !trimmed.chars().any(char::is_whitespace) => Ok(trimmed.to_string()),
+        "mailto" if trimmed.len() > 7 && !trimmed.chars().any(char::is_whitespace) => Ok(trimmed.to_string()),
+        _ => Err(bad()),
+    }
+}
+
+/// Opens a link in the system's browser (the web view opens no windows of its own).
+#[tauri::command]
+fn open_external(args: OpenExternalArgs) -> R<()> {
+    let url = external_url(&args.url)?;
+    #[cfg(target_os = "linux")]
+    let opener = "xdg-open";
+    #[cfg(target_os = "macos")]
+    let opener = "open";
+    #[cfg(target_os = "windows")]
+    let opener = "explorer";
+    std::process::Command::new(opener)
+        .arg(&url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map(|_| ())
+        .map_err(|e| IpcError::internal(format!("Could not open the browser ({e}); copy the link instead: {url}")))
+}
+
 /// The UI calls this once its first data render is on screen: prints `painted <ms>` (launch benchmark).
 #[tauri::command]
 fn ui_ready() {
@@ -274,7 +314,7 @@ fn ui_ready() {
 pub fn invoke_handler<Rt: Runtime>() -> impl Fn(tauri::ipc::Invoke<Rt>) -> bool + Send + Sync + 'static {
     tauri::generate_handler![
         app_info, profiles_list, profile_add, profile_rename, profile_remove, profile_select, key_set, key_test,
-        sign_out, balance, spaces_list, stages_list, cards_list, brand_kits_list, ui_ready, board_load, space_create,
+        sign_out, balance, spaces_list, stages_list, cards_list, brand_kits_list, ui_ready, open_external, board_load, space_create,
         space_rename, space_archive, stage_create, stage_update, stage_delete, card_create, card_move, card_get,
         card_update, card_archive, tags_list, connected_accounts_list, drafts_status, drafts_sync, drafts_resolve,
         content_list, projects_list, project_create, project_import, media_upload, card_publish, models_list,

@@ -115,3 +115,17 @@ fn every_core_command_is_registered_and_the_studio_answers_over_ipc() {
     let models = invoke(&w, "models_list", json!({"args": {"contentType": "video"}})).unwrap();
     assert!(models.as_array().unwrap().iter().all(|m| m["contentType"] == "video"));
 }
+
+#[test]
+fn only_web_and_mail_links_open_outside_the_app() {
+    for ok in ["https://example.com/a?b#c", "http://127.0.0.1:8080/x", "mailto:hi@example.com", " HTTPS://Example.com "] {
+        assert!(contentdesk_desktop::external_url(ok).is_ok(), "{ok}");
+    }
+    for bad in ["javascript:alert(1)", "file:///etc/passwd", "https://", "ftp://example.com", "data:text/html,x", "https://a b.com", "", "mailto:"] {
+        let e = contentdesk_desktop::external_url(bad).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("url"), "{bad}");
+    }
+    let (_app, w) = window(core());
+    let e = invoke(&w, "open_external", json!({"args": {"url": "javascript:alert(1)"}})).unwrap_err();
+    assert_eq!(e["code"], "validation");
+}

@@ -1,5 +1,5 @@
 import { afterEach, expect, it } from "vitest";
-import { render } from "@testing-library/svelte";
+import { render, waitFor } from "@testing-library/svelte";
 import Markdown from "./Markdown.svelte";
 import { renderMarkdown } from "./markdown";
 
@@ -55,4 +55,24 @@ it("ordinary Markdown renders; links open apart with noopener noreferrer", () =>
 it("an empty body says so", () => {
   const { container } = render(Markdown, { source: "  " });
   expect(container).toHaveTextContent("Nothing written yet.");
+});
+
+it("in the desktop window a link goes to the system's browser through the shell, not a new web view", async () => {
+  const { mockIPC, clearMocks } = await import("@tauri-apps/api/mocks");
+  const opened: unknown[] = [];
+  mockIPC((cmd, args) => { if (cmd === "open_external") opened.push((args as { args: unknown }).args); return null; });
+  try {
+    const { container } = render(Markdown, { source: "[site](https://example.com/a) and [top](#top)" });
+    const links = container.querySelectorAll("a");
+    const site = new MouseEvent("click", { bubbles: true, cancelable: true });
+    links[0].dispatchEvent(site);
+    expect(site.defaultPrevented).toBe(true);
+    await waitFor(() => expect(opened).toEqual([{ url: "https://example.com/a" }]));
+    const anchor = new MouseEvent("click", { bubbles: true, cancelable: true });
+    links[1].dispatchEvent(anchor);
+    expect(anchor.defaultPrevented).toBe(false);
+    expect(opened).toHaveLength(1);
+  } finally {
+    clearMocks();
+  }
 });

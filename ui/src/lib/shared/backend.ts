@@ -88,6 +88,8 @@ export interface Commands {
   knowledge_remove: { args: KnowledgeRemoveArgs; result: Deleted };
   /** Desktop only: tells the shell the first data render is done (launch benchmark). */
   ui_ready: { args: undefined; result: null };
+  /** Desktop only: a link (https, http, mailto) opened in the system's browser. */
+  open_external: { args: { url: string }; result: null };
 }
 export type Command = keyof Commands;
 
@@ -247,6 +249,8 @@ export const api = {
   uiReady: async () => {
     if (isTauri()) await run("ui_ready").catch(() => undefined);
   },
+  /** Desktop: opens a link in the system's browser (the core accepts https, http and mailto only). */
+  openExternal: (url: string) => run("open_external", { url }),
 };
 
 /** The Tauri event the desktop shell emits every studio event under (crates/core/src/studio.rs). */
