@@ -403,3 +403,21 @@ it("unsaved text survives leaving the page and coming back; it is still saved on
   await waitFor(() => expect(saves(core)).toHaveLength(1));
   expect(saves(core)[0]?.sections).toEqual([{ key: "offer", body: "## Offer\nWritten, then the user went to the Planner.", expectedVersion: 1 }]);
 });
+
+it("unsaved text is kept on this computer: after a restart its editor reopens with it, and saving it sends the version it was read at", async () => {
+  const { core, user } = await open();
+  await edit(user, "offer");
+  typeInto("Markdown of “Offer”", "## Offer\nTyped, then the window was closed.");
+  await waitFor(() => expect(Object.keys(localStorage).some((k) => k.startsWith("contentdesk.brandKit.unsaved"))).toBe(true));
+  // "Restart": a fresh page state, the same computer.
+  cleanup();
+  forgetKeptKits();
+  render(BrandKitPage);
+  await screen.findByTestId("section-offer");
+  await waitFor(() => expect(textOf("Markdown of “Offer”")).toBe("## Offer\nTyped, then the window was closed."));
+  await user.click(await screen.findByTestId("save-all"));
+  await waitFor(() => expect(saves(core)).toHaveLength(1));
+  expect(saves(core)[0]?.sections).toEqual([{ key: "offer", body: "## Offer\nTyped, then the window was closed.", expectedVersion: 1 }]);
+  // Saved: nothing is kept any more.
+  await waitFor(() => expect(Object.keys(localStorage).some((k) => k.startsWith("contentdesk.brandKit.unsaved"))).toBe(false));
+});

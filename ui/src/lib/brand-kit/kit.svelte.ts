@@ -70,6 +70,44 @@ function entryOf(err: IpcError): number | null {
   return m ? Number(m[1]) : null;
 }
 
+/** A section's unsaved editor text and what it was written from. */
+export interface UnsavedText {
+  text: string;
+  baseVersion: number;
+  baseBody: string;
+}
+
+const UNSAVED_PREFIX = "contentdesk.brandKit.unsaved";
+
+/** The unsaved texts kept on this computer for a profile's kit. */
+export function readUnsaved(profileId: string | null, kitId: string): Record<string, UnsavedText> {
+  try {
+    const raw = localStorage.getItem(`${UNSAVED_PREFIX}.${profileId ?? ""}.${kitId}`);
+    const parsed: unknown = raw ? JSON.parse(raw) : {};
+    if (!parsed || typeof parsed !== "object") return {};
+    const out: Record<string, UnsavedText> = {};
+    for (const [k, u] of Object.entries(parsed as Record<string, Partial<UnsavedText>>)) {
+      if (typeof u?.text === "string" && typeof u.baseBody === "string" && typeof u.baseVersion === "number") {
+        out[k] = { text: u.text, baseBody: u.baseBody, baseVersion: u.baseVersion };
+      }
+    }
+    return out;
+  } catch {
+    return {};
+  }
+}
+
+/** Keeps (or, when nothing is unsaved, forgets) a kit's unsaved texts on this computer. */
+export function writeUnsaved(profileId: string | null, kitId: string, unsaved: Record<string, UnsavedText>) {
+  const key = `${UNSAVED_PREFIX}.${profileId ?? ""}.${kitId}`;
+  try {
+    if (Object.keys(unsaved).length) localStorage.setItem(key, JSON.stringify(unsaved));
+    else localStorage.removeItem(key);
+  } catch {
+    // Storage full or unavailable: the text stays in the open editor; nothing else to do.
+  }
+}
+
 export class KitSession {
   kitId = $state("");
   name = $state("");
@@ -221,6 +259,30 @@ export class KitSession {
 
   setText(key: string, text: string) {
     this.view(key).text = text;
+  }
+
+  /** Text being edited and not saved (conflicts aside: the core keeps those), to keep across restarts. */
+  get unsaved(): Record<string, UnsavedText> {
+    const out: Record<string, UnsavedText> = {};
+    for (const key of this.changedKeys) {
+      const v = this.views[key];
+      out[key] = { text: v.text, baseVersion: v.baseVersion, baseBody: v.baseBody };
+    }
+    return out;
+  }
+
+  /**
+   * Reopens the editors of text left unsaved when the app last closed (read back from this computer):
+   * only on sections still on the page and not already being edited or in conflict. A section changed
+   * elsewhere meanwhile keeps its old base version, so saving it shows the conflict instead of
+   * overwriting.
+   */
+  restoreUnsaved(kept: Record<string, UnsavedText>) {
+    for (const [key, u] of Object.entries(kept)) {
+      const v = this.views[key];
+      if (!v || !this.summary(key) || v.editing || v.conflict || u.text === u.baseBody) continue;
+      Object.assign(v, { open: true, editing: true, body: u.baseBody, baseBody: u.baseBody, baseVersion: u.baseVersion, text: u.text });
+    }
   }
 
   /** Stops editing and drops the text (the caller asked the user first when it had changes). */
