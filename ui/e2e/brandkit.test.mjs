@@ -1,61 +1,25 @@
 // Brand-kit journeys in Debian's Chromium (playwright-core): edit a section and save, toggle its width,
 // add a section, revert from history, lose a race to another editor and keep mine (both texts end up in
 // the history), and a body full of XSS payloads that renders inert. This journey starts its own web-shell
-// (embedded sandbox, fresh data folder), so other journeys' profile switches cannot reach it. Binary:
-// WEB_SHELL_BIN (scripts/ui-e2e.sh), else $CARGO_TARGET_DIR/debug.
+// (embedded sandbox, fresh data folder), so other journeys' profile switches cannot reach it. Binary: see
+// processes.mjs.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { launch } from "./browser.mjs";
 import { callCore } from "./webshell.mjs";
+import { Processes, UI_DIST, WEB_SHELL_BIN, WEB_SHELL_READY } from "./processes.mjs";
 
 const ARTIFACTS = process.env.E2E_ARTIFACTS ?? path.resolve("e2e/artifacts");
-const BIN = path.join(process.env.CARGO_TARGET_DIR ?? path.resolve("../target"), "debug");
-const WEB_SHELL_BIN = process.env.WEB_SHELL_BIN ?? path.join(BIN, "contentdesk-web-shell");
-const UI_DIST = path.resolve("dist");
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "contentdesk-brandkit-"));
-const children = new Set();
+const procs = new Processes();
 let browser, page, shell, kitId;
 let pageErrors = [];
 const dialogs = [];
 const replies = [];
-
-/** Starts a process and waits for a line matching each pattern on stdout; answers the matches. */
-function start(bin, args, patterns, log) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"] });
-    children.add(child);
-    child.stderr.pipe(fs.createWriteStream(path.join(ARTIFACTS, log), { flags: "a" }));
-    let out = "";
-    const timer = setTimeout(() => reject(new Error(`${path.basename(bin)} did not start: ${out}`)), 30_000);
-    child.stdout.on("data", (d) => {
-      out += d.toString();
-      const m = patterns.map((p) => out.match(p)?.[1]);
-      if (m.every(Boolean)) {
-        clearTimeout(timer);
-        resolve(m);
-      }
-    });
-    child.once("exit", (code) => {
-      children.delete(child);
-      clearTimeout(timer);
-      reject(new Error(`${path.basename(bin)} exited (${code}) before it was ready: ${out}`));
-    });
-  });
-}
-
-function stop(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once("exit", resolve);
-    child.kill("SIGINT");
-    setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
-  });
-}
 
 const ipc = (command, args) => callCore(shell.origin, shell.token, command, args);
 const card = (key) => page.getByTestId(`section-${key}`);
@@ -79,11 +43,11 @@ async function openBrandKit() {
 
 before(async () => {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
-  const [url] = await start(
+  const { matches: [url] } = await procs.start(
     WEB_SHELL_BIN,
     ["--data-dir", path.join(work, "app"), "--ui-dist", UI_DIST, "--memory-secrets"],
-    [/^web-shell ready: (\S+)/m],
-    "brandkit-web-shell.log",
+    WEB_SHELL_READY,
+    path.join(ARTIFACTS, "brandkit-web-shell.log"),
   );
   shell = { url, origin: new URL(url).origin, token: new URL(url).searchParams.get("token") };
   const kits = await ipc("brand_kits_list", {});
@@ -105,7 +69,7 @@ after(async () => {
   fs.writeFileSync(path.join(ARTIFACTS, "brandkit-ipc-replies.jsonl"), replies.map((r) => JSON.stringify(r)).join("\n") + "\n");
   fs.writeFileSync(path.join(ARTIFACTS, "brandkit-page-errors.txt"), pageErrors.join("\n") + (pageErrors.length ? "\n" : ""));
   await browser?.close();
-  await Promise.all([...children].map(stop));
+  await procs.stopAll();
   fs.rmSync(work, { recursive: true, force: true });
 });
 

@@ -4,24 +4,20 @@
 // $CARGO_TARGET_DIR/debug. Keys live in web-shell's memory, so after its restart the key is entered again.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { launch } from "./browser.mjs";
 import { callCore } from "./webshell.mjs";
+import { Processes, SANDBOX_BIN, SANDBOX_READY, UI_DIST, WEB_SHELL_BIN, WEB_SHELL_READY } from "./processes.mjs";
 
 const ARTIFACTS = process.env.E2E_ARTIFACTS ?? path.resolve("e2e/artifacts");
-const BIN = path.join(process.env.CARGO_TARGET_DIR ?? path.resolve("../target"), "debug");
-const SANDBOX_BIN = process.env.SANDBOX_BIN ?? path.join(BIN, "contentdesk-sandbox");
-const WEB_SHELL_BIN = process.env.WEB_SHELL_BIN ?? path.join(BIN, "contentdesk-web-shell");
-const UI_DIST = path.resolve("dist");
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "contentdesk-offline-"));
 const DB = path.join(work, "remote.db");
 const DATA = path.join(work, "app");
-const children = new Set();
+const procs = new Processes();
 let browser, context, page, port, sandbox, shell;
 let key = "";
 let pageErrors = [];
@@ -37,59 +33,23 @@ function freePort() {
   });
 }
 
-/** Starts a process and waits for a line matching each pattern on stdout; answers the matches. */
-function start(bin, args, patterns, log) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"] });
-    children.add(child);
-    const logFile = fs.createWriteStream(path.join(ARTIFACTS, log), { flags: "a" });
-    child.stderr.pipe(logFile);
-    let out = "";
-    const found = () => patterns.map((p) => out.match(p)?.[1]);
-    const timer = setTimeout(() => reject(new Error(`${path.basename(bin)} did not start: ${out}`)), 30_000);
-    child.stdout.on("data", (d) => {
-      out += d.toString();
-      const m = found();
-      if (m.every(Boolean)) {
-        clearTimeout(timer);
-        resolve({ child, matches: m });
-      }
-    });
-    child.once("exit", (code) => {
-      children.delete(child);
-      clearTimeout(timer);
-      reject(new Error(`${path.basename(bin)} exited (${code}) before it was ready: ${out}`));
-    });
-  });
-}
-
-/** Stops a process this journey started, and waits until it is gone. */
-function stop(child) {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once("exit", () => { children.delete(child); resolve(); });
-    child.kill("SIGINT");
-    setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
-  });
-}
-
 async function startSandbox() {
-  const { child, matches } = await start(
+  const { child, matches } = await procs.start(
     SANDBOX_BIN,
     ["serve", "--db", DB, "--addr", `127.0.0.1:${port}`, "--seed", "demo"],
-    [/^Content Desk sandbox serving (\S+)/m, /^API key \(every scope, shown once\): (\S+)/m],
-    "offline-sandbox.log",
+    SANDBOX_READY,
+    path.join(ARTIFACTS, "offline-sandbox.log"),
   );
   sandbox = child;
   return { url: matches[0], key: matches[1] };
 }
 
 async function startShell() {
-  const { child, matches } = await start(
+  const { child, matches } = await procs.start(
     WEB_SHELL_BIN,
     ["--data-dir", DATA, "--ui-dist", UI_DIST, "--memory-secrets"],
-    [/^web-shell ready: (\S+)/m],
-    "offline-web-shell.log",
+    WEB_SHELL_READY,
+    path.join(ARTIFACTS, "offline-web-shell.log"),
   );
   shell = { child, url: matches[0], origin: new URL(matches[0]).origin, token: new URL(matches[0]).searchParams.get("token") };
 }
@@ -114,7 +74,7 @@ after(async () => {
   if (page) fs.writeFileSync(path.join(ARTIFACTS, "offline-dom.html"), await page.content().catch(() => ""));
   fs.writeFileSync(path.join(ARTIFACTS, "offline-page-errors.txt"), pageErrors.join("\n") + (pageErrors.length ? "\n" : ""));
   await browser?.close();
-  await Promise.all([...children].map(stop));
+  await procs.stopAll();
   fs.rmSync(work, { recursive: true, force: true });
 });
 
@@ -136,7 +96,7 @@ test("an offline edit survives a restart and syncs", async () => {
   assert.equal(await title.inputValue(), target.title);
 
   // The service goes away; the edit is kept on this computer.
-  await stop(sandbox);
+  await procs.stop(sandbox);
   await title.fill(newTitle);
   await editor.getByRole("button", { name: "Save", exact: true }).click();
   const kept = editor.getByTestId("card-save-kept");
@@ -155,7 +115,7 @@ test("an offline edit survives a restart and syncs", async () => {
   assert.ok(!outbox.includes(key), "the outbox holds no key");
 
   // web-shell restarts (a new port and token): the change still waits.
-  await stop(shell.child);
+  await procs.stop(shell.child);
   await startShell();
   assert.equal((await ipc("drafts_status")).waiting, 1);
   await page.goto(shell.url);

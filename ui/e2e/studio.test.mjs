@@ -2,81 +2,44 @@
 // start frame, watch the video go through the queue, attach it to a card. This journey starts its own
 // sandbox with short render times (the embedded sandbox's are long, and its smart-wait outlasts them,
 // so a render would never show as processing) and its own web-shell pointed at it as a remote profile.
-// Binaries: SANDBOX_BIN and WEB_SHELL_BIN (scripts/ui-e2e.sh), else $CARGO_TARGET_DIR/debug.
+// Binaries: see processes.mjs.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { launch } from "./browser.mjs";
 import { callCore } from "./webshell.mjs";
+import { Processes, SANDBOX_BIN, SANDBOX_READY, UI_DIST, WEB_SHELL_BIN, WEB_SHELL_READY } from "./processes.mjs";
 
 const ARTIFACTS = process.env.E2E_ARTIFACTS ?? path.resolve("e2e/artifacts");
-const BIN = path.join(process.env.CARGO_TARGET_DIR ?? path.resolve("../target"), "debug");
-const SANDBOX_BIN = process.env.SANDBOX_BIN ?? path.join(BIN, "contentdesk-sandbox");
-const WEB_SHELL_BIN = process.env.WEB_SHELL_BIN ?? path.join(BIN, "contentdesk-web-shell");
-const UI_DIST = path.resolve("dist");
 /** Every render takes this long on the journey's sandbox (its only knob: one time for every kind). */
 const RENDER_MS = 2500;
 /** A generate call waits this long before it answers `processing`: renders go through the queue. */
 const SMART_WAIT_MS = 500;
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "contentdesk-studio-"));
-const children = new Set();
+const procs = new Processes();
 let browser, page, shell;
 let pageErrors = [];
 const replies = [];
-
-/** Starts a process and waits for a line matching each pattern on stdout; answers the matches. */
-function start(bin, args, patterns, log) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"] });
-    children.add(child);
-    child.stderr.pipe(fs.createWriteStream(path.join(ARTIFACTS, log), { flags: "a" }));
-    let out = "";
-    const timer = setTimeout(() => reject(new Error(`${path.basename(bin)} did not start: ${out}`)), 30_000);
-    child.stdout.on("data", (d) => {
-      out += d.toString();
-      const m = patterns.map((p) => out.match(p)?.[1]);
-      if (m.every(Boolean)) {
-        clearTimeout(timer);
-        resolve(m);
-      }
-    });
-    child.once("exit", (code) => {
-      children.delete(child);
-      clearTimeout(timer);
-      reject(new Error(`${path.basename(bin)} exited (${code}) before it was ready: ${out}`));
-    });
-  });
-}
-
-function stop(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once("exit", resolve);
-    child.kill("SIGINT");
-    setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
-  });
-}
 
 const ipc = (command, args) => callCore(shell.origin, shell.token, command, args);
 
 before(async () => {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
-  const [remoteUrl, key] = await start(
+  const { matches: [remoteUrl, key] } = await procs.start(
     SANDBOX_BIN,
     ["serve", "--db", path.join(work, "remote.db"), "--addr", "127.0.0.1:0", "--seed", "demo",
       "--render-ms", String(RENDER_MS), "--smart-wait-ms", String(SMART_WAIT_MS)],
-    [/^Content Desk sandbox serving (\S+)/m, /^API key \(every scope, shown once\): (\S+)/m],
-    "studio-sandbox.log",
+    SANDBOX_READY,
+    path.join(ARTIFACTS, "studio-sandbox.log"),
   );
-  const [url] = await start(
+  const { matches: [url] } = await procs.start(
     WEB_SHELL_BIN,
     ["--data-dir", path.join(work, "app"), "--ui-dist", UI_DIST, "--memory-secrets"],
-    [/^web-shell ready: (\S+)/m],
-    "studio-web-shell.log",
+    WEB_SHELL_READY,
+    path.join(ARTIFACTS, "studio-web-shell.log"),
   );
   shell = { url, origin: new URL(url).origin, token: new URL(url).searchParams.get("token") };
   const profile = await ipc("profile_add", { name: "Studio remote", baseUrl: remoteUrl });
@@ -95,7 +58,7 @@ after(async () => {
   fs.writeFileSync(path.join(ARTIFACTS, "studio-ipc-replies.jsonl"), replies.map((r) => JSON.stringify(r)).join("\n") + "\n");
   fs.writeFileSync(path.join(ARTIFACTS, "studio-page-errors.txt"), pageErrors.join("\n") + (pageErrors.length ? "\n" : ""));
   await browser?.close();
-  await Promise.all([...children].map(stop));
+  await procs.stopAll();
   fs.rmSync(work, { recursive: true, force: true });
 });
 
