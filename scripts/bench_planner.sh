@@ -23,11 +23,7 @@ else
 fi
 bin="$CARGO_TARGET_DIR/$profile"
 
-work="$(mktemp -d)"
-pids=()
-# Only the two servers this script started, by PID (never a process group or a name).
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done; rm -rf "$work"; }
-trap cleanup EXIT
+bench_workdir
 
 "$bin/contentdesk-sandbox" serve --db "$work/bench.db" --addr 127.0.0.1:0 --seed demo --extra-cards 5000 --rate-limit 0 \
   > "$work/sandbox.out" 2>&1 &
@@ -36,11 +32,8 @@ for _ in $(seq 1 200); do grep -q "API key" "$work/sandbox.out" && break; sleep 
 sandbox_url=$(sed -n 's/^Content Desk sandbox serving //p' "$work/sandbox.out")
 key=$(sed -n 's/^API key (every scope, shown once): //p' "$work/sandbox.out")
 
-"$bin/contentdesk-web-shell" --data-dir "$work/app" --ui-dist ui/dist --memory-secrets > "$work/shell.out" 2> "$work/shell.err" &
-pids+=($!)
-for _ in $(seq 1 200); do grep -q "web-shell ready" "$work/shell.out" && break; sleep 0.1; done
-url=$(sed -n 's/^web-shell ready: //p' "$work/shell.out")
-[ -n "$url" ] && [ -n "$sandbox_url" ] && [ -n "$key" ] || { echo "bench_planner: servers did not start" >&2; cat "$work"/*.out "$work/shell.err" >&2; exit 1; }
+[ -n "$sandbox_url" ] && [ -n "$key" ] || { echo "bench_planner: the sandbox did not start" >&2; cat "$work/sandbox.out" >&2; exit 1; }
+start_web_shell "$bin"
 
 echo "planner benchmark: $profile builds, sandbox and web-shell on loopback, $(nproc) cores shared with Chromium"
 (cd ui && WEB_SHELL_URL="$url" SANDBOX_URL="$sandbox_url" SANDBOX_KEY="$key" node bench/planner.mjs)

@@ -20,17 +20,8 @@ cargo build --quiet --release -p contentdesk-web-shell
 cargo build --quiet --release -p contentdesk-core --example bench_polls
 bin="$CARGO_TARGET_DIR/release"
 
-work="$(mktemp -d)"
-pids=()
-# Only the server this script started, by PID (never a process group or a name).
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done; rm -rf "$work"; }
-trap cleanup EXIT
-
-"$bin/contentdesk-web-shell" --data-dir "$work/app" --ui-dist ui/dist --memory-secrets > "$work/shell.out" 2> "$work/shell.err" &
-pids+=($!)
-for _ in $(seq 1 200); do grep -q "web-shell ready" "$work/shell.out" && break; sleep 0.1; done
-url=$(sed -n 's/^web-shell ready: //p' "$work/shell.out")
-[ -n "$url" ] || { echo "bench_studio: web-shell did not start" >&2; cat "$work/shell.err" >&2; exit 1; }
+bench_workdir
+start_web_shell "$bin"
 
 echo "== studio price (web-shell release build, Chromium headless, $(nproc) cores)"
 (cd ui && WEB_SHELL_URL="$url" node bench/studio.mjs)

@@ -67,3 +67,21 @@ ensure_tauri_driver() {
   echo "installing tauri-driver (cargo install)" >&2
   cargo install --quiet --locked tauri-driver --version "^2"
 }
+
+# bench_workdir: a temp folder ($work) for a benchmark's servers; when the script exits, the servers it
+# started (listed in $pids: by PID, never a process group or a name) are stopped and the folder goes.
+bench_workdir() {
+  work="$(mktemp -d)"
+  pids=()
+  trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT
+}
+
+# start_web_shell BIN_DIR: web-shell from BIN_DIR on a fresh data folder ($work/app), the built UI, keys
+# in memory; waits until it is ready and sets $url (with its ?token=).
+start_web_shell() {
+  "$1/contentdesk-web-shell" --data-dir "$work/app" --ui-dist ui/dist --memory-secrets > "$work/shell.out" 2> "$work/shell.err" &
+  pids+=($!)
+  for _ in $(seq 1 200); do grep -q "web-shell ready" "$work/shell.out" && break; sleep 0.1; done
+  url=$(sed -n 's/^web-shell ready: //p' "$work/shell.out")
+  [ -n "$url" ] || { echo "web-shell did not start" >&2; cat "$work/shell.err" >&2; return 1; }
+}
