@@ -26,7 +26,11 @@ impl CardEdit {
                 .iter()
                 .map(|a| CardAssetInput::keep(a.id.clone()))
                 .collect(),
-            posts: card.posts.iter().filter_map(PostInput::from_post).collect(),
+            posts: card
+                .posts
+                .iter()
+                .filter_map(|p| PostInput::from_post(p, card.summary.scheduled_at.as_deref()))
+                .collect(),
             other: UpdateCard::default(),
             existing: card
                 .assets
@@ -217,9 +221,10 @@ mod tests {
 
     fn card() -> CardDetail {
         let summary: CardSummary =
-            serde_json::from_value(serde_json::json!({"id": "c1", "title": "Launch"})).unwrap();
+            serde_json::from_value(serde_json::json!({"id": "c1", "title": "Launch", "scheduledAt": "2026-11-22T08:00:00Z"}))
+                .unwrap();
         let post: Post = serde_json::from_value(serde_json::json!({
-            "id": "p1", "platform": "instagram", "scheduledAt": "2026-11-22T08:00:00.000Z", "hasOwnSchedule": false
+            "id": "p1", "platform": "instagram", "scheduledAt": "2026-11-22T08:00:00.000Z"
         }))
         .unwrap();
         CardDetail {
@@ -273,7 +278,7 @@ mod tests {
             ]
         );
         assert_eq!(edit.posts.len(), 1);
-        // the card's own time is not copied into the post as an override
+        // the post's time is the card's (same instant, other spelling): it follows the card, no override
         assert_eq!(edit.posts[0].scheduled_at, None);
         assert!(edit.validate().is_ok());
     }

@@ -1,5 +1,7 @@
 //! Waiting for a render: poll `GET /studio/generate/{outputId}` with a growing interval until it is
-//! terminal, the deadline passes or the caller cancels. The first interval is the reply's
+//! done, the deadline passes or the caller cancels. Done is `completed` with `settled` not `false` (the
+//! charge is final), `failed`, or the newest era's `abandoned`; a status this build does not know is
+//! polled on like `processing`. The first interval is the reply's
 //! `pollAfterSeconds` when it gives one (clients must not need it, facts 3.3), else a default per kind;
 //! each next one is ×1.5 up to a cap. The deadline also cuts a status read in flight.
 use crate::error::{ApiError, Result};
@@ -43,14 +45,16 @@ pub const GROWTH: f64 = 1.5;
 /// The first interval when the server gives no hint: images and audio are quick, video, boards and
 /// lip-sync are not.
 pub fn default_interval(g: &Generation) -> Duration {
-    let model = g.model_id.to_ascii_lowercase();
+    let model = g.model_id.as_deref().unwrap_or("").to_ascii_lowercase();
     let slow_model = ["board", "lip-sync", "lipsync", "infinitalk", "avatar"]
         .iter()
         .any(|m| model.contains(m));
-    match g.content_type {
-        ContentType::Video => Duration::from_secs(5),
+    match g.content_type.as_ref().and_then(|c| c.get()) {
+        Some(ContentType::Video) => Duration::from_secs(5),
         _ if slow_model => Duration::from_secs(5),
-        ContentType::Image | ContentType::Audio => Duration::from_secs(2),
+        Some(ContentType::Image | ContentType::Audio) => Duration::from_secs(2),
+        // A kind this build does not know: the slower default.
+        None => Duration::from_secs(5),
     }
 }
 
@@ -87,20 +91,18 @@ pub(crate) async fn wait(
             },
         };
         polls += 1;
-        match read.status {
-            GenerationStatus::Completed => {
-                return Ok(WaitOutcome {
-                    generation: read,
-                    polls,
-                })
-            }
-            GenerationStatus::Failed => {
+        if read.is_done() {
+            if read.status == GenerationStatus::Failed {
                 return Err(ApiError::GenerationFailed {
                     output_id: output_id.to_string(),
                     error: read.error,
-                })
+                });
             }
-            GenerationStatus::Pending | GenerationStatus::Processing => {}
+            // Completed and settled, or abandoned (terminal, not a failure: the caller reads the status).
+            return Ok(WaitOutcome {
+                generation: read,
+                polls,
+            });
         }
         let now = Instant::now();
         if now >= deadline {

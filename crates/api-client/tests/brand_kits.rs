@@ -153,36 +153,19 @@ async fn unknown_role_or_tab_is_400_naming_the_valid_values() {
 }
 
 #[tokio::test]
-async fn summary_with_a_filter_and_history_without_a_filter_are_400() {
+async fn summary_with_a_filter_and_history_without_a_filter_are_read() {
     let (_sb, client) = start().await;
     let id = kit(&client).await;
-    let q = BrandKitQuery {
-        detail: Some("summary".into()),
-        roles: Some("about".into()),
-        ..Default::default()
-    };
-    assert_eq!(
-        client
-            .brand_kits()
-            .get_with(&id, &q)
-            .await
-            .unwrap_err()
-            .status(),
-        Some(400)
-    );
-    let q = BrandKitQuery {
-        history: Some(true),
-        ..Default::default()
-    };
-    assert_eq!(
-        client
-            .brand_kits()
-            .get_with(&id, &q)
-            .await
-            .unwrap_err()
-            .status(),
-        Some(400)
-    );
+    let summary = client.brand_kits().get_summary_filtered(&id, &SectionFilter::roles(["about"])).await.unwrap();
+    assert_eq!(summary.sections.len(), 1);
+    assert_eq!(summary.sections[0].key, "about");
+    let all = client
+        .brand_kits()
+        .get_sections(&id, &SectionFilter { history: true, ..Default::default() })
+        .await
+        .unwrap();
+    assert!(all.sections.len() >= 8, "every section: {}", all.sections.len());
+    assert!(all.sections.iter().all(|s| s.revisions.is_some()));
 }
 
 #[tokio::test]
@@ -511,6 +494,7 @@ async fn archive_brand_kit_section_removes_it_and_restore_brings_it_back() {
             asset_type: "brand_kit_section".into(),
             id: added.id.clone(),
             archived: None,
+            ..Default::default()
         })
         .await);
     assert!(r.archived);
@@ -524,6 +508,7 @@ async fn archive_brand_kit_section_removes_it_and_restore_brings_it_back() {
             asset_type: "brand_kit_section".into(),
             id: added.id.clone(),
             archived: Some(false),
+            ..Default::default()
         })
         .await);
     let after = ok(client.brand_kits().get_full(&id).await);

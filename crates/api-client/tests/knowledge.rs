@@ -38,8 +38,8 @@ async fn add_list_get_search_and_remove() {
     assert!(!added.limit_reached);
     let list = ok(kb.list(None, None).await);
     assert_eq!(list.total, before + 1);
-    assert!(list.items.iter().any(|i| i.id == added.item.id));
-    let got = ok(kb.get(&added.item.id).await);
+    assert!(list.items.iter().any(|i| i.id == added.item.as_ref().expect("an item").id));
+    let got = ok(kb.get(&added.item.as_ref().expect("an item").id).await);
     assert_eq!(got.title.as_deref(), Some("Pricing FAQ"));
     assert!(got.content.unwrap_or_default().contains("299"));
     let matches = ok(kb
@@ -48,13 +48,13 @@ async fn add_list_get_search_and_remove() {
     assert!(
         matches
             .iter()
-            .any(|m| m.knowledge_id.as_deref() == Some(added.item.id.as_str())),
+            .any(|m| m.knowledge_id.as_deref() == Some(added.item.as_ref().expect("an item").id.as_str())),
         "{matches:?}"
     );
-    let removed = ok(kb.remove(&added.item.id).await);
-    assert_eq!(removed.id, added.item.id);
+    let removed = ok(kb.remove(&added.item.as_ref().expect("an item").id).await);
+    assert_eq!(removed.id, added.item.as_ref().expect("an item").id);
     assert_eq!(ok(kb.list(None, None).await).total, before);
-    let e = kb.get(&added.item.id).await.unwrap_err();
+    let e = kb.get(&added.item.as_ref().expect("an item").id).await.unwrap_err();
     assert!(matches!(e, ApiError::NotFound { .. }), "{e:?}");
 }
 
@@ -86,7 +86,7 @@ async fn add_by_hosted_file_url_and_by_small_base64_file_data() {
             ..Default::default()
         })
         .await);
-    assert_eq!(by_url.item.source_type, "file");
+    assert_eq!(by_url.item.as_ref().expect("an item").source_type, "file");
     // "Brand notes: always say hello." in base64
     let by_data = ok(kb
         .add(&AddKnowledge {
@@ -97,7 +97,7 @@ async fn add_by_hosted_file_url_and_by_small_base64_file_data() {
             ..Default::default()
         })
         .await);
-    assert_eq!(by_data.item.file_ext.as_deref(), Some("txt"));
+    assert_eq!(by_data.item.as_ref().expect("an item").file_ext.as_deref(), Some("txt"));
 }
 
 #[tokio::test]

@@ -47,6 +47,7 @@ async fn upload_steps_one_by_one() {
             file_name: "a.png".into(),
             content_type: "image/png".into(),
             size_bytes: Some(PNG.len() as u64),
+            ..Default::default()
         })
         .await);
     assert!(!ticket.upload_url.is_empty());
@@ -64,6 +65,7 @@ async fn completing_before_the_bytes_arrive_is_refused() {
             file_name: "b.png".into(),
             content_type: "image/png".into(),
             size_bytes: None,
+            ..Default::default()
         })
         .await);
     let e = client

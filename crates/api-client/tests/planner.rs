@@ -129,6 +129,7 @@ async fn stages_list_create_update_and_delete_moving_cards() {
             &DeleteStage {
                 space_id: space.id.clone(),
                 target_stage_id: None,
+                ..Default::default()
             },
         )
         .await
@@ -145,6 +146,7 @@ async fn stages_list_create_update_and_delete_moving_cards() {
             &DeleteStage {
                 space_id: space.id.clone(),
                 target_stage_id: Some(first.id.clone()),
+                ..Default::default()
             },
         )
         .await);

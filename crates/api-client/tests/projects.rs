@@ -74,6 +74,7 @@ async fn import_with_card_id_links_the_card() {
             title: Some("Deck".into()),
             page_count: None,
             card_id: Some(card_id.clone()),
+            extra: Default::default(),
         })
         .await);
     assert_eq!(created.linked_card(), Some(card_id.as_str()));
@@ -104,6 +105,7 @@ async fn a_foreign_card_is_404_and_no_project_is_made() {
             title: None,
             page_count: None,
             card_id: Some(their_card),
+            extra: Default::default(),
         })
         .await
         .unwrap_err();

@@ -116,8 +116,8 @@ async fn generate_returns_an_output_id_to_poll_when_the_render_outlasts_the_smar
     assert_eq!(r.status, GenerationStatus::Processing, "{r:?}");
     let polled = ok(client.studio().status(&r.output_id).await);
     assert!(matches!(
-        polled.status,
-        GenerationStatus::Pending | GenerationStatus::Processing
+        polled.status.get(),
+        Some(GenerationStatus::Pending | GenerationStatus::Processing)
     ));
     let done = ok(client.studio().wait(&r.output_id, fast_wait()).await);
     assert_eq!(done.generation.status, GenerationStatus::Completed);
@@ -188,7 +188,7 @@ async fn image_output_token_chains_as_video_start_frame() {
     };
     let video = ok(client.studio().generate(&req).await);
     let done = ok(client.studio().wait(&video.output_id, fast_wait()).await);
-    assert_eq!(done.generation.content_type, ContentType::Video);
+    assert_eq!(done.generation.content_type, Some(ContentType::Video.into()));
 }
 
 #[tokio::test]

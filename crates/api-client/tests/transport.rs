@@ -287,6 +287,7 @@ async fn headers_are_bearer_accept_json_and_content_type_only_with_a_body() {
             &DeleteStage {
                 space_id: "sp".into(),
                 target_stage_id: Some("s2".into()),
+                ..Default::default()
             },
         )
         .await

@@ -1,9 +1,9 @@
 //! Brand kits: Markdown sections with versions, read modes, all-or-nothing writes with `expectedVersion`.
+use crate::common::double_option;
+use crate::open::Extra;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use ts_rs::TS;
-
-pub const TABS: &[&str] = &["overview", "voice", "visual"];
-pub const WIDTHS: &[&str] = &["full", "half"];
 
 /// The eight starter sections: `(key = role, tab, default name)`.
 pub const STARTER_SECTIONS: &[(&str, &str, &str)] = &[
@@ -18,7 +18,7 @@ pub const STARTER_SECTIONS: &[(&str, &str, &str)] = &[
 ];
 
 pub fn roles() -> Vec<&'static str> {
-    STARTER_SECTIONS.iter().map(|s| s.0).collect()
+    crate::values::ROLES.to_vec()
 }
 
 /// Inputs of the old field model, refused with a 400 that names the section to write instead.
@@ -75,13 +75,21 @@ pub struct SectionRevision {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct BrandKitSection {
+    // Tolerant: a kit from before sections (the field model, pre-0.4.14) still decodes, its sections
+    // without ids or keys; such a section cannot be written (no key) and shows as read.
+    #[serde(default)]
     pub id: String,
+    #[serde(default)]
     pub key: String,
     #[serde(default)]
     pub role: Option<String>,
+    #[serde(default)]
     pub tab: String,
+    #[serde(default)]
     pub section_name: String,
+    #[serde(default = "full_width")]
     pub width: String,
+    #[serde(default)]
     pub version: i64,
     #[serde(default)]
     pub body: String,
@@ -91,6 +99,10 @@ pub struct BrandKitSection {
     pub sort_order: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revisions: Option<Vec<SectionRevision>>,
+}
+
+fn full_width() -> String {
+    "full".into()
 }
 
 /// A section in summary form: no body, with its size and its own `##` headings.
@@ -157,6 +169,14 @@ pub struct BrandKit {
     #[serde(default)]
     pub website_urls: Vec<String>,
     #[serde(default)]
+    pub brand_colors: Vec<BrandColor>,
+    #[serde(default)]
+    pub typography: Option<Typography>,
+    /// Logos as the service describes them (`url`, `name`, `isPrimary`, `layout`, `colorMode`, …).
+    #[serde(default)]
+    #[ts(type = "Array<Record<string, unknown>>")]
+    pub logos: Vec<Value>,
+    #[serde(default)]
     pub sections: Vec<BrandKitSection>,
     #[serde(default)]
     pub knowledge: Vec<KnowledgeRef>,
@@ -181,9 +201,55 @@ pub struct BrandKitQuery {
     pub history: Option<bool>,
 }
 
+/// A brand colour: `#RRGGBB`, with an optional name and role (`primary | secondary | tertiary | accent`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BrandColor {
+    pub hex: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
+}
+
+/// The colour roles a brand colour may have.
+pub const COLOR_ROLES: &[&str] = &["primary", "secondary", "tertiary", "accent"];
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Typography {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title_font: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body_font: Option<String>,
+}
+
+/// A logo or brand asset to keep on the kit: by `url` or by `outputId` (the bytes are copied in).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct LogoInput {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub is_primary: Option<bool>,
+    /// `horizontal | stacked | icon | wordmark`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layout: Option<String>,
+    /// `full_color | light | dark | grayscale`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color_mode: Option<String>,
+    #[serde(flatten)]
+    #[ts(skip)]
+    pub extra: Extra,
+}
+
 /// One entry of `sections` in a PATCH: with `key` it edits that section, without it adds one.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 pub struct SectionWrite {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
@@ -203,19 +269,53 @@ pub struct SectionWrite {
     /// Restore an earlier version as a new version; not combined with `body`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revert_to: Option<i64>,
+    #[serde(flatten)]
+    #[ts(skip)]
+    pub extra: Extra,
 }
 
-/// `PATCH /brand-kits/{id}`. The removed field-model inputs have no field here, so the client cannot
-/// send them.
+/// `PATCH /brand-kits/{id}`. The removed field-model inputs have no field here, so the typed client does
+/// not send them (and the sandbox names the section to write instead).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 pub struct UpdateBrandKit {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// Replaces the list (primary first); does not start an import.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub website_urls: Option<Vec<String>>,
+    /// Replaces the list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub brand_colors: Option<Vec<BrandColor>>,
+    /// Merges into the kit's typography; `null` clears it.
+    #[serde(default, deserialize_with = "double_option", skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "Typography | null")]
+    pub typography: Option<Option<Typography>>,
+    /// Replaces the list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logos: Option<Vec<LogoInput>>,
+    /// Replaces the list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assets: Option<Vec<LogoInput>>,
+    /// Replaces the list; an entry is a tracked-account id or `{ platform?, handleOrUrl }`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(type = "Array<string | Record<string, unknown>>")]
+    pub brand_accounts: Option<Vec<Value>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(type = "Array<string | Record<string, unknown>>")]
+    pub inspiration_accounts: Option<Vec<Value>>,
+    /// Only `true`: make this the default kit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_default: Option<bool>,
+    /// Re-run the import from the first website.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extract: Option<bool>,
+    /// Only `true`: archive the kit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub archive: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sections: Option<Vec<SectionWrite>>,
+    #[serde(flatten)]
+    #[ts(skip)]
+    pub extra: Extra,
 }

@@ -15,6 +15,16 @@ where
     Option::<T>::deserialize(de).map(Some)
 }
 
+/// Reads `null` (and absence, with `#[serde(default)]`) as the type's default: for fields the service
+/// documents as present but sometimes sends as `null`.
+pub fn null_as_default<'de, D, T>(de: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de> + Default,
+{
+    Option::<T>::deserialize(de).map(Option::unwrap_or_default)
+}
+
 /// `{ id, name }` of the space a list belongs to.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -36,21 +46,7 @@ pub struct Deleted {
     pub id: String,
 }
 
-/// Content kinds of media and models.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
-#[serde(rename_all = "lowercase")]
-pub enum ContentType {
-    Image,
-    Video,
-    Audio,
-}
-
-impl ContentType {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ContentType::Image => "image",
-            ContentType::Video => "video",
-            ContentType::Audio => "audio",
-        }
-    }
+crate::value_list! {
+    /// Content kinds of media and models.
+    ContentType { Image = "image", Video = "video", Audio = "audio" }
 }

@@ -6,6 +6,7 @@ use ts_rs::TS;
 #[serde(rename_all = "camelCase")]
 pub struct TrackedAccount {
     pub id: String,
+    #[serde(default, deserialize_with = "crate::common::null_as_default")]
     pub platform: String,
     #[serde(default)]
     pub account_id: Option<String>,
@@ -43,8 +44,11 @@ pub struct ContentTotals {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ContentAverages {
+    #[serde(default, deserialize_with = "crate::common::null_as_default")]
     pub views: f64,
+    #[serde(default, deserialize_with = "crate::common::null_as_default")]
     pub engagement_rate: f64,
+    #[serde(default, deserialize_with = "crate::common::null_as_default")]
     pub outlier_score: f64,
 }
 
@@ -103,7 +107,8 @@ pub struct ContentSummary {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ContentList {
-    #[serde(default)]
+    /// `content` in the newest era.
+    #[serde(default, alias = "content")]
     pub outliers: Vec<ContentSummary>,
     #[serde(default)]
     pub total: i64,

@@ -1,12 +1,17 @@
 //! A brand kit's knowledge base: `/brand-kits/{id}/knowledge`.
+use crate::open::Extra;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-/// `text | url | youtube | file`.
-pub const KNOWLEDGE_SOURCE_TYPES: &[&str] = &["text", "url", "youtube", "file"];
+/// A tag on a knowledge item, by id.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+pub struct TagRef {
+    pub id: String,
+}
+
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 pub struct AddKnowledge {
     pub source_type: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -25,6 +30,11 @@ pub struct AddKnowledge {
     pub file_ext: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<TagRef>,
+    #[serde(flatten)]
+    #[ts(skip)]
+    pub extra: Extra,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
@@ -33,6 +43,7 @@ pub struct KnowledgeItem {
     pub id: String,
     #[serde(default)]
     pub title: Option<String>,
+    #[serde(default, deserialize_with = "crate::common::null_as_default")]
     pub source_type: String,
     #[serde(default)]
     pub source_url: Option<String>,
@@ -44,6 +55,8 @@ pub struct KnowledgeItem {
     pub created_at: Option<String>,
     #[serde(default)]
     pub updated_at: Option<String>,
+    #[serde(default)]
+    pub tags: Vec<TagRef>,
     /// Detail reads only: the (capped) text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<String>,
@@ -65,12 +78,14 @@ pub struct KnowledgeEnvelope {
     pub item: KnowledgeItem,
 }
 
-/// The reply to an add. At the plan cap the service answers an error whose body has
-/// `limitReached: true` instead (see `docs/api.md`).
+/// The reply to an add. At the plan cap the sandbox answers a 402 whose body has `limitReached: true`;
+/// the spec's words also allow a 200 `{ "limitReached": true }` with no item, which reads here as
+/// `item: None` (the client turns it into the same error as the 402).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct KnowledgeAdded {
-    pub item: KnowledgeItem,
+    #[serde(default)]
+    pub item: Option<KnowledgeItem>,
     #[serde(default)]
     pub limit_reached: bool,
 }
@@ -82,11 +97,13 @@ pub struct KnowledgeMatch {
     pub knowledge_id: Option<String>,
     #[serde(default)]
     pub title: Option<String>,
+    #[serde(default, deserialize_with = "crate::common::null_as_default")]
     pub content: String,
+    #[serde(default, deserialize_with = "crate::common::null_as_default")]
     pub similarity: f64,
     #[serde(default)]
     pub source_url: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::common::null_as_default")]
     pub chunk_index: i64,
 }
 

@@ -4,9 +4,13 @@
 //! generated TypeScript twins (ts-rs). Conventions, chosen in `docs/api.md`:
 //! - camelCase on the wire, except the space and stage bodies and queries, which the spec era wrote in
 //!   snake_case: those types serialise snake_case and also accept camelCase (`alias`).
-//! - Response types are tolerant on read: unknown fields are ignored and lists default to empty.
-//! - Request types are strict (`deny_unknown_fields`), so the sandbox can answer an unknown field with a
-//!   400 that names it. Optional request fields are left out of the JSON when `None`.
+//! - Response types are tolerant on read: unknown fields are ignored, lists default to empty, optional
+//!   fields are optional, and value lists are [`Open`]: a value this build does not know is kept raw.
+//! - Request bodies are open on write: every documented field has a name, and `extra` ([`Extra`], flattened)
+//!   carries fields the service adds later. The sandbox parses them inside [`open::strict`], so a field
+//!   nobody documented is still a 400 that names it. Optional request fields are left out when `None`.
+//! - Value lists are declared once ([`value_list!`] enums, or the constants in [`values`]) and reach the UI
+//!   through the generated bindings.
 
 pub mod account;
 pub mod brand_kit;
@@ -15,10 +19,12 @@ pub mod error;
 pub mod inspiration;
 pub mod knowledge;
 pub mod media;
+pub mod open;
 pub mod planner;
 pub mod projects;
 pub mod scopes;
 pub mod studio;
+pub mod values;
 
 pub use account::*;
 pub use brand_kit::*;
@@ -27,6 +33,8 @@ pub use error::*;
 pub use inspiration::*;
 pub use knowledge::*;
 pub use media::*;
+pub use open::{Extra, Open, ValueList};
 pub use planner::*;
 pub use projects::*;
 pub use studio::*;
+pub use values::*;

@@ -1,17 +1,21 @@
 //! Media uploads and imports (`/media/uploads`, `/media/imports`) and the library (`GET /media`).
+use crate::open::Extra;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use ts_rs::TS;
 
 /// Body of `POST /media/uploads`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 pub struct CreateUpload {
     pub file_name: String,
     /// A MIME type, e.g. `image/png`.
     pub content_type: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size_bytes: Option<u64>,
+    #[serde(flatten)]
+    #[ts(skip)]
+    pub extra: Extra,
 }
 
 /// Where to PUT the bytes (no auth header; exactly `uploadHeaders`, else just `Content-Type`).
@@ -38,13 +42,16 @@ pub struct UploadedMedia {
 
 /// Body of `POST /media/imports`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 pub struct ImportMedia {
     pub url: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content_type: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file_name: Option<String>,
+    #[serde(flatten)]
+    #[ts(skip)]
+    pub extra: Extra,
 }
 
 /// The reply to an import; idempotent by content.
@@ -95,12 +102,16 @@ pub struct MediaSummary {
     #[serde(default)]
     pub prompt: Option<String>,
     /// `processing`, `completed` or `failed`.
+    #[serde(default, deserialize_with = "crate::common::null_as_default")]
     pub status: String,
     #[serde(default)]
     pub created_at: Option<String>,
-    /// 0-based slot within the generation.
+    /// 0-based slot within the generation (spec era).
     #[serde(default)]
     pub variant: u32,
+    /// Newest era, in place of `variant`: the output's own token, `<shortId>-<N>`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub media_id: Option<String>,
     /// Where the file is served; none until the output is rendered.
     #[serde(default)]
     pub url: Option<String>,
@@ -127,7 +138,10 @@ pub struct MediaSummary {
 impl MediaSummary {
     /// The output token (`<uuid>-<N>`, N from 1) that references, cards and `card_attach_output` take.
     pub fn token(&self) -> String {
-        format!("{}-{}", self.id, self.variant + 1)
+        match &self.media_id {
+            Some(m) => m.clone(),
+            None => format!("{}-{}", self.id, self.variant + 1),
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 //! Space and stage bodies are snake_case on the wire in the spec era (fact sheet 1.8); they also accept
 //! camelCase.
 use crate::common::{double_option, Position, ResolvedSpace};
+use crate::open::Extra;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
@@ -28,8 +29,8 @@ pub struct Space {
     pub created_at: Option<String>,
     #[serde(default)]
     pub updated_at: Option<String>,
-    /// Live (not archived) cards in the space.
-    #[serde(default)]
+    /// Live (not archived) cards in the space (`cardCount` in the newest era).
+    #[serde(default, alias = "cardCount")]
     pub post_count: Option<i64>,
 }
 
@@ -45,7 +46,6 @@ pub struct SpaceEnvelope {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
-#[serde(deny_unknown_fields)]
 pub struct CreateSpace {
     pub name: String,
     #[serde(default, alias = "coverUrl", skip_serializing_if = "Option::is_none")]
@@ -55,10 +55,12 @@ pub struct CreateSpace {
     /// Copy the stages (never the cards) of this space.
     #[serde(default, alias = "duplicateFrom", skip_serializing_if = "Option::is_none")]
     pub duplicate_from: Option<String>,
+    #[serde(flatten)]
+    #[ts(skip)]
+    pub extra: Extra,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
-#[serde(deny_unknown_fields)]
 pub struct UpdateSpace {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
@@ -68,6 +70,9 @@ pub struct UpdateSpace {
     pub cover_url: Option<Option<String>>,
     #[serde(default, alias = "coverPosition", skip_serializing_if = "Option::is_none")]
     pub cover_position: Option<Position>,
+    #[serde(flatten)]
+    #[ts(skip)]
+    pub extra: Extra,
 }
 
 // ---------- stages ----------
@@ -101,7 +106,6 @@ pub struct StageEnvelope {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
-#[serde(deny_unknown_fields)]
 pub struct CreateStage {
     pub name: String,
     #[serde(default, alias = "spaceId", skip_serializing_if = "Option::is_none")]
@@ -112,12 +116,14 @@ pub struct CreateStage {
     pub after_id: Option<String>,
     #[serde(default, alias = "beforeId", skip_serializing_if = "Option::is_none")]
     pub before_id: Option<String>,
+    #[serde(flatten)]
+    #[ts(skip)]
+    pub extra: Extra,
 }
 
 /// `PATCH /stages/{id}`. `after_id: null` moves the stage to the far left, `before_id: null` to the far
 /// right.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
-#[serde(deny_unknown_fields)]
 pub struct UpdateStage {
     #[serde(alias = "spaceId")]
     pub space_id: String,
@@ -131,6 +137,9 @@ pub struct UpdateStage {
     #[serde(default, alias = "beforeId", deserialize_with = "double_option", skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "string | null")]
     pub before_id: Option<Option<String>>,
+    #[serde(flatten)]
+    #[ts(skip)]
+    pub extra: Extra,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
@@ -143,12 +152,14 @@ pub struct StageUpdated {
 
 /// JSON body of `DELETE /stages/{id}`: where the stage's cards go (`null` only for an empty stage).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
-#[serde(deny_unknown_fields)]
 pub struct DeleteStage {
     #[serde(alias = "spaceId")]
     pub space_id: String,
     #[serde(default, alias = "targetStageId")]
     pub target_stage_id: Option<String>,
+    #[serde(flatten)]
+    #[ts(skip)]
+    pub extra: Extra,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
@@ -162,8 +173,6 @@ pub struct StageDeleted {
 
 // ---------- cards ----------
 
-/// The platforms a post can publish to.
-pub const PLATFORMS: &[&str] = &["youtube", "instagram", "tiktok", "facebook", "linkedin", "x", "threads", "general"];
 
 /// A card as lists and writes return it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
@@ -242,6 +251,9 @@ pub struct CardList {
     pub total: i64,
     #[serde(default)]
     pub has_more: bool,
+    /// Newest era: cursor paging (`hasMore` is gone there; a cursor means there is more).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
     #[serde(default)]
     pub space: Option<ResolvedSpace>,
 }
@@ -259,12 +271,10 @@ pub struct Post {
     pub format: Option<String>,
     #[serde(default)]
     pub status: Option<String>,
-    /// The post's own time, or the card's when it has none.
+    /// The post's own time, or the card's when it has none. The service does not say which: a time that
+    /// differs from the card's is the post's own (see [`PostInput::from_post`]).
     #[serde(default)]
     pub scheduled_at: Option<String>,
-    /// `true` when `scheduledAt` is the post's own override.
-    #[serde(default)]
-    pub has_own_schedule: bool,
     #[serde(default)]
     pub published_at: Option<String>,
     #[serde(default)]
@@ -273,7 +283,7 @@ pub struct Post {
 
 /// A post in the declarative `posts` list, keyed by platform (one post per platform).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 pub struct PostInput {
     pub platform: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -287,19 +297,47 @@ pub struct PostInput {
     pub platform_specific_data: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
+    #[serde(flatten)]
+    #[ts(skip)]
+    pub extra: Extra,
 }
 
 impl PostInput {
-    /// The input that keeps a post as it is read.
-    pub fn from_post(post: &Post) -> Option<PostInput> {
+    /// The input that keeps a post as it was read from a card whose time is `card_scheduled_at`. The
+    /// service returns each post's effective time and no flag saying whether it is the post's own, so a
+    /// time that differs from the card's is sent back as the post's own override, and a time equal to the
+    /// card's is left out: that post follows the card, also when the same write moves the card's time.
+    pub fn from_post(post: &Post, card_scheduled_at: Option<&str>) -> Option<PostInput> {
+        let own = post.scheduled_at.as_deref().filter(|t| !same_instant(Some(t), card_scheduled_at));
         Some(PostInput {
             platform: post.platform.clone()?,
             format: post.format.clone(),
             connected_account_id: post.connected_account_id.clone(),
-            scheduled_at: if post.has_own_schedule { post.scheduled_at.clone() } else { None },
+            scheduled_at: own.map(str::to_string),
             platform_specific_data: post.platform_settings.clone(),
             status: post.status.clone(),
+            extra: Extra::default(),
         })
+    }
+}
+
+/// Two RFC 3339 times name the same instant (`…Z` and `…+00:00`, with or without milliseconds).
+fn same_instant(a: Option<&str>, b: Option<&str>) -> bool {
+    fn norm(t: &str) -> String {
+        let t = t.trim().replace("+00:00", "Z");
+        match (t.find('.'), t.strip_suffix('Z')) {
+            (Some(dot), Some(_)) => {
+                let frac = t[dot + 1..t.len() - 1].trim_end_matches('0');
+                let head = &t[..dot];
+                if frac.is_empty() { format!("{head}Z") } else { format!("{head}.{frac}Z") }
+            }
+            _ => t,
+        }
+    }
+    match (a, b) {
+        (Some(a), Some(b)) => norm(a) == norm(b),
+        (None, None) => true,
+        _ => false,
     }
 }
 
@@ -377,7 +415,7 @@ impl CardAsset {
 
 /// An entry of the declarative `assets` list: `{ id }` keeps an asset, otherwise exactly one reference.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 pub struct CardAssetInput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
@@ -396,6 +434,9 @@ pub struct CardAssetInput {
     pub display_name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Value>,
+    #[serde(flatten)]
+    #[ts(skip)]
+    pub extra: Extra,
 }
 
 impl CardAssetInput {
@@ -431,7 +472,7 @@ impl CardAssetInput {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 pub struct CreateCard {
     pub title: String,
     pub platform: String,
@@ -454,11 +495,14 @@ pub struct CreateCard {
     pub posts: Option<Vec<PostInput>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub assets: Option<Vec<CardAssetInput>>,
+    #[serde(flatten)]
+    #[ts(skip)]
+    pub extra: Extra,
 }
 
 /// `PATCH /cards/{id}`. `posts` and `assets` are declarative: the whole desired list.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 pub struct UpdateCard {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
@@ -470,6 +514,9 @@ pub struct UpdateCard {
     /// Move to a space.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub space_id: Option<String>,
+    /// `true` archives the card, `false` restores it (newer alternative to `POST /archive`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub archived: Option<bool>,
     /// Place before this card in its stage (a sandbox and desktop addition for drag and drop).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub before_card_id: Option<String>,
@@ -494,6 +541,13 @@ pub struct UpdateCard {
     #[serde(default, deserialize_with = "double_option", skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "string | null")]
     pub scheduled_at: Option<Option<String>>,
+    /// Record a publication made elsewhere.
+    #[serde(default, deserialize_with = "double_option", skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "string | null")]
+    pub published_at: Option<Option<String>>,
+    #[serde(default, deserialize_with = "double_option", skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "string | null")]
+    pub publish_url: Option<Option<String>>,
     /// Needs `expectedRevision`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
@@ -505,6 +559,9 @@ pub struct UpdateCard {
     pub posts: Option<Vec<PostInput>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub assets: Option<Vec<CardAssetInput>>,
+    #[serde(flatten)]
+    #[ts(skip)]
+    pub extra: Extra,
 }
 
 /// Query of `GET /cards` (spec era: snake_case names; camelCase accepted).
@@ -533,10 +590,12 @@ pub struct CardQuery {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
-#[serde(deny_unknown_fields)]
 pub struct PublishRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub platform: Option<String>,
+    #[serde(flatten)]
+    #[ts(skip)]
+    pub extra: Extra,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
@@ -584,25 +643,29 @@ pub struct TagEnvelope {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
-#[serde(deny_unknown_fields)]
 pub struct TagInput {
     pub name: String,
+    #[serde(flatten)]
+    #[ts(skip)]
+    pub extra: Extra,
 }
 
 // ---------- archive ----------
 
 /// `POST /archive`. `assetType`: `card`, `brand_kit`, `brand_kit_section`, `project`, `space`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 pub struct ArchiveRequest {
     pub asset_type: String,
     pub id: String,
     /// Default `true`; `false` restores.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub archived: Option<bool>,
+    #[serde(flatten)]
+    #[ts(skip)]
+    pub extra: Extra,
 }
 
-pub const ARCHIVE_ASSET_TYPES: &[&str] = &["card", "brand_kit", "brand_kit_section", "project", "space"];
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct ArchiveResult {
@@ -640,11 +703,35 @@ pub struct ConnectedAccount {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct ConnectedAccountList {
-    #[serde(default)]
+    /// `connectedAccounts` in the newest era.
+    #[serde(default, alias = "connectedAccounts")]
     pub accounts: Vec<ConnectedAccount>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct ConnectedAccountEnvelope {
     pub account: ConnectedAccount,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn post(at: Option<&str>) -> Post {
+        serde_json::from_value(serde_json::json!({ "id": "p1", "platform": "x", "scheduledAt": at })).unwrap()
+    }
+
+    #[test]
+    fn a_post_keeps_a_time_that_differs_from_its_cards_and_follows_the_card_otherwise() {
+        let card = Some("2026-12-01T09:00:00.000Z");
+        let own = PostInput::from_post(&post(Some("2026-12-02T18:30:00.000Z")), card).unwrap();
+        assert_eq!(own.scheduled_at.as_deref(), Some("2026-12-02T18:30:00.000Z"));
+        let follows = PostInput::from_post(&post(Some("2026-12-01T09:00:00Z")), card).unwrap();
+        assert_eq!(follows.scheduled_at, None);
+        let follows = PostInput::from_post(&post(Some("2026-12-01T09:00:00+00:00")), card).unwrap();
+        assert_eq!(follows.scheduled_at, None);
+        let no_card_time = PostInput::from_post(&post(Some("2026-12-02T18:30:00Z")), None).unwrap();
+        assert_eq!(no_card_time.scheduled_at.as_deref(), Some("2026-12-02T18:30:00Z"));
+        assert_eq!(PostInput::from_post(&post(None), card).unwrap().scheduled_at, None);
+    }
 }

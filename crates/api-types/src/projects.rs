@@ -1,13 +1,16 @@
 //! Projects (editor / canvas), created or imported, optionally linked to a card.
+use crate::open::Extra;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+/// A project. Its kind was called `kind`, then `surface`, then `type`, and the service emitted the older
+/// names beside the newer one for a while, so a reply may carry two or three of them at once: the read
+/// takes `type`, else `surface`, else `kind`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", from = "ProjectRead")]
 pub struct Project {
     pub id: String,
-    /// `editor | canvas` (read from `surface` or `kind` too).
-    #[serde(alias = "surface", alias = "kind")]
+    /// `editor | canvas`.
     pub r#type: String,
     #[serde(default)]
     pub title: Option<String>,
@@ -33,6 +36,61 @@ pub struct Project {
     pub updated_at: Option<String>,
 }
 
+/// [`Project`] as read, with the kind under any of its three names.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ProjectRead {
+    id: String,
+    #[serde(default)]
+    r#type: Option<String>,
+    #[serde(default)]
+    surface: Option<String>,
+    #[serde(default)]
+    kind: Option<String>,
+    #[serde(default)]
+    title: Option<String>,
+    #[serde(default)]
+    orientation: Option<String>,
+    #[serde(default)]
+    width: Option<i64>,
+    #[serde(default)]
+    height: Option<i64>,
+    #[serde(default)]
+    thumbnail_url: Option<String>,
+    #[serde(default)]
+    is_archived: bool,
+    #[serde(default)]
+    is_favorited: bool,
+    #[serde(default)]
+    brand_kit_id: Option<String>,
+    #[serde(default)]
+    linked_card_id: Option<String>,
+    #[serde(default)]
+    created_at: Option<String>,
+    #[serde(default)]
+    updated_at: Option<String>,
+}
+
+impl From<ProjectRead> for Project {
+    fn from(p: ProjectRead) -> Project {
+        Project {
+            id: p.id,
+            r#type: p.r#type.or(p.surface).or(p.kind).unwrap_or_else(|| "editor".into()),
+            title: p.title,
+            orientation: p.orientation,
+            width: p.width,
+            height: p.height,
+            thumbnail_url: p.thumbnail_url,
+            is_archived: p.is_archived,
+            is_favorited: p.is_favorited,
+            brand_kit_id: p.brand_kit_id,
+            linked_card_id: p.linked_card_id,
+            created_at: p.created_at,
+            updated_at: p.updated_at,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct ProjectList {
     #[serde(default)]
@@ -56,7 +114,7 @@ impl ProjectCreated {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 pub struct CreateProject {
     /// `editor` (default) or `canvas`; `surface` and `kind` are accepted aliases.
     #[serde(default, alias = "surface", alias = "kind", skip_serializing_if = "Option::is_none")]
@@ -74,6 +132,9 @@ pub struct CreateProject {
     /// Link the new project to this card in the same call (needs `planner:write`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub card_id: Option<String>,
+    #[serde(flatten)]
+    #[ts(skip)]
+    pub extra: Extra,
 }
 
 /// Where an imported project comes from.
@@ -91,7 +152,7 @@ pub enum ImportSource {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 pub struct ImportProject {
     pub source: ImportSource,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -100,4 +161,7 @@ pub struct ImportProject {
     pub page_count: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub card_id: Option<String>,
+    #[serde(flatten)]
+    #[ts(skip)]
+    pub extra: Extra,
 }

@@ -46,15 +46,42 @@ fn stage_bodies_are_snake_case_and_accept_camel_case() {
 }
 
 #[test]
-fn request_bodies_refuse_unknown_fields() {
-    let err = serde_json::from_value::<UpdateCard>(json!({"title": "x", "colour": "red"})).unwrap_err();
+fn request_bodies_carry_unknown_fields_and_strict_parsing_names_them() {
+    // The client: a field the service adds later travels in `extra`, and back out as written.
+    let read: UpdateCard = serde_json::from_value(json!({"title": "x", "colour": "red"})).unwrap();
+    assert_eq!(read.extra.0.get("colour"), Some(&json!("red")));
+    assert_eq!(serde_json::to_value(&read).unwrap(), json!({"title": "x", "colour": "red"}));
+    // The sandbox: the same body parsed strictly is refused, naming the field, also when nested.
+    let err = open::strict(|| serde_json::from_value::<UpdateCard>(json!({"title": "x", "colour": "red"})))
+        .unwrap_err();
     assert!(err.to_string().contains("colour"), "{err}");
+    let err = open::strict(|| {
+        serde_json::from_value::<GenerateRequest>(json!({"modelId": "m", "references": {"image": ["u"]}}))
+    })
+    .unwrap_err();
+    assert!(err.to_string().contains("unknown field `image`"), "{err}");
+}
+
+#[test]
+fn every_documented_generate_field_is_named() {
+    let body = json!({
+        "modelId": "veo-3.1-fast", "contentType": "video", "prompt": "p", "aspectRatio": "16:9",
+        "resolution": "1080p", "quality": "high", "numImages": 1, "numGenerations": 2, "duration": 8.5,
+        "keepInputLength": true, "audioEnabled": true, "negativePrompt": "n", "seed": 7, "upscaleFactor": "2x",
+        "references": {"images": ["u"], "videos": ["v"], "audio": ["a"], "startFrame": "s", "endFrame": "e",
+            "elements": [{"elementId": "el1"}, {"name": "hero", "description": "d", "images": ["i"]}]},
+        "parameters": {"multiShot": true}, "text": "t", "voiceId": "v1", "voiceName": "Ava",
+        "durationSeconds": 3.5, "promptInfluence": 0.4, "outputId": "o", "projectId": "p1",
+        "placement": {"mode": "append"}, "playheadFrame": 12.5, "avatarId": "av", "getCost": true
+    });
+    let read: GenerateRequest = open::strict(|| serde_json::from_value(body.clone())).unwrap();
+    assert_eq!(serde_json::to_value(&read).unwrap(), body);
 }
 
 #[test]
 fn brand_kit_update_has_no_removed_inputs() {
     for (removed, _) in REMOVED_INPUTS {
-        let err = serde_json::from_value::<UpdateBrandKit>(json!({ *removed: "x" }));
+        let err = open::strict(|| serde_json::from_value::<UpdateBrandKit>(json!({ *removed: "x" })));
         assert!(err.is_err(), "{removed} must not be a field of UpdateBrandKit");
     }
 }

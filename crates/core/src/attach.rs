@@ -204,7 +204,7 @@ pub async fn project_import(state: &AppState, args: ProjectImportArgs) -> IpcRes
             return Err(IpcError::validation("pageCount", "A deck has 1 to 500 pages."));
         }
     }
-    let req = ImportProject { source, title: non_empty(args.title), page_count: args.page_count, card_id: Some(card_id) };
+    let req = ImportProject { source, title: non_empty(args.title), page_count: args.page_count, card_id: Some(card_id), extra: Default::default() };
     Ok(linked(state.client().await?.projects().import(&req).await?))
 }
 
@@ -260,6 +260,6 @@ pub async fn media_upload(state: &AppState, args: MediaUploadArgs) -> IpcResult<
 /// platform's outcome: success with the post's URL, or its error.
 pub async fn card_publish(state: &AppState, args: CardPublishArgs) -> IpcResult<PublishResult> {
     let card_id = check_card_id(&args.card_id)?;
-    let req = PublishRequest { platform: check_platform("platform", args.platform)? };
+    let req = PublishRequest { platform: check_platform("platform", args.platform)?, ..Default::default() };
     Ok(state.client().await?.cards().publish(&card_id, &req).await?)
 }

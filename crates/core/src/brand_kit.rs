@@ -452,6 +452,7 @@ fn check_edits(edits: &[SectionEdit]) -> IpcResult<Vec<SectionWrite>> {
             width,
             expected_version: Some(e.expected_version),
             revert_to: None,
+            ..Default::default()
         });
     }
     Ok(out)
@@ -642,7 +643,7 @@ pub async fn brand_kit_section_archive(state: &AppState, args: BrandKitSectionAr
             (a.id, None)
         }
     };
-    let req = ArchiveRequest { asset_type: "brand_kit_section".into(), id: id.clone(), archived: Some(args.archived) };
+    let req = ArchiveRequest { asset_type: "brand_kit_section".into(), id: id.clone(), archived: Some(args.archived), ..Default::default() };
     let result = client.archive(&req).await?;
     let now = now_ms();
     with_kit(state, &kit_id, |k| {

@@ -290,7 +290,7 @@ pub async fn space_archive(state: &AppState, args: SpaceArchiveArgs) -> IpcResul
 }
 
 async fn archive(state: &AppState, asset_type: &str, id: String, archived: bool) -> IpcResult<ArchiveResult> {
-    let req = ArchiveRequest { asset_type: asset_type.to_string(), id, archived: Some(archived) };
+    let req = ArchiveRequest { asset_type: asset_type.to_string(), id, archived: Some(archived), ..Default::default() };
     Ok(state.client().await?.archive(&req).await?)
 }
 
@@ -320,6 +320,7 @@ pub async fn stage_update(state: &AppState, args: StageUpdateArgs) -> IpcResult<
         color: non_empty(args.color),
         after_id: args.after_id.map(Some),
         before_id: args.before_id.map(Some),
+        ..Default::default()
     };
     Ok(state.client().await?.stages().update(&args.stage_id, &req).await?)
 }
@@ -339,7 +340,7 @@ pub async fn stage_delete(state: &AppState, args: StageDeleteArgs) -> IpcResult<
             others.first().map(|s| s.id.clone())
         }
     };
-    let req = DeleteStage { space_id: args.space_id, target_stage_id: target };
+    let req = DeleteStage { space_id: args.space_id, target_stage_id: target, ..Default::default() };
     Ok(client.stages().delete(&args.stage_id, &req).await?)
 }
 

@@ -157,7 +157,8 @@ pub struct CardAttachOutputArgs {
 }
 
 /// Where a job is. `submitting`: written here, its request not answered yet (it is sent again with the
-/// same `outputId` until it is); `cancelled`: this app stopped waiting (the render may still finish).
+/// same `outputId` until it is); `cancelled`: this app stopped waiting (the render may still finish);
+/// `abandoned`: the service dropped the render without failing it (newest era, e.g. a duplicate).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum JobStatus {
@@ -166,11 +167,12 @@ pub enum JobStatus {
     Completed,
     Failed,
     Cancelled,
+    Abandoned,
 }
 
 impl JobStatus {
     pub fn is_terminal(self) -> bool {
-        matches!(self, JobStatus::Completed | JobStatus::Failed | JobStatus::Cancelled)
+        matches!(self, JobStatus::Completed | JobStatus::Failed | JobStatus::Cancelled | JobStatus::Abandoned)
     }
     fn as_str(self) -> &'static str {
         match self {
@@ -179,16 +181,29 @@ impl JobStatus {
             JobStatus::Completed => "completed",
             JobStatus::Failed => "failed",
             JobStatus::Cancelled => "cancelled",
+            JobStatus::Abandoned => "abandoned",
         }
     }
 }
 
-impl From<GenerationStatus> for JobStatus {
-    fn from(s: GenerationStatus) -> Self {
-        match s {
-            GenerationStatus::Pending | GenerationStatus::Processing => JobStatus::Processing,
-            GenerationStatus::Completed => JobStatus::Completed,
-            GenerationStatus::Failed => JobStatus::Failed,
+impl JobStatus {
+    /// The job's status from the service's: a status this build does not know is still rendering (polled
+    /// on until the service says more).
+    fn from_service(s: &api_types::Open<GenerationStatus>) -> Self {
+        match s.get() {
+            Some(GenerationStatus::Completed) => JobStatus::Completed,
+            Some(GenerationStatus::Failed) => JobStatus::Failed,
+            Some(GenerationStatus::Abandoned) => JobStatus::Abandoned,
+            Some(GenerationStatus::Pending | GenerationStatus::Processing) | None => JobStatus::Processing,
+        }
+    }
+
+    /// A status read: `completed` counts only once settled (`settled` is not `false`).
+    fn of(g: &Generation) -> Self {
+        if g.status == GenerationStatus::Completed && !g.is_done() {
+            JobStatus::Processing
+        } else {
+            JobStatus::from_service(&g.status)
         }
     }
 }
@@ -259,16 +274,20 @@ fn clean(v: &Option<String>) -> Option<String> {
     v.as_ref().map(|s| s.trim().to_string()).filter(|s| !s.is_empty())
 }
 
-/// `true` for `<uuid>`, `<uuid>-<N>` (N ≥ 1) and the 8-character short form (facts 3.1).
+/// `true` for `<uuid>`, `<uuid>-<N>` (N ≥ 1) and the 8-character short forms (facts 3.1): the uuid's first
+/// 8 characters or the newest era's `shortId` (letters and digits), each optionally `-<N>`. The cases are
+/// `crates/api-types/fixtures/output-tokens.json`, shared with the UI's check.
 pub fn is_output_token(s: &str) -> bool {
     let hex = |p: &str, n: usize| p.len() == n && p.bytes().all(|b| b.is_ascii_hexdigit());
+    let short = |p: &str| p.len() == 8 && p.bytes().all(|b| b.is_ascii_alphanumeric());
+    let variation = |p: &str| !p.starts_with('+') && p.parse::<u32>().is_ok_and(|n| n >= 1);
     let parts: Vec<&str> = s.split('-').collect();
     match parts.len() {
-        1 => hex(parts[0], 8),
-        2 => hex(parts[0], 8) && parts[1].parse::<u32>().is_ok_and(|n| n >= 1),
+        1 => short(parts[0]),
+        2 => short(parts[0]) && variation(parts[1]),
         5 | 6 => {
             let uuid = hex(parts[0], 8) && hex(parts[1], 4) && hex(parts[2], 4) && hex(parts[3], 4) && hex(parts[4], 12);
-            uuid && (parts.len() == 5 || parts[5].parse::<u32>().is_ok_and(|n| n >= 1))
+            uuid && (parts.len() == 5 || variation(parts[5]))
         }
         _ => false,
     }
@@ -303,6 +322,7 @@ fn check_references(r: &Option<References>) -> IpcResult<Option<References>> {
         audio: list("references.audio", &r.audio)?,
         start_frame: one("references.startFrame", &r.start_frame)?,
         end_frame: one("references.endFrame", &r.end_frame)?,
+        ..Default::default()
     };
     Ok((!out.is_empty()).then_some(out))
 }
@@ -342,6 +362,7 @@ pub fn request_for(form: &StudioForm) -> IpcResult<StoredRequest> {
             board_name: clean(&form.board_name),
             output_id: None,
             get_cost: None,
+            ..Default::default()
         }));
     }
     let model_id = clean(&form.model_id).ok_or_else(|| IpcError::validation("modelId", "Choose a model."))?;
@@ -452,9 +473,9 @@ impl Cadence {
 fn first_interval(job: &StudioJob) -> Duration {
     let g = Generation {
         output_id: job.output_id.clone(),
-        status: GenerationStatus::Processing,
-        content_type: job.content_type,
-        model_id: job.model_id.clone(),
+        status: GenerationStatus::Processing.into(),
+        content_type: Some(job.content_type.into()),
+        model_id: Some(job.model_id.clone()),
         output_urls: Vec::new(),
         error: None,
         created_at: None,
@@ -462,6 +483,8 @@ fn first_interval(job: &StudioJob) -> Duration {
         settled: None,
         poll_after_seconds: None,
         credits_charged: None,
+        outputs: Vec::new(),
+        charge: None,
     };
     default_interval(&g)
 }
@@ -888,7 +911,7 @@ pub async fn studio_retry(state: &AppState, args: StudioJobArgs) -> IpcResult<St
             Ok(job)
         }
         JobStatus::Completed => Err(IpcError::validation("outputId", "This render finished; generate again to make another.")),
-        JobStatus::Failed | JobStatus::Cancelled => {
+        JobStatus::Failed | JobStatus::Cancelled | JobStatus::Abandoned => {
             let fresh = uuid::Uuid::new_v4().to_string();
             studio_generate(state, StudioGenerateArgs { form: job.form, output_id: fresh }).await
         }
@@ -941,15 +964,15 @@ fn short(e: ApiError) -> String {
 }
 
 fn apply_result(job: &mut StudioJob, r: &GenerateResult) {
-    job.status = r.status.into();
+    job.status = JobStatus::from_service(&r.status);
     if !job.status.is_terminal() {
         job.last_running_at = Some(now_ms());
     }
     job.idempotent_replay = job.idempotent_replay || r.idempotent_replay;
-    if r.credits_estimate.is_some() {
-        job.credits = r.credits_estimate;
+    if r.credits().is_some() {
+        job.credits = r.credits();
     }
-    job.output_urls = r.output_urls.clone();
+    job.output_urls = r.urls();
     job.error = None;
     job.updated_at = now_ms();
     if job.status.is_terminal() {
@@ -958,14 +981,14 @@ fn apply_result(job: &mut StudioJob, r: &GenerateResult) {
 }
 
 fn apply_status(job: &mut StudioJob, g: &Generation) {
-    job.status = g.status.into();
+    job.status = JobStatus::of(g);
     if !job.status.is_terminal() {
         job.last_running_at = Some(now_ms());
     }
-    job.output_urls = g.output_urls.clone();
+    job.output_urls = g.urls();
     job.error = g.error.clone();
-    if g.credits_charged.is_some() {
-        job.credits = g.credits_charged;
+    if g.credits().is_some() {
+        job.credits = g.credits();
     }
     job.updated_at = now_ms();
     if job.status.is_terminal() {
@@ -1166,6 +1189,18 @@ mod tests {
         assert!(!is_output_token(&format!("{id}-x")));
         assert!(!is_output_token("https://example.com/a.png"));
         assert!(!is_output_token("0f8fad5"));
+    }
+
+    #[test]
+    fn output_tokens_follow_the_shared_cases() {
+        let cases: serde_json::Value =
+            serde_json::from_str(include_str!("../../api-types/fixtures/output-tokens.json")).unwrap();
+        for v in cases["valid"].as_array().unwrap() {
+            assert!(is_output_token(v.as_str().unwrap()), "valid: {v}");
+        }
+        for v in cases["invalid"].as_array().unwrap() {
+            assert!(!is_output_token(v.as_str().unwrap()), "invalid: {v}");
+        }
     }
 
     #[test]

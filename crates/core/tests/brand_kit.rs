@@ -316,7 +316,7 @@ async fn the_knowledge_base_lists_searches_adds_and_removes() {
     }))
     .await
     .unwrap();
-    assert_eq!((text.item.source_type.as_str(), text.item.title.as_deref(), text.limit_reached), ("text", Some("Packaging"), false));
+    assert_eq!((text.item.as_ref().expect("an item").source_type.as_str(), text.item.as_ref().expect("an item").title.as_deref(), text.limit_reached), ("text", Some("Packaging"), false));
     // A small document as base64 (the bytes of "# Returns\nThirty days, no questions.").
     let md = c::knowledge_add(&app, add(|a| {
         a.file_data = Some("IyBSZXR1cm5zClRoaXJ0eSBkYXlzLCBubyBxdWVzdGlvbnMu".into());
@@ -324,27 +324,27 @@ async fn the_knowledge_base_lists_searches_adds_and_removes() {
     }))
     .await
     .unwrap();
-    assert_eq!((md.item.source_type.as_str(), md.item.file_ext.as_deref()), ("file", Some("md")));
+    assert_eq!((md.item.as_ref().expect("an item").source_type.as_str(), md.item.as_ref().expect("an item").file_ext.as_deref()), ("file", Some("md")));
     let page = c::knowledge_add(&app, add(|a| a.url = Some("https://demostudio.example/about".into()))).await.unwrap();
-    assert_eq!(page.item.source_type, "url");
+    assert_eq!(page.item.as_ref().expect("an item").source_type, "url");
     let video = c::knowledge_add(&app, add(|a| a.file_url = Some("https://cdn.example.com/launch-talk.mp4".into()))).await.unwrap();
-    assert_eq!((video.item.source_type.as_str(), video.item.file_ext.as_deref()), ("file", Some("mp4")));
+    assert_eq!((video.item.as_ref().expect("an item").source_type.as_str(), video.item.as_ref().expect("an item").file_ext.as_deref()), ("file", Some("mp4")));
 
     let matches = c::knowledge_search(&app, KnowledgeSearchArgs { brand_kit_id: kit.clone(), query: "recycled kraft boxes".into(), limit: None })
         .await
         .unwrap();
-    assert_eq!(matches[0].knowledge_id.as_deref(), Some(text.item.id.as_str()), "{matches:?}");
+    assert_eq!(matches[0].knowledge_id.as_deref(), Some(text.item.as_ref().expect("an item").id.as_str()), "{matches:?}");
     assert!(matches[0].similarity > 0.0 && matches[0].similarity <= 1.0);
     let e = c::knowledge_search(&app, KnowledgeSearchArgs { brand_kit_id: kit.clone(), query: "  ".into(), limit: None }).await.unwrap_err();
     assert_eq!(e.field.as_deref(), Some("query"));
 
     let total = c::knowledge_list(&app, KnowledgeListArgs { brand_kit_id: kit.clone(), limit: None, offset: None }).await.unwrap().total;
-    let gone = c::knowledge_remove(&app, KnowledgeRemoveArgs { brand_kit_id: kit.clone(), knowledge_id: text.item.id.clone() }).await.unwrap();
-    assert_eq!(gone.id, text.item.id);
+    let gone = c::knowledge_remove(&app, KnowledgeRemoveArgs { brand_kit_id: kit.clone(), knowledge_id: text.item.as_ref().expect("an item").id.clone() }).await.unwrap();
+    assert_eq!(gone.id, text.item.as_ref().expect("an item").id);
     let after = c::knowledge_list(&app, KnowledgeListArgs { brand_kit_id: kit.clone(), limit: None, offset: None }).await.unwrap();
     assert_eq!(after.total, total - 1);
-    assert!(after.items.iter().all(|i| i.id != text.item.id));
-    let e = c::knowledge_remove(&app, KnowledgeRemoveArgs { brand_kit_id: kit, knowledge_id: text.item.id }).await.unwrap_err();
+    assert!(after.items.iter().all(|i| i.id != text.item.as_ref().expect("an item").id));
+    let e = c::knowledge_remove(&app, KnowledgeRemoveArgs { brand_kit_id: kit, knowledge_id: text.item.as_ref().expect("an item").id.clone() }).await.unwrap_err();
     assert_eq!(e.code, IpcCode::NotFound);
 }
 

@@ -58,8 +58,26 @@ fn migrate(conn: &Connection) -> rusqlite::Result<()> {
     for schema in crate::routes::SCHEMAS {
         conn.execute_batch(schema)?;
     }
+    for (table, column, decl) in ADDED_COLUMNS {
+        let has: bool = conn.query_row(
+            &format!("SELECT COUNT(*) > 0 FROM pragma_table_info('{table}') WHERE name = ?1"),
+            [column],
+            |r| r.get(0),
+        )?;
+        if !has {
+            conn.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column} {decl}"))?;
+        }
+    }
     Ok(())
 }
+
+/// Columns added after a table first shipped: added to a sandbox file made by an older build too.
+const ADDED_COLUMNS: &[(&str, &str, &str)] = &[
+    ("knowledge_items", "tags", "TEXT NOT NULL DEFAULT '[]'"),
+    ("brand_kits", "brand_colors", "TEXT NOT NULL DEFAULT '[]'"),
+    ("brand_kits", "typography", "TEXT"),
+    ("brand_kits", "logos", "TEXT NOT NULL DEFAULT '[]'"),
+];
 
 /// A new record id.
 pub fn new_id() -> String {

@@ -6,7 +6,9 @@ use axum::http::request::Parts;
 use axum::http::StatusCode;
 use serde::de::DeserializeOwned;
 
-/// A JSON body. Malformed JSON, a wrong type, a missing or unknown field: 400 naming it.
+/// A JSON body. Malformed JSON, a wrong type, a missing or unknown field: 400 naming it. Bodies are parsed
+/// strictly ([`api_types::open::strict`]): a field no one documented, which the client would carry in a
+/// request's `extra`, is an unknown field here.
 pub struct AppJson<T>(pub T);
 
 impl<S, T> FromRequest<S> for AppJson<T>
@@ -36,21 +38,24 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(ApiError::bad("body", "A JSON body is required"));
     }
-    let de = &mut serde_json::Deserializer::from_slice(bytes);
-    let value: T = serde_path_to_error::deserialize(de).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.into_inner();
-        json_error(&path, &inner)
-    })?;
-    Ok(value)
+    api_types::open::strict(|| {
+        let de = &mut serde_json::Deserializer::from_slice(bytes);
+        serde_path_to_error::deserialize(de).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = e.into_inner();
+            json_error(&path, &inner)
+        })
+    })
 }
 
 /// Parses an already-read JSON value (handlers that look at the raw JSON first).
 pub fn from_value<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, ApiError> {
-    serde_path_to_error::deserialize(value).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.into_inner();
-        json_error(&path, &inner)
+    api_types::open::strict(|| {
+        serde_path_to_error::deserialize(value).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = e.into_inner();
+            json_error(&path, &inner)
+        })
     })
 }
 

@@ -290,21 +290,7 @@ async fn read_mode_mistakes_are_400_naming_the_valid_values() {
     assert_eq!(s, 400, "{v}");
     assert_eq!(v["field"], "detail");
     assert_eq!(v["validValues"], json!(["summary", "full"]));
-    let (s, v) = http
-        .get(
-            &sb.key,
-            &format!("/brand-kits/{kit}?detail=summary&tabs=voice"),
-        )
-        .await;
-    assert_eq!(s, 400, "{v}");
-    assert_eq!(v["field"], "detail");
-    assert!(msg(&v).contains("cannot be combined"), "{v}");
-    let (s, v) = http
-        .get(&sb.key, &format!("/brand-kits/{kit}?history=true"))
-        .await;
-    assert_eq!(s, 400, "{v}");
-    assert_eq!(v["field"], "history");
-    assert_eq!(v["validValues"], json!(["keys", "roles", "tabs"]));
+    // A summary has no bodies, so it has no history either.
     let (s, v) = http
         .get(
             &sb.key,
@@ -312,6 +298,7 @@ async fn read_mode_mistakes_are_400_naming_the_valid_values() {
         )
         .await;
     assert_eq!(s, 400, "{v}");
+    assert_eq!(v["field"], "history");
     let (s, v) = http
         .get(
             &sb.key,
@@ -320,6 +307,48 @@ async fn read_mode_mistakes_are_400_naming_the_valid_values() {
         .await;
     assert_eq!(s, 400, "{v}");
     assert_eq!(v["field"], "history");
+}
+
+/// Spec §4 "Read modes": `detail=summary`, optionally with a filter by role or tab.
+#[tokio::test]
+async fn summary_may_be_filtered_by_role_or_tab() {
+    let sb = TestSandbox::start().await;
+    let http = Http::new(&sb);
+    let kit = default_kit(&http, &sb.key).await;
+    let (s, v) = http.get(&sb.key, &format!("/brand-kits/{kit}?detail=summary&tabs=voice")).await;
+    assert_eq!(s, 200, "{v}");
+    let sections = v["sections"].as_array().unwrap();
+    assert!(!sections.is_empty());
+    assert!(sections.iter().all(|x| x["tab"] == "voice" && x.get("body").is_none()), "{v}");
+    assert!(sections.iter().all(|x| x["charCount"].is_number()), "summary form: {v}");
+    let (s, v) = http.get(&sb.key, &format!("/brand-kits/{kit}?detail=summary&roles=about,offer")).await;
+    assert_eq!(s, 200, "{v}");
+    let keys: Vec<&str> = v["sections"].as_array().unwrap().iter().map(|x| x["key"].as_str().unwrap()).collect();
+    assert_eq!(keys.len(), 2, "{keys:?}");
+    assert!(keys.contains(&"about") && keys.contains(&"offer"), "{keys:?}");
+    // The filter's values are still checked.
+    let (s, v) = http.get(&sb.key, &format!("/brand-kits/{kit}?detail=summary&roles=mission")).await;
+    assert_eq!(s, 400, "{v}");
+    assert_eq!(v["field"], "roles");
+}
+
+/// Spec §4 "Read modes": a history read without a filter returns earlier versions (of every section).
+#[tokio::test]
+async fn history_without_a_filter_returns_every_section_with_revisions() {
+    let sb = TestSandbox::start().await;
+    let http = Http::new(&sb);
+    let kit = default_kit(&http, &sb.key).await;
+    let (_, full) = http.get(&sb.key, &format!("/brand-kits/{kit}")).await;
+    let live = full["sections"].as_array().unwrap().len();
+    let (s, v) = http.get(&sb.key, &format!("/brand-kits/{kit}?history=true")).await;
+    assert_eq!(s, 200, "{v}");
+    let sections = v["sections"].as_array().unwrap();
+    assert_eq!(sections.len(), live, "every live section");
+    assert!(sections.iter().all(|x| x["body"].is_string() && x["revisions"].is_array()), "{v}");
+    assert!(
+        sections.iter().any(|x| !x["revisions"].as_array().unwrap().is_empty()),
+        "the demo kit's sections have earlier versions: {v}"
+    );
 }
 
 #[tokio::test]
@@ -976,7 +1005,7 @@ async fn bad_patch_bodies_are_400s_not_500s() {
             "sections[0].colour",
         ),
         ("{\"sections\": {}}", "sections"),
-        ("{\"archive\": true}", "archive"),
+        ("{\"archiveNow\": true}", "archiveNow"),
     ] {
         let (s, v) = http.send_raw("PATCH", &sb.key, &path, body).await;
         assert_eq!(s, 400, "{body}: {v}");

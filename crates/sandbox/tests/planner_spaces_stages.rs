@@ -33,6 +33,46 @@ fn names(stages: &[Value]) -> Vec<String> {
 
 // ---------- spaces ----------
 
+/// Fact sheet 2.6: `DELETE /spaces/{id}` is refused while the space holds cards (the error names the
+/// count), archived cards included; an empty space goes, with its stages.
+#[tokio::test]
+async fn space_delete_is_refused_while_it_holds_cards() {
+    let sb = TestSandbox::start().await;
+    let http = Http::new(&sb);
+    let space = new_space(&http, &sb.key, "Side project").await;
+    let stage_list = stages(&http, &sb.key, &space).await;
+    let (s, v) = http
+        .post(&sb.key, "/cards", json!({"title": "One", "platform": "x", "spaceId": space}))
+        .await;
+    assert_eq!(s, 200, "{v}");
+    let card = v["post"]["id"].as_str().unwrap().to_string();
+    let (s, _) = http.post(&sb.key, "/archive", json!({"assetType": "card", "id": card})).await;
+    assert_eq!(s, 200);
+    let (s, v) = http.delete(&sb.key, &format!("/spaces/{space}"), None).await;
+    assert_eq!(s, 400, "{v}");
+    assert_eq!(v["field"], "id");
+    assert!(msg(&v).contains("1 card"), "names the count: {v}");
+    let (s, _) = http.get(&sb.key, &format!("/spaces/{space}")).await;
+    assert_eq!(s, 200, "nothing was deleted");
+
+    // Move the card out, and the empty space goes with its stages.
+    let home = default_space(&http, &sb.key).await;
+    let (s, v) = http.patch(&sb.key, &format!("/cards/{card}"), json!({"spaceId": home})).await;
+    assert_eq!(s, 200, "{v}");
+    let (s, v) = http.delete(&sb.key, &format!("/spaces/{space}"), None).await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["id"], space);
+    let (s, _) = http.get(&sb.key, &format!("/spaces/{space}")).await;
+    assert_eq!(s, 404);
+    assert!(!stage_list.is_empty());
+    let (s, _) = http.get(&sb.key, &format!("/stages?space_id={space}")).await;
+    assert_eq!(s, 404, "its stages are gone with it");
+    // Another account's space is not found, and the write needs planner:write.
+    let (_, other) = sb.other_account(0.0);
+    let (s, _) = http.delete(&other, &format!("/spaces/{home}"), None).await;
+    assert_eq!(s, 404);
+}
+
 #[tokio::test]
 async fn spaces_list_and_read_with_post_count_of_live_cards() {
     let sb = TestSandbox::start().await;
@@ -667,7 +707,9 @@ async fn demo_board_has_cards_over_every_stage_with_posts_assets_tags_and_schedu
             .await;
         let d = &d["post"];
         for p in d["posts"].as_array().unwrap() {
-            own_schedule |= p["hasOwnSchedule"] == true;
+            // No flag (as on the real service): a time that differs from the card's is the post's own.
+            assert!(p.get("hasOwnSchedule").is_none(), "{p}");
+            own_schedule |= p["scheduledAt"].is_string() && p["scheduledAt"] != d["scheduledAt"];
             assert!(p["platformSettings"]["caption"].is_string());
         }
         for a in d["assets"].as_array().unwrap() {

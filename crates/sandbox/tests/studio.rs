@@ -864,3 +864,60 @@ async fn voices_list_filter_and_lookup() {
     let (s, _) = http.get(&sb.key, "/voices/nobody").await;
     assert_eq!(s, 404);
 }
+
+/// Fact sheet 3.1: every documented generate field is accepted and checked (a wrong value is a 400 naming
+/// the field); the ones the sandbox can simulate change the price; a field no one documented is named.
+#[tokio::test]
+async fn documented_generate_fields_are_accepted_and_validated() {
+    let sb = TestSandbox::start().await;
+    let http = Http::new(&sb);
+    let key = &sb.key;
+    let quote = |body: Value| {
+        let http = &http;
+        async move {
+            let mut body = body;
+            body["getCost"] = json!(true);
+            http.post(key, "/studio/generate", body).await
+        }
+    };
+    let source = finished_image(&http, key).await;
+    // Upscale factor: 4x costs twice 2x.
+    let up = |f: &str| json!({"modelId": "topaz-image-upscale", "references": {"images": [source.clone()]}, "upscaleFactor": f});
+    let (s, two) = quote(up("2x")).await;
+    assert_eq!(s, 200, "{two}");
+    let (s, four) = quote(up("4x")).await;
+    assert_eq!(s, 200, "{four}");
+    assert_eq!(four["creditsEstimate"].as_f64().unwrap(), 2.0 * two["creditsEstimate"].as_f64().unwrap());
+    let (s, v) = quote(up("3x")).await;
+    assert_eq!((s, v["field"].as_str()), (400, Some("upscaleFactor")), "{v}");
+    assert_eq!(v["validValues"], json!(["2x", "4x"]));
+    // Sound on a video costs more.
+    let video = |audio: bool| json!({"modelId": "veo-3.1-fast", "prompt": "waves", "audioEnabled": audio});
+    let (s, quiet) = quote(video(false)).await;
+    assert_eq!(s, 200, "{quiet}");
+    let (s, loud) = quote(video(true)).await;
+    assert_eq!(s, 200, "{loud}");
+    assert!(loud["creditsEstimate"].as_f64() > quiet["creditsEstimate"].as_f64(), "{quiet} {loud}");
+    // Accepted: quality, parameters, keepInputLength, elements, placement with a project, voiceName.
+    let (s, v) = quote(json!({"modelId": "veo-3.1-fast", "prompt": "p", "quality": "high", "parameters": {"mode": "pro"},
+        "keepInputLength": false, "references": {"elements": [{"name": "hero", "description": "a red kite"}]}})).await;
+    assert_eq!(s, 200, "{v}");
+    // Refused, each naming its field.
+    for (body, field) in [
+        (json!({"modelId": "nano-banana-2", "prompt": "p", "upscaleFactor": "2x"}), "upscaleFactor"),
+        (json!({"modelId": "nano-banana-2", "prompt": "p", "audioEnabled": true}), "audioEnabled"),
+        (json!({"modelId": "veo-3.1-fast", "prompt": "p", "parameters": "pro"}), "parameters"),
+        (json!({"modelId": "elevenlabs-sound-effects", "prompt": "rain", "promptInfluence": 1.5}), "promptInfluence"),
+        (json!({"modelId": "nano-banana-2", "prompt": "p", "promptInfluence": 0.5}), "promptInfluence"),
+        (json!({"modelId": "nano-banana-2", "prompt": "p", "placement": {"mode": "append"}}), "placement"),
+        (json!({"modelId": "nano-banana-2", "prompt": "p", "voiceName": "Ava"}), "voiceName"),
+        (json!({"modelId": "veo-3.1-fast", "prompt": "p", "references": {"elements": [{"description": "no name"}]}}), "references.elements[0]"),
+        (json!({"modelId": "nano-banana-2", "prompt": "p", "quality": 3}), "quality"),
+        (json!({"modelId": "nano-banana-2", "prompt": "p", "brandNewField": 1}), "brandNewField"),
+        (json!({"modelId": "nano-banana-2", "prompt": "p", "references": {"sketches": ["u"]}}), "references.sketches"),
+    ] {
+        let (s, v) = quote(body.clone()).await;
+        assert_eq!(s, 400, "{body} → {v}");
+        assert_eq!(v["field"], field, "{body} → {v}");
+    }
+}

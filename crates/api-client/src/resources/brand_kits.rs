@@ -82,7 +82,16 @@ impl BrandKitsHandler<'_> {
             .await
     }
 
-    /// A filtered read, optionally with history. An unknown role or tab is a 400 naming the valid ones.
+    /// `detail=summary` narrowed by a filter's keys, roles and tabs (its `history` is not for summaries).
+    pub async fn get_summary_filtered(&self, id: &str, filter: &SectionFilter) -> Result<BrandKitSummaryView> {
+        let mut query = filter.to_query();
+        query.detail = Some("summary".into());
+        let call = Call::get(format!("/brand-kits/{}", seg(id))).query_struct(&query)?;
+        self.client.call(call).await
+    }
+
+    /// A filtered read, optionally with history; a filter with no keys, roles or tabs and `history` reads
+    /// every section with its earlier versions. An unknown role or tab is a 400 naming the valid ones.
     pub async fn get_sections(
         &self,
         id: &str,
@@ -164,10 +173,30 @@ impl KnowledgeHandler<'_> {
     }
 
     /// At the plan cap the answer is `ApiError::LimitReached` and nothing is added.
+    /// Adds an item. At the plan's cap the service answers a 402 with `limitReached` (read as
+    /// [`ApiError::LimitReached`]); a 200 `{ "limitReached": true }` with no item, which the spec's words
+    /// also allow, is the same error, so a returned `KnowledgeAdded` always has its `item`. A 200 with an
+    /// item and `limitReached: true` is an add that filled the kit to its cap.
     pub async fn add(&self, req: &AddKnowledge) -> Result<KnowledgeAdded> {
-        self.client
+        let added: KnowledgeAdded = self
+            .client
             .call(Call::new(Method::POST, self.path("")).json(req)?)
-            .await
+            .await?;
+        match (&added.item, added.limit_reached) {
+            (Some(_), _) => Ok(added),
+            (None, true) => Err(ApiError::LimitReached {
+                message: "This brand kit is at its plan's knowledge cap; nothing was added".into(),
+                limit: None,
+                current: None,
+                status: 200,
+                body: r#"{"limitReached":true}"#.into(),
+            }),
+            (None, false) => Err(ApiError::Decode {
+                status: 200,
+                body: String::new(),
+                error: "the reply to a knowledge add has no `item` and no `limitReached`".into(),
+            }),
+        }
     }
 
     pub async fn remove(&self, knowledge_id: &str) -> Result<Deleted> {

@@ -59,6 +59,7 @@ impl MediaHandler<'_> {
                 file_name: file_name.to_string(),
                 content_type: content_type.to_string(),
                 size_bytes: Some(bytes.len() as u64),
+                ..Default::default()
             })
             .await?;
         self.put_with_type(&ticket, bytes, content_type).await?;

@@ -157,6 +157,7 @@ impl TagsHandler<'_> {
     pub async fn create(&self, name: &str) -> Result<Tag> {
         let call = Call::new(Method::POST, "/tags").json(&TagInput {
             name: name.to_string(),
+            ..Default::default()
         })?;
         Ok(self.client.call::<TagEnvelope>(call).await?.tag)
     }
@@ -164,6 +165,7 @@ impl TagsHandler<'_> {
     pub async fn update(&self, id: &str, name: &str) -> Result<Tag> {
         let call = Call::new(Method::PATCH, format!("/tags/{}", seg(id))).json(&TagInput {
             name: name.to_string(),
+            ..Default::default()
         })?;
         Ok(self.client.call::<TagEnvelope>(call).await?.tag)
     }

@@ -248,6 +248,7 @@ fn list_cards(conn: &Connection, account_id: &str, q: &CardQuery) -> ApiResult<C
         cards,
         total,
         has_more,
+        next_cursor: None,
         space: Some(space),
     })
 }
@@ -315,7 +316,8 @@ pub fn read_detail(conn: &Connection, account_id: &str, id: &str) -> ApiResult<C
     })
 }
 
-/// Posts with their effective time: their own, else the card's.
+/// Posts with their effective time: their own, else the card's. Like the real service, no flag says
+/// which (the client compares the post's time with the card's).
 fn read_posts(
     conn: &Connection,
     card_id: &str,
@@ -334,7 +336,6 @@ fn read_posts(
             platform: r.get(2)?,
             format: r.get(3)?,
             status: r.get(4)?,
-            has_own_schedule: own.is_some(),
             scheduled_at: own.or_else(|| card_time.map(String::from)),
             published_at: r.get(6)?,
             platform_settings: settings.and_then(|s| serde_json::from_str(&s).ok()),
@@ -591,6 +592,27 @@ fn apply_update(tx: &Connection, account: &str, cur: &Current, upd: &UpdateCard)
     }
     if let Some(meta) = &upd.metadata {
         set("metadata", &meta.to_string())?;
+    }
+    if let Some(archived) = upd.archived {
+        set_archived(tx, account, id, archived)?;
+    }
+    // A publication made elsewhere, recorded on the card; null clears it.
+    if let Some(at) = &upd.published_at {
+        let at = at
+            .as_deref()
+            .map(|s| {
+                time::normalise(s).ok_or_else(|| {
+                    ApiError::bad("publishedAt", format!("publishedAt must be an RFC 3339 time, not {s:?}"))
+                })
+            })
+            .transpose()?;
+        set("published_at", &at)?;
+    }
+    if let Some(url) = &upd.publish_url {
+        if let Some(u) = url {
+            spaces::check_url("publishUrl", u)?;
+        }
+        set("publish_url", url)?;
     }
 
     // Cover: a link, or a finished output (served at its URL); null removes it and its framing.

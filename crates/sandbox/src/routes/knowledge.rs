@@ -196,6 +196,19 @@ async fn delete_item(
     Ok(Json(Deleted { id: knowledge_id }))
 }
 
+/// `tags: [{ id }]`, each id given once, stored with the item and read back.
+fn tags_json(tags: &[api_types::TagRef]) -> ApiResult<String> {
+    for (i, t) in tags.iter().enumerate() {
+        if t.id.trim().is_empty() {
+            return Err(ApiError::bad(format!("tags[{i}].id"), "a tag is named by its `id`"));
+        }
+        if tags[..i].iter().any(|o| o.id == t.id) {
+            return Err(ApiError::bad(format!("tags[{i}]"), format!("tag `{}` is listed twice", t.id)));
+        }
+    }
+    serde_json::to_string(tags).map_err(ApiError::internal)
+}
+
 #[derive(Debug, Serialize)]
 struct Deleted {
     id: String,
@@ -208,6 +221,7 @@ async fn add_item(
     AppJson(input): AppJson<AddKnowledge>,
 ) -> ApiResult<Json<KnowledgeAdded>> {
     caller.require(BRANDKIT_WRITE)?;
+    let tags = tags_json(&input.tags)?;
     let source = Source::from_input(input, state.config().knowledge_max_file_bytes)?;
     let cap = state.config().knowledge_cap as i64;
     let item = state.db().tx(|tx| {
@@ -225,6 +239,7 @@ async fn add_item(
             });
         }
         let id = insert_item(tx, &kit_id, &source)?;
+        tx.execute("UPDATE knowledge_items SET tags = ?2 WHERE id = ?1", params![id, tags])?;
         Ok::<_, ApiError>(tx.cached_row(
             &format!("SELECT {ITEM_COLUMNS} FROM knowledge_items WHERE id = ?1"),
             [&id],
@@ -232,7 +247,7 @@ async fn add_item(
         )?)
     })?;
     Ok(Json(KnowledgeAdded {
-        item,
+        item: Some(item),
         limit_reached: false,
     }))
 }
@@ -316,7 +331,7 @@ async fn search(
 // ---------------------------------------------------------------------------------------------------
 
 const ITEM_COLUMNS: &str =
-    "id, title, source_type, source_url, file_ext, size_bytes, created_at, updated_at, content";
+    "id, title, source_type, source_url, file_ext, size_bytes, created_at, updated_at, content, tags";
 
 fn item_from_row(r: &rusqlite::Row, with_content: bool) -> rusqlite::Result<KnowledgeItem> {
     let content: Option<String> = if with_content {
@@ -338,6 +353,7 @@ fn item_from_row(r: &rusqlite::Row, with_content: bool) -> rusqlite::Result<Know
         size_bytes: r.get(5)?,
         created_at: r.get(6)?,
         updated_at: r.get(7)?,
+        tags: serde_json::from_str(&r.get::<_, String>(9)?).unwrap_or_default(),
         content,
     })
 }

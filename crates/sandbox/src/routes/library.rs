@@ -220,6 +220,7 @@ fn list_media(conn: &Connection, origin: &str, account_id: &str, f: &Filter) -> 
             status,
             created_at: r.get(7)?,
             variant: (slot - 1).max(0) as u32,
+            media_id: None,
             url,
             generation_size: Some(r.get::<_, i64>(11)?.max(1) as u32),
             is_favorited: false,

@@ -19,6 +19,7 @@ pub const REQUIRED: &[(&str, &str, &[&str])] = &[
     ("POST", "/media/imports", &[ASSETS_WRITE]),
     ("POST", "/spaces", &[PLANNER_WRITE]),
     ("PATCH", "/spaces/{id}", &[PLANNER_WRITE]),
+    ("DELETE", "/spaces/{id}", &[PLANNER_WRITE]),
     ("POST", "/stages", &[PLANNER_WRITE]),
     ("PATCH", "/stages/{id}", &[PLANNER_WRITE]),
     ("DELETE", "/stages/{id}", &[PLANNER_WRITE]),

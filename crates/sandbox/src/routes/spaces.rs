@@ -41,6 +41,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("POST", "/spaces"),
     ("GET", "/spaces/{id}"),
     ("PATCH", "/spaces/{id}"),
+    ("DELETE", "/spaces/{id}"),
 ];
 
 /// The name of the space an account gets when it first needs one.
@@ -49,7 +50,7 @@ pub const DEFAULT_SPACE_NAME: &str = "Content plan";
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/spaces", get(list).post(create))
-        .route("/spaces/{id}", get(one).patch(update))
+        .route("/spaces/{id}", get(one).patch(update).delete(remove))
 }
 
 #[derive(Debug, Deserialize)]
@@ -153,6 +154,30 @@ async fn create(
         read(tx, &caller.account_id, &id)
     })?;
     Ok(Json(SpaceEnvelope { space }))
+}
+
+/// `DELETE /spaces/{id}` (fact sheet 2.6): refused while the space holds cards, archived ones included
+/// (the error names the count); its stages go with it.
+async fn remove(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> ApiResult<Json<api_types::Deleted>> {
+    state.db().tx(|tx| {
+        read(tx, &caller.account_id, &id)?;
+        let cards: i64 = tx.cached_row("SELECT COUNT(*) FROM cards WHERE space_id = ?1", [&id], |r| r.get(0))?;
+        if cards > 0 {
+            let s = if cards == 1 { "" } else { "s" };
+            return Err(ApiError::bad(
+                "id",
+                format!("This space holds {cards} card{s} (archived ones count); move or delete them first, or archive the space"),
+            ));
+        }
+        tx.execute("DELETE FROM stages WHERE space_id = ?1", [&id])?;
+        tx.execute("DELETE FROM spaces WHERE id = ?1", [&id])?;
+        Ok(())
+    })?;
+    Ok(Json(api_types::Deleted { id }))
 }
 
 async fn update(

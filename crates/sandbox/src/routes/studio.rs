@@ -32,6 +32,8 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 use std::time::{Duration, Instant};
 
+/// A video with sound (`audioEnabled: true`) costs half as much again.
+const VIDEO_AUDIO_MULTIPLIER: f64 = 1.5;
 pub const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS generations (
     id TEXT PRIMARY KEY,
@@ -680,16 +682,20 @@ fn plan_generation(conn: &Connection, account_id: &str, req: &GenerateRequest) -
             valid,
         }
     })?;
+    // The sandbox's own registry holds only values this build knows.
+    let (Some(content_type), Some(kind)) = (model.content_type.get(), model.kind.get()) else {
+        return Err(ApiError::internal("the sandbox registry has a model of an unknown kind"));
+    };
     let id = model.model_id.as_str();
     let caps = &model.capabilities;
     if let Some(ct) = req.content_type {
-        if ct != model.content_type {
+        if ct != content_type {
             return Err(ApiError::bad(
                 "contentType",
                 format!(
                     "`contentType` is {} but model {id} makes {}",
                     ct.as_str(),
-                    model.content_type.as_str()
+                    content_type.as_str()
                 ),
             ));
         }
@@ -704,7 +710,7 @@ fn plan_generation(conn: &Connection, account_id: &str, req: &GenerateRequest) -
             ))
         }
         (Some("none"), Some(_)) => {
-            let hint = if model.kind == ModelKind::Voice {
+            let hint = if kind == ModelKind::Voice {
                 " (send the words to speak as `text`)"
             } else {
                 ""
@@ -740,7 +746,7 @@ fn plan_generation(conn: &Connection, account_id: &str, req: &GenerateRequest) -
     // How many outputs.
     let max_outputs = caps.max_outputs.unwrap_or(1);
     if let Some(n) = req.num_images {
-        if model.content_type != ContentType::Image {
+        if content_type != ContentType::Image {
             return Err(ApiError::bad(
                 "numImages",
                 format!("`numImages` is for image models; {id} takes `numGenerations`"),
@@ -749,7 +755,7 @@ fn plan_generation(conn: &Connection, account_id: &str, req: &GenerateRequest) -
         check_count("numImages", n, max_outputs, id)?;
     }
     if let Some(n) = req.num_generations {
-        if model.content_type != ContentType::Video {
+        if content_type != ContentType::Video {
             return Err(ApiError::bad(
                 "numGenerations",
                 format!("`numGenerations` is for video models; {id} does not take it"),
@@ -760,9 +766,9 @@ fn plan_generation(conn: &Connection, account_id: &str, req: &GenerateRequest) -
     let num_outputs = req.num_images.or(req.num_generations).unwrap_or(1);
 
     // Lengths: video clips take `duration`; audio and lip-sync take `durationSeconds`.
-    let clip_model = model.content_type == ContentType::Video && model.kind != ModelKind::LipSync;
-    let seconds_model = model.kind == ModelKind::LipSync
-        || (model.content_type == ContentType::Audio && model.kind != ModelKind::Voice);
+    let clip_model = content_type == ContentType::Video && kind != ModelKind::LipSync;
+    let seconds_model = kind == ModelKind::LipSync
+        || (content_type == ContentType::Audio && kind != ModelKind::Voice);
     let duration = match req.duration {
         Some(d) if clip_model => Some(check_seconds("duration", d, &model)?),
         Some(_) => {
@@ -827,7 +833,7 @@ fn plan_generation(conn: &Connection, account_id: &str, req: &GenerateRequest) -
             });
         }
     }
-    if model.kind == ModelKind::Voice {
+    if kind == ModelKind::Voice {
         if text.is_none() {
             return Err(ApiError::bad(
                 "text",
@@ -857,7 +863,7 @@ fn plan_generation(conn: &Connection, account_id: &str, req: &GenerateRequest) -
         return Err(ApiError::bad("references.images", msg));
     }
     let video_upscale =
-        model.kind == ModelKind::Upscale && model.content_type == ContentType::Video;
+        kind == ModelKind::Upscale && content_type == ContentType::Video;
     if video_upscale && refs.videos.len() != 1 {
         return Err(ApiError::bad(
             "references.videos",
@@ -894,8 +900,8 @@ fn plan_generation(conn: &Connection, account_id: &str, req: &GenerateRequest) -
             format!("Model {id} takes no `endFrame`"),
         ));
     }
-    if model.kind == ModelKind::Upscale
-        && model.content_type == ContentType::Image
+    if kind == ModelKind::Upscale
+        && content_type == ContentType::Image
         && refs.images.len() != 1
     {
         return Err(ApiError::bad(
@@ -903,7 +909,7 @@ fn plan_generation(conn: &Connection, account_id: &str, req: &GenerateRequest) -
             format!("{id} needs exactly one image to upscale in `references.images`"),
         ));
     }
-    if model.kind == ModelKind::LipSync {
+    if kind == ModelKind::LipSync {
         if refs.images.len() != 1 {
             return Err(ApiError::bad(
                 "references.images",
@@ -981,15 +987,16 @@ fn plan_generation(conn: &Connection, account_id: &str, req: &GenerateRequest) -
             .ceil()
             .max(1.0)
     };
-    let (kind, seconds, credits) = match (model.content_type, model.kind) {
-        (ContentType::Image, ModelKind::Upscale) => (JobKind::ImageUpscale, None, UPSCALE_PRICE),
+    check_documented_fields(req, id, content_type, kind)?;
+    let (job_kind, seconds, credits) = match (content_type, kind) {
+        (ContentType::Image, ModelKind::Upscale) => (JobKind::ImageUpscale, None, UPSCALE_PRICE * upscale_multiplier(req)),
         (ContentType::Image, _) => (
             JobKind::Image,
             None,
             image_price_per_output(id) * num_outputs as f64,
         ),
         (ContentType::Video, ModelKind::Upscale) => {
-            (JobKind::VideoUpscale, duration, UPSCALE_PRICE)
+            (JobKind::VideoUpscale, duration, UPSCALE_PRICE * upscale_multiplier(req))
         }
         (ContentType::Video, ModelKind::LipSync) => {
             let secs = duration_seconds
@@ -1009,10 +1016,11 @@ fn plan_generation(conn: &Connection, account_id: &str, req: &GenerateRequest) -
                 });
                 DEFAULT_VIDEO_SECONDS.clamp(r.min, r.max)
             });
+            let sound = if req.audio_enabled == Some(true) { VIDEO_AUDIO_MULTIPLIER } else { 1.0 };
             (
                 JobKind::Video,
                 Some(secs),
-                VIDEO_PRICE_PER_SECOND * secs.ceil() * num_outputs as f64,
+                VIDEO_PRICE_PER_SECOND * secs.ceil() * num_outputs as f64 * sound,
             )
         }
         (ContentType::Audio, ModelKind::Voice) => {
@@ -1033,9 +1041,9 @@ fn plan_generation(conn: &Connection, account_id: &str, req: &GenerateRequest) -
         }
     };
     Ok(Plan {
-        kind,
+        kind: job_kind,
         source: "creation",
-        content_type: model.content_type,
+        content_type,
         model_id: model.model_id.clone(),
         prompt,
         text,
@@ -1046,6 +1054,82 @@ fn plan_generation(conn: &Connection, account_id: &str, req: &GenerateRequest) -
         credits,
         request: serde_json::to_string(req).unwrap_or_else(|_| "{}".into()),
     })
+}
+
+/// The documented fields the sandbox cannot render but checks (fact sheet 3.1): a wrong value is a 400
+/// naming the field, as the service's validation would be.
+fn check_documented_fields(req: &GenerateRequest, id: &str, content_type: ContentType, kind: ModelKind) -> ApiResult<()> {
+    let refuse = |field: &str, msg: String| Err(ApiError::bad(field, msg));
+    if let Some(f) = &req.upscale_factor {
+        if kind != ModelKind::Upscale {
+            return refuse("upscaleFactor", format!("Model {id} does not upscale; `upscaleFactor` is for upscale models"));
+        }
+        if !api_types::UPSCALE_FACTORS.contains(&f.as_str()) {
+            return Err(ApiError::InvalidValue {
+                message: format!("Unknown `upscaleFactor` `{f}`; valid values: {}", api_types::UPSCALE_FACTORS.join(", ")),
+                field: "upscaleFactor".into(),
+                valid: api_types::UPSCALE_FACTORS.iter().map(|v| v.to_string()).collect(),
+            });
+        }
+    }
+    if req.audio_enabled.is_some() && (content_type != ContentType::Video || kind != ModelKind::Generate) {
+        return refuse("audioEnabled", format!("`audioEnabled` is for video generation models; {id} does not take it"));
+    }
+    if req.keep_input_length.is_some() && content_type != ContentType::Video {
+        return refuse("keepInputLength", format!("`keepInputLength` is for video models; {id} does not take it"));
+    }
+    if let Some(q) = &req.quality {
+        if q.trim().is_empty() || q.len() > 32 {
+            return refuse("quality", "`quality` must be a mode name of 1 to 32 characters".into());
+        }
+    }
+    if let Some(p) = &req.parameters {
+        if !p.is_object() {
+            return refuse("parameters", "`parameters` must be an object of model-specific settings".into());
+        }
+    }
+    if let Some(p) = req.prompt_influence {
+        if id != "elevenlabs-sound-effects" {
+            return refuse("promptInfluence", format!("`promptInfluence` is for sound effects; {id} does not take it"));
+        }
+        if !(0.0..=1.0).contains(&p) {
+            return refuse("promptInfluence", format!("`promptInfluence` must be between 0 and 1; got {p}"));
+        }
+    }
+    if req.voice_name.is_some() && req.voice_id.is_none() {
+        return refuse("voiceName", "`voiceName` names the voice given in `voiceId`; send `voiceId` too".into());
+    }
+    if req.placement.as_ref().is_some_and(|p| !p.is_object()) {
+        return refuse("placement", "`placement` must be an object (`{ \"mode\": \"append\" }`, …)".into());
+    }
+    if req.placement.is_some() && req.project_id.is_none() {
+        return refuse("placement", "`placement` places the result on a project; send `projectId` too".into());
+    }
+    if req.playhead_frame.is_some_and(|f| f < 0.0) {
+        return refuse("playheadFrame", "`playheadFrame` must be 0 or more".into());
+    }
+    if req.avatar_id.is_some() && content_type != ContentType::Image {
+        return refuse("avatarId", format!("`avatarId` files an image as an avatar look; {id} does not make images"));
+    }
+    if let Some(refs) = &req.references {
+        if !refs.elements.is_empty() && (content_type != ContentType::Video || kind != ModelKind::Generate) {
+            return refuse("references.elements", format!("Model {id} takes no reference elements"));
+        }
+        for (i, e) in refs.elements.iter().enumerate() {
+            if e.element_id.is_none() && e.name.as_deref().is_none_or(|n| n.trim().is_empty()) {
+                return refuse(
+                    &format!("references.elements[{i}]"),
+                    "an element needs `elementId` (a saved element) or `name` (one described here)".into(),
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `4x` costs twice `2x` (the default).
+fn upscale_multiplier(req: &GenerateRequest) -> f64 {
+    if req.upscale_factor.as_deref() == Some("4x") { 2.0 } else { 1.0 }
 }
 
 fn plan_board(conn: &Connection, account_id: &str, req: &BoardRequest) -> ApiResult<Plan> {
@@ -1235,10 +1319,12 @@ async fn smart_wait(
     Ok(GenerateReply {
         result: GenerateResult {
             output_id: job.id.clone(),
-            status: job.status,
+            status: job.status.into(),
             credits_estimate: Some(job.credits),
             output_urls: urls,
             idempotent_replay: replay,
+            outputs: Vec::new(),
+            charge: None,
             poll_after_seconds: (processing && state.config().poll_hint)
                 .then(|| poll_after(job.content_type, job.ready_at_ms)),
         },
@@ -1278,7 +1364,7 @@ async fn generate(
             credits_estimate: plan.credits,
             get_cost: true,
             model_id: Some(plan.model_id),
-            content_type: Some(plan.content_type),
+            content_type: Some(plan.content_type.into()),
         })
         .into_response());
     }
@@ -1316,7 +1402,7 @@ async fn reference_board(
             credits_estimate: plan.credits,
             get_cost: true,
             model_id: Some(plan.model_id),
-            content_type: Some(plan.content_type),
+            content_type: Some(plan.content_type.into()),
         })
         .into_response());
     }
@@ -1343,10 +1429,12 @@ async fn status(
     };
     Ok(Json(Generation {
         output_id: job.id,
-        status: job.status,
-        content_type: job.content_type,
-        model_id: job.model_id,
+        status: job.status.into(),
+        content_type: Some(job.content_type.into()),
+        model_id: Some(job.model_id),
         output_urls,
+        outputs: Vec::new(),
+        charge: None,
         error: job.error,
         created_at: Some(job.created_at),
         completed_at: job.completed_at,

@@ -2,4 +2,8 @@
 import type { CardSummary } from "./CardSummary";
 import type { ResolvedSpace } from "./ResolvedSpace";
 
-export type CardList = { cards: Array<CardSummary>, total: number, hasMore: boolean, space: ResolvedSpace | null, };
+export type CardList = { cards: Array<CardSummary>, total: number, hasMore: boolean, 
+/**
+ * Newest era: cursor paging (`hasMore` is gone there; a cursor means there is more).
+ */
+nextCursor?: string | null, space: ResolvedSpace | null, };

@@ -2,6 +2,7 @@
 
 /**
  * Where a job is. `submitting`: written here, its request not answered yet (it is sent again with the
- * same `outputId` until it is); `cancelled`: this app stopped waiting (the render may still finish).
+ * same `outputId` until it is); `cancelled`: this app stopped waiting (the render may still finish);
+ * `abandoned`: the service dropped the render without failing it (newest era, e.g. a duplicate).
  */
-export type JobStatus = "submitting" | "processing" | "completed" | "failed" | "cancelled";
+export type JobStatus = "submitting" | "processing" | "completed" | "failed" | "cancelled" | "abandoned";

@@ -2,7 +2,8 @@
 import type { KnowledgeItem } from "./KnowledgeItem";
 
 /**
- * The reply to an add. At the plan cap the service answers an error whose body has
- * `limitReached: true` instead (see `docs/api.md`).
+ * The reply to an add. At the plan cap the sandbox answers a 402 whose body has `limitReached: true`;
+ * the spec's words also allow a 200 `{ "limitReached": true }` with no item, which reads here as
+ * `item: None` (the client turns it into the same error as the 402).
  */
-export type KnowledgeAdded = { item: KnowledgeItem, limitReached: boolean, };
+export type KnowledgeAdded = { item: KnowledgeItem | null, limitReached: boolean, };

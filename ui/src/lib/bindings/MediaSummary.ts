@@ -21,9 +21,13 @@ model: string | null, prompt: string | null,
  */
 status: string, createdAt: string | null, 
 /**
- * 0-based slot within the generation.
+ * 0-based slot within the generation (spec era).
  */
 variant: number, 
+/**
+ * Newest era, in place of `variant`: the output's own token, `<shortId>-<N>`.
+ */
+mediaId?: string | null, 
 /**
  * Where the file is served; none until the output is rendered.
  */

@@ -2,8 +2,9 @@
 import type { ContentType } from "./ContentType";
 import type { ModelCapabilities } from "./ModelCapabilities";
 import type { ModelKind } from "./ModelKind";
+import type { Open } from "./Open";
 
 /**
  * An entry of the live model registry. No price: prices come only from `getCost`.
  */
-export type ModelInfo = { modelId: string, displayName: string, description: string | null, contentType: ContentType, kind: ModelKind, tags: Array<string>, isDefault: boolean | null, capabilities: ModelCapabilities, };
+export type ModelInfo = { modelId: string, displayName: string, description: string | null, contentType: Open<ContentType>, kind: Open<ModelKind>, tags: Array<string>, isDefault: boolean | null, capabilities: ModelCapabilities, };

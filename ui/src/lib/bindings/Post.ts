@@ -6,10 +6,7 @@ import type { JsonValue } from "./serde_json/JsonValue";
  */
 export type Post = { id: string, connectedAccountId: string | null, platform: string | null, format: string | null, status: string | null, 
 /**
- * The post's own time, or the card's when it has none.
+ * The post's own time, or the card's when it has none. The service does not say which: a time that
+ * differs from the card's is the post's own (see [`PostInput::from_post`]).
  */
-scheduledAt: string | null, 
-/**
- * `true` when `scheduledAt` is the post's own override.
- */
-hasOwnSchedule: boolean, publishedAt: string | null, platformSettings: JsonValue | null, };
+scheduledAt: string | null, publishedAt: string | null, platformSettings: JsonValue | null, };

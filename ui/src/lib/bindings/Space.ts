@@ -3,6 +3,6 @@ import type { Position } from "./Position";
 
 export type Space = { id: string, accountId: string | null, name: string, coverUrl: string | null, coverPosition: Position | null, isFavorite: boolean, archivedAt: string | null, createdAt: string | null, updatedAt: string | null, 
 /**
- * Live (not archived) cards in the space.
+ * Live (not archived) cards in the space (`cardCount` in the newest era).
  */
 postCount: number | null, };

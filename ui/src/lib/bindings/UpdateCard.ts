@@ -17,6 +17,10 @@ stage?: string | null,
  */
 spaceId?: string | null, 
 /**
+ * `true` archives the card, `false` restores it (newer alternative to `POST /archive`).
+ */
+archived?: boolean | null, 
+/**
  * Place before this card in its stage (a sandbox and desktop addition for drag and drop).
  */
 beforeCardId?: string | null, 
@@ -32,6 +36,10 @@ coverUrl?: string | null, coverOutputId?: string | null, coverPosition?: Positio
  * Sets the card and every post; `null` clears.
  */
 scheduledAt?: string | null, 
+/**
+ * Record a publication made elsewhere.
+ */
+publishedAt?: string | null, publishUrl?: string | null, 
 /**
  * Needs `expectedRevision`.
  */

@@ -9,7 +9,7 @@ import { KIT, kitCore, type KitCore } from "./testKit";
 afterEach(() => clearMocks());
 
 const item = (i: number): KnowledgeItem => ({
-  id: `kn-${i}`, title: `Note ${i}`, sourceType: "text", sourceUrl: null, fileExt: null, sizeBytes: null, createdAt: null, updatedAt: null,
+  id: `kn-${i}`, title: `Note ${i}`, sourceType: "text", sourceUrl: null, fileExt: null, sizeBytes: null, createdAt: null, updatedAt: null, tags: [],
 });
 
 async function open(core: KitCore = kitCore()) {

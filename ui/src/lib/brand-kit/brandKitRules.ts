@@ -2,10 +2,11 @@
 // changed, with the version it was read at), a section's summary after a write, and how a knowledge file
 // can be sent (base64 from this computer, or a hosted URL). Table-tested in brandKitRules.test.ts.
 import type { BrandKitSection, SectionEdit, SectionSummary } from "../bindings";
+import { TABS, WIDTHS } from "../bindings/valueLists";
 
-/** The service's tabs, in its order (api-types `TABS`); an unknown one is answered with these. */
-export const KNOWN_TABS = ["overview", "voice", "visual"] as const;
-export const WIDTHS = ["full", "half"] as const;
+/** The service's tabs, in its order (generated from api-types `TABS`); an unknown one is answered with these. */
+export const KNOWN_TABS = TABS;
+export { WIDTHS };
 
 export function tabLabel(tab: string): string {
   return tab ? tab[0].toUpperCase() + tab.slice(1).replace(/_/g, " ") : tab;

@@ -9,10 +9,11 @@ import type {
 } from "../bindings";
 import { fakeCore, type FakeCore } from "../shared/fakeCore";
 import { outlineOf } from "./brandKitRules";
+import { ROLES as ROLE_LIST, TABS as TAB_LIST } from "../bindings/valueLists";
 
 export const KIT = "kit-1";
-const TABS = ["overview", "voice", "visual"];
-const ROLES = ["about", "audience", "offer", "content_strategy", "voice_and_tone", "writing_style", "speaking_style", "design_guidelines"];
+const TABS: string[] = [...TAB_LIST];
+const ROLES: string[] = [...ROLE_LIST];
 
 interface Stored extends BrandKitSection { archived: boolean; earlier: SectionRevision[] }
 
@@ -58,8 +59,8 @@ export function kitCore(init: { sections?: Stored[]; drafts?: SectionDraft[]; kn
     sections: init.sections ?? starterSections(),
     drafts: init.drafts ?? [],
     knowledge: init.knowledge ?? [
-      { id: "kn-1", title: "Packaging notes", sourceType: "text", sourceUrl: null, fileExt: null, sizeBytes: 120, createdAt: null, updatedAt: null },
-      { id: "kn-2", title: "Price list", sourceType: "file", sourceUrl: null, fileExt: "pdf", sizeBytes: 20480, createdAt: null, updatedAt: null },
+      { id: "kn-1", title: "Packaging notes", sourceType: "text", sourceUrl: null, fileExt: null, sizeBytes: 120, createdAt: null, updatedAt: null, tags: [] },
+      { id: "kn-2", title: "Price list", sourceType: "file", sourceUrl: null, fileExt: "pdf", sizeBytes: 20480, createdAt: null, updatedAt: null, tags: [] },
     ],
     cap: init.cap ?? null,
     archivedHere: [] as string[],
@@ -203,7 +204,7 @@ export function kitCore(init: { sections?: Stored[]; drafts?: SectionDraft[]; kn
     const item: KnowledgeItem = {
       id: `kn-${kit.knowledge.length + 10}`, title: a.title ?? a.fileName ?? a.url ?? a.fileUrl ?? "Text",
       sourceType: a.text ? "text" : a.url ? "url" : "file", sourceUrl: a.url ?? a.fileUrl ?? null, fileExt: a.fileExt ?? null,
-      sizeBytes: null, createdAt: null, updatedAt: null,
+      sizeBytes: null, createdAt: null, updatedAt: null, tags: [],
     };
     kit.knowledge.unshift(item);
     return { item, limitReached: kit.cap !== null && kit.knowledge.length >= kit.cap };

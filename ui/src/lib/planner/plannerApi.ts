@@ -2,12 +2,13 @@
 // with optional args left out when empty, plus the platforms and their labels.
 import type { BoardLoadArgs, StageUpdateArgs } from "../bindings";
 import { api } from "../shared/backend";
+import { PLATFORMS } from "../bindings/valueLists";
 
 /** The filters `board_load` applies in the core (empty ones are left out of the args). */
 export type BoardFilters = { archived?: boolean; search?: string; platform?: string; tag?: string };
 
-/** The service's platforms (api-types' PLATFORMS). */
-export const PLATFORMS = ["youtube", "instagram", "tiktok", "facebook", "linkedin", "x", "threads", "general"] as const;
+/** The service's platforms, generated from api-types' `PLATFORMS`. */
+export { PLATFORMS };
 
 export const PLATFORM_LABELS: Record<string, string> = {
   youtube: "YouTube", instagram: "Instagram", tiktok: "TikTok", facebook: "Facebook", linkedin: "LinkedIn",

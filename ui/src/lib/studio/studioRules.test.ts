@@ -1,12 +1,23 @@
 import { expect, it } from "vitest";
 import {
   appendLibrary, buildForm, checkReference, defaultModel, emptyValues, fieldOf, formProblem, galleryItems, libraryLabel, mergeJob,
-  mergeNewer, modelsFor, prependLibrary, progressHint, type Values,
+  mergeNewer, modelOptionLabel, modelsFor, prependLibrary, progressHint, type Values,
 } from "./studioRules";
 import { MODELS, UUID_A, UUID_B, job, media, mediaId } from "./testStudio";
 
 const byId = (id: string) => MODELS.find((m) => m.modelId === id)!;
 const values = (v: Partial<Values>): Values => ({ ...emptyValues(), ...v });
+
+it("a model of a kind this build does not know is offered, labelled with its raw kind", () => {
+  const extend = { ...byId("veo-3.1-fast"), modelId: "veo-4-extend", displayName: "Veo 4 Extend", kind: "video-extend", isDefault: null };
+  const known = { ...byId("topaz-image-upscale") };
+  const list = [...MODELS, extend];
+  expect(modelsFor("video", list).map((m) => m.modelId)).toContain("veo-4-extend");
+  expect(modelOptionLabel(extend)).toBe("Veo 4 Extend (video-extend)");
+  // a known kind that is not for generating stays out, and a known model's label is its name
+  expect(modelsFor("image", list).map((m) => m.modelId)).not.toContain(known.modelId);
+  expect(modelOptionLabel(byId("nano-banana-2"))).toBe(`${byId("nano-banana-2").displayName}${byId("nano-banana-2").isDefault ? " (default)" : ""}`);
+});
 
 it("each media type offers its kind of models; the default is the registry's, else the first", () => {
   expect(modelsFor("image", MODELS).map((m) => m.modelId)).toEqual(["nano-banana-2", "flux-2-pro"]);

@@ -3,6 +3,7 @@
 // asked, references (a URL or an output token), and the queue / gallery views of the jobs.
 import type { ContentType, MediaSummary, ModelCapabilities, ModelInfo, StudioForm, StudioJob, StudioMedia } from "../bindings";
 import { isHttpUrl, parseOutputToken } from "../planner/editor/cardRules";
+import { BOARD_TYPES, MODEL_KINDS } from "../bindings/valueLists";
 
 export const MEDIA: { id: StudioMedia; label: string }[] = [
   { id: "image", label: "Image" },
@@ -12,8 +13,9 @@ export const MEDIA: { id: StudioMedia; label: string }[] = [
   { id: "lip-sync", label: "Lip-sync" },
 ];
 
-/** What a reference board can show (api-types' BOARD_TYPES; boards are a pipeline, not a registry model). */
-export const BOARD_TYPES = ["character", "pose", "mascot", "creature", "weapon", "vehicle", "object", "location", "shot"] as const;
+/** What a reference board can show (generated from api-types' BOARD_TYPES; boards are a pipeline, not a
+ *  registry model). */
+export { BOARD_TYPES };
 
 /** A board's limits. The registry does not describe the board pipeline; these are the service's
  *  documented ones (up to 4 images, up to 8 reference images, a prompt or references). */
@@ -36,13 +38,26 @@ export function contentTypeOf(media: StudioMedia): ContentType | null {
 /** The models a media type offers: generators for images and video, lip-sync models for lip-sync,
  *  speech, music and sound effects for audio (upscalers are not offered here). */
 export function modelsFor(media: StudioMedia, models: ModelInfo[]): ModelInfo[] {
+  // A kind this build does not know (the registry grows every month) is offered too, labelled with its
+  // raw kind (`modelOptionLabel`): the service checks what it takes.
+  const generates = (m: ModelInfo) => m.kind === "generate" || isUnknownKind(m);
   switch (media) {
-    case "image": return models.filter((m) => m.contentType === "image" && m.kind === "generate");
-    case "video": return models.filter((m) => m.contentType === "video" && m.kind === "generate");
+    case "image": return models.filter((m) => m.contentType === "image" && generates(m));
+    case "video": return models.filter((m) => m.contentType === "video" && generates(m));
     case "lip-sync": return models.filter((m) => m.contentType === "video" && m.kind === "lip-sync");
-    case "audio": return models.filter((m) => m.contentType === "audio" && (m.kind === "generate" || m.kind === "voice"));
+    case "audio": return models.filter((m) => m.contentType === "audio" && (generates(m) || m.kind === "voice"));
     default: return [];
   }
+}
+
+/** A model kind this build has no name for, shown as the service sent it. */
+export function isUnknownKind(m: ModelInfo): boolean {
+  return !(MODEL_KINDS as readonly string[]).includes(m.kind);
+}
+
+/** The model picker's label: the name, "(default)", and an unknown kind as-is. */
+export function modelOptionLabel(m: ModelInfo): string {
+  return `${m.displayName}${isUnknownKind(m) ? ` (${m.kind})` : ""}${m.isDefault ? " (default)" : ""}`;
 }
 
 /** The registry's default (or the first); with `prefer`, the first that satisfies it wins over both. */
@@ -393,6 +408,7 @@ export function progressHint(job: StudioJob, now: number): string {
 
 export const STATUS_LABEL: Record<StudioJob["status"], string> = {
   submitting: "Sending", processing: "Rendering", completed: "Done", failed: "Failed", cancelled: "Stopped waiting",
+  abandoned: "Dropped by the service",
 };
 
 /** "1 credit", "12.5 credits". */

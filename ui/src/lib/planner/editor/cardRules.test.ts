@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   buildUpdate, captionOf, draftFromCard, isDirty, isHttpUrl, moveItem, parseOutputToken, postInputFromPost,
@@ -22,6 +24,19 @@ describe("parseOutputToken", () => {
     ["", null],
   ])("%j → %j", (input, expected) => {
     expect(parseOutputToken(input)).toBe(expected);
+  });
+});
+
+describe("parseOutputToken follows the cases the core's check reads", () => {
+  // crates/api-types/fixtures/output-tokens.json: one list of cases for Rust and TypeScript.
+  const cases = JSON.parse(
+    readFileSync(resolve(process.cwd(), "../crates/api-types/fixtures/output-tokens.json"), "utf8"),
+  ) as { valid: string[]; invalid: string[] };
+  it.each(cases.valid)("valid: %j", (t) => expect(parseOutputToken(t)).not.toBeNull());
+  it.each(cases.invalid)("invalid: %j", (t) => expect(parseOutputToken(t)).toBeNull());
+  it("keeps a shortId's case and lower-cases a uuid", () => {
+    expect(parseOutputToken("a1B2c3D4-2")).toBe("a1B2c3D4-2");
+    expect(parseOutputToken(`${U.toUpperCase()}-3`)).toBe(`${U}-3`);
   });
 });
 
@@ -102,17 +117,19 @@ describe("validatePosts", () => {
   });
 });
 
-describe("posts as read", () => {
-  it.each([
-    ["card's own time is not an override", post("p", "x", { scheduledAt: "2026-01-01T00:00:00Z" }), { platform: "x" }],
-    ["own time kept", post("p", "x", { scheduledAt: "2026-01-01T00:00:00Z", hasOwnSchedule: true }), { platform: "x", scheduledAt: "2026-01-01T00:00:00Z" }],
-    ["settings become platformSpecificData", post("p", "x", { platformSettings: { caption: "hi" }, connectedAccountId: "a" }), { platform: "x", connectedAccountId: "a", platformSpecificData: { caption: "hi" } }],
-  ])("%s", (_name, p, expected) => {
-    expect(postInputFromPost(p)).toEqual(expected);
+describe("posts as read (no flag says whose time it is)", () => {
+  const card = "2026-01-01T00:00:00.000Z";
+  it.each<[string, ReturnType<typeof post>, string | null, PostInput]>([
+    ["the card's time is not an override", post("p", "x", { scheduledAt: "2026-01-01T00:00:00Z" }), card, { platform: "x" }],
+    ["a time that differs from the card's is the post's own", post("p", "x", { scheduledAt: "2026-01-02T18:30:00Z" }), card, { platform: "x", scheduledAt: "2026-01-02T18:30:00Z" }],
+    ["a time on a card without one is the post's own", post("p", "x", { scheduledAt: "2026-01-02T18:30:00Z" }), null, { platform: "x", scheduledAt: "2026-01-02T18:30:00Z" }],
+    ["settings become platformSpecificData", post("p", "x", { platformSettings: { caption: "hi" }, connectedAccountId: "a" }), card, { platform: "x", connectedAccountId: "a", platformSpecificData: { caption: "hi" } }],
+  ])("%s", (_name, p, cardTime, expected) => {
+    expect(postInputFromPost(p, cardTime)).toEqual(expected);
   });
 
   it("a post without a platform is left out", () => {
-    expect(postInputFromPost(post("p", "x", { platform: null }))).toBeNull();
+    expect(postInputFromPost(post("p", "x", { platform: null }), card)).toBeNull();
   });
 
   it.each([

@@ -2,9 +2,10 @@
 // crates/api-client/src/card_edit.rs). `posts` and `assets` are declarative: every write sends the whole
 // desired list, and what is left out is removed; the order of `assets` is the carousel order.
 import type { CardAsset, CardAssetInput, CardDetail, JsonValue, Post, PostInput, UpdateCard } from "./wire";
+import { PLATFORMS } from "../../bindings/valueLists";
 
-/** The platforms a post can publish to (api-types `PLATFORMS`). */
-export const PLATFORMS = ["youtube", "instagram", "tiktok", "facebook", "linkedin", "x", "threads", "general"] as const;
+/** The platforms a post can publish to, generated from api-types `PLATFORMS`. */
+export { PLATFORMS };
 
 export type FieldError = { field: string; message: string };
 
@@ -44,17 +45,27 @@ export interface Draft {
   assets: DraftAsset[];
 }
 
-/** The input that keeps a post as it is read (api-types `PostInput::from_post`); null without a platform. */
-export function postInputFromPost(post: Post): PostInput | null {
+/**
+ * The input that keeps a post as it was read from a card whose time is `cardScheduledAt` (api-types
+ * `PostInput::from_post`); null without a platform. The service returns each post's effective time and no
+ * flag: a time that differs from the card's is the post's own and is sent back; one equal to the card's is
+ * left out, so the post follows the card (also when this edit moves the card's time).
+ */
+export function postInputFromPost(post: Post, cardScheduledAt: string | null): PostInput | null {
   if (!post.platform) return null;
   const out: PostInput = { platform: post.platform };
   if (post.format != null) out.format = post.format;
   if (post.connectedAccountId != null) out.connectedAccountId = post.connectedAccountId;
-  // The card's own time is not copied into the post as an override.
-  if (post.hasOwnSchedule && post.scheduledAt != null) out.scheduledAt = post.scheduledAt;
+  if (post.scheduledAt != null && !sameInstant(post.scheduledAt, cardScheduledAt)) out.scheduledAt = post.scheduledAt;
   if (post.platformSettings != null) out.platformSpecificData = post.platformSettings;
   if (post.status != null) out.status = post.status;
   return out;
+}
+
+function sameInstant(a: string, b: string | null): boolean {
+  if (b == null) return false;
+  const ta = Date.parse(a), tb = Date.parse(b);
+  return Number.isNaN(ta) || Number.isNaN(tb) ? a === b : ta === tb;
 }
 
 export function draftFromCard(card: CardDetail): Draft {
@@ -64,7 +75,7 @@ export function draftFromCard(card: CardDetail): Draft {
     cover: card.coverUrl ? { kind: "url", url: card.coverUrl } : { kind: "none" },
     scheduledAt: card.scheduledAt,
     tags: [...card.tags],
-    posts: card.posts.map(postInputFromPost).filter((p): p is PostInput => p !== null),
+    posts: card.posts.map((p) => postInputFromPost(p, card.scheduledAt)).filter((p): p is PostInput => p !== null),
     assets: card.assets.map((a) => ({ key: a.id, input: { id: a.id }, asset: a })),
   };
 }
@@ -90,12 +101,19 @@ export function isHttpUrl(value: string): boolean {
 }
 
 const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
-const OUTPUT_TOKEN = new RegExp(`^${UUID}(?:-([1-9]\\d*))?$`, "i");
+const UUID_TOKEN = new RegExp(`^${UUID}(?:-[1-9]\\d*)?$`, "i");
+/** The uuid's first 8 characters, or the newest era's 8-character `shortId` (letters and digits). */
+const SHORT_TOKEN = /^[0-9a-z]{8}(?:-[1-9]\d*)?$/i;
 
-/** A generation output token, `<uuid>` or `<uuid>-<N>` (variation N ≥ 1), trimmed and lower-cased; null if not one. */
+/**
+ * A generation output token, trimmed; null if not one (the cases are crates/api-types/fixtures/
+ * output-tokens.json, shared with the core's check): `<uuid>` or `<uuid>-<N>` (variation N ≥ 1), lower-cased,
+ * or an 8-character short form, optionally `-<N>`, kept as typed (a `shortId` is case-sensitive).
+ */
 export function parseOutputToken(value: string): string | null {
   const v = value.trim();
-  return OUTPUT_TOKEN.test(v) ? v.toLowerCase() : null;
+  if (UUID_TOKEN.test(v)) return v.toLowerCase();
+  return SHORT_TOKEN.test(v) ? v : null;
 }
 
 const REFERENCE_FIELDS = ["id", "outputId", "assetUrl", "contentId", "projectId"] as const;

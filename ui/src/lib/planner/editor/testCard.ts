@@ -10,7 +10,7 @@ export function asset(id: string, extra: Partial<CardAsset> = {}): CardAsset {
 
 export function post(id: string, platform: string, extra: Partial<Post> = {}): Post {
   return {
-    id, connectedAccountId: null, platform, format: null, status: null, scheduledAt: null, hasOwnSchedule: false,
+    id, connectedAccountId: null, platform, format: null, status: null, scheduledAt: null,
     publishedAt: null, platformSettings: null, ...extra,
   };
 }

@@ -1,0 +1,69 @@
+//! The service's value lists, each declared once. Rust reads them from here; the UI gets the same lists
+//! from the generated `ui/src/lib/bindings/valueLists.ts` (written by `export-bindings` from
+//! [`value_lists`]). Fields that carry these values stay strings on read, so a value added by the service
+//! shows as-is; the sandbox refuses values outside the lists on write.
+use crate::open::ValueList;
+use crate::{ContentType, GenerationStatus, ModelKind};
+
+/// The platforms a post can publish to (one post per platform on a card).
+pub const PLATFORMS: &[&str] = &["youtube", "instagram", "tiktok", "facebook", "linkedin", "x", "threads", "general"];
+
+/// Brand-kit tabs.
+pub const TABS: &[&str] = &["overview", "voice", "visual"];
+
+/// Widths of a brand-kit section's card.
+pub const WIDTHS: &[&str] = &["full", "half"];
+
+/// Where a knowledge item comes from.
+pub const KNOWLEDGE_SOURCE_TYPES: &[&str] = &["text", "url", "youtube", "file"];
+
+/// What `POST /archive` archives.
+pub const ARCHIVE_ASSET_TYPES: &[&str] = &["card", "brand_kit", "brand_kit_section", "project", "space"];
+
+/// What a reference board can show (boards are a pipeline, not a registry model).
+pub const BOARD_TYPES: &[&str] =
+    &["character", "pose", "mascot", "creature", "weapon", "vehicle", "object", "location", "shot"];
+
+/// Upscale factors.
+pub const UPSCALE_FACTORS: &[&str] = &["2x", "4x"];
+
+/// The roles of the eight starter sections (a section's role is its starter key).
+pub const ROLES: &[&str] = &[
+    "about",
+    "audience",
+    "offer",
+    "content_strategy",
+    "voice_and_tone",
+    "writing_style",
+    "speaking_style",
+    "design_guidelines",
+];
+
+/// Every value list by the name the UI imports it under, for `export-bindings`.
+pub fn value_lists() -> Vec<(&'static str, &'static [&'static str])> {
+    vec![
+        ("PLATFORMS", PLATFORMS),
+        ("TABS", TABS),
+        ("WIDTHS", WIDTHS),
+        ("ROLES", ROLES),
+        ("KNOWLEDGE_SOURCE_TYPES", KNOWLEDGE_SOURCE_TYPES),
+        ("ARCHIVE_ASSET_TYPES", ARCHIVE_ASSET_TYPES),
+        ("BOARD_TYPES", BOARD_TYPES),
+        ("UPSCALE_FACTORS", UPSCALE_FACTORS),
+        ("CONTENT_TYPES", ContentType::ALL),
+        ("MODEL_KINDS", ModelKind::ALL),
+        ("GENERATION_STATUSES", GenerationStatus::ALL),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_roles_are_the_starter_sections_keys() {
+        let keys: Vec<&str> = crate::STARTER_SECTIONS.iter().map(|s| s.0).collect();
+        assert_eq!(keys, super::ROLES);
+        for (_, tab, _) in crate::STARTER_SECTIONS {
+            assert!(super::TABS.contains(tab), "{tab}");
+        }
+    }
+}
