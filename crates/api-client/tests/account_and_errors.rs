@@ -220,8 +220,13 @@ async fn the_rate_limit_is_per_key() {
     let b = none(&sb.key_with(scopes::ALL));
     ok(a.account().balance().await);
     ok(a.account().balance().await);
+    let e = a.account().balance().await.unwrap_err();
+    assert!(matches!(e, ApiError::RateLimited { .. }), "a's third call within the window is refused: {e:?}");
+    // b's window is its own: a being limited takes nothing from it, and it is limited at its own third.
     ok(b.account().balance().await);
     ok(b.account().balance().await);
+    let e = b.account().balance().await.unwrap_err();
+    assert!(matches!(e, ApiError::RateLimited { .. }), "b's third call is refused too: {e:?}");
 }
 
 #[tokio::test]

@@ -254,3 +254,31 @@ async fn newest_outputs_and_charge_are_read() {
     assert_eq!(g.urls(), vec!["https://cdn.example/1.png".to_string()]);
     assert_eq!(g.credits(), Some(4.0));
 }
+
+/// Spec §4 "Knowledge base": "a response with `limitReached`". The sandbox answers a 402 with
+/// `limitReached: true`; the spec's words also allow a 200 `{ "limitReached": true }` with no item. Both
+/// are the same error; a 200 with an item and the flag is an add that filled the kit.
+#[tokio::test]
+async fn limit_reached_decodes_as_error_and_as_flag() {
+    let server = MockServer::start().await;
+    let add = |kit: &str| format!("/api/v1/brand-kits/{kit}/knowledge");
+    Mock::given(method("POST")).and(path(add("capped-402"))).respond_with(ResponseTemplate::new(402).set_body_json(json!({
+        "error": "This brand kit is at its plan's knowledge cap", "limitReached": true, "limit": 3, "current": 3
+    }))).mount(&server).await;
+    Mock::given(method("POST")).and(path(add("capped-200"))).respond_with(ResponseTemplate::new(200).set_body_json(json!({
+        "limitReached": true
+    }))).mount(&server).await;
+    Mock::given(method("POST")).and(path(add("filled"))).respond_with(ResponseTemplate::new(200).set_body_json(json!({
+        "item": { "id": "k-9", "title": "Notes", "sourceType": "text", "sourceUrl": null, "createdAt": null, "updatedAt": null },
+        "limitReached": true
+    }))).mount(&server).await;
+    let c = client(&server);
+    let input = AddKnowledge { source_type: "text".into(), text: Some("hello".into()), ..Default::default() };
+    for kit in ["capped-402", "capped-200"] {
+        let e = c.knowledge(kit).add(&input).await.unwrap_err();
+        assert!(matches!(e, contentdesk_api_client::ApiError::LimitReached { .. }), "{kit}: {e:?}");
+    }
+    let filled = c.knowledge("filled").add(&input).await.unwrap();
+    assert_eq!(filled.item.map(|i| i.id).as_deref(), Some("k-9"));
+    assert!(filled.limit_reached);
+}

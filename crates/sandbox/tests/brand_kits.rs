@@ -1065,3 +1065,39 @@ async fn an_edit_can_move_a_section_to_another_tab_keeping_its_version() {
         .collect();
     assert_eq!(keys.last(), Some(&"content_strategy"), "{keys:?}");
 }
+
+/// Fact sheet 3.6 `UpdateBrandKit`: `brandColors` (replaces), `typography` (merges; null clears) and
+/// `logos` (by `url` or `outputId`) are stored and read back; a wrong value is a 400 naming the field.
+#[tokio::test]
+async fn brand_colors_typography_and_logos_are_stored_and_checked() {
+    let sb = TestSandbox::start().await;
+    let http = Http::new(&sb);
+    let kit = default_kit(&http, &sb.key).await;
+    let (s, v) = patch(&http, &sb.key, &kit, json!({
+        "brandColors": [{"hex": "#1F6F6B", "name": "Teal", "role": "primary"}, {"hex": "#F2A541"}],
+        "typography": {"titleFont": "DM Serif Display"},
+        "logos": [{"url": "https://demostudio.example/logo.png", "isPrimary": true, "layout": "wordmark"}]
+    })).await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["brandColors"][0]["role"], "primary");
+    assert_eq!(v["brandColors"].as_array().unwrap().len(), 2);
+    assert_eq!(v["typography"]["titleFont"], "DM Serif Display");
+    assert_eq!(v["logos"][0]["layout"], "wordmark");
+    let (s, v) = patch(&http, &sb.key, &kit, json!({"typography": {"bodyFont": "Inter"}})).await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["typography"], json!({"titleFont": "DM Serif Display", "bodyFont": "Inter"}), "merged");
+    let (s, v) = patch(&http, &sb.key, &kit, json!({"typography": null})).await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["typography"], Value::Null, "null clears");
+    for (body, field) in [
+        (json!({"brandColors": [{"hex": "teal"}]}), "brandColors[0].hex"),
+        (json!({"brandColors": [{"hex": "#112233", "role": "hero"}]}), "brandColors[0].role"),
+        (json!({"logos": [{"url": "https://a.example/l.png", "outputId": "0f8fad5b"}]}), "logos[0]"),
+        (json!({"logos": [{"url": "https://a.example/l.png", "colorMode": "neon"}]}), "logos[0].colorMode"),
+        (json!({"brandAccounts": [42]}), "brandAccounts[0]"),
+    ] {
+        let (s, v) = patch(&http, &sb.key, &kit, body.clone()).await;
+        assert_eq!(s, 400, "{body}: {v}");
+        assert_eq!(v["field"], field, "{body}: {v}");
+    }
+}

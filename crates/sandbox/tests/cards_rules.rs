@@ -1200,3 +1200,24 @@ async fn bad_card_input_never_500s() {
         assert!(s == 400 || s == 404, "{body} → {s} {v}");
     }
 }
+
+/// Fact sheet 3.9 `UpdateCard.archived`: `true` archives the card (as `POST /archive` does), `false`
+/// restores it; `publishedAt`/`publishUrl` record a publication made elsewhere.
+#[tokio::test]
+async fn patch_archived_archives_and_restores_and_publication_is_recorded() {
+    let sb = TestSandbox::start().await;
+    let http = Http::new(&sb);
+    let card = new_card(&http, &sb.key).await;
+    let (s, v) = patch(&http, &sb.key, &card, json!({"archived": true})).await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["post"]["isArchived"], true, "{v}");
+    let (s, v) = patch(&http, &sb.key, &card, json!({"archived": false, "publishedAt": "2031-01-02T03:04:05Z",
+        "publishUrl": "https://instagram.example/p/1"})).await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["post"]["isArchived"], false, "{v}");
+    assert_eq!(v["post"]["publishUrl"], "https://instagram.example/p/1");
+    assert!(v["post"]["publishedAt"].as_str().unwrap().starts_with("2031-01-02T03:04:05"), "{v}");
+    let (s, v) = patch(&http, &sb.key, &card, json!({"publishedAt": "yesterday"})).await;
+    assert_eq!(s, 400, "{v}");
+    assert_eq!(v["field"], "publishedAt");
+}

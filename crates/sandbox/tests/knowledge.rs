@@ -616,3 +616,21 @@ async fn another_accounts_kit_and_items_are_404() {
         404
     );
 }
+
+/// Fact sheet 3.7: `tags: [{id}]` on an add is stored and read back; a tag named twice is a 400.
+#[tokio::test]
+async fn tags_on_an_add_are_stored_and_read_back() {
+    let sb = TestSandbox::start().await;
+    let http = Http::new(&sb);
+    let (kit, _) = kits(&http, &sb.key).await;
+    let (s, v) = add(&http, &sb.key, &kit, json!({"sourceType": "text", "text": "Tagged", "title": "T", "tags": [{"id": "t-1"}, {"id": "t-2"}]})).await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["item"]["tags"], json!([{"id": "t-1"}, {"id": "t-2"}]));
+    let id = v["item"]["id"].as_str().unwrap();
+    let (s, v) = http.get(&sb.key, &format!("/brand-kits/{kit}/knowledge/{id}")).await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["item"]["tags"], json!([{"id": "t-1"}, {"id": "t-2"}]));
+    let (s, v) = add(&http, &sb.key, &kit, json!({"sourceType": "text", "text": "x", "tags": [{"id": "t-1"}, {"id": "t-1"}]})).await;
+    assert_eq!(s, 400, "{v}");
+    assert_eq!(v["field"], "tags[1]");
+}
