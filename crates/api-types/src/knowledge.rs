@@ -9,7 +9,6 @@ pub struct TagRef {
     pub id: String,
 }
 
-
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct AddKnowledge {

@@ -45,10 +45,6 @@ impl<T: ValueList> Open<T> {
         }
     }
 
-    /// Reads a wire value: known when it is one of `T`'s values, kept raw otherwise.
-    pub fn parse(s: &str) -> Self {
-        T::from_wire(s).map(Open::Known).unwrap_or_else(|| Open::Other(s.to_string()))
-    }
 }
 
 impl<T> From<T> for Open<T> {
@@ -74,10 +70,9 @@ pub trait ValueList: Sized + 'static {
     /// Every value this build knows, in wire spelling.
     const ALL: &'static [&'static str];
     fn as_str(&self) -> &'static str;
-    fn from_wire(s: &str) -> Option<Self>;
 }
 
-/// Declares a value list once: the Rust enum, its wire spellings (serde), `ALL`, `as_str` and `from_wire`.
+/// Declares a value list once: the Rust enum, its wire spellings (serde), `ALL` and `as_str`.
 /// The TypeScript twin is the ts-rs union of the same spellings; the list itself reaches the UI through
 /// `value_lists()`.
 #[macro_export]
@@ -93,9 +88,6 @@ macro_rules! value_list {
             const ALL: &'static [&'static str] = &[$($wire),+];
             fn as_str(&self) -> &'static str {
                 match self { $($name::$variant => $wire),+ }
-            }
-            fn from_wire(s: &str) -> Option<Self> {
-                match s { $($wire => Some($name::$variant),)+ _ => None }
             }
         }
 
@@ -118,7 +110,7 @@ thread_local! {
 }
 
 /// Runs `parse` with unknown request fields refused: an [`Extra`] with any field fails with serde's
-/// "unknown field `name`". The sandbox parses every request body and query this way.
+/// "unknown field `name`". The sandbox parses every request body this way (queries have no `extra`).
 pub fn strict<R>(parse: impl FnOnce() -> R) -> R {
     struct Reset(bool);
     impl Drop for Reset {
@@ -181,7 +173,6 @@ mod tests {
         assert_eq!(v[2], Open::Other("ultraviolet".into()));
         assert_eq!(v[2].as_str(), "ultraviolet");
         assert_eq!(serde_json::to_string(&v).unwrap(), r#"["red","dark-blue","ultraviolet"]"#);
-        assert_eq!(Open::<Colour>::parse("dark-blue"), Colour::DarkBlue);
         assert_eq!(Colour::ALL, &["red", "dark-blue"]);
         assert_eq!(Colour::DarkBlue.as_str(), "dark-blue");
     }

@@ -27,41 +27,28 @@ pub const BOARD_TYPES: &[&str] =
 /// Upscale factors.
 pub const UPSCALE_FACTORS: &[&str] = &["2x", "4x"];
 
-/// The roles of the eight starter sections (a section's role is its starter key).
-pub const ROLES: &[&str] = &[
-    "about",
-    "audience",
-    "offer",
-    "content_strategy",
-    "voice_and_tone",
-    "writing_style",
-    "speaking_style",
-    "design_guidelines",
-];
-
-/// Every value list by the name the UI imports it under, for `export-bindings`.
-pub fn value_lists() -> Vec<(&'static str, &'static [&'static str])> {
+/// Every value list by the name the UI imports it under, for `export-bindings`. The roles are the
+/// starter sections' keys (`STARTER_SECTIONS`, declared once with their tabs and names).
+pub fn value_lists() -> Vec<(&'static str, Vec<&'static str>)> {
     vec![
-        ("PLATFORMS", PLATFORMS),
-        ("TABS", TABS),
-        ("WIDTHS", WIDTHS),
-        ("ROLES", ROLES),
-        ("KNOWLEDGE_SOURCE_TYPES", KNOWLEDGE_SOURCE_TYPES),
-        ("ARCHIVE_ASSET_TYPES", ARCHIVE_ASSET_TYPES),
-        ("BOARD_TYPES", BOARD_TYPES),
-        ("UPSCALE_FACTORS", UPSCALE_FACTORS),
-        ("CONTENT_TYPES", ContentType::ALL),
-        ("MODEL_KINDS", ModelKind::ALL),
-        ("GENERATION_STATUSES", GenerationStatus::ALL),
+        ("PLATFORMS", PLATFORMS.to_vec()),
+        ("TABS", TABS.to_vec()),
+        ("WIDTHS", WIDTHS.to_vec()),
+        ("ROLES", crate::roles()),
+        ("KNOWLEDGE_SOURCE_TYPES", KNOWLEDGE_SOURCE_TYPES.to_vec()),
+        ("ARCHIVE_ASSET_TYPES", ARCHIVE_ASSET_TYPES.to_vec()),
+        ("BOARD_TYPES", BOARD_TYPES.to_vec()),
+        ("UPSCALE_FACTORS", UPSCALE_FACTORS.to_vec()),
+        ("CONTENT_TYPES", ContentType::ALL.to_vec()),
+        ("MODEL_KINDS", ModelKind::ALL.to_vec()),
+        ("GENERATION_STATUSES", GenerationStatus::ALL.to_vec()),
     ]
 }
 
 #[cfg(test)]
 mod tests {
     #[test]
-    fn the_roles_are_the_starter_sections_keys() {
-        let keys: Vec<&str> = crate::STARTER_SECTIONS.iter().map(|s| s.0).collect();
-        assert_eq!(keys, super::ROLES);
+    fn every_starter_section_is_on_a_known_tab() {
         for (_, tab, _) in crate::STARTER_SECTIONS {
             assert!(super::TABS.contains(tab), "{tab}");
         }

@@ -40,6 +40,15 @@ impl ApiError {
     pub fn internal(e: impl std::fmt::Display) -> Self {
         ApiError::Internal(e.to_string())
     }
+    /// A value outside its list: a 400 naming the field, with the valid values.
+    pub fn not_one_of(field: impl Into<String>, value: &str, valid: &[&str]) -> Self {
+        let field = field.into();
+        ApiError::InvalidValue {
+            message: format!("{field} must be one of {}, not {value:?}", valid.join(", ")),
+            field,
+            valid: valid.iter().map(|s| s.to_string()).collect(),
+        }
+    }
 }
 
 impl From<rusqlite::Error> for ApiError {

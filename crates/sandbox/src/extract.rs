@@ -38,23 +38,24 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(ApiError::bad("body", "A JSON body is required"));
     }
-    api_types::open::strict(|| {
-        let de = &mut serde_json::Deserializer::from_slice(bytes);
-        serde_path_to_error::deserialize(de).map_err(|e| {
-            let path = e.path().to_string();
-            let inner = e.into_inner();
-            json_error(&path, &inner)
-        })
-    })
+    strict_json(&mut serde_json::Deserializer::from_slice(bytes))
 }
 
 /// Parses an already-read JSON value (handlers that look at the raw JSON first).
 pub fn from_value<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, ApiError> {
+    strict_json(value)
+}
+
+/// Deserialises strictly (a request's `extra` refused), mapping every failure to a 400 naming the field.
+fn strict_json<'de, D, T>(de: D) -> Result<T, ApiError>
+where
+    D: serde::Deserializer<'de, Error = serde_json::Error>,
+    T: serde::Deserialize<'de>,
+{
     api_types::open::strict(|| {
-        serde_path_to_error::deserialize(value).map_err(|e| {
+        serde_path_to_error::deserialize(de).map_err(|e| {
             let path = e.path().to_string();
-            let inner = e.into_inner();
-            json_error(&path, &inner)
+            json_error(&path, &e.into_inner())
         })
     })
 }

@@ -172,7 +172,6 @@ impl KnowledgeHandler<'_> {
         Ok(self.client.call::<KnowledgeSearch>(call).await?.matches)
     }
 
-    /// At the plan cap the answer is `ApiError::LimitReached` and nothing is added.
     /// Adds an item. At the plan's cap the service answers a 402 with `limitReached` (read as
     /// [`ApiError::LimitReached`]); a 200 `{ "limitReached": true }` with no item, which the spec's words
     /// also allow, is the same error, so a returned `KnowledgeAdded` always has its `item`. A 200 with an

@@ -947,11 +947,7 @@ fn write_kit_fields(
             }
             if let Some(role) = &c.role {
                 if !COLOR_ROLES.contains(&role.as_str()) {
-                    return Err(ApiError::InvalidValue {
-                        message: format!("Unknown `brandColors[{i}].role` `{role}`; valid values: {}", COLOR_ROLES.join(", ")),
-                        field: format!("brandColors[{i}].role"),
-                        valid: COLOR_ROLES.iter().map(|v| v.to_string()).collect(),
-                    });
+                    return Err(ApiError::not_one_of(format!("brandColors[{i}].role"), role, COLOR_ROLES));
                 }
             }
         }
@@ -960,8 +956,8 @@ fn write_kit_fields(
     }
     if let Some(typography) = &patch.typography {
         // Merges: a font left out keeps its value; `null` clears the whole typography.
+        let old = kit_row(tx, account_id, kit_id)?.typography.unwrap_or_default();
         let merged = typography.as_ref().map(|t| {
-            let old = kit_row(tx, account_id, kit_id).ok().and_then(|k| k.typography).unwrap_or_default();
             Typography {
                 title_font: t.title_font.clone().or(old.title_font),
                 body_font: t.body_font.clone().or(old.body_font),
@@ -1042,11 +1038,7 @@ fn check_logos(field: &str, logos: &[LogoInput]) -> ApiResult<()> {
         for (name, value, valid) in [("layout", &l.layout, LAYOUTS), ("colorMode", &l.color_mode, COLOR_MODES)] {
             if let Some(v) = value {
                 if !valid.contains(&v.as_str()) {
-                    return Err(ApiError::InvalidValue {
-                        message: format!("Unknown `{field}[{i}].{name}` `{v}`; valid values: {}", valid.join(", ")),
-                        field: format!("{field}[{i}].{name}"),
-                        valid: valid.iter().map(|v| v.to_string()).collect(),
-                    });
+                    return Err(ApiError::not_one_of(format!("{field}[{i}].{name}"), v, valid));
                 }
             }
         }

@@ -598,15 +598,7 @@ fn apply_update(tx: &Connection, account: &str, cur: &Current, upd: &UpdateCard)
     }
     // A publication made elsewhere, recorded on the card; null clears it.
     if let Some(at) = &upd.published_at {
-        let at = at
-            .as_deref()
-            .map(|s| {
-                time::normalise(s).ok_or_else(|| {
-                    ApiError::bad("publishedAt", format!("publishedAt must be an RFC 3339 time, not {s:?}"))
-                })
-            })
-            .transpose()?;
-        set("published_at", &at)?;
+        set("published_at", &rfc3339(&"publishedAt", at.as_deref())?)?;
     }
     if let Some(url) = &upd.publish_url {
         if let Some(u) = url {
@@ -686,18 +678,7 @@ fn apply_update(tx: &Connection, account: &str, cur: &Current, upd: &UpdateCard)
     // scheduledAt sets the card and every post: posts lose their own times here, and a post in this
     // same write that carries its own time gets it back below. null clears the card and every post.
     if let Some(when) = &upd.scheduled_at {
-        let when = when
-            .as_deref()
-            .map(|s| {
-                time::normalise(s).ok_or_else(|| {
-                    ApiError::bad(
-                        "scheduledAt",
-                        format!("scheduledAt must be an RFC 3339 time, not {s:?}"),
-                    )
-                })
-            })
-            .transpose()?;
-        set("scheduled_at", &when)?;
+        set("scheduled_at", &rfc3339(&"scheduledAt", when.as_deref())?)?;
         tx.execute(
             "UPDATE card_posts SET scheduled_at = NULL WHERE card_id = ?1",
             [id],
@@ -918,18 +899,7 @@ fn write_posts(
                 ));
             }
         }
-        let own = p
-            .scheduled_at
-            .as_deref()
-            .map(|s| {
-                time::normalise(s).ok_or_else(|| {
-                    ApiError::bad(
-                        format!("{field}.scheduledAt"),
-                        format!("{field}.scheduledAt must be an RFC 3339 time, not {s:?}"),
-                    )
-                })
-            })
-            .transpose()?;
+        let own = rfc3339(&format!("{field}.scheduledAt"), p.scheduled_at.as_deref())?;
         if let Some(data) = &p.platform_specific_data {
             if !data.is_object() && !data.is_null() {
                 return Err(ApiError::bad(
@@ -1300,6 +1270,16 @@ pub fn exists(conn: &Connection, account_id: &str, card_id: &str) -> rusqlite::R
         )
         .optional()?
         .is_some())
+}
+
+/// A time as stored (normalised RFC 3339), or a 400 naming `field`; `None` stays `None` (clears).
+fn rfc3339(field: &dyn std::fmt::Display, value: Option<&str>) -> ApiResult<Option<String>> {
+    value
+        .map(|s| {
+            time::normalise(s)
+                .ok_or_else(|| ApiError::bad(field.to_string(), format!("{field} must be an RFC 3339 time, not {s:?}")))
+        })
+        .transpose()
 }
 
 /// `POST /archive` with `assetType: card`. A timestamp only: restoring keeps the schedule and the rest.

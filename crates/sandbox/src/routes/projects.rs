@@ -111,7 +111,7 @@ async fn list(
         None => conds.push("archived_at IS NULL".into()),
         Some("archived") => conds.push("archived_at IS NOT NULL".into()),
         Some("favorited") => conds.push("favorited_at IS NOT NULL AND archived_at IS NULL".into()),
-        Some(other) => return Err(invalid("filter", other, FILTERS)),
+        Some(other) => return Err(ApiError::not_one_of("filter", other, FILTERS)),
     }
     if let Some(t) = &q.r#type {
         one_of("type", t, TYPES)?;
@@ -369,15 +369,7 @@ fn one_of(field: &str, value: &str, valid: &[&str]) -> ApiResult<()> {
     if valid.contains(&value) {
         Ok(())
     } else {
-        Err(invalid(field, value, valid))
-    }
-}
-
-fn invalid(field: &str, value: &str, valid: &[&str]) -> ApiError {
-    ApiError::InvalidValue {
-        message: format!("{field} must be one of {}, not {value:?}", valid.join(", ")),
-        field: field.into(),
-        valid: valid.iter().map(|s| s.to_string()).collect(),
+        Err(ApiError::not_one_of(field, value, valid))
     }
 }
 

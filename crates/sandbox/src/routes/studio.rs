@@ -1065,11 +1065,7 @@ fn check_documented_fields(req: &GenerateRequest, id: &str, content_type: Conten
             return refuse("upscaleFactor", format!("Model {id} does not upscale; `upscaleFactor` is for upscale models"));
         }
         if !api_types::UPSCALE_FACTORS.contains(&f.as_str()) {
-            return Err(ApiError::InvalidValue {
-                message: format!("Unknown `upscaleFactor` `{f}`; valid values: {}", api_types::UPSCALE_FACTORS.join(", ")),
-                field: "upscaleFactor".into(),
-                valid: api_types::UPSCALE_FACTORS.iter().map(|v| v.to_string()).collect(),
-            });
+            return Err(ApiError::not_one_of("upscaleFactor", f, api_types::UPSCALE_FACTORS));
         }
     }
     if req.audio_enabled.is_some() && (content_type != ContentType::Video || kind != ModelKind::Generate) {
