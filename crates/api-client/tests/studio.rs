@@ -201,7 +201,10 @@ async fn a_raw_url_is_accepted_as_a_reference() {
         }),
         ..image_request(&client).await
     };
-    ok(client.studio().quote(&req).await);
+    let quote = ok(client.studio().quote(&req).await);
+    assert!(quote.credits_estimate > 0.0, "{quote:?}");
+    let done = ok(client.studio().generate(&req).await);
+    assert!(!done.output_id.is_empty(), "a generation with a URL reference was made: {done:?}");
 }
 
 #[tokio::test]
