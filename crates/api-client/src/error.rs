@@ -72,16 +72,19 @@ pub enum ApiError {
         body: String,
     },
 
-    /// 402 without `limitReached`: not enough credits; nothing was charged.
+    /// 402 without `limitReached`: not enough credits (or, newest, `code: spend_cap_reached`: over the
+    /// monthly cap); nothing was charged. `balance` is what can be spent (newest: `available`).
     #[error("insufficient credits: {message}")]
     InsufficientCredits {
         balance: Option<f64>,
         required: Option<f64>,
+        code: Option<String>,
         message: String,
         body: String,
     },
 
-    /// Any error body with `limitReached: true` (the knowledge cap answers 402).
+    /// Any error body with `limitReached: true` (the knowledge cap answers 402), or a newest 402 whose
+    /// `code` is `plan_limit` or `storage_full`.
     #[error("plan limit reached: {message}")]
     LimitReached {
         message: String,
@@ -247,7 +250,8 @@ impl ApiError {
             };
         };
         let message = eb.error.clone();
-        if eb.limit_reached == Some(true) {
+        let plan_cap = status == 402 && matches!(eb.code.as_deref(), Some("plan_limit" | "storage_full"));
+        if eb.limit_reached == Some(true) || plan_cap {
             return ApiError::LimitReached {
                 message,
                 limit: eb.limit,
@@ -269,8 +273,9 @@ impl ApiError {
             }
             401 => ApiError::Unauthorized { message, body },
             402 => ApiError::InsufficientCredits {
-                balance: eb.balance,
-                required: eb.required,
+                balance: eb.available.or(eb.balance),
+                required: eb.needed.or(eb.required),
+                code: eb.code,
                 message,
                 body,
             },

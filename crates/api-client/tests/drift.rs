@@ -282,3 +282,43 @@ async fn limit_reached_decodes_as_error_and_as_flag() {
     assert_eq!(filled.item.map(|i| i.id).as_deref(), Some("k-9"));
     assert!(filled.limit_reached);
 }
+
+/// Each recorded 402 body, sent with its status, reads as the error it is: credits short (the 0.3.x
+/// `balance`/`required` and the newest `available`/`needed`, the spend cap by its `code`), or a plan cap
+/// (`plan_limit`, `storage_full`) that no retry or top-up of credits fixes.
+#[tokio::test]
+async fn every_recorded_402_reads_as_the_error_it_is() {
+    use contentdesk_api_client::ApiError;
+    let cases: [(&str, Option<(f64, f64)>, Option<&str>); 5] = [
+        ("cards-era/generation-submit-402-insufficient-credits.json", Some((3.0, 24.0)), None),
+        ("newest/generation-submit-402-insufficient-credits.json", Some((12.0, 40.0)), Some("insufficient_credits")),
+        ("newest/generation-submit-402-spend-cap.json", None, Some("spend_cap_reached")),
+        ("newest/knowledge-add-402-plan-limit.json", None, Some("plan_limit")),
+        ("newest/media-upload-402-storage-full.json", None, Some("storage_full")),
+    ];
+    for (file, short, code) in cases {
+        let recorded: Value =
+            serde_json::from_str(&std::fs::read_to_string(drift_dir().join(file)).unwrap()).unwrap();
+        let server = MockServer::start().await;
+        Mock::given(method("GET"))
+            .and(path("/api/v1/account/balance"))
+            .respond_with(ResponseTemplate::new(402).set_body_json(recorded["body"].clone()))
+            .mount(&server)
+            .await;
+        let e = client(&server).account().balance().await.unwrap_err();
+        assert_eq!(e.status(), Some(402), "{file}: {e:?}");
+        assert!(e.to_string().contains(recorded["body"]["error"].as_str().unwrap()), "{file}: the message is the service's: {e}");
+        match (code, &e) {
+            (Some("plan_limit" | "storage_full"), ApiError::LimitReached { .. }) => {}
+            (_, ApiError::InsufficientCredits { balance, required, code: got, .. }) if !matches!(code, Some("plan_limit" | "storage_full")) => {
+                assert_eq!(got.as_deref(), code, "{file}");
+                if let Some((have, need)) = short {
+                    assert_eq!((*balance, *required), (Some(have), Some(need)), "{file}");
+                } else {
+                    assert_eq!(*required, Some(40.0), "{file}: the spend cap says what it needs");
+                }
+            }
+            _ => panic!("{file}: read as {e:?}"),
+        }
+    }
+}

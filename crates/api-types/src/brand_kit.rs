@@ -181,6 +181,43 @@ pub struct BrandKit {
     pub sections: Vec<BrandKitSection>,
     #[serde(default)]
     pub knowledge: Vec<KnowledgeRef>,
+    /// Reading a website into the kit: `idle | extracting | reviewing | complete | failed` (raw; the
+    /// sandbox never extracts and sends none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub extraction_status: Option<String>,
+    /// `queued | running | done | failed` (raw).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub analysis_status: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub extraction_error: Option<String>,
+    /// The brand's own social accounts and the accounts it takes inspiration from (read only here).
+    #[serde(default, deserialize_with = "crate::common::null_as_default")]
+    pub brand_accounts: Vec<BrandKitAccount>,
+    #[serde(default, deserialize_with = "crate::common::null_as_default")]
+    pub inspiration_accounts: Vec<BrandKitAccount>,
+}
+
+/// A tracked account listed on a full brand kit: `accountType` is `brand | inspiration` (raw).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BrandKitAccount {
+    #[serde(default)]
+    pub id: Option<String>,
+    #[serde(default)]
+    pub platform: Option<String>,
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub handle: Option<String>,
+    #[serde(default)]
+    pub avatar_url: Option<String>,
+    #[serde(default)]
+    pub follower_count: Option<f64>,
+    #[serde(default)]
+    pub account_type: Option<String>,
 }
 
 /// Query of `GET /brand-kits/{id}`: one of three read modes.

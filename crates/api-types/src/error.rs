@@ -44,6 +44,16 @@ pub struct ErrorBody {
     pub balance: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub required: Option<f64>,
+    /// 402 (newest): the credits needed and those free to spend (the balance less what is held). The
+    /// newest `code` says which 402 it is: `insufficient_credits`, `spend_cap_reached`, `storage_full`,
+    /// `plan_limit`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub needed: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub available: Option<f64>,
+    /// 402 (newest): what the user can do about it, as links into the service's app.
+    #[serde(default, skip_serializing_if = "Vec::is_empty", deserialize_with = "crate::common::null_as_default")]
+    pub actions: Vec<ErrorAction>,
     /// Knowledge add at the plan cap.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit_reached: Option<bool>,
@@ -51,6 +61,18 @@ pub struct ErrorBody {
     pub limit: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub current: Option<i64>,
+}
+
+/// One way out of a 402 (newest): `{ id, label, url }`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ErrorAction {
+    #[serde(default)]
+    pub id: String,
+    #[serde(default)]
+    pub label: String,
+    #[serde(default)]
+    pub url: Option<String>,
 }
 
 impl ErrorBody {

@@ -235,11 +235,26 @@ pub struct CardDetail {
     pub posts: Vec<Post>,
 }
 
-/// Card replies were enveloped as `post` in the cards-era client; `card` is accepted too.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+/// Card replies were enveloped as `post` in the cards-era client; the newest is `card`. Either is read,
+/// and a reply carrying both (a release in between) reads `card`.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct CardEnvelope<T> {
-    #[serde(alias = "card")]
     pub post: T,
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for CardEnvelope<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Both<T> {
+            post: Option<T>,
+            card: Option<T>,
+        }
+        let both = Both::<T>::deserialize(de)?;
+        both.card
+            .or(both.post)
+            .map(|post| CardEnvelope { post })
+            .ok_or_else(|| serde::de::Error::missing_field("post"))
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]

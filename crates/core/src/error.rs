@@ -180,9 +180,13 @@ impl From<ApiError> for IpcError {
                 }
                 .with_status(429)
             }
-            ApiError::InsufficientCredits { balance, required, .. } => IpcError::new(
+            ApiError::InsufficientCredits { balance, required, code, message, .. } => IpcError::new(
                 C::InsufficientCredits,
                 match (balance, required) {
+                    _ if code.as_deref() == Some("spend_cap_reached") => format!(
+                        "{} Nothing was charged. Raise the monthly spend cap in the service's billing settings, or wait for it to reset.",
+                        message.trim_end_matches('.').to_string() + "."
+                    ),
                     (Some(b), Some(r)) => format!(
                         "Not enough credits: this costs {r}, the balance is {b}, so {} more are needed. Nothing was charged.",
                         r - b

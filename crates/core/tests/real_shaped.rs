@@ -196,3 +196,29 @@ async fn the_core_runs_the_planner_the_studio_and_the_brand_kit_on_real_shaped_r
         .expect("a PATCH was sent");
     assert_eq!(patch["sections"][0]["expectedVersion"], 3);
 }
+
+/// The newest 402s as the user reads them: credits short says how many more (from `needed` and
+/// `available`), the spend cap says so and what to do, and neither says a retry would help.
+#[tokio::test]
+async fn the_newest_402s_say_what_is_short_and_what_to_do() {
+    let bodies = [
+        (json!({ "error": "Not enough credits: this needs 40 and you have 12 available.", "code": "insufficient_credits",
+            "actions": [{ "id": "top_up", "label": "Buy credits", "url": "https://app.contenthero.ai/settings/billing?topUp=1" }],
+            "needed": 40, "available": 12, "balance": 20, "held": 8 }), "28 more are needed"),
+        (json!({ "error": "This would pass your monthly spend cap of 2000 credits.", "code": "spend_cap_reached",
+            "actions": [], "needed": 40, "cap": 2000, "spent": 1990 }), "Raise the monthly spend cap"),
+    ];
+    for (body, says) in bodies {
+        let server = real_shaped().await;
+        Mock::given(method("POST")).and(path("/api/v1/studio/generate"))
+            .respond_with(ResponseTemplate::new(402).set_body_json(body.clone())).with_priority(1).mount(&server).await;
+        let app = app_on(&server).await;
+        let form = json!({ "media": "image", "modelId": "nano-banana-2", "prompt": "a fox" });
+        let e = c::studio_quote(&app, args(json!({ "form": form }))).await.unwrap_err();
+        let shown = serde_json::to_value(&e).unwrap();
+        let message = shown["message"].as_str().unwrap_or_default();
+        assert!(message.contains(says), "{body}: {shown}");
+        assert!(message.contains("Nothing was charged"), "{shown}");
+        assert_eq!(shown["status"], 402, "{shown}");
+    }
+}

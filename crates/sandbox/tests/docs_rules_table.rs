@@ -12,10 +12,15 @@ fn crates_dir() -> PathBuf {
 
 /// The lines of the "## Rules → tests" section.
 fn section() -> Vec<String> {
+    named_section("## Rules → tests")
+}
+
+/// The lines of one `## ` section of docs/api.md.
+fn named_section(title: &str) -> Vec<String> {
     let path = crates_dir().join("../docs/api.md");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
-    let mut lines = text.lines().skip_while(|l| l.trim() != "## Rules → tests");
-    assert!(lines.next().is_some(), "docs/api.md has no \"## Rules → tests\" section");
+    let mut lines = text.lines().skip_while(|l| l.trim() != title);
+    assert!(lines.next().is_some(), "docs/api.md has no \"{title}\" section");
     lines.take_while(|l| !l.starts_with("## ")).map(str::to_string).collect()
 }
 
@@ -220,6 +225,36 @@ fn every_test_the_rules_table_names_exists() {
         section.iter().any(|l| l.starts_with(&summary)),
         "the line under the table should begin: {summary}"
     );
+}
+
+/// "Where the sources disagree": every choice is pinned by at least one test that runs and asserts, and
+/// the row count under the table is the real one.
+#[test]
+fn every_choice_where_the_sources_disagree_is_pinned_by_a_real_test() {
+    let section = named_section("## Where the sources disagree");
+    let rows = rows(&section);
+    assert!(rows.len() >= 40, "the table has only {} rows", rows.len());
+    let mut problems = Vec::new();
+    for row in &rows {
+        let last_cell = row.trim_end().trim_end_matches('|').rsplit('|').next().unwrap_or_default();
+        let pins: Vec<String> = references(last_cell).into_iter()
+            .map(|(krate, file, name)| {
+                let source = std::fs::read_to_string(crates_dir().join(&krate).join("tests").join(&file)).unwrap_or_default();
+                match test_body(&source, &name) {
+                    None => format!("{krate}/tests/{file}::{name} is not a test that runs"),
+                    Some(body) if !asserts(&body) => format!("{krate}/tests/{file}::{name} asserts nothing"),
+                    Some(_) => String::new(),
+                }
+            })
+            .collect();
+        if pins.is_empty() {
+            problems.push(format!("pinned by no test: {}", first_cell(row)));
+        }
+        problems.extend(pins.into_iter().filter(|p| !p.is_empty()));
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    let summary = format!("Rows: {}.", rows.len());
+    assert!(section.iter().any(|l| l.trim() == summary), "the line under the table should read: {summary}");
 }
 
 #[test]

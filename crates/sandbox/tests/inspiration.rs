@@ -51,6 +51,23 @@ async fn accounts_list_filters_by_type_and_brand_kit() {
         .get(&sb.key, &format!("/accounts?brand_kit_id={other}"))
         .await;
     assert!(v["accounts"].as_array().unwrap().is_empty());
+    // The full kit read lists the same accounts, brand and inspiration apart (facts 3.x BrandKit).
+    let (_, kit) = http.get(&sb.key, &format!("/brand-kits/{demo}")).await;
+    let (_, linked) = http.get(&sb.key, &format!("/accounts?brand_kit_id={demo}")).await;
+    let ids = |v: &serde_json::Value| -> Vec<String> {
+        let mut ids: Vec<String> = v.as_array().unwrap().iter().map(|a| a["id"].as_str().unwrap().to_string()).collect();
+        ids.sort();
+        ids
+    };
+    let mut on_kit = [ids(&kit["brandAccounts"]), ids(&kit["inspirationAccounts"])].concat();
+    on_kit.sort();
+    assert_eq!(on_kit, ids(&linked["accounts"]), "{kit}");
+    assert_eq!(kit["brandAccounts"].as_array().unwrap().len(), 2, "{kit}");
+    assert!(kit["brandAccounts"].as_array().unwrap().iter().all(|a| a["accountType"] == "brand"));
+    assert!(kit["inspirationAccounts"].as_array().unwrap().iter().all(|a| a["accountType"] == "inspiration"));
+    assert!(kit.get("extractionStatus").is_none(), "the sandbox never extracts: {kit}");
+    let (_, other_kit) = http.get(&sb.key, &format!("/brand-kits/{other}")).await;
+    assert_eq!(other_kit["brandAccounts"], serde_json::json!([]));
     let (s, v) = http.get(&sb.key, "/accounts?account_type=rival").await;
     assert_eq!(s, 400, "{v}");
     assert_eq!(v["field"], "account_type");
@@ -360,4 +377,42 @@ async fn reads_need_brandkit_read() {
         assert!(msg(&v).contains("brandkit:read"));
         assert_eq!(http.get(&read, &path).await.0, 200, "{path}");
     }
+}
+
+#[tokio::test]
+async fn a_kit_patch_replaces_its_brand_and_inspiration_accounts() {
+    // Fact sheet, UpdateBrandKitInput: `brandAccounts` / `inspirationAccounts` replace the lists; an entry is
+    // a tracked-account id or `{ platform?, handleOrUrl }` (which starts tracking it).
+    let sb = TestSandbox::start().await;
+    let http = Http::new(&sb);
+    let (_, kits) = http.get(&sb.key, "/brand-kits").await;
+    let kit = kits["brandKits"][0]["id"].as_str().unwrap().to_string();
+    let (_, inspiration) = http.get(&sb.key, "/accounts?account_type=inspiration").await;
+    let take = inspiration["accounts"][0]["id"].as_str().unwrap().to_string();
+    let (s, v) = http
+        .patch(&sb.key, &format!("/brand-kits/{kit}"), serde_json::json!({
+            "brandAccounts": [take, { "handleOrUrl": "https://www.youtube.com/@newbrand" }]
+        }))
+        .await;
+    assert_eq!(s, 200, "{v}");
+    let brand = v["brandAccounts"].as_array().unwrap();
+    assert_eq!(brand.len(), 2, "the two seeded brand accounts are replaced: {v}");
+    assert_eq!(brand[0]["id"], take.as_str());
+    assert_eq!((brand[1]["platform"].as_str(), brand[1]["handle"].as_str()), (Some("youtube"), Some("@newbrand")));
+    assert!(v["inspirationAccounts"].as_array().unwrap().iter().all(|a| a["id"] != take.as_str()), "moved, not copied");
+    let (_, tracked) = http.get(&sb.key, &format!("/accounts/{}", brand[1]["id"].as_str().unwrap())).await;
+    assert_eq!(tracked["account"]["syncStatus"], "pending", "{tracked}");
+
+    // An id that is not the caller's is 404 naming the entry, and nothing is written.
+    let (s, v) = http
+        .patch(&sb.key, &format!("/brand-kits/{kit}"), serde_json::json!({ "name": "Renamed", "brandAccounts": ["nope"] }))
+        .await;
+    assert_eq!(s, 404, "{v}");
+    assert!(msg(&v).contains("brandAccounts[0]"), "{v}");
+    let (_, after) = http.get(&sb.key, &format!("/brand-kits/{kit}")).await;
+    assert_ne!(after["name"], "Renamed");
+    assert_eq!(after["brandAccounts"].as_array().unwrap().len(), 2);
+    // An empty list clears them.
+    let (_, v) = http.patch(&sb.key, &format!("/brand-kits/{kit}"), serde_json::json!({ "brandAccounts": [] })).await;
+    assert_eq!(v["brandAccounts"], serde_json::json!([]));
 }

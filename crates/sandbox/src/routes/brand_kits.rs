@@ -562,6 +562,7 @@ fn full_kit(conn: &Connection, kit: KitRow) -> ApiResult<BrandKit> {
         .map(SectionRow::wire)
         .collect();
     let knowledge = crate::routes::knowledge::refs_for_kit(conn, &kit.summary.id)?;
+    let (brand_accounts, inspiration_accounts) = crate::routes::inspiration::kit_accounts(conn, &kit.summary.id)?;
     Ok(BrandKit {
         summary: kit.summary,
         website_urls: kit.website_urls,
@@ -570,6 +571,12 @@ fn full_kit(conn: &Connection, kit: KitRow) -> ApiResult<BrandKit> {
         logos: kit.logos,
         sections,
         knowledge,
+        // The sandbox never reads a website into a kit, so it has no extraction to report.
+        extraction_status: None,
+        analysis_status: None,
+        extraction_error: None,
+        brand_accounts,
+        inspiration_accounts,
     })
 }
 
@@ -987,6 +994,13 @@ fn write_kit_fields(
                     format!("`{field}[{i}]` must be a tracked-account id or `{{ \"platform\"?, \"handleOrUrl\" }}`"),
                 ));
             }
+        }
+    }
+    for (field, account_type, list) in
+        [("brandAccounts", "brand", &patch.brand_accounts), ("inspirationAccounts", "inspiration", &patch.inspiration_accounts)]
+    {
+        if let Some(entries) = list {
+            crate::routes::inspiration::set_kit_accounts(tx, account_id, kit_id, (field, account_type), entries, &now)?;
         }
     }
     if patch.extract == Some(true) && kit_row(tx, account_id, kit_id)?.website_urls.is_empty() {

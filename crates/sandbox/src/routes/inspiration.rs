@@ -10,7 +10,7 @@ use crate::state::AppState;
 use crate::time;
 use api_types::scopes::BRANDKIT_READ;
 use api_types::{
-    CardAssetInspiration, ContentAverages, ContentDetail, ContentList, ContentQuery,
+    BrandKitAccount, CardAssetInspiration, ContentAverages, ContentDetail, ContentList, ContentQuery,
     ContentSummary, ContentTotals, TrackedAccount, TrackedAccountDetail, TrackedAccountList,
 };
 use axum::extract::{Path, State};
@@ -392,6 +392,80 @@ fn read_accounts(conn: &Connection, account_id: &str) -> ApiResult<Vec<AccountRo
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The tracked accounts linked to a brand kit, as its full read lists them: `(brand, inspiration)`.
+pub fn kit_accounts(conn: &Connection, kit_id: &str) -> ApiResult<(Vec<BrandKitAccount>, Vec<BrandKitAccount>)> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, platform, name, handle, avatar_url, follower_count, account_type
+         FROM tracked_accounts WHERE brand_kit_id = ?1 ORDER BY sort_order, created_at, id",
+    )?;
+    let rows = stmt.query_map([kit_id], |r| {
+        Ok(BrandKitAccount {
+            id: r.get(0)?,
+            platform: r.get(1)?,
+            name: r.get(2)?,
+            handle: r.get(3)?,
+            avatar_url: r.get(4)?,
+            follower_count: r.get::<_, Option<i64>>(5)?.map(|n| n as f64),
+            account_type: r.get(6)?,
+        })
+    })?;
+    let all: Vec<BrandKitAccount> = rows.collect::<rusqlite::Result<_>>()?;
+    Ok(all.into_iter().partition(|a| a.account_type.as_deref() != Some("inspiration")))
+}
+
+/// `brandAccounts` / `inspirationAccounts` on a kit PATCH: replaces the kit's accounts of that type. An
+/// entry is a tracked-account id of the caller (linked; another's or an unknown one is 404 naming the
+/// entry) or `{ platform?, handleOrUrl }`, which starts tracking a new account (`syncStatus: pending`; the
+/// sandbox never fetches it). Entries were checked for shape before.
+pub fn set_kit_accounts(
+    conn: &Connection,
+    account_id: &str,
+    kit_id: &str,
+    (field, account_type): (&str, &str),
+    entries: &[serde_json::Value],
+    now: &str,
+) -> ApiResult<()> {
+    conn.execute(
+        "UPDATE tracked_accounts SET brand_kit_id = NULL WHERE account_id = ?1 AND brand_kit_id = ?2 AND account_type = ?3",
+        params![account_id, kit_id, account_type],
+    )?;
+    for (i, entry) in entries.iter().enumerate() {
+        match entry {
+            serde_json::Value::String(id) => {
+                let linked = conn.execute(
+                    "UPDATE tracked_accounts SET brand_kit_id = ?3, account_type = ?4, sort_order = ?5
+                     WHERE account_id = ?1 AND id = ?2",
+                    params![account_id, id.trim(), kit_id, account_type, i as i64],
+                )?;
+                if linked == 0 {
+                    return Err(ApiError::NotFound(format!("{field}[{i}]: tracked account {id} not found")));
+                }
+            }
+            serde_json::Value::Object(o) => {
+                let given = o.get("handleOrUrl").and_then(|h| h.as_str()).unwrap_or_default().trim();
+                let platform = match o.get("platform").and_then(|p| p.as_str()) {
+                    Some(p) => {
+                        one_of(&format!("{field}[{i}].platform"), p, PLATFORMS)?;
+                        p.to_string()
+                    }
+                    None if given.contains("youtube.com") || given.contains("youtu.be") => "youtube".into(),
+                    None => "instagram".into(),
+                };
+                let tail = given.trim_end_matches('/').rsplit('/').next().unwrap_or(given).trim_start_matches('@');
+                let handle = format!("@{tail}");
+                conn.execute(
+                    "INSERT INTO tracked_accounts (id, account_id, platform, handle, name, sync_status, account_type,
+                        brand_kit_id, sort_order, created_at)
+                     VALUES (?1, ?2, ?3, ?4, ?4, 'pending', ?5, ?6, ?7, ?8)",
+                    params![new_id(), account_id, platform, handle, account_type, kit_id, i as i64, now],
+                )?;
+            }
+            _ => return Err(ApiError::internal(format!("{field}[{i}] was not checked"))),
+        }
+    }
+    Ok(())
 }
 
 /// A tracked post with what the filters need beside its wire form.

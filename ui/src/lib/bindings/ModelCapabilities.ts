@@ -3,21 +3,29 @@ import type { NumRange } from "./NumRange";
 
 /**
  * What a model accepts; the studio shows a field only when the model has the capability.
- * The registry's capabilities are open-ended: fields not listed here are ignored on read.
+ * Read from either spelling of the registry (see the module's text); fields not listed are ignored.
  */
 export type ModelCapabilities = { outputType: string | null, 
 /**
  * `required | optional | none`.
  */
-promptMode: string | null, aspectRatios: Array<string>, resolutions: Array<string>, durationSeconds: NumRange | null, 
+promptMode: string | null, aspectRatios: Array<string>, defaultAspectRatio: string | null, resolutions: Array<string>, defaultResolution: string | null, 
+/**
+ * The accepted lengths in seconds, as a range (for a list of lengths: its smallest and largest).
+ */
+durationSeconds: NumRange | null, 
+/**
+ * When the model takes only some lengths: exactly those (a locked length is a list of one).
+ */
+durationOptions: Array<number>, defaultDuration: number | null, 
 /**
  * Largest `numImages` / `numGenerations`.
  */
-maxOutputs: number | null, 
+maxOutputs: number | null, defaultOutputs: number | null, 
 /**
  * Largest number of reference images.
  */
-maxReferenceImages: number | null, startFrame: boolean, endFrame: boolean, negativePrompt: boolean, 
+maxReferenceImages: number | null, maxReferenceVideos: number | null, maxReferenceAudios: number | null, startFrame: boolean, endFrame: boolean, negativePrompt: boolean, 
 /**
  * Needs `text` + `voiceId` (speech) or accepts them (lip-sync).
  */
@@ -25,4 +33,16 @@ voice: boolean,
 /**
  * Needs `text` (speech, lip-sync script).
  */
-text: boolean, audioReference: boolean, promptMaxChars: number | null, };
+text: boolean, audioReference: boolean, 
+/**
+ * The model can render sound with its output (`audioEnabled`).
+ */
+audio: boolean, promptMaxChars: number | null, 
+/**
+ * The registry's `inputTypes` as given (`text`, `startFrame`, `imageRef`, …).
+ */
+inputTypes: Array<string>, 
+/**
+ * The names of the features the registry marks as on.
+ */
+features: Array<string>, };

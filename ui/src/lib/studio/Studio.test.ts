@@ -4,7 +4,7 @@ import userEvent from "@testing-library/user-event";
 import { clearMocks } from "@tauri-apps/api/mocks";
 import Studio from "./Studio.svelte";
 import { forgetKeptDraft } from "./draft.svelte";
-import type { StudioForm } from "../bindings";
+import type { ModelInfo, StudioForm } from "../bindings";
 import { session } from "../account/session.svelte";
 import { UUID_A, UUID_B, UUID_C, job, media, mediaId, send, studioCore, type StudioCore } from "./testStudio";
 
@@ -87,6 +87,21 @@ it("the model's capabilities decide which fields show, per media type", async ()
   expect(screen.getByLabelText(/^Prompt/)).toBeInTheDocument();
   // The registry is asked once per content type.
   expect(core.called("models_list").map((c) => c.args?.contentType)).toEqual(["image", "video", "audio"]);
+});
+
+it("a model that takes only some lengths offers exactly those in a list, and the chosen one is priced", async () => {
+  const core = studioCore();
+  const plain = core.answers.models_list;
+  core.answers.models_list = (args) => (plain(args) as ModelInfo[]).map((m) => m.modelId !== "veo-3.1-fast" ? m
+    : { ...m, capabilities: { ...m.capabilities, durationSeconds: { min: 4, max: 8 }, durationOptions: [4, 6, 8], defaultDuration: 8 } });
+  const { user } = await open(core);
+  await user.click(screen.getByRole("radio", { name: "Video" }));
+  await waitFor(() => expect(screen.getByLabelText("Model")).toHaveValue("veo-3.1-fast"));
+  const length = screen.getByLabelText(/^Length/);
+  expect(within(length).getAllByRole("option").map((o) => o.textContent)).toEqual(["Default (8 s)", "4 s", "6 s", "8 s"]);
+  await user.type(screen.getByLabelText(/^Prompt/), "a red fox");
+  await user.selectOptions(length, "6");
+  await waitFor(() => expect(quotes(core).at(-1)).toMatchObject({ media: "video", duration: 6 }));
 });
 
 it("an empty required prompt says why, asks no price and disables Generate", async () => {

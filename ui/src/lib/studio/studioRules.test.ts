@@ -51,6 +51,16 @@ it("the form carries only what the model accepts, in one key order", () => {
   expect(buildForm(values({ media: "video" }), null)).toBeNull();
 });
 
+it("a model that takes only some lengths is offered exactly those", () => {
+  const veo = byId("veo-3.1-fast");
+  const discrete = { ...veo, capabilities: { ...veo.capabilities, durationSeconds: { min: 4, max: 8 }, durationOptions: [4, 6, 8] } };
+  expect(formProblem(values({ media: "video", prompt: "ok", length: 5 }), discrete)).toEqual({ field: "length", message: "Choose a length of 4, 6 or 8 seconds." });
+  expect(formProblem(values({ media: "video", prompt: "ok", length: 6 }), discrete)).toBeNull();
+  expect(buildForm(values({ media: "video", prompt: "ok", length: 8 }), discrete)?.duration).toBe(8);
+  // a range model still takes any length inside its range
+  expect(formProblem(values({ media: "video", prompt: "ok", length: 5 }), veo)).toBeNull();
+});
+
 it("what is missing is named before a price is asked", () => {
   expect(formProblem(values({}), byId("nano-banana-2"))?.field).toBe("prompt");
   expect(formProblem(values({ prompt: "x".repeat(51) }), byId("nano-banana-2"))?.message).toMatch(/at most 50/);

@@ -20,9 +20,11 @@ export { BOARD_TYPES };
 /** A board's limits. The registry does not describe the board pipeline; these are the service's
  *  documented ones (up to 4 images, up to 8 reference images, a prompt or references). */
 export const BOARD_CAPS: ModelCapabilities = {
-  outputType: "image", promptMode: "optional", aspectRatios: [], resolutions: [], durationSeconds: null,
-  maxOutputs: 4, maxReferenceImages: 8, startFrame: false, endFrame: false, negativePrompt: false,
-  voice: false, text: false, audioReference: false, promptMaxChars: 5000,
+  outputType: "image", promptMode: "optional", aspectRatios: [], defaultAspectRatio: null, resolutions: [],
+  defaultResolution: null, durationSeconds: null, durationOptions: [], defaultDuration: null, maxOutputs: 4,
+  defaultOutputs: null, maxReferenceImages: 8, maxReferenceVideos: null, maxReferenceAudios: null, startFrame: false,
+  endFrame: false, negativePrompt: false, voice: false, text: false, audioReference: false, audio: false,
+  promptMaxChars: 5000, inputTypes: [], features: [],
 };
 
 /** The registry's content type a media type's models come from; boards have no model. */
@@ -105,7 +107,8 @@ export interface Fields {
   aspectRatios: string[];
   resolutions: string[];
   maxOutputs: number;
-  length: { field: "duration" | "durationSeconds"; min: number; max: number } | null;
+  /** `options`: the only lengths the model takes (empty: any in `min`–`max`). */
+  length: { field: "duration" | "durationSeconds"; min: number; max: number; options: number[] } | null;
   negativePrompt: boolean;
   maxReferenceImages: number;
   startFrame: boolean;
@@ -114,6 +117,13 @@ export interface Fields {
   voice: boolean;
   text: boolean;
   board: boolean;
+  /** What the model uses when the field is left at "Default", when its registry says. */
+  defaults: { aspectRatio: string | null; resolution: string | null; length: number | null };
+}
+
+/** The "Default" choice of a list, naming the model's default when it is known. */
+export function defaultLabel(value: string | null): string {
+  return value ? `Default (${value})` : "Default";
 }
 
 export function fieldsOf(media: StudioMedia, caps: ModelCapabilities | null): Fields {
@@ -126,7 +136,9 @@ export function fieldsOf(media: StudioMedia, caps: ModelCapabilities | null): Fi
     aspectRatios: c.aspectRatios,
     resolutions: c.resolutions,
     maxOutputs: Math.max(1, c.maxOutputs ?? 1),
-    length: caps && range ? { field: media === "video" ? "duration" : "durationSeconds", min: range.min, max: range.max } : null,
+    length: caps && range
+      ? { field: media === "video" ? "duration" : "durationSeconds", min: range.min, max: range.max, options: c.durationOptions ?? [] }
+      : null,
     negativePrompt: c.negativePrompt,
     maxReferenceImages: Math.max(0, c.maxReferenceImages ?? 0),
     startFrame: c.startFrame,
@@ -135,6 +147,7 @@ export function fieldsOf(media: StudioMedia, caps: ModelCapabilities | null): Fi
     voice: c.voice,
     text: c.text,
     board: media === "board",
+    defaults: { aspectRatio: c.defaultAspectRatio ?? null, resolution: c.defaultResolution ?? null, length: c.defaultDuration ?? null },
   };
 }
 
@@ -177,6 +190,11 @@ export function buildForm(v: Values, model: ModelInfo | null): StudioForm | null
   return form;
 }
 
+/** `4, 6 or 8`. */
+export function lengthList(options: number[]): string {
+  return options.length > 1 ? `${options.slice(0, -1).join(", ")} or ${options[options.length - 1]}` : String(options[0] ?? "");
+}
+
 /** A reason the form cannot be priced or sent yet, on the field it concerns. */
 export type Problem = { field: string; message: string };
 
@@ -190,6 +208,9 @@ export function formProblem(v: Values, model: ModelInfo | null): Problem | null 
     return { field: "prompt", message: `The prompt is ${prompt.length} characters; this model takes at most ${f.promptMaxChars}.` };
   }
   if (f.board && !prompt && v.images.length === 0) return { field: "prompt", message: "Describe the board, or add reference images." };
+  if (f.length && v.length !== null && f.length.options.length && !f.length.options.includes(v.length)) {
+    return { field: "length", message: `Choose a length of ${lengthList(f.length.options)} seconds.` };
+  }
   if (f.length && v.length !== null && (v.length < f.length.min || v.length > f.length.max)) {
     return { field: "length", message: `Choose a length from ${f.length.min} to ${f.length.max} seconds.` };
   }

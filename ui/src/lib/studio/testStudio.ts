@@ -7,9 +7,11 @@ import { fakeCore, type FakeCore } from "../shared/fakeCore";
 import { STUDIO_EVENT } from "../shared/backend";
 
 const caps = (c: Partial<ModelCapabilities>): ModelCapabilities => ({
-  outputType: null, promptMode: "required", aspectRatios: [], resolutions: [], durationSeconds: null, maxOutputs: 1,
-  maxReferenceImages: 0, startFrame: false, endFrame: false, negativePrompt: false, voice: false, text: false,
-  audioReference: false, promptMaxChars: null, ...c,
+  outputType: null, promptMode: "required", aspectRatios: [], defaultAspectRatio: null, resolutions: [],
+  defaultResolution: null, durationSeconds: null, durationOptions: [], defaultDuration: null, maxOutputs: 1,
+  defaultOutputs: null, maxReferenceImages: 0, maxReferenceVideos: null, maxReferenceAudios: null, startFrame: false,
+  endFrame: false, negativePrompt: false, voice: false, text: false, audioReference: false, audio: false,
+  promptMaxChars: null, inputTypes: [], features: [], ...c,
 });
 
 const model = (m: Partial<ModelInfo> & Pick<ModelInfo, "modelId" | "displayName" | "contentType">): ModelInfo => ({
