@@ -34,11 +34,8 @@ wait_http() { for _ in $(seq 1 200); do curl -s -o /dev/null "$1" && return 0; s
 
 # --- the sandbox
 sport=$(free_port)
-"$bin/contentdesk-sandbox" serve --db "$work/bench.db" --addr "127.0.0.1:$sport" --seed demo --rate-limit 0 \
-  > "$work/sandbox.out" 2>&1 &
-pids+=($!)
-for _ in $(seq 1 100); do grep -q "API key" "$work/sandbox.out" && break; sleep 0.1; done
-key=$(sed -n 's/^API key (every scope, shown once): //p' "$work/sandbox.out")
+start_sandbox "$bin" bench --addr "127.0.0.1:$sport" --rate-limit 0
+key="$sandbox_key"
 base="http://127.0.0.1:$sport/api/v1"
 wait_http "$base/account/balance"
 card=$(curl -s -H "Authorization: Bearer $key" "$base/cards?limit=1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["cards"][0]["id"])')

@@ -17,6 +17,7 @@ release builds. Prints figures; it asserts nothing.
 usage: bench_desktop.py --app BIN --empty BIN --web-shell BIN --ui-dist DIR [--runs N]
 """
 import argparse
+import json
 import os
 import shutil
 import signal
@@ -120,15 +121,15 @@ def measure_window(name, binary, runs):
 def measure_chromium(web_shell, ui_dist):
     data = tempfile.mkdtemp(prefix="bench-web-")
     profile = tempfile.mkdtemp(prefix="bench-chromium-")
-    shell = subprocess.Popen([web_shell, "--data-dir", data, "--ui-dist", ui_dist, "--memory-secrets"],
+    shell = subprocess.Popen([web_shell, "--data-dir", data, "--ui-dist", ui_dist, "--memory-secrets", "--ready-json"],
                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True)
     browser = None
     try:
         url = None
         for _ in range(600):
             line = shell.stdout.readline()
-            if line.startswith("web-shell ready: "):
-                url = line.split(": ", 1)[1].strip()
+            if '"ready":true' in line:
+                url = json.loads(line)["url"]
                 break
         if not url:
             raise SystemExit("web-shell did not print its URL")

@@ -25,14 +25,8 @@ bin="$CARGO_TARGET_DIR/$profile"
 
 bench_workdir
 
-"$bin/contentdesk-sandbox" serve --db "$work/bench.db" --addr 127.0.0.1:0 --seed demo --extra-cards 5000 --rate-limit 0 \
-  > "$work/sandbox.out" 2>&1 &
-pids+=($!)
-for _ in $(seq 1 200); do grep -q "API key" "$work/sandbox.out" && break; sleep 0.1; done
-sandbox_url=$(sed -n 's/^Content Desk sandbox serving //p' "$work/sandbox.out")
-key=$(sed -n 's/^API key (every scope, shown once): //p' "$work/sandbox.out")
-
-[ -n "$sandbox_url" ] && [ -n "$key" ] || { echo "bench_planner: the sandbox did not start" >&2; cat "$work/sandbox.out" >&2; exit 1; }
+start_sandbox "$bin" bench --addr 127.0.0.1:0 --extra-cards 5000 --rate-limit 0
+key="$sandbox_key"
 start_web_shell "$bin"
 
 echo "planner benchmark: $profile builds, sandbox and web-shell on loopback, $(nproc) cores shared with Chromium"

@@ -68,7 +68,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$BIN" serve --db "$WORK/fuzz.db" --addr "127.0.0.1:$PORT" --seed demo \
+"$BIN" serve --db "$WORK/fuzz.db" --addr "127.0.0.1:$PORT" --seed demo --ready-json \
   --render-ms 20 --smart-wait-ms 200 --rate-limit 0 >"$WORK/server.out" 2>"$WORK/server.err" &
 SERVER_PID=$!
 
@@ -76,7 +76,9 @@ BASE="http://127.0.0.1:$PORT/api/v1"
 KEY=""
 for _ in $(seq 1 150); do
   kill -0 "$SERVER_PID" 2>/dev/null || { echo "fuzz: the sandbox exited:" >&2; cat "$WORK/server.err" >&2; exit 1; }
-  KEY="$(sed -n 's/^API key (every scope, shown once): //p' "$WORK/server.out")"
+  KEY="$(python3 -c 'import json,sys
+for l in open(sys.argv[1]):
+    if l.startswith("{"): print(json.loads(l).get("key") or ""); break' "$WORK/server.out")"
   if [ -n "$KEY" ] && curl -fsS -o /dev/null -H "Authorization: Bearer $KEY" "$BASE/account/balance" 2>/dev/null; then
     break
   fi

@@ -76,12 +76,32 @@ bench_workdir() {
   trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT
 }
 
+# ready_field FILE FIELD: waits (20 s at most) for the JSON ready line a server started with
+# `--ready-json` writes to FILE, then prints FIELD of it (empty for null).
+ready_field() {
+  for _ in $(seq 1 200); do grep -q '"ready":true' "$1" 2>/dev/null && break; sleep 0.1; done
+  python3 -c 'import json,sys
+for line in open(sys.argv[1]):
+    if "\"ready\":true" in line:
+        v = json.loads(line).get(sys.argv[2]); print("" if v is None else v); break' "$1" "$2"
+}
+
+# start_sandbox BIN_DIR NAME [serve args…]: a sandbox from BIN_DIR on $work/NAME.db, seeded with the demo;
+# waits until it is ready and sets $sandbox_url and $sandbox_key (every scope).
+start_sandbox() {
+  local bin="$1" name="$2"; shift 2
+  "$bin/contentdesk-sandbox" serve --db "$work/$name.db" --seed demo --ready-json "$@" > "$work/$name.out" 2> "$work/$name.err" &
+  pids+=($!)
+  sandbox_url=$(ready_field "$work/$name.out" url)
+  sandbox_key=$(ready_field "$work/$name.out" key)
+  [ -n "$sandbox_url" ] && [ -n "$sandbox_key" ] || { echo "the sandbox did not start" >&2; cat "$work/$name.err" >&2; return 1; }
+}
+
 # start_web_shell BIN_DIR: web-shell from BIN_DIR on a fresh data folder ($work/app), the built UI, keys
 # in memory; waits until it is ready and sets $url (with its ?token=).
 start_web_shell() {
-  "$1/contentdesk-web-shell" --data-dir "$work/app" --ui-dist ui/dist --memory-secrets > "$work/shell.out" 2> "$work/shell.err" &
+  "$1/contentdesk-web-shell" --data-dir "$work/app" --ui-dist ui/dist --memory-secrets --ready-json > "$work/shell.out" 2> "$work/shell.err" &
   pids+=($!)
-  for _ in $(seq 1 200); do grep -q "web-shell ready" "$work/shell.out" && break; sleep 0.1; done
-  url=$(sed -n 's/^web-shell ready: //p' "$work/shell.out")
+  url=$(ready_field "$work/shell.out" url)
   [ -n "$url" ] || { echo "web-shell did not start" >&2; cat "$work/shell.err" >&2; return 1; }
 }

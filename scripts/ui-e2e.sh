@@ -20,18 +20,15 @@ trap cleanup EXIT
 cargo build --quiet -p contentdesk-web-shell -p contentdesk-sandbox
 bin="$CARGO_TARGET_DIR/debug"
 
-"$bin/contentdesk-sandbox" serve --db "$work/remote.db" --addr 127.0.0.1:0 --seed demo > "$work/remote.out" 2>&1 &
+"$bin/contentdesk-sandbox" serve --db "$work/remote.db" --addr 127.0.0.1:0 --seed demo --ready-json > "$work/remote.out" 2>&1 &
 pids+=($!)
-for _ in $(seq 1 100); do grep -q "API key" "$work/remote.out" && break; sleep 0.1; done
-remote_url=$(sed -n 's/^Content Desk sandbox serving //p' "$work/remote.out")
-full_key=$(sed -n 's/^API key (every scope, shown once): //p' "$work/remote.out")
-scopes=$(python3 -c 'import re;s=open("crates/api-types/src/scopes.rs").read();print(",".join(x for x in re.findall(r"pub const \w+: &str = \"([a-z]+:[a-z*]+)\"",s) if x!="brandkit:read"))')
-lacking=$("$bin/contentdesk-sandbox" keys create --db "$work/remote.db" --scopes "$scopes" 2>/dev/null)
+remote_url=$(ready_field "$work/remote.out" url)
+full_key=$(ready_field "$work/remote.out" key)
+lacking=$("$bin/contentdesk-sandbox" keys create --db "$work/remote.db" --scopes all --except brandkit:read 2>/dev/null)
 
-"$bin/contentdesk-web-shell" --data-dir "$work/app" --ui-dist ui/dist --memory-secrets > "$work/shell.out" 2> "$E2E_ARTIFACTS/web-shell.log" &
+"$bin/contentdesk-web-shell" --data-dir "$work/app" --ui-dist ui/dist --memory-secrets --ready-json > "$work/shell.out" 2> "$E2E_ARTIFACTS/web-shell.log" &
 pids+=($!)
-for _ in $(seq 1 200); do grep -q "web-shell ready" "$work/shell.out" && break; sleep 0.1; done
-url=$(sed -n 's/^web-shell ready: //p' "$work/shell.out")
+url=$(ready_field "$work/shell.out" url)
 [ -n "$url" ] && [ -n "$remote_url" ] && [ -n "$lacking" ] || { echo "ui-e2e: servers did not start" >&2; cat "$work"/*.out >&2; exit 1; }
 
 status=0

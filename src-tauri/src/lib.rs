@@ -3,12 +3,8 @@
 //!
 //! Every command takes at most one argument named `args` and returns `Result<T, IpcError>`, so the web
 //! view receives either the value or the `{code, message, ...}` object.
-use api_types::{
-    ArchiveResult, Balance, BrandKitSummary, CardDetail, CardList, CardSummary, ConnectedAccount, Space, Stage, StageDeleted,
-    StageList, StageUpdated, Tag,
-};
-use contentdesk_core::commands::{self as c, *};
-use contentdesk_core::{AppState, CoreConfig, IpcError, ProfilesView, Profile, SettingsBackend};
+use contentdesk_core::commands::{self as c, JobStatus, StudioEvent, StudioJob};
+use contentdesk_core::{AppState, CoreConfig, IpcError, SettingsBackend};
 use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
@@ -18,126 +14,37 @@ use tauri_plugin_store::{Store, StoreExt};
 
 type R<T> = Result<T, IpcError>;
 
-#[tauri::command]
-async fn app_info(state: State<'_, Core>) -> R<AppInfo> { c::app_info(&state.ready().await?).await }
-#[tauri::command]
-async fn profiles_list(state: State<'_, Core>) -> R<ProfilesView> { c::profiles_list(&state.ready().await?).await }
-#[tauri::command]
-async fn profile_add(state: State<'_, Core>, args: ProfileAddArgs) -> R<Profile> { c::profile_add(&state.ready().await?, args).await }
-#[tauri::command]
-async fn profile_rename(state: State<'_, Core>, args: ProfileRenameArgs) -> R<Profile> { c::profile_rename(&state.ready().await?, args).await }
-#[tauri::command]
-async fn profile_remove(state: State<'_, Core>, args: ProfileIdArgs) -> R<ProfilesView> { c::profile_remove(&state.ready().await?, args).await }
-#[tauri::command]
-async fn profile_select(state: State<'_, Core>, args: ProfileIdArgs) -> R<ProfilesView> { c::profile_select(&state.ready().await?, args).await }
-#[tauri::command]
-async fn key_set(state: State<'_, Core>, args: KeySetArgs) -> R<Balance> { c::key_set(&state.ready().await?, args).await }
-#[tauri::command]
-async fn key_test(state: State<'_, Core>, args: ProfileRefArgs) -> R<Balance> { c::key_test(&state.ready().await?, args).await }
-#[tauri::command]
-async fn sign_out(state: State<'_, Core>, args: ProfileRefArgs) -> R<ProfilesView> { c::sign_out(&state.ready().await?, args).await }
-#[tauri::command]
-async fn balance(state: State<'_, Core>) -> R<Balance> { c::balance(&state.ready().await?).await }
-#[tauri::command]
-async fn spaces_list(state: State<'_, Core>, args: SpacesListArgs) -> R<Vec<Space>> { c::spaces_list(&state.ready().await?, args).await }
-#[tauri::command]
-async fn stages_list(state: State<'_, Core>, args: StagesListArgs) -> R<StageList> { c::stages_list(&state.ready().await?, args).await }
-#[tauri::command]
-async fn cards_list(state: State<'_, Core>, args: CardsListArgs) -> R<CardList> { c::cards_list(&state.ready().await?, args).await }
-#[tauri::command]
-async fn brand_kits_list(state: State<'_, Core>) -> R<Vec<BrandKitSummary>> { c::brand_kits_list(&state.ready().await?).await }
-#[tauri::command]
-async fn board_load(state: State<'_, Core>, args: BoardLoadArgs) -> R<Board> { c::board_load(&state.ready().await?, args).await }
-#[tauri::command]
-async fn space_create(state: State<'_, Core>, args: SpaceCreateArgs) -> R<Space> { c::space_create(&state.ready().await?, args).await }
-#[tauri::command]
-async fn space_rename(state: State<'_, Core>, args: SpaceRenameArgs) -> R<Space> { c::space_rename(&state.ready().await?, args).await }
-#[tauri::command]
-async fn space_archive(state: State<'_, Core>, args: SpaceArchiveArgs) -> R<ArchiveResult> { c::space_archive(&state.ready().await?, args).await }
-#[tauri::command]
-async fn stage_create(state: State<'_, Core>, args: StageCreateArgs) -> R<Stage> { c::stage_create(&state.ready().await?, args).await }
-#[tauri::command]
-async fn stage_update(state: State<'_, Core>, args: StageUpdateArgs) -> R<StageUpdated> { c::stage_update(&state.ready().await?, args).await }
-#[tauri::command]
-async fn stage_delete(state: State<'_, Core>, args: StageDeleteArgs) -> R<StageDeleted> { c::stage_delete(&state.ready().await?, args).await }
-#[tauri::command]
-async fn card_create(state: State<'_, Core>, args: CardCreateArgs) -> R<CardSummary> { c::card_create(&state.ready().await?, args).await }
-#[tauri::command]
-async fn card_move(state: State<'_, Core>, args: CardMoveArgs) -> R<CardSummary> { c::card_move(&state.ready().await?, args).await }
-#[tauri::command]
-async fn card_get(state: State<'_, Core>, args: CardIdArgs) -> R<CardDetail> { c::card_get(&state.ready().await?, args).await }
-#[tauri::command]
-async fn card_update(state: State<'_, Core>, args: CardUpdateArgs) -> R<CardDetail> { c::card_update(&state.ready().await?, args).await }
-#[tauri::command]
-async fn card_archive(state: State<'_, Core>, args: CardArchiveArgs) -> R<ArchiveResult> { c::card_archive(&state.ready().await?, args).await }
-#[tauri::command]
-async fn tags_list(state: State<'_, Core>) -> R<Vec<Tag>> { c::tags_list(&state.ready().await?).await }
-#[tauri::command]
-async fn connected_accounts_list(state: State<'_, Core>) -> R<Vec<ConnectedAccount>> { c::connected_accounts_list(&state.ready().await?).await }
-#[tauri::command]
-async fn drafts_status(state: State<'_, Core>) -> R<DraftsStatus> { c::drafts_status(&state.ready().await?).await }
-#[tauri::command]
-async fn drafts_sync(state: State<'_, Core>) -> R<DraftsStatus> { c::drafts_sync(&state.ready().await?).await }
-#[tauri::command]
-async fn drafts_resolve(state: State<'_, Core>, args: DraftsResolveArgs) -> R<DraftsStatus> { c::drafts_resolve(&state.ready().await?, args).await }
-#[tauri::command]
-async fn content_list(state: State<'_, Core>, args: ContentListArgs) -> R<api_types::ContentList> { c::content_list(&state.ready().await?, args).await }
-#[tauri::command]
-async fn projects_list(state: State<'_, Core>) -> R<Vec<api_types::Project>> { c::projects_list(&state.ready().await?).await }
-#[tauri::command]
-async fn project_create(state: State<'_, Core>, args: ProjectCreateArgs) -> R<api_types::ProjectCreated> { c::project_create(&state.ready().await?, args).await }
-#[tauri::command]
-async fn project_import(state: State<'_, Core>, args: ProjectImportArgs) -> R<api_types::ProjectCreated> { c::project_import(&state.ready().await?, args).await }
-#[tauri::command]
-async fn media_upload(state: State<'_, Core>, args: MediaUploadArgs) -> R<api_types::UploadedMedia> { c::media_upload(&state.ready().await?, args).await }
-#[tauri::command]
-async fn models_list(state: State<'_, Core>, args: ModelsListArgs) -> R<Vec<api_types::ModelInfo>> { c::models_list(&state.ready().await?, args).await }
-#[tauri::command]
-async fn voices_list(state: State<'_, Core>) -> R<Vec<api_types::Voice>> { c::voices_list(&state.ready().await?).await }
-#[tauri::command]
-async fn studio_quote(state: State<'_, Core>, args: StudioQuoteArgs) -> R<StudioQuote> { c::studio_quote(&state.ready().await?, args).await }
-#[tauri::command]
-async fn studio_generate(state: State<'_, Core>, args: StudioGenerateArgs) -> R<StudioJob> { c::studio_generate(&state.ready().await?, args).await }
-#[tauri::command]
-async fn studio_jobs(state: State<'_, Core>) -> R<Vec<StudioJob>> { c::studio_jobs(&state.ready().await?).await }
-#[tauri::command]
-async fn studio_cancel(state: State<'_, Core>, args: StudioJobArgs) -> R<StudioJob> { c::studio_cancel(&state.ready().await?, args).await }
-#[tauri::command]
-async fn studio_retry(state: State<'_, Core>, args: StudioJobArgs) -> R<StudioJob> { c::studio_retry(&state.ready().await?, args).await }
-#[tauri::command]
-async fn studio_clear_finished(state: State<'_, Core>) -> R<u32> { c::studio_clear_finished(&state.ready().await?).await }
-#[tauri::command]
-async fn card_attach_output(state: State<'_, Core>, args: CardAttachOutputArgs) -> R<api_types::CardDetail> { c::card_attach_output(&state.ready().await?, args).await }
-#[tauri::command]
-async fn media_library(state: State<'_, Core>, args: MediaLibraryArgs) -> R<Vec<api_types::MediaSummary>> { c::media_library(&state.ready().await?, args).await }
-#[tauri::command]
-async fn card_publish(state: State<'_, Core>, args: CardPublishArgs) -> R<api_types::PublishResult> { c::card_publish(&state.ready().await?, args).await }
-#[tauri::command]
-async fn brand_kit_page(state: State<'_, Core>, args: BrandKitIdArgs) -> R<BrandKitPage> { c::brand_kit_page(&state.ready().await?, args).await }
-#[tauri::command]
-async fn brand_kit_sections(state: State<'_, Core>, args: BrandKitSectionsArgs) -> R<api_types::BrandKitSectionsView> { c::brand_kit_sections(&state.ready().await?, args).await }
-#[tauri::command]
-async fn brand_kit_save(state: State<'_, Core>, args: BrandKitSaveArgs) -> R<Vec<api_types::BrandKitSection>> { c::brand_kit_save(&state.ready().await?, args).await }
-#[tauri::command]
-async fn brand_kit_drafts(state: State<'_, Core>, args: BrandKitIdArgs) -> R<Vec<SectionDraft>> { c::brand_kit_drafts(&state.ready().await?, args).await }
-#[tauri::command]
-async fn brand_kit_draft_discard(state: State<'_, Core>, args: BrandKitSectionKeyArgs) -> R<Vec<SectionDraft>> { c::brand_kit_draft_discard(&state.ready().await?, args).await }
-#[tauri::command]
-async fn brand_kit_section_add(state: State<'_, Core>, args: BrandKitSectionAddArgs) -> R<api_types::BrandKitSection> { c::brand_kit_section_add(&state.ready().await?, args).await }
-#[tauri::command]
-async fn brand_kit_section_archive(state: State<'_, Core>, args: BrandKitSectionArchiveArgs) -> R<ArchiveResult> { c::brand_kit_section_archive(&state.ready().await?, args).await }
-#[tauri::command]
-async fn brand_kit_history(state: State<'_, Core>, args: BrandKitSectionKeyArgs) -> R<SectionHistory> { c::brand_kit_history(&state.ready().await?, args).await }
-#[tauri::command]
-async fn brand_kit_revert(state: State<'_, Core>, args: BrandKitRevertArgs) -> R<api_types::BrandKitSection> { c::brand_kit_revert(&state.ready().await?, args).await }
-#[tauri::command]
-async fn knowledge_list(state: State<'_, Core>, args: KnowledgeListArgs) -> R<api_types::KnowledgeList> { c::knowledge_list(&state.ready().await?, args).await }
-#[tauri::command]
-async fn knowledge_search(state: State<'_, Core>, args: KnowledgeSearchArgs) -> R<Vec<api_types::KnowledgeMatch>> { c::knowledge_search(&state.ready().await?, args).await }
-#[tauri::command]
-async fn knowledge_add(state: State<'_, Core>, args: KnowledgeAddArgs) -> R<api_types::KnowledgeAdded> { c::knowledge_add(&state.ready().await?, args).await }
-#[tauri::command]
-async fn knowledge_remove(state: State<'_, Core>, args: KnowledgeRemoveArgs) -> R<api_types::Deleted> { c::knowledge_remove(&state.ready().await?, args).await }
+/// One `#[tauri::command]` per core command, from the core's command table (`with_commands!`): the
+/// same name, `args` and result as `ipc::dispatch`; each waits for the core, then calls it.
+macro_rules! desktop_commands {
+    ($( $group:literal { $( $(#[doc = $doc:literal])* $name:ident ( $($args:ty)? ) -> $ret:ty ; )* } )*) => {
+        $($( desktop_command!($(#[doc = $doc])* $name ( $($args)? ) -> $ret); )*)*
+
+        /// Every command the web view may call: the core's, and the two of the desktop shell.
+        pub fn invoke_handler<Rt: Runtime>() -> impl Fn(tauri::ipc::Invoke<Rt>) -> bool + Send + Sync + 'static {
+            tauri::generate_handler![$($($name,)*)* ui_ready, open_external]
+        }
+    };
+}
+
+macro_rules! desktop_command {
+    ($(#[doc = $doc:literal])* $name:ident () -> $ret:ty) => {
+        $(#[doc = $doc])*
+        #[tauri::command]
+        async fn $name(state: State<'_, Core>) -> R<$ret> {
+            c::$name(&state.ready().await?).await
+        }
+    };
+    ($(#[doc = $doc:literal])* $name:ident ($args:ty) -> $ret:ty) => {
+        $(#[doc = $doc])*
+        #[tauri::command]
+        async fn $name(state: State<'_, Core>, args: $args) -> R<$ret> {
+            c::$name(&state.ready().await?, args).await
+        }
+    };
+}
+
+contentdesk_core::with_commands!(desktop_commands);
 
 /// The core, started in the background so that WebKit starts loading the UI meanwhile (the keyring
 /// probe and the sandbox's start overlap the web view's own start). Commands wait for it.
@@ -310,20 +217,6 @@ fn ui_ready() {
     }
 }
 
-/// Every command the web view may call.
-pub fn invoke_handler<Rt: Runtime>() -> impl Fn(tauri::ipc::Invoke<Rt>) -> bool + Send + Sync + 'static {
-    tauri::generate_handler![
-        app_info, profiles_list, profile_add, profile_rename, profile_remove, profile_select, key_set, key_test,
-        sign_out, balance, spaces_list, stages_list, cards_list, brand_kits_list, ui_ready, open_external, board_load, space_create,
-        space_rename, space_archive, stage_create, stage_update, stage_delete, card_create, card_move, card_get,
-        card_update, card_archive, tags_list, connected_accounts_list, drafts_status, drafts_sync, drafts_resolve,
-        content_list, projects_list, project_create, project_import, media_upload, card_publish, models_list,
-        voices_list, studio_quote, studio_generate, studio_jobs, studio_cancel, studio_retry, studio_clear_finished,
-        card_attach_output, media_library, brand_kit_page, brand_kit_sections, brand_kit_save, brand_kit_drafts, brand_kit_draft_discard,
-        brand_kit_section_add, brand_kit_section_archive, brand_kit_history, brand_kit_revert, knowledge_list,
-        knowledge_search, knowledge_add, knowledge_remove
-    ]
-}
 
 /// Core settings kept by tauri-plugin-store (`settings.json` in the data folder).
 struct PluginStore<Rt: Runtime>(Arc<Store<Rt>>);

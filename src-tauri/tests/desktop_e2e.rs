@@ -39,7 +39,7 @@ fn remote_sandbox(dir: &std::path::Path) -> (Kill, String, String) {
         .process_group(0)
         .args(["serve", "--db"])
         .arg(dir.join("remote.db"))
-        .args(["--addr", "127.0.0.1:0", "--seed", "demo"])
+        .args(["--addr", "127.0.0.1:0", "--seed", "demo", "--ready-json"])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -47,12 +47,11 @@ fn remote_sandbox(dir: &std::path::Path) -> (Kill, String, String) {
         .expect("sandbox starts");
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
     let (mut url, mut key) = (String::new(), String::new());
+    // The one JSON line `--ready-json` prints once it serves.
     while let Some(Ok(line)) = lines.next() {
-        if let Some(u) = line.strip_prefix("Content Desk sandbox serving ") {
-            url = u.trim().to_string();
-        }
-        if let Some(k) = line.strip_prefix("API key (every scope, shown once): ") {
-            key = k.trim().to_string();
+        if let Ok(ready) = serde_json::from_str::<serde_json::Value>(&line) {
+            url = ready["url"].as_str().unwrap_or_default().to_string();
+            key = ready["key"].as_str().unwrap_or_default().to_string();
             break;
         }
     }

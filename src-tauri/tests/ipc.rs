@@ -57,15 +57,15 @@ fn commands_answer_through_ipc_with_the_embedded_sandbox() {
     assert!(balance["balance"].as_f64().unwrap() > 0.0);
     let spaces = invoke(&w, "spaces_list", json!({"args": {}})).unwrap();
     let space_id = spaces[0]["id"].as_str().unwrap().to_string();
-    let stages = invoke(&w, "stages_list", json!({"args": {"spaceId": space_id}})).unwrap();
-    assert!(!stages["stages"].as_array().unwrap().is_empty());
+    let board = invoke(&w, "board_load", json!({"args": {"spaceId": space_id}})).unwrap();
+    assert!(!board["stages"].as_array().unwrap().is_empty());
 }
 
 #[test]
 fn errors_arrive_as_the_ipc_error_object() {
     let (_app, w) = window(core());
     // Missing argument: Tauri's own message (the command never ran).
-    let e = invoke(&w, "stages_list", json!({})).unwrap_err();
+    let e = invoke(&w, "board_load", json!({})).unwrap_err();
     assert!(e.to_string().contains("args"), "{e}");
     // Validation from the core, with its field.
     let e = invoke(&w, "profile_add", json!({"args": {"name": "X", "baseUrl": "ftp://nope"}})).unwrap_err();

@@ -10,32 +10,33 @@ export const SANDBOX_BIN = process.env.SANDBOX_BIN ?? path.join(BIN, "contentdes
 export const WEB_SHELL_BIN = process.env.WEB_SHELL_BIN ?? path.join(BIN, "contentdesk-web-shell");
 export const UI_DIST = path.resolve("dist");
 
-/** The sandbox binary's two ready lines: its URL and the key it minted. */
-export const SANDBOX_READY = [/^Content Desk sandbox serving (\S+)/m, /^API key \(every scope, shown once\): (\S+)/m];
-export const WEB_SHELL_READY = [/^web-shell ready: (\S+)/m];
+/** What a journey reads from each server's JSON ready line (`--ready-json`): the sandbox's URL and the
+ *  key it minted, web-shell's URL (with its token). */
+export const SANDBOX_READY = ["url", "key"];
+export const WEB_SHELL_READY = ["url"];
 
 /** The processes one journey started, so that its `after` can stop whichever are still running. */
 export class Processes {
   children = new Set();
 
   /**
-   * Starts `bin` and waits (30 s at most) until its stdout has a match for each pattern; answers the
-   * child and the first group of each match. Its stderr is appended to `logPath`.
+   * Starts `bin` with `--ready-json` and waits (30 s at most) for its JSON ready line; answers the child
+   * and the named `fields` of that line, in order. Its stderr is appended to `logPath`.
    */
-  start(bin, args, patterns, logPath) {
+  start(bin, args, fields, logPath) {
     return new Promise((resolve, reject) => {
-      const child = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(bin, [...args, "--ready-json"], { stdio: ["ignore", "pipe", "pipe"] });
       this.children.add(child);
       child.stderr.pipe(fs.createWriteStream(logPath, { flags: "a" }));
       let out = "";
       const timer = setTimeout(() => reject(new Error(`${path.basename(bin)} did not start: ${out}`)), 30_000);
       child.stdout.on("data", (d) => {
         out += d.toString();
-        const m = patterns.map((p) => out.match(p)?.[1]);
-        if (m.every(Boolean)) {
-          clearTimeout(timer);
-          resolve({ child, matches: m });
-        }
+        const line = out.split("\n").slice(0, -1).find((l) => l.includes('"ready":true'));
+        if (!line) return;
+        const ready = JSON.parse(line);
+        clearTimeout(timer);
+        resolve({ child, matches: fields.map((f) => ready[f]), ready });
       });
       child.once("exit", (code) => {
         this.children.delete(child);

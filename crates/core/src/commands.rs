@@ -2,7 +2,7 @@
 //!
 //! The desktop shell wraps each in a one-line `#[tauri::command]`; web-shell reaches them through
 //! `ipc::dispatch`. A command accepts a key (`key_set`) but never returns one.
-use api_types::{Balance, BrandKitSummary, CardList, CardQuery, Space, StageList};
+use api_types::{Balance, BrandKitSummary, Space};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -73,21 +73,6 @@ pub struct SpacesListArgs {
     #[serde(default)]
     #[ts(optional)]
     pub include_archived: Option<bool>,
-}
-
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct StagesListArgs {
-    pub space_id: String,
-}
-
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct CardsListArgs {
-    pub space_id: String,
-    #[serde(default)]
-    #[ts(optional)]
-    pub stage_id: Option<String>,
 }
 
 pub async fn app_info(state: &AppState) -> IpcResult<AppInfo> {
@@ -181,15 +166,6 @@ pub async fn balance(state: &AppState) -> IpcResult<Balance> {
 
 pub async fn spaces_list(state: &AppState, args: SpacesListArgs) -> IpcResult<Vec<Space>> {
     Ok(state.client().await?.spaces().list(args.include_archived.unwrap_or(false)).await?)
-}
-
-pub async fn stages_list(state: &AppState, args: StagesListArgs) -> IpcResult<StageList> {
-    Ok(state.client().await?.stages().list(Some(&args.space_id)).await?)
-}
-
-pub async fn cards_list(state: &AppState, args: CardsListArgs) -> IpcResult<CardList> {
-    let query = CardQuery { space_id: Some(args.space_id), stage: args.stage_id, limit: Some(100), ..Default::default() };
-    Ok(state.client().await?.cards().list(&query).await?)
 }
 
 pub async fn brand_kits_list(state: &AppState) -> IpcResult<Vec<BrandKitSummary>> {

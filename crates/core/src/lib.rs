@@ -3,6 +3,7 @@
 //! thin layers over `commands` and `ipc::dispatch`.
 pub mod attach;
 pub mod brand_kit;
+mod command_table;
 pub mod commands;
 pub mod drafts;
 pub mod embedded;
@@ -17,6 +18,8 @@ pub mod settings;
 pub mod state;
 pub mod studio;
 
+/// The service's wire types, as the command table names them.
+pub use api_types as api;
 pub use error::{IpcCode, IpcConflict, IpcError, IpcResult};
 pub use profiles::{Profile, ProfileKind, ProfilesView, REMOTE_DEFAULT_BASE_URL};
 pub use secrets::{KeyStorage, KeyringStore, MemoryStore, SecretError, SecretStore};

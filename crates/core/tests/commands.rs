@@ -56,10 +56,9 @@ async fn first_launch_creates_the_sandbox_profile_with_the_demo_and_a_restart_ke
     let spaces = c::spaces_list(&app, SpacesListArgs::default()).await.unwrap();
     assert!(!spaces.is_empty(), "the demo space is there");
     let demo = &spaces[0];
-    let stages = c::stages_list(&app, StagesListArgs { space_id: demo.id.clone() }).await.unwrap();
-    assert!(!stages.stages.is_empty());
-    let cards = c::cards_list(&app, CardsListArgs { space_id: demo.id.clone(), stage_id: None }).await.unwrap();
-    assert!(cards.total > 0);
+    let board = c::board_load(&app, serde_json::from_value(json!({ "spaceId": demo.id })).unwrap()).await.unwrap();
+    assert!(!board.stages.is_empty());
+    assert!(board.total > 0);
     let before = c::balance(&app).await.unwrap().balance;
     assert!(before > 0.0);
     let key = store.get(&sandbox.id).unwrap().expect("the sandbox key is in the store");
@@ -189,7 +188,7 @@ async fn dispatch_names_the_bad_field_and_unknown_commands_and_answers_the_wire_
     let store = Arc::new(MemoryStore::new());
     let app = start(&dir, &store).await;
 
-    let e = ipc::dispatch(&app, "stages_list", json!({})).await.unwrap_err();
+    let e = ipc::dispatch(&app, "board_load", json!({})).await.unwrap_err();
     assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("spaceId")), "{e:?}");
     let e = ipc::dispatch(&app, "profile_add", json!({"name": 5})).await.unwrap_err();
     assert_eq!(e.field.as_deref(), Some("name"), "{e:?}");

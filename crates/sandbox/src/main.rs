@@ -36,6 +36,10 @@ enum Command {
         /// Requests per key per minute; 0 turns the limit off.
         #[arg(long, default_value_t = 600)]
         rate_limit: u32,
+        /// For scripts: once serving, print one JSON line `{"ready":true,"url":…,"key":…,"db":…}` instead
+        /// of the sentences (`key` is null without `--seed demo`).
+        #[arg(long)]
+        ready_json: bool,
     },
     /// Manage API keys.
     Keys {
@@ -53,6 +57,9 @@ enum KeysCommand {
         /// Scopes, comma or space separated; `all` for every scope.
         #[arg(long, num_args = 1.., value_delimiter = ',', default_value = "all")]
         scopes: Vec<String>,
+        /// Scopes to leave out of `--scopes` (e.g. `--scopes all --except brandkit:read`).
+        #[arg(long, num_args = 1.., value_delimiter = ',')]
+        except: Vec<String>,
         #[arg(long, default_value = "cli")]
         name: String,
         /// The account (default: the first one, created when there is none).
@@ -101,7 +108,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .init();
     let cli = Cli::parse();
     match cli.command {
-        Command::Serve { db, addr, seed: seed_name, extra_cards, render_ms, smart_wait_ms, rate_limit } => {
+        Command::Serve { db, addr, seed: seed_name, extra_cards, render_ms, smart_wait_ms, rate_limit, ready_json } => {
             let mut config = Config { smart_wait: Duration::from_millis(smart_wait_ms), ..Config::default() };
             if let Some(ms) = render_ms {
                 config.render = RenderTimes::all(Duration::from_millis(ms));
@@ -121,17 +128,25 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 Some(other) => return Err(format!("unknown seed `{other}`; the only seed is `demo`").into()),
             }
             let running = contentdesk_sandbox::spawn(state, &addr).await?;
-            println!("Content Desk sandbox serving {}", running.base_url());
-            if let Some(key) = key {
-                println!("API key (every scope, shown once): {key}");
+            if ready_json {
+                let line = serde_json::json!({ "ready": true, "url": running.base_url(), "key": key, "db": db });
+                println!("{line}");
+            } else {
+                println!("Content Desk sandbox serving {}", running.base_url());
+                if let Some(key) = key {
+                    println!("API key (every scope, shown once): {key}");
+                }
+                println!("Database: {}  (Ctrl+C to stop)", db.display());
             }
-            println!("Database: {}  (Ctrl+C to stop)", db.display());
+            use std::io::Write;
+            let _ = std::io::stdout().flush();
             tokio::signal::ctrl_c().await?;
             running.stop().await;
         }
         Command::Keys { command } => match command {
-            KeysCommand::Create { db, scopes: given, name, account } => {
-                let scopes = expand_scopes(&given)?;
+            KeysCommand::Create { db, scopes: given, except, name, account } => {
+                let left_out = expand_scopes(&except)?;
+                let scopes: Vec<&str> = expand_scopes(&given)?.into_iter().filter(|s| !left_out.contains(s)).collect();
                 let state = AppState::open(&db, Config::default())?;
                 let conn = state.db().lock();
                 let account_id = match account {

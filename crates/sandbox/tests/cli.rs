@@ -80,3 +80,35 @@ fn keys_create_refuses_an_unknown_scope() {
     assert!(err.contains("unknown scope `planner:wrte`"), "{err}");
     let _ = std::fs::remove_file(&db);
 }
+
+#[tokio::test]
+async fn ready_json_is_one_line_with_the_url_and_key_and_except_leaves_scopes_out() {
+    let db = temp_db();
+    let dbs = db.to_str().unwrap();
+    let mut child = Command::new(BIN)
+        .args(["serve", "--db", dbs, "--addr", "127.0.0.1:0", "--seed", "demo", "--ready-json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let line = lines.next().unwrap().unwrap();
+    let ready: serde_json::Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"));
+    assert_eq!(ready["ready"], true, "{line}");
+    let (url, key) = (ready["url"].as_str().unwrap(), ready["key"].as_str().unwrap());
+    assert!(url.starts_with("http://127.0.0.1:") && url.ends_with("/api/v1"), "{line}");
+    let http = reqwest::Client::new();
+    let resp = http.get(format!("{url}/account/balance")).bearer_auth(key).send().await.unwrap();
+    assert_eq!(resp.status().as_u16(), 200);
+
+    // `--scopes all --except brandkit:read`: every scope but that one.
+    let (ok, lacking, err) = run(&["keys", "create", "--db", dbs, "--scopes", "all", "--except", "brandkit:read"]);
+    assert!(ok, "{err}");
+    let resp = http.get(format!("{url}/brand-kits")).bearer_auth(lacking.trim()).send().await.unwrap();
+    assert_eq!(resp.status().as_u16(), 403, "brandkit:read was left out");
+    let resp = http.get(format!("{url}/projects")).bearer_auth(lacking.trim()).send().await.unwrap();
+    assert_eq!(resp.status().as_u16(), 200, "editor:read is kept");
+    let _ = child.kill();
+    let _ = child.wait();
+    let _ = std::fs::remove_file(&db);
+}

@@ -1,5 +1,6 @@
 //! `contentdesk-web-shell`: the app in a browser, for development and Playwright. Prints one line,
-//! `web-shell ready: http://127.0.0.1:<port>/?token=<token>`, once it serves.
+//! `web-shell ready: http://127.0.0.1:<port>/?token=<token>`, once it serves; with `--ready-json`, the
+//! JSON line `{"ready":true,"url":…,"origin":…,"token":…}` instead (for scripts).
 use clap::Parser;
 use contentdesk_core::{AppState, CoreConfig, MemoryStore, Secrets};
 use std::io::Write;
@@ -23,6 +24,9 @@ struct Args {
     /// Keep keys in memory for this run (tests) instead of the OS keyring.
     #[arg(long)]
     memory_secrets: bool,
+    /// For scripts: print the ready line as JSON (`ready`, `url`, `origin`, `token`).
+    #[arg(long)]
+    ready_json: bool,
 }
 
 #[tokio::main]
@@ -72,7 +76,14 @@ async fn main() {
         }
     };
     let addr = listener.local_addr().expect("bound address");
-    println!("web-shell ready: http://{addr}/?token={token}");
+    if args.ready_json {
+        let line = serde_json::json!({
+            "ready": true, "url": format!("http://{addr}/?token={token}"), "origin": format!("http://{addr}"), "token": token,
+        });
+        println!("{line}");
+    } else {
+        println!("web-shell ready: http://{addr}/?token={token}");
+    }
     let _ = std::io::stdout().flush();
     let shutdown = async {
         let _ = tokio::signal::ctrl_c().await;

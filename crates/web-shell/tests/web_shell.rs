@@ -66,7 +66,7 @@ async fn a_command_round_trip_reaches_the_embedded_sandbox() {
 #[tokio::test]
 async fn errors_are_a_status_and_the_ipc_error_body() {
     let s = start().await;
-    let (status, body) = s.ipc("stages_list", "{}", Some(&s.token)).await;
+    let (status, body) = s.ipc("board_load", "{}", Some(&s.token)).await;
     assert_eq!(status, 400);
     assert_eq!(body["code"], "validation");
     assert_eq!(body["field"], "spaceId");

@@ -1,45 +1,159 @@
 //! Writes the TypeScript twins of the IPC types and of the wire types the commands return, into the
-//! UI's one bindings folder (default `ui/src/lib/bindings`), plus an `index.ts` that re-exports them.
+//! UI's one bindings folder (default `ui/src/lib/bindings`), plus an `index.ts` that re-exports them,
+//! `CoreCommands.ts` (every command's args and result, from the core's command table) and the value
+//! lists; and rewrites the command tables of `docs/ipc.md` from the same table.
 //!
-//!     export-bindings [DIR]            rewrite the folder
-//!     export-bindings --check [DIR]    exit 1, listing the files, when the committed folder is stale
+//!     export-bindings [DIR]            rewrite the folder and the docs' tables
+//!     export-bindings --check [DIR]    exit 1, listing the files, when the committed ones are stale
 use contentdesk_core::commands::*;
-use contentdesk_core::{IpcCode, IpcConflict, IpcError, KeyStorage, Profile, ProfileKind, ProfilesView};
+use contentdesk_core::ipc;
+use contentdesk_core::{IpcCode, IpcConflict, IpcError};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use ts_rs::TS;
 
-fn export_all(dir: &Path) -> Result<(), ts_rs::ExportError> {
+fn config(dir: &Path) -> ts_rs::Config {
     // JSON numbers are f64 in the web view: i64 counts and versions are `number`, not `bigint`.
-    let cfg = ts_rs::Config::new().with_out_dir(dir).with_large_int("number");
+    ts_rs::Config::new().with_out_dir(dir).with_large_int("number")
+}
+
+fn export_all(dir: &Path) -> Result<(), ts_rs::ExportError> {
+    let cfg = config(dir);
+    // Every command's argument and result types (and the types they hold), from the command table.
+    for sig in ipc::signatures(&cfg) {
+        (sig.export)(&cfg)?;
+    }
+    // Types no command names: the error shape, events, and wire types the UI builds itself.
     macro_rules! all {
         ($($t:ty),* $(,)?) => {{ $( <$t>::export_all(&cfg)?; )* }};
     }
     all!(
-        AppInfo, KeyStorage, Profile, ProfileKind, ProfilesView, IpcError, IpcCode, IpcConflict,
-        NoArgs, ProfileAddArgs, ProfileRenameArgs, ProfileIdArgs, KeySetArgs, ProfileRefArgs,
-        SpacesListArgs, StagesListArgs, CardsListArgs,
-        api_types::Balance, api_types::Space, api_types::StageList, api_types::CardList,
-        api_types::BrandKitSummary,
-        Board, BoardLoadArgs, SpaceCreateArgs, SpaceRenameArgs, SpaceArchiveArgs, StageCreateArgs, StageUpdateArgs,
-        StageDeleteArgs, CardCreateArgs, CardMoveArgs, CardIdArgs, CardUpdateArgs, CardArchiveArgs,
-        api_types::StageUpdated, api_types::StageDeleted, api_types::CardDetail, api_types::ArchiveResult,
-        api_types::Tag, api_types::ConnectedAccount,
-        DraftsStatus, DraftConflict, DraftAction, DraftsResolveArgs,
-        ContentListArgs, ProjectCreateArgs, ProjectImportArgs, MediaUploadArgs, CardPublishArgs,
-        api_types::ContentList, api_types::ContentSummary, api_types::Project, api_types::ProjectCreated,
-        api_types::ImportSource, api_types::UploadedMedia, api_types::PublishResult, api_types::PublishOutcome,
-        ModelsListArgs, StudioQuoteArgs, StudioGenerateArgs, StudioJobArgs, CardAttachOutputArgs, StudioForm, StudioMedia,
-        StudioQuote, StudioJob, JobStatus, StudioEvent, api_types::ModelInfo, api_types::Voice, api_types::References,
-        MediaLibraryArgs, api_types::MediaSummary,
-        BrandKitPage, ArchivedSection, SectionDraft, DraftReason, SectionHistory, BrandKitIdArgs, BrandKitSectionsArgs,
-        SectionEdit, BrandKitSaveArgs, BrandKitSectionKeyArgs, BrandKitSectionAddArgs, BrandKitSectionArchiveArgs,
-        BrandKitRevertArgs, KnowledgeListArgs, KnowledgeSearchArgs, KnowledgeAddArgs, KnowledgeRemoveArgs,
-        api_types::SectionSummary, api_types::BrandKitSection, api_types::SectionRevision, api_types::BrandKitSectionsView,
-        api_types::KnowledgeList, api_types::KnowledgeItem, api_types::KnowledgeMatch, api_types::KnowledgeAdded,
-        api_types::Deleted,
+        IpcError, IpcCode, IpcConflict, NoArgs, StudioEvent, api_types::ContentSummary, api_types::ImportSource,
+        api_types::PublishOutcome, api_types::References, api_types::SectionRevision, api_types::KnowledgeItem,
+        DraftReason, ArchivedSection,
     );
     Ok(())
+}
+
+/// The TypeScript names a type expression uses (`Array<Space>` → `Space`).
+fn type_names(ts: &str) -> Vec<String> {
+    ts.split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .filter(|w| w.starts_with(|c: char| c.is_ascii_uppercase()) && !["Array", "Record", "Partial"].contains(w))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The map the UI's `backend.ts` types its calls with: every core command's args and result.
+const COMMANDS_TS: &str = "CoreCommands.ts";
+
+fn write_commands_ts(dir: &Path) -> std::io::Result<()> {
+    let sigs = ipc::signatures(&config(dir));
+    let mut names: Vec<String> = sigs
+        .iter()
+        .flat_map(|s| type_names(&s.result).into_iter().chain(s.args.iter().flat_map(|(n, _)| type_names(n))))
+        .collect();
+    names.sort();
+    names.dedup();
+    let mut out = String::from("// Generated by `cargo run -p contentdesk-core --bin export-bindings` from the core's command table. Do not edit.\n");
+    for n in &names {
+        out.push_str(&format!("import type {{ {n} }} from \"./{n}\";\n"));
+    }
+    out.push_str("\n/** Every command of the core (docs/ipc.md): its `args` and its result. */\nexport interface CoreCommands {\n");
+    for s in &sigs {
+        if !s.notes.is_empty() {
+            out.push_str(&format!("  /** {} */\n", s.notes.replace("*/", "* /")));
+        }
+        let args = s.args.as_ref().map_or("undefined", |(n, _)| n.as_str());
+        out.push_str(&format!("  {}: {{ args: {args}; result: {} }};\n", s.name, s.result));
+    }
+    out.push_str("}\n");
+    std::fs::write(dir.join(COMMANDS_TS), out)
+}
+
+/// `{ a, b? }`: the field names of an object type's declaration, `?` on those that may be left out.
+fn fields(decl: &str) -> String {
+    let body = match (decl.find('{'), decl.rfind('}')) {
+        (Some(a), Some(b)) if a < b => &decl[a + 1..b],
+        _ => return decl.split('=').nth(1).unwrap_or(decl).trim().trim_end_matches(';').to_string(),
+    };
+    // Drop doc comments, then split at the top level only.
+    let mut text = String::new();
+    let mut rest = body;
+    while let Some(i) = rest.find("/*") {
+        text.push_str(&rest[..i]);
+        rest = rest[i..].find("*/").map_or("", |j| &rest[i + j + 2..]);
+    }
+    text.push_str(rest);
+    let (mut depth, mut cur, mut parts) = (0i32, String::new(), Vec::new());
+    for ch in text.chars() {
+        match ch {
+            '{' | '<' | '(' | '[' => depth += 1,
+            '}' | '>' | ')' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(std::mem::take(&mut cur));
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(ch);
+    }
+    parts.push(cur);
+    let names: Vec<String> = parts
+        .iter()
+        .filter_map(|p| {
+            let (name, ty) = p.split_once(':')?;
+            let name = name.trim();
+            let optional = name.ends_with('?') || ty.contains("| null");
+            Some(format!("{}{}", name.trim_end_matches('?'), if optional { "?" } else { "" }))
+        })
+        .collect();
+    if names.is_empty() { "{}".into() } else { format!("{{ {} }}", names.join(", ")) }
+}
+
+/// `Array<Space>` → `Space[]`, as the docs write it.
+fn doc_type(ts: &str) -> String {
+    match ts.strip_prefix("Array<").and_then(|t| t.strip_suffix('>')) {
+        Some(inner) => format!("{}[]", doc_type(inner)),
+        None => ts.to_string(),
+    }
+}
+
+/// `docs/ipc.md` with each `<!-- commands: Group -->` … `<!-- /commands -->` block rewritten from the
+/// command table; every group of the table must have its block.
+fn docs_with_tables(text: &str, cfg: &ts_rs::Config) -> Result<String, String> {
+    let sigs = ipc::signatures(cfg);
+    let mut out = String::new();
+    let mut rest = text;
+    let mut done: Vec<&str> = Vec::new();
+    while let Some(i) = rest.find("<!-- commands: ") {
+        let open_end = rest[i..].find("-->").ok_or("an unclosed `<!-- commands:` marker")? + i + 3;
+        let group = rest[i + "<!-- commands: ".len()..open_end - 3].trim();
+        let close = rest[open_end..].find("<!-- /commands -->").ok_or(format!("no `<!-- /commands -->` after {group}"))? + open_end;
+        out.push_str(&rest[..open_end]);
+        out.push_str("\n| Command | args | Result | Notes |\n|---|---|---|---|\n");
+        let rows: Vec<_> = sigs.iter().filter(|s| s.group == group).collect();
+        if rows.is_empty() {
+            return Err(format!("docs/ipc.md has a block for \"{group}\", which the command table does not have"));
+        }
+        for s in rows {
+            let args = s.args.as_ref().map_or("–".to_string(), |(_, decl)| format!("`{}`", fields(decl)));
+            let notes = s.notes.replace('|', "\\|");
+            out.push_str(&format!("| `{}` | {args} | `{}` | {notes} |\n", s.name, doc_type(&s.result)));
+        }
+        out.push('\n');
+        done.push(sigs.iter().find(|s| s.group == group).map(|s| s.group).unwrap_or_default());
+        rest = &rest[close..];
+    }
+    out.push_str(rest);
+    let missing: Vec<&str> = sigs.iter().map(|s| s.group).filter(|g| !done.contains(g)).collect();
+    if let Some(g) = missing.first() {
+        return Err(format!("docs/ipc.md has no `<!-- commands: {g} -->` block"));
+    }
+    Ok(out)
+}
+
+fn docs_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/ipc.md")
 }
 
 /// Every `.ts` file under `dir` (relative path → contents).
@@ -96,7 +210,15 @@ fn generate(dir: &Path) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
     export_all(dir).map_err(|e| e.to_string())?;
     write_value_lists(dir).map_err(|e| e.to_string())?;
+    write_commands_ts(dir).map_err(|e| e.to_string())?;
     write_index(dir).map_err(|e| e.to_string())
+}
+
+/// The docs as they should read, and as they do.
+fn docs() -> Result<(String, String), String> {
+    let have = std::fs::read_to_string(docs_path()).map_err(|e| format!("read docs/ipc.md: {e}"))?;
+    let want = docs_with_tables(&have, &config(Path::new(".")))?;
+    Ok((want, have))
 }
 
 fn main() {
@@ -110,11 +232,12 @@ fn main() {
         if dir.exists() {
             let _ = std::fs::remove_dir_all(&dir);
         }
-        if let Err(e) = generate(&dir) {
+        let docs = docs().and_then(|(want, _)| std::fs::write(docs_path(), want).map_err(|e| e.to_string()));
+        if let Err(e) = generate(&dir).and(docs) {
             eprintln!("export-bindings: {e}");
             std::process::exit(1);
         }
-        println!("export-bindings: wrote {} files to {}", read_tree(&dir).len(), dir.display());
+        println!("export-bindings: wrote {} files to {} and the command tables of docs/ipc.md", read_tree(&dir).len(), dir.display());
         return;
     }
     let tmp = std::env::temp_dir().join(format!("contentdesk-bindings-{}", std::process::id()));
@@ -126,6 +249,11 @@ fn main() {
     let (want, have) = (read_tree(&tmp), read_tree(&dir));
     let _ = std::fs::remove_dir_all(&tmp);
     let mut stale: Vec<String> = want.iter().filter(|(k, v)| have.get(*k) != Some(v)).map(|(k, _)| k.clone()).collect();
+    match docs() {
+        Ok((want_docs, have_docs)) if want_docs != have_docs => stale.push("docs/ipc.md (its command tables)".into()),
+        Ok(_) => {}
+        Err(e) => stale.push(format!("docs/ipc.md: {e}")),
+    }
     stale.extend(have.keys().filter(|k| !want.contains_key(*k)).map(|k| format!("{k} (no longer generated)")));
     if stale.is_empty() {
         println!("export-bindings: {} files up to date in {}", want.len(), dir.display());

@@ -38,9 +38,8 @@ describe("backend in the desktop window (Tauri IPC)", () => {
     await api.keyTest("r1");
     await api.signOut("r1");
     await api.spacesList();
-    await api.stagesList("s1");
-    await api.cardsList("s1");
-    await api.cardsList("s1", "st1");
+    await api.cardGet("c1");
+    await api.tagsList();
     expect(seen).toEqual([
       ["profile_add", { name: "Studio", baseUrl: "https://x/api/v1" }],
       ["profile_rename", { id: "r1", name: "Agency" }],
@@ -49,9 +48,8 @@ describe("backend in the desktop window (Tauri IPC)", () => {
       ["key_test", { profileId: "r1" }],
       ["sign_out", { profileId: "r1" }],
       ["spaces_list", { includeArchived: false }],
-      ["stages_list", { spaceId: "s1" }],
-      ["cards_list", { spaceId: "s1" }],
-      ["cards_list", { spaceId: "s1", stageId: "st1" }],
+      ["card_get", { cardId: "c1" }],
+      ["tags_list", undefined],
     ]);
   });
 
@@ -108,8 +106,8 @@ describe("backend in a browser (web-shell)", () => {
   });
 
   it("throws the IpcError body of a non-2xx answer", async () => {
-    vi.stubGlobal("fetch", vi.fn(async () => json({ code: "validation", message: "bad", field: "spaceId" }, 400)));
-    await expect(api.stagesList("")).rejects.toEqual({ code: "validation", message: "bad", field: "spaceId" });
+    vi.stubGlobal("fetch", vi.fn(async () => json({ code: "validation", message: "bad", field: "cardId" }, 400)));
+    await expect(api.cardGet("")).rejects.toEqual({ code: "validation", message: "bad", field: "cardId" });
   });
 
   it("a non-2xx answer that is not an IpcError becomes one, with the status", async () => {

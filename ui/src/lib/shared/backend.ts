@@ -2,90 +2,24 @@
 // (development, Playwright) it uses web-shell's `POST /ipc/<command>` with the per-run token. Every
 // failure becomes a thrown `IpcError` ({code, message, ...}), so screens handle one shape.
 import type {
-  AppInfo, ArchiveResult, Balance, Board, BoardLoadArgs, BrandKitSummary, CardArchiveArgs, CardCreateArgs, CardDetail,
-  CardIdArgs, CardList, CardMoveArgs, CardsListArgs, CardSummary, CardUpdateArgs, ConnectedAccount, IpcError,
-  KeySetArgs, Profile, ProfileAddArgs, ProfileIdArgs, ProfileRefArgs, ProfileRenameArgs, ProfilesView, Space,
-  SpaceArchiveArgs, SpaceCreateArgs, SpaceRenameArgs, SpacesListArgs, Stage, StageCreateArgs, StageDeleteArgs,
-  StageDeleted, StageList, StagesListArgs, StageUpdateArgs, StageUpdated, Tag, UpdateCard,
+  BoardLoadArgs, CardArchiveArgs, CardCreateArgs, CardMoveArgs, CardUpdateArgs, CoreCommands, IpcError, StageCreateArgs, StudioQuote,
+  StageDeleteArgs, StageUpdateArgs, UpdateCard,
 } from "../bindings";
 import type {
-  CardPublishArgs, ContentList, ContentListArgs, MediaUploadArgs, Project, ProjectCreateArgs, ProjectCreated,
-  ProjectImportArgs, PublishResult, UploadedMedia,
+  CardPublishArgs, ContentListArgs, MediaUploadArgs, ProjectCreateArgs, ProjectImportArgs,
 } from "../bindings";
-import type { DraftsResolveArgs, DraftsStatus } from "../bindings";
+import type { DraftsResolveArgs } from "../bindings";
 import type {
-  BrandKitPage, BrandKitSection, BrandKitSectionAddArgs, BrandKitSectionArchiveArgs, BrandKitSectionKeyArgs,
-  BrandKitSectionsArgs, BrandKitSectionsView, BrandKitIdArgs, BrandKitRevertArgs, BrandKitSaveArgs, Deleted,
-  KnowledgeAddArgs, KnowledgeAdded, KnowledgeList, KnowledgeListArgs, KnowledgeMatch, KnowledgeRemoveArgs,
-  KnowledgeSearchArgs, SectionDraft, SectionEdit, SectionHistory,
+  BrandKitRevertArgs, BrandKitSaveArgs, BrandKitSectionAddArgs, BrandKitSectionArchiveArgs, BrandKitSectionKeyArgs,
+  BrandKitSectionsArgs, KnowledgeAddArgs, KnowledgeListArgs, KnowledgeRemoveArgs, KnowledgeSearchArgs, SectionEdit,
 } from "../bindings";
 import type {
-  CardAttachOutputArgs, ContentType, MediaLibraryArgs, MediaSummary, ModelInfo, ModelsListArgs, StudioEvent, StudioForm,
-  StudioGenerateArgs, StudioJob, StudioJobArgs, StudioQuote, StudioQuoteArgs, Voice,
+  CardAttachOutputArgs, ContentType, MediaLibraryArgs, ModelsListArgs, StudioEvent, StudioForm, StudioGenerateArgs,
+  StudioJobArgs, StudioQuoteArgs,
 } from "../bindings";
 
-/** Every command of docs/ipc.md: its `args` (generated from Rust) and its result. */
-export interface Commands {
-  app_info: { args: undefined; result: AppInfo };
-  profiles_list: { args: undefined; result: ProfilesView };
-  profile_add: { args: ProfileAddArgs; result: Profile };
-  profile_rename: { args: ProfileRenameArgs; result: Profile };
-  profile_remove: { args: ProfileIdArgs; result: ProfilesView };
-  profile_select: { args: ProfileIdArgs; result: ProfilesView };
-  key_set: { args: KeySetArgs; result: Balance };
-  key_test: { args: ProfileRefArgs; result: Balance };
-  sign_out: { args: ProfileRefArgs; result: ProfilesView };
-  balance: { args: undefined; result: Balance };
-  spaces_list: { args: SpacesListArgs; result: Space[] };
-  stages_list: { args: StagesListArgs; result: StageList };
-  cards_list: { args: CardsListArgs; result: CardList };
-  brand_kits_list: { args: undefined; result: BrandKitSummary[] };
-  board_load: { args: BoardLoadArgs; result: Board };
-  space_create: { args: SpaceCreateArgs; result: Space };
-  space_rename: { args: SpaceRenameArgs; result: Space };
-  space_archive: { args: SpaceArchiveArgs; result: ArchiveResult };
-  stage_create: { args: StageCreateArgs; result: Stage };
-  stage_update: { args: StageUpdateArgs; result: StageUpdated };
-  stage_delete: { args: StageDeleteArgs; result: StageDeleted };
-  card_create: { args: CardCreateArgs; result: CardSummary };
-  card_move: { args: CardMoveArgs; result: CardSummary };
-  card_get: { args: CardIdArgs; result: CardDetail };
-  card_update: { args: CardUpdateArgs; result: CardDetail };
-  card_archive: { args: CardArchiveArgs; result: ArchiveResult };
-  tags_list: { args: undefined; result: Tag[] };
-  connected_accounts_list: { args: undefined; result: ConnectedAccount[] };
-  drafts_status: { args: undefined; result: DraftsStatus };
-  drafts_sync: { args: undefined; result: DraftsStatus };
-  drafts_resolve: { args: DraftsResolveArgs; result: DraftsStatus };
-  content_list: { args: ContentListArgs; result: ContentList };
-  projects_list: { args: undefined; result: Project[] };
-  project_create: { args: ProjectCreateArgs; result: ProjectCreated };
-  project_import: { args: ProjectImportArgs; result: ProjectCreated };
-  media_upload: { args: MediaUploadArgs; result: UploadedMedia };
-  card_publish: { args: CardPublishArgs; result: PublishResult };
-  models_list: { args: ModelsListArgs; result: ModelInfo[] };
-  voices_list: { args: undefined; result: Voice[] };
-  studio_quote: { args: StudioQuoteArgs; result: StudioQuote };
-  studio_generate: { args: StudioGenerateArgs; result: StudioJob };
-  studio_jobs: { args: undefined; result: StudioJob[] };
-  studio_cancel: { args: StudioJobArgs; result: StudioJob };
-  studio_retry: { args: StudioJobArgs; result: StudioJob };
-  studio_clear_finished: { args: undefined; result: number };
-  card_attach_output: { args: CardAttachOutputArgs; result: CardDetail };
-  media_library: { args: MediaLibraryArgs; result: MediaSummary[] };
-  brand_kit_page: { args: BrandKitIdArgs; result: BrandKitPage };
-  brand_kit_sections: { args: BrandKitSectionsArgs; result: BrandKitSectionsView };
-  brand_kit_save: { args: BrandKitSaveArgs; result: BrandKitSection[] };
-  brand_kit_drafts: { args: BrandKitIdArgs; result: SectionDraft[] };
-  brand_kit_draft_discard: { args: BrandKitSectionKeyArgs; result: SectionDraft[] };
-  brand_kit_section_add: { args: BrandKitSectionAddArgs; result: BrandKitSection };
-  brand_kit_section_archive: { args: BrandKitSectionArchiveArgs; result: ArchiveResult };
-  brand_kit_history: { args: BrandKitSectionKeyArgs; result: SectionHistory };
-  brand_kit_revert: { args: BrandKitRevertArgs; result: BrandKitSection };
-  knowledge_list: { args: KnowledgeListArgs; result: KnowledgeList };
-  knowledge_search: { args: KnowledgeSearchArgs; result: KnowledgeMatch[] };
-  knowledge_add: { args: KnowledgeAddArgs; result: KnowledgeAdded };
-  knowledge_remove: { args: KnowledgeRemoveArgs; result: Deleted };
+/** Every command: the core's (generated from its command table) and the desktop shell's two. */
+export interface Commands extends CoreCommands {
   /** Desktop only: tells the shell the first data render is done (launch benchmark). */
   ui_ready: { args: undefined; result: null };
   /** Desktop only: a link (https, http, mailto) opened in the system's browser. */
@@ -191,8 +125,6 @@ export const api = {
   signOut: (profileId: string) => run("sign_out", { profileId }),
   balance: () => run("balance"),
   spacesList: (includeArchived = false) => run("spaces_list", { includeArchived }),
-  stagesList: (spaceId: string) => run("stages_list", { spaceId }),
-  cardsList: (spaceId: string, stageId?: string) => run("cards_list", stageId ? { spaceId, stageId } : { spaceId }),
   brandKitsList: () => run("brand_kits_list"),
   boardLoad: (args: BoardLoadArgs) => run("board_load", args),
   spaceCreate: (name: string) => run("space_create", { name }),

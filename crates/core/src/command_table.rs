@@ -1,0 +1,211 @@
+//! Every command of the core, declared once.
+//!
+//! [`with_commands!`] hands the table to a macro of the caller, which builds its face from it: the core's
+//! `ipc::dispatch` and `ipc::COMMANDS`, the desktop shell's `#[tauri::command]` handlers, and (through
+//! `ipc::signatures`) the TypeScript `CoreCommands` map and the command tables of `docs/ipc.md`, both
+//! written by `export-bindings`. Adding a command = a function in `commands` (or a module it re-exports)
+//! and one entry here; nothing else is edited by hand.
+//!
+//! An entry: doc lines (the notes column of `docs/ipc.md`), the name (also the function in
+//! `crate::commands`), its argument type in parentheses (empty when it takes none) and its result.
+//! Entries are grouped under the headings of `docs/ipc.md`.
+
+/// Calls `$then! { "Group" { /// notes \n name(Args) -> Result; ... } ... }` with every command.
+#[macro_export]
+macro_rules! with_commands {
+    ($then:ident) => {
+        $then! {
+            "App, profiles and keys" {
+                app_info() -> $crate::commands::AppInfo;
+                profiles_list() -> $crate::ProfilesView;
+                /// kind remote; baseUrl defaults to `https://app.contenthero.ai/api/v1`; must be http(s)
+                /// (validation, field `baseUrl`)
+                profile_add($crate::commands::ProfileAddArgs) -> $crate::Profile;
+                profile_rename($crate::commands::ProfileRenameArgs) -> $crate::Profile;
+                /// deletes its key from the keyring too; the sandbox profile cannot be removed (validation)
+                profile_remove($crate::commands::ProfileIdArgs) -> $crate::ProfilesView;
+                profile_select($crate::commands::ProfileIdArgs) -> $crate::ProfilesView;
+                /// checked with `GET /account/balance` first; stored only on 200; on 401/403/network nothing is
+                /// stored
+                key_set($crate::commands::KeySetArgs) -> $crate::api::Balance;
+                /// the stored key, checked again
+                key_test($crate::commands::ProfileRefArgs) -> $crate::api::Balance;
+                /// deletes the key from the keyring
+                sign_out($crate::commands::ProfileRefArgs) -> $crate::ProfilesView;
+                /// selected profile
+                balance() -> $crate::api::Balance;
+                /// selected profile
+                spaces_list($crate::commands::SpacesListArgs) -> Vec<$crate::api::Space>;
+                /// needs `brandkit:read` (the missing-scope journey uses it)
+                brand_kits_list() -> Vec<$crate::api::BrandKitSummary>;
+            }
+            "Planner" {
+                /// stages in board order; every card of the space matching the filters (pages of 100 until
+                /// `hasMore` is false, at most 5,000), ordered by stage then `boardOrder`; `archived: true` =
+                /// the archived cards only; `firstPage: true` = each stage's first 40 cards, all stages asked
+                /// at once, with each stage's count in `stageTotals` and `complete: false` when a stage has
+                /// more (the board shows that at once and loads the whole space behind it)
+                board_load($crate::commands::BoardLoadArgs) -> $crate::commands::Board;
+                /// name trimmed, 1–120 characters (validation, field `name`)
+                space_create($crate::commands::SpaceCreateArgs) -> $crate::api::Space;
+                space_rename($crate::commands::SpaceRenameArgs) -> $crate::api::Space;
+                /// `POST /archive {assetType:"space"}`; `archived: false` restores
+                space_archive($crate::commands::SpaceArchiveArgs) -> $crate::api::ArchiveResult;
+                /// at the end unless `afterId`
+                stage_create($crate::commands::StageCreateArgs) -> $crate::api::Stage;
+                /// rename, recolour, move (one of `afterId`/`beforeId`)
+                stage_update($crate::commands::StageUpdateArgs) -> $crate::api::StageUpdated;
+                /// its cards move to `targetStageId` (the first other stage when absent)
+                stage_delete($crate::commands::StageDeleteArgs) -> $crate::api::StageDeleted;
+                /// at the end of the stage
+                card_create($crate::commands::CardCreateArgs) -> $crate::api::CardSummary;
+                /// `PATCH /cards/{id}` with `stage` and `beforeCardId`; without `beforeCardId` the card goes to
+                /// the end of the stage
+                card_move($crate::commands::CardMoveArgs) -> $crate::api::CardSummary;
+                card_get($crate::commands::CardIdArgs) -> $crate::api::CardDetail;
+                /// `posts`/`assets` are whole lists, checked locally first against the spec's 400 rules
+                /// (validation naming the field); notes need `expectedRevision` (a 409 is `notesConflict` with
+                /// their notes and revision); answers the card read back
+                card_update($crate::commands::CardUpdateArgs) -> $crate::api::CardDetail;
+                /// `archived: false` restores
+                card_archive($crate::commands::CardArchiveArgs) -> $crate::api::ArchiveResult;
+                tags_list() -> Vec<$crate::api::Tag>;
+                connected_accounts_list() -> Vec<$crate::api::ConnectedAccount>;
+            }
+            "Offline drafts" {
+                /// the selected profile's outbox; `waiting` excludes the conflicts; `fields` = the camelCase
+                /// `UpdateCard` fields of the kept change
+                drafts_status() -> $crate::commands::DraftsStatus;
+                /// tries every waiting draft now, oldest first; `sent` = how many went; `offline: true` = the
+                /// service still does not answer (the rest wait)
+                drafts_sync() -> $crate::commands::DraftsStatus;
+                /// `sendMine`: sent over what the service has now (notes over its current revision); no answer
+                /// → `queued` again (it waits, without the check). `discardMine`: dropped (`notFound` when no
+                /// draft)
+                drafts_resolve($crate::commands::DraftsResolveArgs) -> $crate::commands::DraftsStatus;
+            }
+            "Attach and publish" {
+                /// the inspiration posts (`GET /content`): `id` is the `contentId` to attach; `sourceCreator`,
+                /// `accountHandle`, `outlierScore`, `viewCount`, `thumbnailUrl`; `limit` 1–100 (validation,
+                /// field `limit`), `platform` one of the platforms; needs `brandkit:read`
+                content_list($crate::commands::ContentListArgs) -> $crate::api::ContentList;
+                /// needs `editor:read`
+                projects_list() -> Vec<$crate::api::Project>;
+                /// made linked to the card in the same call (`cardId`); `linkedCardId` is always filled beside
+                /// `project` (and in it); the project is on the card's assets as `projectId`; a card not the
+                /// caller's is `notFound` and no project is made; name 1–200 characters (validation, field
+                /// `name`); needs `editor:write` + `planner:write`
+                project_create($crate::commands::ProjectCreateArgs) -> $crate::api::ProjectCreated;
+                /// `source`: `{ type: "pptx", fileUrl }` (http(s), validation field `source.fileUrl`) or `{
+                /// type: "canva", designId }` (400 `canva_not_connected` when Canva is not connected);
+                /// `pageCount` 1–500
+                project_import($crate::commands::ProjectImportArgs) -> $crate::api::ProjectCreated;
+                /// the bytes as base64 from the web view (a `data:…;base64,` prefix is accepted); checked
+                /// first: `fileName` 1–255 characters, `contentType` an `image/`, `video/` or `audio/` type, at
+                /// most 50 MB decoded and not empty (validation naming `fileName` / `contentType` /
+                /// `dataBase64`); then ticket → PUT → complete; attach with `{ outputId }`; needs
+                /// `assets:write`. The bytes never appear in a log line
+                media_upload($crate::commands::MediaUploadArgs) -> $crate::api::UploadedMedia;
+                /// publishes now (every post, or `platform`'s only); each platform answers on its own (a post
+                /// with no connected account fails with its `error`, the others still publish); needs
+                /// `publish:write` (403 → `missingScope`, `scope: "publish:write"`)
+                card_publish($crate::commands::CardPublishArgs) -> $crate::api::PublishResult;
+            }
+            "Studio" {
+                /// the live registry (`GET /models?contentType=`), kept for the session per profile;
+                /// `capabilities` decide the form's fields
+                models_list($crate::commands::ModelsListArgs) -> Vec<$crate::api::ModelInfo>;
+                /// for speech and lip-sync, kept for the session
+                voices_list() -> Vec<$crate::api::Voice>;
+                /// `getCost: true`: nothing runs, nothing is charged; an identical request (after trimming) is
+                /// answered from the session's copy (`cached`); `reason` says how many credits are missing when
+                /// `affordable` is false
+                studio_quote($crate::commands::StudioQuoteArgs) -> $crate::commands::StudioQuote;
+                /// `outputId` is a UUID the UI mints once per click; the job is written to `studio.db` before
+                /// the request goes out, with the exact request; `completed` when the render finished within
+                /// the smart-wait, else `processing` and polled here; a refused request (400/402/403) is
+                /// removed (event `removed`) and returned as the error: nothing was charged; a request nothing
+                /// answered stays `submitting` and is sent again with the same `outputId` (never charged
+                /// twice); the same `outputId` again returns the existing job
+                studio_generate($crate::commands::StudioGenerateArgs) -> $crate::commands::StudioJob;
+                /// the selected profile's jobs, newest first (at most 500): the queue (not `cleared`) and the
+                /// gallery (`completed`)
+                studio_jobs() -> Vec<$crate::commands::StudioJob>;
+                /// stops waiting (`cancelled`); the service cannot stop a render, the message says it may still
+                /// finish
+                studio_cancel($crate::commands::StudioJobArgs) -> $crate::commands::StudioJob;
+                /// failed or cancelled: a new job (new `outputId`) with the same form; submitting/processing:
+                /// its poller starts again at once
+                studio_retry($crate::commands::StudioJobArgs) -> $crate::commands::StudioJob;
+                /// marks finished jobs `cleared` (off the queue list; completed ones stay in the gallery)
+                studio_clear_finished() -> u32;
+                /// appends `{ outputId: token }` to the card's whole `assets` list through `card_update` (same
+                /// checks, same offline drafts)
+                card_attach_output($crate::commands::CardAttachOutputArgs) -> $crate::api::CardDetail;
+                /// the account's finished creations (renders and boards, wherever they were made: this app,
+                /// another client, the sandbox's demo), newest first, one entry per output: `GET
+                /// /media?source=creations&status=completed`; `contentType` a list of `image` / `video` /
+                /// `audio`; `limit` 1–100 (validation naming `limit`; the service's default 50 when absent),
+                /// `offset` pages. An entry's output token is `<id>-<variant + 1>`, the same as the local
+                /// gallery's. The gallery shows the local completed jobs first, then these (deduplicated by
+                /// token); needs no scope
+                media_library($crate::commands::MediaLibraryArgs) -> Vec<$crate::api::MediaSummary>;
+            }
+            "Brand kit" {
+                /// `GET /brand-kits/{id}?detail=summary`: per section `key, role, tab, sectionName, width,
+                /// version, charCount, outline` (its `##` headings), no bodies; plus what this computer keeps
+                /// for the kit (drafts, sections archived here)
+                brand_kit_page($crate::commands::BrandKitIdArgs) -> $crate::commands::BrandKitPage;
+                /// the filter read mode, with bodies; lists are AND-combined; none given → `validation` (field
+                /// `keys`). An unknown role or tab is the service's 400: `validation` with `field`
+                /// (`roles`/`tabs`) and `validValues` (the eight roles, or `overview, voice, visual`)
+                brand_kit_sections($crate::commands::BrandKitSectionsArgs) -> $crate::api::BrandKitSectionsView;
+                /// one `PATCH /brand-kits/{id}` with only the given sections, each with `expectedVersion`: all
+                /// or nothing. Checked first (validation naming `sections[i].<field>`): a key once, something
+                /// to change, `width` `full`/`half` and `tab` with `validValues`, `role` only the section's own
+                /// (it cannot be changed). **409**: nothing written; `conflict` with `conflicts: [{ key,
+                /// version, body }]` (each stale section's current version and body) and every entry of the
+                /// write kept as a draft (`reason: "conflict"`, `theirsVersion`). No answer: `network`, the
+                /// entries kept as drafts (`reason: "offline"`). Saved: those sections' drafts are cleared.
+                /// "Keep mine" = save again with `expectedVersion` = the conflict's `version`
+                brand_kit_save($crate::commands::BrandKitSaveArgs) -> Vec<$crate::api::BrandKitSection>;
+                /// the unsaved changes kept for the kit (selected profile)
+                brand_kit_drafts($crate::commands::BrandKitIdArgs) -> Vec<$crate::commands::SectionDraft>;
+                /// drops one draft on purpose ("take theirs"); `notFound` when there is none
+                brand_kit_draft_discard($crate::commands::BrandKitSectionKeyArgs) -> Vec<$crate::commands::SectionDraft>;
+                /// name and tab required (validation naming `name` / `tab`, `tab` with `validValues`) before
+                /// sending; `width` defaults to `full`; `role` is refused (an added section has none); lands at
+                /// the end of its tab
+                brand_kit_section_add($crate::commands::BrandKitSectionAddArgs) -> $crate::api::BrandKitSection;
+                /// `POST /archive { assetType: "brand_kit_section", id, archived }`; the id is found by key
+                /// (archiving) or from this computer's record of what it archived (restoring: the service lists
+                /// no archived sections; `sectionId` restores one archived elsewhere, else `notFound`). A
+                /// restored section keeps its versions
+                brand_kit_section_archive($crate::commands::BrandKitSectionArchiveArgs) -> $crate::api::ArchiveResult;
+                /// a history read filtered by the key (`keys=<key>&history=true`); `earlier` newest first, each
+                /// `{ version, body, bodySource, createdAt }`; `notFound` for no live section
+                brand_kit_history($crate::commands::BrandKitSectionKeyArgs) -> $crate::commands::SectionHistory;
+                /// `revertTo: version` with `expectedVersion`: lands as a new version, so a revert can itself
+                /// be reverted; stale → `conflict` as above (no draft: there is no text to keep); an unknown
+                /// version is the service's 400
+                brand_kit_revert($crate::commands::BrandKitRevertArgs) -> $crate::api::BrandKitSection;
+                /// `limit` 1–100 (default 50; validation `limit`)
+                knowledge_list($crate::commands::KnowledgeListArgs) -> $crate::api::KnowledgeList;
+                /// `query` required (validation `query`); `limit` 1–50 (default 8)
+                knowledge_search($crate::commands::KnowledgeSearchArgs) -> Vec<$crate::api::KnowledgeMatch>;
+                /// exactly one source (validation `source`). `fileData`: base64 (a `data:` prefix is accepted)
+                /// of a small document or image, `sourceType: file` with `fileExt` (or from `fileName`);
+                /// refused before sending (validation `fileData`, the message says to add it by hosted URL,
+                /// `fileUrl`) when it decodes to more than 4 MB (`KNOWLEDGE_MAX_FILE_BYTES`, the sandbox's
+                /// `knowledge_max_file_bytes`) or is video or audio (by extension or `mimeType`). `fileUrl`: a
+                /// hosted http(s) file (large files, video, audio). `url`: a web page (`youtube` when the host
+                /// is YouTube). `fileName`/`mimeType` are local hints, not sent. **Plan cap**: `limitReached`
+                /// (status 402) “This kit is at its plan's cap for knowledge (N of M items): nothing was added.
+                /// Remove an item you no longer need, or upgrade the plan, then add this again.”
+                knowledge_add($crate::commands::KnowledgeAddArgs) -> $crate::api::KnowledgeAdded;
+                /// `notFound` when gone
+                knowledge_remove($crate::commands::KnowledgeRemoveArgs) -> $crate::api::Deleted;
+            }
+        }
+    };
+}
