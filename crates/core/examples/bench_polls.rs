@@ -3,7 +3,7 @@
 //!
 //! For each length and each smart-wait (the real service's 50 s, and none), three pollers watch one
 //! video render each:
-//! - Content Desk's render queue (`crates/core/src/studio.rs`) on a sandbox that sends `pollAfterSeconds`;
+//! - Content Desk's render queue (`crates/core/src/studio/`) on a sandbox that sends `pollAfterSeconds`;
 //! - the same queue on a sandbox that sends no hint: a first render (its own 5 s → ×1.5 → 15 s cadence),
 //!   then a second of the same model, which waits for the time the first took (then 2 s → ×1.5);
 //! - the peer: the official CLI's fixed 3 s interval (`waitForGeneration`'s default), measured here.

@@ -185,7 +185,7 @@ export const api = {
   openExternal: (url: string) => run("open_external", { url }),
 };
 
-/** The Tauri event the desktop shell emits every studio event under (crates/core/src/studio.rs). */
+/** The Tauri event the desktop shell emits every studio event under (crates/core/src/studio/mod.rs). */
 export const STUDIO_EVENT = "studio://event";
 
 /**

@@ -1,0 +1,438 @@
+//! The brand-kit page's commands (docs/ipc.md, "Brand kit"): sections read in summary or by filter,
+//! saved all or nothing with `expectedVersion`, added, archived and restored, their history and revert;
+//! and the kit's knowledge base.
+//!
+//! A refused save (409, or no answer) writes nothing on the service, so the user's unsaved text is kept
+//! here until they choose what to do with it: `brand_kit.json` in the data folder, per profile and kit,
+//! written atomically (a temp file, then a rename). A later successful save of the section clears it;
+//! `brand_kit_draft_discard` drops it on purpose. The same file remembers the sections archived from this
+//! computer (key, id, name), because the service lists no archived sections and restoring needs the id.
+//!
+//! The old field model's inputs (`businessName`, … `designPrinciples`, `fields`) have no field in any
+//! args struct here, and every struct denies unknown fields, so the UI has no way to send one.
+use api_client::{ApiError, SectionFilter, SectionWriteExt};
+use api_types::{
+    ArchiveRequest, ArchiveResult, BrandKitSection, BrandKitSectionsView, Deleted, KnowledgeAdded, KnowledgeList,
+    KnowledgeMatch, SectionRevision, SectionSummary, SectionWrite, TABS, WIDTHS,
+};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
+use std::time::{SystemTime, UNIX_EPOCH};
+use ts_rs::TS;
+
+use crate::error::{IpcCode, IpcError, IpcResult};
+use crate::state::AppState;
+
+mod checks;
+mod knowledge;
+mod local;
+mod sections;
+use checks::*;
+pub use knowledge::*;
+use local::*;
+pub use sections::*;
+
+const FILE: &str = "brand_kit.json";
+
+/// The largest file sent from this computer as base64 `fileData`, decoded (the sandbox's
+/// `knowledge_max_file_bytes`; the real service's limit is not published). Larger files go by `fileUrl`.
+pub const KNOWLEDGE_MAX_FILE_BYTES: usize = 4 * 1024 * 1024;
+/// Video and audio are added only by hosted URL (spec §4 "Knowledge base").
+const MEDIA_EXTS: &[&str] = &[
+    "mp4", "mov", "m4v", "webm", "avi", "mkv", "mp3", "wav", "m4a", "aac", "ogg", "flac", "opus",
+];
+/// `GET /brand-kits/{id}/knowledge` pages: the service's maximum.
+const KNOWLEDGE_MAX_LIMIT: u32 = 100;
+const SEARCH_MAX_LIMIT: u32 = 50;
+
+// --- results
+
+/// The page: every live section in summary form (no bodies), plus what this computer keeps for the kit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BrandKitPage {
+    pub id: String,
+    pub name: String,
+    /// In page order (tab, then the kit's order): key, role, tab, sectionName, width, version, charCount,
+    /// outline (the section's own `##` headings).
+    pub sections: Vec<SectionSummary>,
+    /// Sections archived from this computer, which `brand_kit_section_archive` can restore.
+    pub archived: Vec<ArchivedSection>,
+    /// Unsaved texts kept after a refused save, until resolved.
+    pub drafts: Vec<SectionDraft>,
+}
+
+/// A section archived from this computer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ArchivedSection {
+    pub key: String,
+    /// The section's id (what `POST /archive` names).
+    pub id: String,
+    pub section_name: String,
+    pub tab: String,
+    /// Unix milliseconds.
+    pub archived_at: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum DraftReason {
+    /// The section changed on the service since it was read (409): nothing was written.
+    Conflict,
+    /// Nothing answered: nothing was written.
+    Offline,
+}
+
+/// The user's unsaved change of one section, kept on this computer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SectionDraft {
+    pub key: String,
+    /// The user's text (Markdown).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub body: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub width: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub tab: Option<String>,
+    /// The version the change was made from (the `expectedVersion` sent).
+    pub expected_version: i64,
+    /// The section's version on the service when the save was refused (409 only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub theirs_version: Option<i64>,
+    pub reason: DraftReason,
+    /// Unix milliseconds.
+    pub saved_at: f64,
+}
+
+/// A section with its earlier versions.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SectionHistory {
+    /// The section now, with its body.
+    pub section: BrandKitSection,
+    /// Every earlier version, newest first (a revert is one of them once reverted past).
+    pub earlier: Vec<SectionRevision>,
+}
+
+// --- args
+
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct BrandKitIdArgs {
+    pub brand_kit_id: String,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct BrandKitSectionsArgs {
+    pub brand_kit_id: String,
+    #[serde(default)]
+    #[ts(optional)]
+    pub keys: Option<Vec<String>>,
+    /// Starter-section roles (`about`, `voice_and_tone`, …); an unknown one is a validation error with
+    /// `validValues`.
+    #[serde(default)]
+    #[ts(optional)]
+    pub roles: Option<Vec<String>>,
+    /// `overview`, `voice`, `visual`.
+    #[serde(default)]
+    #[ts(optional)]
+    pub tabs: Option<Vec<String>>,
+}
+
+/// One changed section of a save. Only what changed is given; `expectedVersion` is the version read.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SectionEdit {
+    pub key: String,
+    /// The whole new Markdown body.
+    #[serde(default)]
+    #[ts(optional)]
+    pub body: Option<String>,
+    /// The display name (the key never changes).
+    #[serde(default)]
+    #[ts(optional)]
+    pub name: Option<String>,
+    /// `full` or `half`.
+    #[serde(default)]
+    #[ts(optional)]
+    pub width: Option<String>,
+    /// Moves the section to another tab.
+    #[serde(default)]
+    #[ts(optional)]
+    pub tab: Option<String>,
+    /// A role cannot be changed: accepted only as the section's own (a starter section's role is its key).
+    #[serde(default)]
+    #[ts(optional)]
+    pub role: Option<String>,
+    pub expected_version: i64,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct BrandKitSaveArgs {
+    pub brand_kit_id: String,
+    pub sections: Vec<SectionEdit>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct BrandKitSectionKeyArgs {
+    pub brand_kit_id: String,
+    pub key: String,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct BrandKitSectionAddArgs {
+    pub brand_kit_id: String,
+    pub name: String,
+    pub tab: String,
+    /// `full` (default) or `half`.
+    #[serde(default)]
+    #[ts(optional)]
+    pub width: Option<String>,
+    /// A section you add has no role (roles belong to the eight starter sections): any value is refused.
+    #[serde(default)]
+    #[ts(optional)]
+    pub role: Option<String>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub body: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct BrandKitSectionArchiveArgs {
+    pub brand_kit_id: String,
+    pub key: String,
+    /// `false` restores.
+    pub archived: bool,
+    /// The section's id, when the caller knows it (a section archived elsewhere); else the core finds it.
+    #[serde(default)]
+    #[ts(optional)]
+    pub section_id: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct BrandKitRevertArgs {
+    pub brand_kit_id: String,
+    pub key: String,
+    /// The earlier version to bring back (it lands as a new version).
+    pub version: i64,
+    /// The section's current version, as read.
+    pub expected_version: i64,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct KnowledgeListArgs {
+    pub brand_kit_id: String,
+    /// 1–100 (default 50).
+    #[serde(default)]
+    #[ts(optional)]
+    pub limit: Option<u32>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub offset: Option<u32>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct KnowledgeSearchArgs {
+    pub brand_kit_id: String,
+    pub query: String,
+    /// 1–50 (default 8).
+    #[serde(default)]
+    #[ts(optional)]
+    pub limit: Option<u32>,
+}
+
+/// Exactly one of `fileData` (base64: small documents and images), `fileUrl` (hosted: large files,
+/// video, audio), `url` (a web page or a YouTube video) or `text`. `fileName` and `mimeType` are local
+/// hints (the extension, video or audio) and are not sent.
+#[derive(Clone, Default, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct KnowledgeAddArgs {
+    pub brand_kit_id: String,
+    #[serde(default)]
+    #[ts(optional)]
+    pub file_data: Option<String>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub file_url: Option<String>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub url: Option<String>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub text: Option<String>,
+    /// Without a dot (`pdf`); else taken from `fileName` or `fileUrl`.
+    #[serde(default)]
+    #[ts(optional)]
+    pub file_ext: Option<String>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub file_name: Option<String>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub mime_type: Option<String>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub title: Option<String>,
+}
+
+impl std::fmt::Debug for KnowledgeAddArgs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KnowledgeAddArgs")
+            .field("brand_kit_id", &self.brand_kit_id)
+            .field("file_data", &self.file_data.as_ref().map(|d| format!("<{} characters>", d.len())))
+            .field("file_url", &self.file_url)
+            .field("url", &self.url)
+            .field("text", &self.text.as_ref().map(|t| format!("<{} characters>", t.len())))
+            .field("file_ext", &self.file_ext)
+            .field("file_name", &self.file_name)
+            .field("mime_type", &self.mime_type)
+            .field("title", &self.title)
+            .finish()
+    }
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct KnowledgeRemoveArgs {
+    pub brand_kit_id: String,
+    pub knowledge_id: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn edit(key: &str) -> SectionEdit {
+        SectionEdit { key: key.into(), body: Some("# x".into()), expected_version: 1, ..Default::default() }
+    }
+
+    #[test]
+    fn a_save_sends_only_what_changed_with_the_version_read() {
+        let w = check_edits(&[SectionEdit { width: Some("half".into()), ..edit("about") }]).unwrap();
+        assert_eq!(
+            serde_json::to_value(&w).unwrap(),
+            serde_json::json!([{"key": "about", "body": "# x", "width": "half", "expectedVersion": 1}])
+        );
+        let w = check_edits(&[SectionEdit { name: Some(" Who we are ".into()), body: None, ..edit("about") }]).unwrap();
+        assert_eq!(serde_json::to_value(&w).unwrap()[0]["sectionName"], "Who we are");
+    }
+
+    #[test]
+    fn a_save_is_checked_before_sending() {
+        let field = |edits: &[SectionEdit]| check_edits(edits).unwrap_err().field.unwrap();
+        assert_eq!(field(&[]), "sections");
+        assert_eq!(field(&[edit("about"), edit("about")]), "sections[1].key");
+        assert_eq!(field(&[SectionEdit { key: " ".into(), ..edit("x") }]), "sections[0].key");
+        assert_eq!(field(&[SectionEdit { expected_version: 0, ..edit("about") }]), "sections[0].expectedVersion");
+        assert_eq!(field(&[SectionEdit { body: None, ..edit("about") }]), "sections[0].body");
+        let e = check_edits(&[SectionEdit { width: Some("wide".into()), ..edit("about") }]).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("sections[0].width"));
+        assert_eq!(e.valid_values, vec!["full", "half"]);
+        let e = check_edits(&[SectionEdit { tab: Some("sidebar".into()), ..edit("about") }]).unwrap_err();
+        assert_eq!(e.valid_values, vec!["overview", "voice", "visual"]);
+        // A role is only ever the section's own: a starter section's role is its key.
+        assert!(check_edits(&[SectionEdit { role: Some("about".into()), ..edit("about") }]).is_ok());
+        assert_eq!(field(&[SectionEdit { role: Some("offer".into()), ..edit("about") }]), "sections[0].role");
+        assert_eq!(field(&[SectionEdit { role: Some("about".into()), ..edit("custom_1") }]), "sections[0].role");
+    }
+
+    #[test]
+    fn the_removed_field_model_inputs_cannot_be_expressed() {
+        for name in api_types::REMOVED_INPUTS.iter().map(|r| r.0) {
+            let save = serde_json::json!({ "brandKitId": "k", "sections": [], name: "x" });
+            assert!(serde_json::from_value::<BrandKitSaveArgs>(save).is_err(), "{name}");
+            let entry = serde_json::json!({ "key": "about", "expectedVersion": 1, name: "x" });
+            assert!(serde_json::from_value::<SectionEdit>(entry).is_err(), "{name}");
+            let add = serde_json::json!({ "brandKitId": "k", "name": "n", "tab": "voice", name: "x" });
+            assert!(serde_json::from_value::<BrandKitSectionAddArgs>(add).is_err(), "{name}");
+        }
+    }
+
+    #[test]
+    fn decoded_sizes_are_exact_for_padded_and_unpadded_base64() {
+        use base64::Engine;
+        for n in [0usize, 1, 2, 3, 4, 5, 100, 4097] {
+            let bytes = vec![7u8; n];
+            let padded = base64::engine::general_purpose::STANDARD.encode(&bytes);
+            let bare = base64::engine::general_purpose::STANDARD_NO_PAD.encode(&bytes);
+            assert_eq!(decoded_len(&padded), n);
+            assert_eq!(decoded_len(&bare), n);
+        }
+    }
+
+    #[test]
+    fn knowledge_adds_are_checked_before_sending() {
+        let args = |f: fn(&mut KnowledgeAddArgs)| {
+            let mut a = KnowledgeAddArgs { brand_kit_id: "k".into(), ..Default::default() };
+            f(&mut a);
+            a
+        };
+        let e = knowledge_input(&args(|_| {})).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("source"));
+        let e = knowledge_input(&args(|a| {
+            a.text = Some("t".into());
+            a.url = Some("https://example.com".into());
+        }))
+        .unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("source"));
+        // Video and audio as base64: refused, pointing at a hosted URL.
+        let e = knowledge_input(&args(|a| {
+            a.file_data = Some("AAAA".into());
+            a.file_name = Some("talk.MP4".into());
+        }))
+        .unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("fileData"));
+        assert!(e.message.contains("fileUrl"), "{}", e.message);
+        let e = knowledge_input(&args(|a| {
+            a.file_data = Some("AAAA".into());
+            a.file_ext = Some("bin".into());
+            a.mime_type = Some("audio/mpeg".into());
+        }))
+        .unwrap_err();
+        assert!(e.message.contains("fileUrl"));
+        // Too big: refused before sending, pointing at a hosted URL.
+        let e = knowledge_input(&args(|a| {
+            a.file_data = Some("A".repeat((KNOWLEDGE_MAX_FILE_BYTES / 3 + 1) * 4));
+            a.file_ext = Some("pdf".into());
+        }))
+        .unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("fileData"));
+        assert!(e.message.contains("fileUrl") && e.message.contains("4 MB"), "{}", e.message);
+        let e = knowledge_input(&args(|a| a.file_data = Some("aGk=".into()))).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("fileExt"));
+        let ok = knowledge_input(&args(|a| {
+            a.file_data = Some("data:text/markdown;base64,aGk=".into());
+            a.file_name = Some("notes.md".into());
+        }))
+        .unwrap();
+        assert_eq!(
+            serde_json::to_value(&ok).unwrap(),
+            serde_json::json!({"sourceType": "file", "fileData": "aGk=", "fileExt": "md", "title": "notes.md"})
+        );
+        let yt = knowledge_input(&args(|a| a.url = Some("https://www.youtube.com/watch?v=x".into()))).unwrap();
+        assert_eq!(yt.source_type, "youtube");
+        let e = knowledge_input(&args(|a| a.file_url = Some("ftp://x/y.mp4".into()))).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("fileUrl"));
+        let hosted = knowledge_input(&args(|a| a.file_url = Some("https://cdn.example.com/talk.mp4".into()))).unwrap();
+        assert_eq!(hosted.source_type, "file");
+    }
+}

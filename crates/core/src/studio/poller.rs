@@ -1,0 +1,224 @@
+//! The pollers: one task per running render, until it settles, fails, is cancelled or the app stops.
+use super::*;
+
+/// Failures after which a request is sent again (nothing answered, or the service failed), rather than
+/// shown as the answer.
+pub(super) fn kept_for_resend(e: &ApiError) -> bool {
+    matches!(e, ApiError::Network { .. } | ApiError::Server { .. } | ApiError::RateLimited { .. })
+}
+
+pub(super) fn short(e: ApiError) -> String {
+    let s = IpcError::from(e).message;
+    s.chars().take(160).collect()
+}
+
+pub(super) fn apply_result(job: &mut StudioJob, r: &GenerateResult) {
+    job.status = JobStatus::from_service(&r.status);
+    if !job.status.is_terminal() {
+        job.last_running_at = Some(now_ms());
+    }
+    job.idempotent_replay = job.idempotent_replay || r.idempotent_replay;
+    if r.credits().is_some() {
+        job.credits = r.credits();
+    }
+    job.output_urls = r.urls();
+    job.error = None;
+    job.updated_at = now_ms();
+    if job.status.is_terminal() {
+        job.completed_at = Some(job.updated_at);
+    }
+}
+
+pub(super) fn apply_status(job: &mut StudioJob, g: &Generation) {
+    job.status = JobStatus::of(g);
+    if !job.status.is_terminal() {
+        job.last_running_at = Some(now_ms());
+    }
+    job.output_urls = g.urls();
+    job.error = g.error.clone();
+    if g.credits().is_some() {
+        job.credits = g.credits();
+    }
+    job.updated_at = now_ms();
+    if job.status.is_terminal() {
+        job.completed_at = Some(job.updated_at);
+    }
+}
+
+/// Starts the pollers of every unfinished job (all profiles). Called once when the core starts.
+pub fn resume(state: &AppState) {
+    for (output_id, profile) in state.studio().unfinished() {
+        ensure_poller(state, &profile, &output_id);
+    }
+}
+
+pub(super) fn stop_poller(state: &AppState, output_id: &str) {
+    if let Some((_, t)) = state.studio().pollers.lock().unwrap_or_else(|e| e.into_inner()).remove(output_id) {
+        t.cancel();
+    }
+}
+
+/// A poller that reads the job's state at once (on start-up, after a retry: how long it has been is
+/// unknown).
+pub(super) fn ensure_poller(state: &AppState, profile: &str, output_id: &str) {
+    start_poller(state, profile, output_id, None);
+}
+
+/// `first`: the generate reply's hint, when the job was just submitted: the first read waits for it.
+pub(super) fn start_poller(state: &AppState, profile: &str, output_id: &str, first: Option<Option<f64>>) {
+    let studio = state.studio();
+    let (id, token) = {
+        let mut pollers = studio.pollers.lock().unwrap_or_else(|e| e.into_inner());
+        if pollers.contains_key(output_id) {
+            return;
+        }
+        let id = studio.next_poller.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let t = studio.shutdown.child_token();
+        pollers.insert(output_id.to_string(), (id, t.clone()));
+        (id, t)
+    };
+    let (state, profile, output_id) = (state.clone(), profile.to_string(), output_id.to_string());
+    tokio::spawn(async move {
+        drive(&state, &profile, &output_id, &token, first).await;
+        let mut pollers = state.studio().pollers.lock().unwrap_or_else(|e| e.into_inner());
+        if pollers.get(&output_id).is_some_and(|(i, _)| *i == id) {
+            pollers.remove(&output_id);
+        }
+    });
+}
+
+/// How long to wait after a failure to reach the service: 2 s doubling to a minute.
+pub(super) fn retry_delay(failures: u32) -> Duration {
+    Duration::from_secs(2u64.saturating_mul(1 << failures.min(5)).min(60))
+}
+
+/// One job's loop: send it (while `submitting`) or read its state, until it is terminal or stopped.
+pub(super) async fn drive(state: &AppState, profile: &str, output_id: &str, stop: &CancellationToken, first: Option<Option<f64>>) {
+    let studio = state.studio();
+    let mut cadence = Cadence::default();
+    let mut failures = 0u32;
+    let mut first = first;
+    let mut model_history: Option<Option<Duration>> = None;
+    loop {
+        if stop.is_cancelled() {
+            return;
+        }
+        let Some((_, mut job, request)) = studio.get(output_id) else { return };
+        let typical = *model_history.get_or_insert_with(|| studio.typical_duration(profile, &job.model_id));
+        let elapsed = Duration::from_millis((now_ms() - job.created_at).max(0) as u64);
+        if let Some(hint) = first.take() {
+            // Just submitted: the reply said when to look (or this model's history, or the kind's default).
+            let wait = cadence.next_known(hint, first_interval(&job), elapsed, typical);
+            if !pause(stop, wait, &mut job, studio).await {
+                return;
+            }
+            continue;
+        }
+        if job.status.is_terminal() {
+            return;
+        }
+        let client = match state.client_for(profile).await {
+            Ok(c) => c,
+            Err(e) => {
+                job.error = Some(format!("Waiting: {}", e.message));
+                failures += 1;
+                if !pause(stop, retry_delay(failures), &mut job, studio).await {
+                    return;
+                }
+                continue;
+            }
+        };
+        let hint = if job.status == JobStatus::Submitting {
+            let sent = tokio::select! {
+                biased;
+                _ = stop.cancelled() => return,
+                r = request.send(&client) => r,
+            };
+            match sent {
+                Ok(r) => {
+                    failures = 0;
+                    apply_result(&mut job, &r);
+                    if !job.idempotent_replay {
+                        refresh_balance(state, &client, profile).await;
+                    }
+                    r.poll_after_seconds
+                }
+                Err(e) if kept_for_resend(&e) => {
+                    failures += 1;
+                    job.error = Some(format!("Not answered yet ({}); sent again with the same outputId.", short(e)));
+                    if !pause(stop, retry_delay(failures), &mut job, studio).await {
+                        return;
+                    }
+                    continue;
+                }
+                Err(e) => {
+                    // Refused on resend (e.g. the balance fell meanwhile): nothing was charged.
+                    job.status = JobStatus::Failed;
+                    job.error = Some(IpcError::from(e).message);
+                    job.completed_at = Some(now_ms());
+                    job.updated_at = now_ms();
+                    studio.save_live(&job);
+                    return;
+                }
+            }
+        } else {
+            let api = client.studio();
+            let read = tokio::select! {
+                biased;
+                _ = stop.cancelled() => return,
+                r = api.status(output_id) => r,
+            };
+            job.polls += 1;
+            match read {
+                Ok(g) => {
+                    failures = 0;
+                    apply_status(&mut job, &g);
+                    if job.status == JobStatus::Failed {
+                        refresh_balance(state, &client, profile).await;
+                    }
+                    g.poll_after_seconds
+                }
+                Err(ApiError::NotFound { .. }) => {
+                    job.status = JobStatus::Failed;
+                    job.error = Some("The service does not know this render (deleted, or made with another account's key).".into());
+                    job.completed_at = Some(now_ms());
+                    job.updated_at = now_ms();
+                    studio.save_live(&job);
+                    return;
+                }
+                Err(e) => {
+                    failures += 1;
+                    job.error = Some(format!("Lost contact while waiting ({}); still waiting.", short(e)));
+                    if !pause(stop, retry_delay(failures), &mut job, studio).await {
+                        return;
+                    }
+                    continue;
+                }
+            }
+        };
+        if job.status.is_terminal() {
+            job.next_poll_at = None;
+            studio.save_live(&job);
+            return;
+        }
+        let elapsed = Duration::from_millis((now_ms() - job.created_at).max(0) as u64);
+        let wait = cadence.next_known(hint, first_interval(&job), elapsed, typical);
+        if !pause(stop, wait, &mut job, studio).await {
+            return;
+        }
+    }
+}
+
+/// Records when the next read is due, tells the UI, and sleeps; `false` when stopped meanwhile.
+pub(super) async fn pause(stop: &CancellationToken, wait: Duration, job: &mut StudioJob, studio: &Studio) -> bool {
+    job.next_poll_at = Some(now_ms() + wait.as_millis() as i64);
+    job.updated_at = now_ms();
+    if !studio.save_live(job) {
+        return false;
+    }
+    tokio::select! {
+        biased;
+        _ = stop.cancelled() => false,
+        _ = tokio::time::sleep(wait) => true,
+    }
+}
