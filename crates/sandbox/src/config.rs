@@ -74,6 +74,7 @@ impl Default for Config {
 
 impl Config {
     /// Fast renders, short smart-wait, no rate limit: for tests.
+    #[cfg(feature = "testing")]
     pub fn for_tests() -> Self {
         Config {
             smart_wait: Duration::from_millis(300),

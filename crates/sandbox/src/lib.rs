@@ -13,6 +13,7 @@ pub mod media_files;
 pub mod routes;
 pub mod seed;
 pub mod state;
+#[cfg(feature = "testing")]
 pub mod testing;
 pub mod time;
 
