@@ -14,7 +14,7 @@ use api_types::{CardDetail, UpdateCard};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, OnceLock};
+use std::sync::Mutex;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use ts_rs::TS;
 
@@ -119,16 +119,16 @@ struct Conflict {
     problem: Option<String>,
 }
 
-/// Read-modify-write of outbox files, one at a time in this process.
-fn file_lock() -> &'static Mutex<()> {
-    static LOCK: OnceLock<Mutex<()>> = OnceLock::new();
-    LOCK.get_or_init(|| Mutex::new(()))
-}
-
-/// One sync at a time in this process (the background task and "Send now" never send a draft twice).
-fn sync_lock() -> &'static tokio::sync::Mutex<()> {
-    static LOCK: OnceLock<tokio::sync::Mutex<()>> = OnceLock::new();
-    LOCK.get_or_init(|| tokio::sync::Mutex::new(()))
+/// What the outbox holds in memory for one running core (in `AppState`, never process-global): its
+/// locks, and what the core last read of each card, per profile.
+#[derive(Default)]
+pub struct OutboxMemory {
+    /// Read-modify-write of the outbox file, one at a time.
+    file: Mutex<()>,
+    /// One sync at a time (the background task and "Send now" never send a draft twice).
+    sync: tokio::sync::Mutex<()>,
+    /// `(profile id, card id)` → what was last read of it: the base of an offline edit.
+    seen: Mutex<HashMap<(String, String), Seen>>,
 }
 
 fn path(dir: &Path) -> PathBuf {
@@ -147,8 +147,9 @@ fn write(dir: &Path, outbox: &Outbox) -> IpcResult<()> {
 }
 
 /// Runs `f` over the outbox of one profile and saves it when `f` says it changed.
-fn with_outbox<T>(dir: &Path, profile: &str, f: impl FnOnce(&mut Vec<Draft>) -> (T, bool)) -> IpcResult<T> {
-    let _guard = file_lock().lock().unwrap_or_else(|e| e.into_inner());
+fn with_outbox<T>(state: &AppState, profile: &str, f: impl FnOnce(&mut Vec<Draft>) -> (T, bool)) -> IpcResult<T> {
+    let _guard = state.outbox_memory().file.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = state.data_dir();
     let mut outbox = read(dir)?;
     let drafts = outbox.profiles.entry(profile.to_string()).or_default();
     let (out, changed) = f(drafts);
@@ -158,8 +159,8 @@ fn with_outbox<T>(dir: &Path, profile: &str, f: impl FnOnce(&mut Vec<Draft>) -> 
     Ok(out)
 }
 
-fn drafts_of(dir: &Path, profile: &str) -> IpcResult<Vec<Draft>> {
-    with_outbox(dir, profile, |d| (d.clone(), false))
+fn drafts_of(state: &AppState, profile: &str) -> IpcResult<Vec<Draft>> {
+    with_outbox(state, profile, |d| (d.clone(), false))
 }
 
 fn now_ms() -> f64 {
@@ -175,30 +176,29 @@ struct Seen {
     title: String,
 }
 
-fn seen() -> &'static Mutex<HashMap<String, Seen>> {
-    static SEEN: OnceLock<Mutex<HashMap<String, Seen>>> = OnceLock::new();
-    SEEN.get_or_init(|| Mutex::new(HashMap::new()))
-}
-
-/// Notes a card as read from the service (`card_get`, `card_update`'s read back).
-pub(crate) fn saw_card(card: &CardDetail) {
+/// Notes a card as read from the service (`card_get`, `card_update`'s read back), for the selected profile.
+pub(crate) fn saw_card(state: &AppState, card: &CardDetail) {
+    let Ok(profile) = profile_id(state) else { return };
     let s = Seen {
         updated_at: card.summary.updated_at.clone(),
         revision: Some(card.revision),
         title: card.summary.title.clone(),
     };
-    seen().lock().unwrap_or_else(|e| e.into_inner()).insert(card.summary.id.clone(), s);
+    state.outbox_memory().seen.lock().unwrap_or_else(|e| e.into_inner()).insert((profile, card.summary.id.clone()), s);
 }
 
-/// Notes a card summary as read from the service (`card_move`'s answer).
-pub(crate) fn saw_summary(card: &api_types::CardSummary) {
-    let mut map = seen().lock().unwrap_or_else(|e| e.into_inner());
-    let revision = map.get(&card.id).and_then(|s| s.revision);
-    map.insert(card.id.clone(), Seen { updated_at: card.updated_at.clone(), revision, title: card.title.clone() });
+/// Notes a card summary as read from the service (`card_move`'s answer), for the selected profile.
+pub(crate) fn saw_summary(state: &AppState, card: &api_types::CardSummary) {
+    let Ok(profile) = profile_id(state) else { return };
+    let mut map = state.outbox_memory().seen.lock().unwrap_or_else(|e| e.into_inner());
+    let key = (profile, card.id.clone());
+    let revision = map.get(&key).and_then(|s| s.revision);
+    map.insert(key, Seen { updated_at: card.updated_at.clone(), revision, title: card.title.clone() });
 }
 
-fn seen_of(card_id: &str) -> Option<Seen> {
-    seen().lock().unwrap_or_else(|e| e.into_inner()).get(card_id).cloned()
+fn seen_of(state: &AppState, profile: &str, card_id: &str) -> Option<Seen> {
+    let map = state.outbox_memory().seen.lock().unwrap_or_else(|e| e.into_inner());
+    map.get(&(profile.to_string(), card_id.to_string())).cloned()
 }
 
 // --- merging
@@ -271,11 +271,11 @@ pub(crate) fn keep(state: &AppState, card_id: &str, update: UpdateCard, base_upd
 
 fn keep_inner(state: &AppState, card_id: &str, update: UpdateCard, base_updated_at: Option<String>) -> IpcResult<usize> {
     let profile = profile_id(state)?;
-    let seen = seen_of(card_id);
+    let seen = seen_of(state, &profile, card_id);
     let base_updated_at = base_updated_at.or_else(|| seen.as_ref().and_then(|s| s.updated_at.clone()));
     let base_revision = update.expected_revision.or_else(|| seen.as_ref().and_then(|s| s.revision));
     let title = update.title.clone().or_else(|| seen.map(|s| s.title));
-    with_outbox(state.data_dir(), &profile, |drafts| {
+    with_outbox(state, &profile, |drafts| {
         match drafts.iter_mut().find(|d| d.card_id == card_id) {
             Some(d) => {
                 merge(&mut d.update, update);
@@ -310,7 +310,7 @@ fn keep_inner(state: &AppState, card_id: &str, update: UpdateCard, base_updated_
 /// the two are sent in order).
 pub(crate) fn has_draft(state: &AppState, card_id: &str) -> bool {
     profile_id(state)
-        .and_then(|p| drafts_of(state.data_dir(), &p))
+        .and_then(|p| drafts_of(state, &p))
         .map(|d| d.iter().any(|d| d.card_id == card_id))
         .unwrap_or(false)
 }
@@ -334,8 +334,7 @@ fn is_network(e: &IpcError) -> bool {
 /// Sends one draft of `profile` (its current state in the file). `force`: without the `updatedAt` check,
 /// and notes over the current revision (`sendMine`).
 async fn send_one(state: &AppState, profile: &str, card_id: &str, force: bool) -> IpcResult<Outcome> {
-    let dir = state.data_dir().to_path_buf();
-    let Some(draft) = drafts_of(&dir, profile)?.into_iter().find(|d| d.card_id == card_id) else {
+    let Some(draft) = drafts_of(state, profile)?.into_iter().find(|d| d.card_id == card_id) else {
         return Err(IpcError::new(IpcCode::NotFound, "That change is no longer waiting: it was sent or discarded."));
     };
     if draft.conflict.is_some() && !force {
@@ -350,7 +349,7 @@ async fn send_one(state: &AppState, profile: &str, card_id: &str, force: bool) -
                 return Ok(Outcome::Offline);
             }
             if e.code == IpcCode::NotFound {
-                mark_conflict(&dir, profile, card_id, None, Some("The card was deleted elsewhere.".into()))?;
+                mark_conflict(state, profile, card_id, None, Some("The card was deleted elsewhere.".into()))?;
                 return Ok(Outcome::Conflict);
             }
             return Ok(Outcome::Failed(e));
@@ -358,7 +357,7 @@ async fn send_one(state: &AppState, profile: &str, card_id: &str, force: bool) -
     };
     let theirs = current.summary.updated_at.clone();
     if !force && draft.base_updated_at.is_some() && draft.base_updated_at != theirs {
-        mark_conflict(&dir, profile, card_id, theirs, None)?;
+        mark_conflict(state, profile, card_id, theirs, None)?;
         return Ok(Outcome::Conflict);
     }
     let mut update = draft.update.clone();
@@ -372,11 +371,11 @@ async fn send_one(state: &AppState, profile: &str, card_id: &str, force: bool) -
             return match e.code {
                 IpcCode::Network => Ok(Outcome::Offline),
                 IpcCode::NotesConflict | IpcCode::Conflict => {
-                    mark_conflict(&dir, profile, card_id, theirs, None)?;
+                    mark_conflict(state, profile, card_id, theirs, None)?;
                     Ok(Outcome::Conflict)
                 }
                 IpcCode::Validation | IpcCode::NotFound => {
-                    mark_conflict(&dir, profile, card_id, theirs, Some(format!("The service refused it: {}", e.message)))?;
+                    mark_conflict(state, profile, card_id, theirs, Some(format!("The service refused it: {}", e.message)))?;
                     Ok(Outcome::Conflict)
                 }
                 _ => Ok(Outcome::Failed(e)),
@@ -386,7 +385,7 @@ async fn send_one(state: &AppState, profile: &str, card_id: &str, force: bool) -
     // Sent: drop the draft, unless a change was kept meanwhile (then it waits on top of what landed).
     let card = client.cards().get(card_id).await.ok();
     let new_base = card.as_ref().and_then(|c| c.summary.updated_at.clone());
-    with_outbox(&dir, profile, |drafts| {
+    with_outbox(state, profile, |drafts| {
         let Some(i) = drafts.iter().position(|d| d.card_id == card_id) else { return ((), false) };
         if drafts[i].seq == draft.seq {
             drafts.remove(i);
@@ -398,19 +397,19 @@ async fn send_one(state: &AppState, profile: &str, card_id: &str, force: bool) -
     })?;
     match card {
         Some(c) => {
-            saw_card(&c);
+            saw_card(state, &c);
             Ok(Outcome::Sent(Box::new(c)))
         }
         None => {
             let c = client.cards().get(card_id).await?;
-            saw_card(&c);
+            saw_card(state, &c);
             Ok(Outcome::Sent(Box::new(c)))
         }
     }
 }
 
-fn mark_conflict(dir: &Path, profile: &str, card_id: &str, theirs: Option<String>, problem: Option<String>) -> IpcResult<()> {
-    with_outbox(dir, profile, |drafts| {
+fn mark_conflict(state: &AppState, profile: &str, card_id: &str, theirs: Option<String>, problem: Option<String>) -> IpcResult<()> {
+    with_outbox(state, profile, |drafts| {
         if let Some(d) = drafts.iter_mut().find(|d| d.card_id == card_id) {
             d.conflict = Some(Conflict { theirs_updated_at: theirs, problem });
         }
@@ -428,10 +427,10 @@ pub(crate) async fn keep_and_send(
 ) -> IpcResult<CardDetail> {
     keep_inner(state, card_id, update, base_updated_at)?;
     let profile = profile_id(state)?;
-    let _sync = sync_lock().lock().await;
+    let _sync = state.outbox_memory().sync.lock().await;
     match send_one(state, &profile, card_id, false).await? {
         Outcome::Sent(card) => Ok(*card),
-        Outcome::Offline => Err(queued_error(waiting_count(state.data_dir(), &profile)?)),
+        Outcome::Offline => Err(queued_error(waiting_count(state, &profile)?)),
         Outcome::Conflict => Err(IpcError::new(
             IpcCode::Conflict,
             "This card changed elsewhere while your earlier change was waiting. Nothing was sent; your changes are \
@@ -441,8 +440,8 @@ pub(crate) async fn keep_and_send(
     }
 }
 
-fn waiting_count(dir: &Path, profile: &str) -> IpcResult<usize> {
-    Ok(drafts_of(dir, profile)?.iter().filter(|d| d.conflict.is_none()).count())
+fn waiting_count(state: &AppState, profile: &str) -> IpcResult<usize> {
+    Ok(drafts_of(state, profile)?.iter().filter(|d| d.conflict.is_none()).count())
 }
 
 fn status_of(drafts: &[Draft], sent: u32, offline: bool) -> DraftsStatus {
@@ -473,16 +472,16 @@ fn status_of(drafts: &[Draft], sent: u32, offline: bool) -> DraftsStatus {
 /// The selected profile's kept changes. No profile selected: nothing waits.
 pub async fn drafts_status(state: &AppState) -> IpcResult<DraftsStatus> {
     let Some(profile) = state.selected_id() else { return Ok(status_of(&[], 0, false)) };
-    Ok(status_of(&drafts_of(state.data_dir(), &profile)?, 0, false))
+    Ok(status_of(&drafts_of(state, &profile)?, 0, false))
 }
 
 /// Tries every waiting change of the selected profile now, oldest first. Stops at the first network
 /// failure (the rest would fail alike).
 pub async fn drafts_sync(state: &AppState) -> IpcResult<DraftsStatus> {
     let Some(profile) = state.selected_id() else { return Ok(status_of(&[], 0, false)) };
-    let _sync = sync_lock().lock().await;
+    let _sync = state.outbox_memory().sync.lock().await;
     let mut pending: Vec<Draft> =
-        drafts_of(state.data_dir(), &profile)?.into_iter().filter(|d| d.conflict.is_none()).collect();
+        drafts_of(state, &profile)?.into_iter().filter(|d| d.conflict.is_none()).collect();
     pending.sort_by(|a, b| a.saved_at.total_cmp(&b.saved_at));
     let (mut sent, mut offline) = (0u32, false);
     let mut failure = None;
@@ -506,17 +505,16 @@ pub async fn drafts_sync(state: &AppState) -> IpcResult<DraftsStatus> {
         }
         tracing::warn!(error = %e.message, "a kept change could not be sent");
     }
-    Ok(status_of(&drafts_of(state.data_dir(), &profile)?, sent, offline))
+    Ok(status_of(&drafts_of(state, &profile)?, sent, offline))
 }
 
 /// A change in conflict (or any kept change): send it anyway over what the service has now, or drop it.
 pub async fn drafts_resolve(state: &AppState, args: DraftsResolveArgs) -> IpcResult<DraftsStatus> {
     let profile = profile_id(state)?;
-    let dir = state.data_dir().to_path_buf();
-    let _sync = sync_lock().lock().await;
+    let _sync = state.outbox_memory().sync.lock().await;
     match args.action {
         DraftAction::DiscardMine => {
-            let found = with_outbox(&dir, &profile, |drafts| {
+            let found = with_outbox(state, &profile, |drafts| {
                 let before = drafts.len();
                 drafts.retain(|d| d.card_id != args.card_id);
                 let found = drafts.len() != before;
@@ -525,23 +523,23 @@ pub async fn drafts_resolve(state: &AppState, args: DraftsResolveArgs) -> IpcRes
             if !found {
                 return Err(IpcError::new(IpcCode::NotFound, "That change is no longer waiting: it was sent or discarded."));
             }
-            Ok(status_of(&drafts_of(&dir, &profile)?, 0, false))
+            Ok(status_of(&drafts_of(state, &profile)?, 0, false))
         }
         DraftAction::SendMine => match send_one(state, &profile, &args.card_id, true).await? {
-            Outcome::Sent(_) => Ok(status_of(&drafts_of(&dir, &profile)?, 1, false)),
+            Outcome::Sent(_) => Ok(status_of(&drafts_of(state, &profile)?, 1, false)),
             Outcome::Offline => {
                 // It waits again, rebased: sent as is when the service answers.
-                with_outbox(&dir, &profile, |drafts| {
+                with_outbox(state, &profile, |drafts| {
                     if let Some(d) = drafts.iter_mut().find(|d| d.card_id == args.card_id) {
                         d.conflict = None;
                         d.base_updated_at = None;
                     }
                     ((), true)
                 })?;
-                Err(queued_error(waiting_count(&dir, &profile)?))
+                Err(queued_error(waiting_count(state, &profile)?))
             }
             Outcome::Conflict => {
-                let d = drafts_of(&dir, &profile)?;
+                let d = drafts_of(state, &profile)?;
                 let problem = d.iter().find(|d| d.card_id == args.card_id).and_then(|d| d.conflict.clone()).and_then(|c| c.problem);
                 Err(IpcError::new(IpcCode::Conflict, problem.unwrap_or_else(|| "The card changed again; try once more.".into())))
             }

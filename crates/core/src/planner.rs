@@ -368,7 +368,7 @@ pub async fn card_move(state: &AppState, args: CardMoveArgs) -> IpcResult<CardSu
         return Ok(drafts::keep_and_send(state, &args.card_id, update, None).await?.summary);
     }
     let card = client.cards().update(&args.card_id, &update).await.map_err(|e| kept_if_offline(state, &args.card_id, &update, e))?;
-    drafts::saw_summary(&card);
+    drafts::saw_summary(state, &card);
     Ok(card)
 }
 
@@ -385,7 +385,7 @@ fn kept_if_offline(state: &AppState, card_id: &str, update: &UpdateCard, e: api_
 
 pub async fn card_get(state: &AppState, args: CardIdArgs) -> IpcResult<CardDetail> {
     let card = state.client().await?.cards().get(&args.card_id).await?;
-    drafts::saw_card(&card);
+    drafts::saw_card(state, &card);
     Ok(card)
 }
 
@@ -415,7 +415,7 @@ pub async fn card_update(state: &AppState, args: CardUpdateArgs) -> IpcResult<Ca
     }
     client.cards().update(&args.card_id, &update).await.map_err(|e| offline(e, &update))?;
     let card = client.cards().get(&args.card_id).await?;
-    drafts::saw_card(&card);
+    drafts::saw_card(state, &card);
     Ok(card)
 }
 

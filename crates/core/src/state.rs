@@ -59,6 +59,8 @@ struct Inner {
     has_key: Mutex<HashMap<String, bool>>,
     clients: Mutex<HashMap<String, Client>>,
     studio: crate::studio::Studio,
+    outbox: crate::drafts::OutboxMemory,
+    brand_kit_file: Mutex<()>,
 }
 
 const PROFILES: &str = "profiles";
@@ -123,6 +125,8 @@ impl AppState {
                 has_key: Mutex::new(HashMap::new()),
                 clients: Mutex::new(HashMap::new()),
                 studio,
+                outbox: Default::default(),
+                brand_kit_file: Mutex::new(()),
             }),
         };
         state.persist()?;
@@ -139,6 +143,16 @@ impl AppState {
     /// The studio: caches, the render queue and its events.
     pub fn studio(&self) -> &crate::studio::Studio {
         &self.inner.studio
+    }
+
+    /// The offline outbox's locks and what it last saw of each card.
+    pub(crate) fn outbox_memory(&self) -> &crate::drafts::OutboxMemory {
+        &self.inner.outbox
+    }
+
+    /// Read-modify-write of the brand kit's local file, one at a time.
+    pub(crate) fn brand_kit_file_lock(&self) -> &Mutex<()> {
+        &self.inner.brand_kit_file
     }
 
     pub fn data_dir(&self) -> &Path {

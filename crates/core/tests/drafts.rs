@@ -163,3 +163,35 @@ async fn a_send_mine_while_still_offline_is_queued_again() {
     assert_eq!((s.sent, s.waiting), (1, 0));
     remote.stop().await;
 }
+
+#[tokio::test]
+async fn the_base_of_an_offline_edit_is_what_this_profile_read_not_another_profile() {
+    // Two profiles on the same account see the same cards. What one profile last read of a card must not
+    // become the base of the other profile's offline edit, or a change made meanwhile would be overwritten
+    // without a conflict.
+    let mut remote = Remote::start().await;
+    let (app, _dir, _store) = app_on(&remote).await;
+    let first = c::profiles_list(&app).await.unwrap().selected_id.unwrap();
+    let second = c::profile_add(&app, ProfileAddArgs { name: "Same account".into(), base_url: Some(remote.base_url()) }).await.unwrap();
+    c::key_set(&app, KeySetArgs { profile_id: second.id.clone(), key: remote.key.clone() }).await.unwrap();
+    let (_, cards) = demo(&app).await;
+    let card = cards[4].id.clone();
+
+    // The first profile reads the card; then it changes elsewhere; then the second profile reads it.
+    c::card_get(&app, CardIdArgs { card_id: card.clone() }).await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    remote.client().cards().update(&card, &title("Theirs, meanwhile")).await.unwrap();
+    c::profile_select(&app, ProfileIdArgs { id: second.id.clone() }).await.unwrap();
+    c::card_get(&app, CardIdArgs { card_id: card.clone() }).await.unwrap();
+
+    // Back on the first profile, offline: its edit is based on what it read, before the change.
+    c::profile_select(&app, ProfileIdArgs { id: first.clone() }).await.unwrap();
+    remote.stop().await;
+    let e = c::card_update(&app, CardUpdateArgs { card_id: card.clone(), update: title("Mine") }).await.unwrap_err();
+    assert_eq!(e.code, IpcCode::Queued, "{e:?}");
+    remote.restart().await;
+    let s = c::drafts_sync(&app).await.unwrap();
+    assert_eq!((s.sent, s.conflicts.len()), (0, 1), "the change made meanwhile is a conflict, not overwritten: {s:?}");
+    assert_eq!(remote.client().cards().get(&card).await.unwrap().summary.title, "Theirs, meanwhile");
+    remote.stop().await;
+}

@@ -20,11 +20,6 @@ pub(super) struct KitLocal {
     pub(super) archived: Vec<ArchivedSection>,
 }
 
-pub(super) fn file_lock() -> &'static Mutex<()> {
-    static LOCK: OnceLock<Mutex<()>> = OnceLock::new();
-    LOCK.get_or_init(|| Mutex::new(()))
-}
-
 pub(super) fn path(dir: &Path) -> PathBuf {
     dir.join(FILE)
 }
@@ -47,7 +42,7 @@ pub(super) fn write_local(dir: &Path, local: &Local) -> IpcResult<()> {
 pub(super) fn with_kit<T>(state: &AppState, kit_id: &str, f: impl FnOnce(&mut KitLocal) -> (T, bool)) -> IpcResult<T> {
     let profile = profile_id(state)?;
     let dir = state.data_dir();
-    let _guard = file_lock().lock().unwrap_or_else(|e| e.into_inner());
+    let _guard = state.brand_kit_file_lock().lock().unwrap_or_else(|e| e.into_inner());
     let mut local = read_local(dir)?;
     let kit = local.profiles.entry(profile).or_default().entry(kit_id.to_string()).or_default();
     let (out, changed) = f(kit);
