@@ -31,6 +31,6 @@ with_keyring xvfb-run -a -s "-screen 0 1366x900x24" \
 echo "== leak check (desktop run)"
 secrets=()
 [ -s "$E2E_SECRETS_FILE" ] && secrets=(--secret-file "$E2E_SECRETS_FILE")
-python3 scripts/leak_check.py "${secrets[@]}" "$E2E_ARTIFACTS" || status=1
+python3 tests/leak_check.py "${secrets[@]}" "$E2E_ARTIFACTS" || status=1
 rm -f "$E2E_SECRETS_FILE"
 exit $status

@@ -81,7 +81,7 @@ if [ -f scripts/desktop-e2e.sh ]; then
 fi
 
 # 7. fuzz
-layer "schemathesis against the running sandbox" bash scripts/fuzz.sh
+layer "schemathesis against the running sandbox" bash tests/fuzz/run.sh
 one $?
 
 rm -f "$log"

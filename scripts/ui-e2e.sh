@@ -36,5 +36,5 @@ status=0
   SANDBOX_BIN="$bin/contentdesk-sandbox" WEB_SHELL_BIN="$bin/contentdesk-web-shell" node --test --test-reporter=spec e2e/) || status=1
 cp "$work/app/settings.json" "$E2E_ARTIFACTS/settings.json" 2>/dev/null || true
 echo "== leak check (browser run)"
-python3 scripts/leak_check.py --secret "$lacking" --secret "$full_key" "$E2E_ARTIFACTS" || status=1
+python3 tests/leak_check.py --secret "$lacking" --secret "$full_key" "$E2E_ARTIFACTS" || status=1
 exit $status

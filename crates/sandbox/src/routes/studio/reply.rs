@@ -140,9 +140,30 @@ pub(super) async fn generate(
     caller: Caller,
     AppJson(req): AppJson<GenerateRequest>,
 ) -> ApiResult<Response> {
+    let (output_id, quote) = (req.output_id.clone(), req.get_cost == Some(true));
+    answer(&state, &caller, output_id, quote, |conn, account| plan_generation(conn, account, &req)).await
+}
+
+pub(super) async fn reference_board(
+    State(state): State<AppState>,
+    caller: Caller,
+    AppJson(req): AppJson<BoardRequest>,
+) -> ApiResult<Response> {
+    let (output_id, quote) = (req.output_id.clone(), req.get_cost == Some(true));
+    answer(&state, &caller, output_id, quote, |conn, account| plan_board(conn, account, &req)).await
+}
+
+/// Both generation endpoints: a price only (`getCost`), the replay of an `outputId` already taken, or a
+/// new job planned by `plan`, charged and smart-waited.
+async fn answer(
+    state: &AppState,
+    caller: &Caller,
+    output_id: Option<String>,
+    quote: bool,
+    plan: impl FnOnce(&Connection, &str) -> ApiResult<Plan>,
+) -> ApiResult<Response> {
     caller.require(GENERATE)?;
-    let output_id = req.output_id.as_deref().map(parse_output_id).transpose()?;
-    let quote = req.get_cost == Some(true);
+    let output_id = output_id.as_deref().map(parse_output_id).transpose()?;
     // A resubmitted outputId returns its job whatever the body now says: the retry of a request that
     // went through must never fail or charge.
     if let (Some(id), false) = (&output_id, quote) {
@@ -152,7 +173,7 @@ pub(super) async fn generate(
         };
         match owner {
             Some(o) if o == caller.account_id => {
-                return Ok(Json(smart_wait(&state, &caller, id, true).await?).into_response())
+                return Ok(Json(smart_wait(state, caller, id, true).await?).into_response())
             }
             Some(_) => return Err(taken_elsewhere()),
             None => {}
@@ -160,7 +181,7 @@ pub(super) async fn generate(
     }
     let plan = {
         let conn = state.db().lock();
-        plan_generation(&conn, &caller.account_id, &req)?
+        plan(&conn, &caller.account_id)?
     };
     if quote {
         return Ok(Json(CostEstimate {
@@ -171,46 +192,8 @@ pub(super) async fn generate(
         })
         .into_response());
     }
-    let (id, replay) = submit(&state, &caller.account_id, output_id, &plan)?;
-    Ok(Json(smart_wait(&state, &caller, &id, replay).await?).into_response())
-}
-
-pub(super) async fn reference_board(
-    State(state): State<AppState>,
-    caller: Caller,
-    AppJson(req): AppJson<BoardRequest>,
-) -> ApiResult<Response> {
-    caller.require(GENERATE)?;
-    let output_id = req.output_id.as_deref().map(parse_output_id).transpose()?;
-    let quote = req.get_cost == Some(true);
-    if let (Some(id), false) = (&output_id, quote) {
-        let owner = {
-            let conn = state.db().lock();
-            owner_of(&conn, id)?
-        };
-        match owner {
-            Some(o) if o == caller.account_id => {
-                return Ok(Json(smart_wait(&state, &caller, id, true).await?).into_response())
-            }
-            Some(_) => return Err(taken_elsewhere()),
-            None => {}
-        }
-    }
-    let plan = {
-        let conn = state.db().lock();
-        plan_board(&conn, &caller.account_id, &req)?
-    };
-    if quote {
-        return Ok(Json(CostEstimate {
-            credits_estimate: plan.credits,
-            get_cost: true,
-            model_id: Some(plan.model_id),
-            content_type: Some(plan.content_type.into()),
-        })
-        .into_response());
-    }
-    let (id, replay) = submit(&state, &caller.account_id, output_id, &plan)?;
-    Ok(Json(smart_wait(&state, &caller, &id, replay).await?).into_response())
+    let (id, replay) = submit(state, &caller.account_id, output_id, &plan)?;
+    Ok(Json(smart_wait(state, caller, &id, replay).await?).into_response())
 }
 
 pub(super) async fn status(

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes a schemathesis.toml for scripts/fuzz.sh: dictionaries of the real ids of a running, seeded sandbox
+"""Writes a schemathesis.toml for tests/fuzz/run.sh: dictionaries of the real ids of a running, seeded sandbox
 (spaces, stages, cards, tags, projects, brand kits, knowledge, tracked accounts, content, connected accounts,
 models, voices, a generation and an upload) and bindings that put them into path, query and body parameters
 most of the time, so the fuzzer reaches the handlers' logic instead of stopping at 404s. Random values are
@@ -123,7 +123,7 @@ def toml_str(s):
 
 def write_config(ids, out):
     ids["any"] = ids.get("card", []) + ids.get("kit", []) + ids.get("project", []) + ids.get("space", [])
-    lines = ["# Written by scripts/fuzz_config.py for one fuzz run; not kept.", ""]
+    lines = ["# Written by tests/fuzz/config.py for one fuzz run; not kept.", ""]
     for name, values in sorted(ids.items()):
         lines.append(f"[dictionaries.{name}]")
         lines.append("values = [" + ", ".join(toml_str(v) for v in values) + "]")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes the sandbox against the written contract with schemathesis (v4): builds and starts
 # `contentdesk-sandbox serve` on a free loopback port with a fresh demo database, binds the seeded records'
-# real ids into the generated requests (scripts/fuzz_config.py), runs schemathesis against
+# real ids into the generated requests (tests/fuzz/config.py), runs schemathesis against
 # docs/openapi.yaml with the printed full-scope key, stops the server, prints one summary line and exits
 # non-zero on any failure.
 #
@@ -29,7 +29,7 @@
 # the seed (default: random, printed). Reports go to FUZZ_REPORT_DIR (default: a temp folder, kept on
 # failure).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 source scripts/lib.sh
 ensure_rust
 
@@ -89,7 +89,7 @@ done
 echo "== sandbox ready at $BASE" >&2
 
 # --- real ids for the generated requests
-python3 scripts/fuzz_config.py "$BASE" "$KEY" "$WORK/schemathesis.toml" >&2
+python3 tests/fuzz/config.py "$BASE" "$KEY" "$WORK/schemathesis.toml" >&2
 
 # --- fuzz
 echo "== schemathesis: checks $CHECKS; max $MAX_EXAMPLES examples per operation; ${MAX_TIME}s; seed $SEED" >&2
@@ -131,7 +131,7 @@ fi
 
 REPORT="$(ls -t "$REPORT_DIR"/json-*.json 2>/dev/null | head -1 || true)"
 if [ -n "$REPORT" ]; then
-  python3 scripts/fuzz_config.py --summary-from "$REPORT"
+  python3 tests/fuzz/config.py --summary-from "$REPORT"
 else
   echo "fuzz: no report (schemathesis exit $ST_RC)"
 fi
