@@ -11,7 +11,7 @@ ensure_desktop_deps
 ensure_ui
 ensure_tauri_driver
 
-export E2E_ARTIFACTS="${E2E_ARTIFACTS:-$PWD/ui/e2e/artifacts}/desktop"
+export E2E_ARTIFACTS="${E2E_ARTIFACTS:-$PWD/tests/artifacts/desktop}"
 rm -rf "$E2E_ARTIFACTS"; mkdir -p "$E2E_ARTIFACTS"
 [ -f ui/dist/index.html ] || (cd ui && npm run --silent build >/dev/null)
 cargo build --quiet -p contentdesk-desktop --bin contentdesk -p contentdesk-sandbox

@@ -10,7 +10,7 @@ apt_install chromium
 ensure_ui
 
 work="$(mktemp -d)"
-export E2E_ARTIFACTS="${E2E_ARTIFACTS:-$PWD/ui/e2e/artifacts}"
+export E2E_ARTIFACTS="${E2E_ARTIFACTS:-$PWD/tests/artifacts/browser}"
 rm -rf "$E2E_ARTIFACTS"; mkdir -p "$E2E_ARTIFACTS"
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
@@ -32,8 +32,8 @@ url=$(ready_field "$work/shell.out" url)
 [ -n "$url" ] && [ -n "$remote_url" ] && [ -n "$lacking" ] || { echo "ui-e2e: servers did not start" >&2; cat "$work"/*.out >&2; exit 1; }
 
 status=0
-(cd ui && WEB_SHELL_URL="$url" REMOTE_URL="$remote_url" REMOTE_KEY_NO_BRANDKIT="$lacking" \
-  SANDBOX_BIN="$bin/contentdesk-sandbox" WEB_SHELL_BIN="$bin/contentdesk-web-shell" node --test --test-reporter=spec e2e/) || status=1
+WEB_SHELL_URL="$url" REMOTE_URL="$remote_url" REMOTE_KEY_NO_BRANDKIT="$lacking" \
+  SANDBOX_BIN="$bin/contentdesk-sandbox" WEB_SHELL_BIN="$bin/contentdesk-web-shell" node --test --test-reporter=spec tests/browser/ || status=1
 cp "$work/app/settings.json" "$E2E_ARTIFACTS/settings.json" 2>/dev/null || true
 echo "== leak check (browser run)"
 python3 tests/leak_check.py --secret "$lacking" --secret "$full_key" "$E2E_ARTIFACTS" || status=1

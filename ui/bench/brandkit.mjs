@@ -10,8 +10,8 @@
 // - save round trip: "Save" clicked → the card shows the new version with the editor closed.
 import path from "node:path";
 import fs from "node:fs";
-import { launch } from "../e2e/browser.mjs";
-import { callCore } from "../e2e/webshell.mjs";
+import { launch } from "../../tests/browser/browser.mjs";
+import { callCore } from "../../tests/browser/webshell.mjs";
 
 const { WEB_SHELL_URL } = process.env;
 if (!WEB_SHELL_URL) throw new Error("run scripts/bench_brandkit.sh");

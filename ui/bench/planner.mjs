@@ -9,8 +9,8 @@
 // capture phase of the native `drop` event, before the board sees it.
 import fs from "node:fs";
 import path from "node:path";
-import { launch } from "../e2e/browser.mjs";
-import { callCore } from "../e2e/webshell.mjs";
+import { launch } from "../../tests/browser/browser.mjs";
+import { callCore } from "../../tests/browser/webshell.mjs";
 
 const { WEB_SHELL_URL, SANDBOX_URL, SANDBOX_KEY } = process.env;
 if (!WEB_SHELL_URL || !SANDBOX_URL || !SANDBOX_KEY) throw new Error("run scripts/bench_planner.sh");

@@ -9,7 +9,7 @@
 // /ipc/studio_quote the page sent meanwhile.
 import fs from "node:fs";
 import path from "node:path";
-import { launch } from "../e2e/browser.mjs";
+import { launch } from "../../tests/browser/browser.mjs";
 
 const { WEB_SHELL_URL } = process.env;
 if (!WEB_SHELL_URL) throw new Error("run scripts/bench_studio.sh");

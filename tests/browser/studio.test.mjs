@@ -8,11 +8,12 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { launch } from "./browser.mjs";
 import { callCore } from "./webshell.mjs";
 import { Processes, SANDBOX_BIN, SANDBOX_READY, UI_DIST, WEB_SHELL_BIN, WEB_SHELL_READY } from "./processes.mjs";
 
-const ARTIFACTS = process.env.E2E_ARTIFACTS ?? path.resolve("e2e/artifacts");
+const ARTIFACTS = process.env.E2E_ARTIFACTS ?? fileURLToPath(new URL("../artifacts/browser", import.meta.url));
 /** Every render takes this long on the journey's sandbox (its only knob: one time for every kind). */
 const RENDER_MS = 2500;
 /** A generate call waits this long before it answers `processing`: renders go through the queue. */

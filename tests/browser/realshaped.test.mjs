@@ -7,12 +7,13 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { launch } from "./browser.mjs";
 import { callCore } from "./webshell.mjs";
 import { Processes, SANDBOX_BIN, SANDBOX_READY, UI_DIST, WEB_SHELL_BIN, WEB_SHELL_READY } from "./processes.mjs";
 import { startRealShaped } from "./realshaped.mjs";
 
-const ARTIFACTS = process.env.E2E_ARTIFACTS ?? path.resolve("e2e/artifacts");
+const ARTIFACTS = process.env.E2E_ARTIFACTS ?? fileURLToPath(new URL("../artifacts/browser", import.meta.url));
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "contentdesk-realshaped-"));
 const procs = new Processes();
 let browser, page, shell, front;

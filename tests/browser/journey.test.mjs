@@ -6,10 +6,11 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { launch } from "./browser.mjs";
 
 const { WEB_SHELL_URL, REMOTE_URL, REMOTE_KEY_NO_BRANDKIT } = process.env;
-const ARTIFACTS = process.env.E2E_ARTIFACTS ?? path.resolve("e2e/artifacts");
+const ARTIFACTS = process.env.E2E_ARTIFACTS ?? fileURLToPath(new URL("../artifacts/browser", import.meta.url));
 for (const [k, v] of Object.entries({ WEB_SHELL_URL, REMOTE_URL, REMOTE_KEY_NO_BRANDKIT })) {
   if (!v) throw new Error(`${k} is not set: run scripts/ui-e2e.sh`);
 }

@@ -8,11 +8,12 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { launch } from "./browser.mjs";
 import { callCore } from "./webshell.mjs";
 import { Processes, SANDBOX_BIN, SANDBOX_READY, UI_DIST, WEB_SHELL_BIN, WEB_SHELL_READY } from "./processes.mjs";
 
-const ARTIFACTS = process.env.E2E_ARTIFACTS ?? path.resolve("e2e/artifacts");
+const ARTIFACTS = process.env.E2E_ARTIFACTS ?? fileURLToPath(new URL("../artifacts/browser", import.meta.url));
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "contentdesk-offline-"));
 const DB = path.join(work, "remote.db");

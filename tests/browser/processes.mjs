@@ -4,11 +4,13 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
-const BIN = path.join(process.env.CARGO_TARGET_DIR ?? path.resolve("../target"), "debug");
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const BIN = path.join(process.env.CARGO_TARGET_DIR ?? path.join(ROOT, "target"), "debug");
 export const SANDBOX_BIN = process.env.SANDBOX_BIN ?? path.join(BIN, "contentdesk-sandbox");
 export const WEB_SHELL_BIN = process.env.WEB_SHELL_BIN ?? path.join(BIN, "contentdesk-web-shell");
-export const UI_DIST = path.resolve("dist");
+export const UI_DIST = path.join(ROOT, "ui/dist");
 
 /** What a journey reads from each server's JSON ready line (`--ready-json`): the sandbox's URL and the
  *  key it minted, web-shell's URL (with its token). */

@@ -4,7 +4,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { chromium } from "playwright-core";
+import { createRequire } from "node:module";
+
+// playwright-core comes with the UI's dev dependencies (ui/node_modules): no second install for the journeys.
+const { chromium } = createRequire(new URL("../../ui/package.json", import.meta.url))("playwright-core");
 
 export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync"];
