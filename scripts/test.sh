@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test, in layers, and ends with one line "tests: N passed, N failed":
+# Runs every test, in layers, and ends with one line "tests: N passed, N failed", counted from each
+# runner's machine report (Vitest's JSON, node:test's JUnit; cargo's "test result:" summary lines, as
+# libtest has no stable machine format):
 #   1. the Rust workspace: unit tests, the client against the real sandbox over HTTP, the sandbox's
 #      handler and scope tests, the OpenAPI sync test, the app core and web-shell, the Tauri commands;
 #   2. the app core against the real Secret Service (gnome-keyring in dbus-run-session);
@@ -33,6 +35,27 @@ count_cargo() { # adds the "test result:" lines of a cargo log
   passed=$((passed + p)); failed=$((failed + f))
 }
 one() { if [ "$1" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi; }
+add_counts() { # the passed and failed of a machine report (junit.xml or Vitest's JSON) into the totals; sets $f
+  local p
+  read -r p f < <(python3 - "$1" <<'PY'
+import json, sys, xml.etree.ElementTree as ET
+path = sys.argv[1]
+try:
+    if path.endswith(".json"):
+        r = json.load(open(path))
+        print(r.get("numPassedTests", 0), r.get("numFailedTests", 0))
+    else:
+        cases = list(ET.parse(path).getroot().iter("testcase"))
+        bad = sum(1 for c in cases if c.find("failure") is not None or c.find("error") is not None)
+        skipped = sum(1 for c in cases if c.find("skipped") is not None)
+        print(len(cases) - bad - skipped, bad)
+except Exception:
+    print(0, 0)
+PY
+)
+  f=${f:-0}
+  passed=$((passed + ${p:-0})); failed=$((failed + f))
+}
 
 # 1. Rust workspace
 echo "== cargo test (workspace)"
@@ -56,20 +79,20 @@ one $?
 layer "svelte-check" bash -c "cd ui && npx --no-install svelte-check --tsconfig ./tsconfig.json --fail-on-warnings"
 one $?
 echo "== Vitest"
-(cd ui && npx --no-install vitest run --reporter=default 2>&1) | tee "$log"
-rc=${PIPESTATUS[0]}
-p=$(sed -E 's/\x1b\[[0-9;]*m//g' "$log" | awk '/^ *Tests / { for (i = 1; i < NF; i++) if ($(i+1) ~ /^passed/) print $i }' | tail -1)
-f=$(sed -E 's/\x1b\[[0-9;]*m//g' "$log" | awk '/^ *Tests / { for (i = 1; i < NF; i++) if ($(i+1) ~ /^failed/) print $i }' | tail -1)
-passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
-[ "$rc" -eq 0 ] || [ "${f:-0}" -gt 0 ] || failed=$((failed + 1))
+report="$(mktemp --suffix=.json)"
+(cd ui && npx --no-install vitest run --reporter=default --reporter=json --outputFile.json="$report" 2>&1)
+rc=$?
+add_counts "$report"; rm -f "$report"
+[ "$rc" -eq 0 ] || [ "$f" -gt 0 ] || failed=$((failed + 1))
 
 # 5. browser journeys
 echo "== browser journeys (Chromium + web-shell)"
-bash scripts/ui-e2e.sh 2>&1 | tee "$log"
-rc=${PIPESTATUS[0]}
-p=$(awk '/^ℹ pass / { s += $3 } END { print s + 0 }' "$log"); f=$(awk '/^ℹ fail / { s += $3 } END { print s + 0 }' "$log")
-passed=$((passed + p)); failed=$((failed + f))
+export E2E_ARTIFACTS="$PWD/tests/artifacts/browser"
+bash scripts/ui-e2e.sh
+rc=$?
+add_counts "$E2E_ARTIFACTS/junit.xml"
 [ "$rc" -eq 0 ] || [ "$f" -gt 0 ] || failed=$((failed + 1))
+unset E2E_ARTIFACTS
 
 # 6. desktop journeys
 if [ -f scripts/desktop-e2e.sh ]; then

@@ -33,7 +33,9 @@ url=$(ready_field "$work/shell.out" url)
 
 status=0
 WEB_SHELL_URL="$url" REMOTE_URL="$remote_url" REMOTE_KEY_NO_BRANDKIT="$lacking" \
-  SANDBOX_BIN="$bin/contentdesk-sandbox" WEB_SHELL_BIN="$bin/contentdesk-web-shell" node --test --test-reporter=spec tests/browser/ || status=1
+  SANDBOX_BIN="$bin/contentdesk-sandbox" WEB_SHELL_BIN="$bin/contentdesk-web-shell" node --test \
+  --test-reporter=spec --test-reporter-destination=stdout \
+  --test-reporter=junit --test-reporter-destination="$E2E_ARTIFACTS/junit.xml" tests/browser/ || status=1
 cp "$work/app/settings.json" "$E2E_ARTIFACTS/settings.json" 2>/dev/null || true
 echo "== leak check (browser run)"
 python3 tests/leak_check.py --secret "$lacking" --secret "$full_key" "$E2E_ARTIFACTS" || status=1

@@ -266,6 +266,31 @@ mod tests {
         }
     }
 
+    /// The cases shared with the UI's `cardRules.ts` (crates/api-types/fixtures/card-edit-rules.json).
+    #[test]
+    fn the_shared_card_edit_cases_give_the_same_field_and_message() {
+        let fixture: serde_json::Value =
+            serde_json::from_str(include_str!("../../api-types/fixtures/card-edit-rules.json")).unwrap();
+        let cases = fixture["cases"].as_array().unwrap();
+        assert!(cases.len() >= 10);
+        for case in cases {
+            let name = case["name"].as_str().unwrap();
+            let existing: Vec<CardAsset> = serde_json::from_value(case["existing"].clone()).unwrap();
+            let edit = CardEdit {
+                assets: serde_json::from_value(case["assets"].clone()).unwrap(),
+                posts: serde_json::from_value(case["posts"].clone()).unwrap(),
+                other: UpdateCard::default(),
+                existing: existing.into_iter().map(|a| (a.id.clone(), a)).collect(),
+            };
+            let got = match edit.validate() {
+                Ok(()) => serde_json::Value::Null,
+                Err(ApiError::Validation { field, message, .. }) => serde_json::json!({ "field": field, "message": message }),
+                Err(e) => panic!("{name}: {e:?}"),
+            };
+            assert_eq!(got, case["expect"], "{name}");
+        }
+    }
+
     #[test]
     fn starts_from_the_card_as_read() {
         let edit = CardEdit::from_card(&card());

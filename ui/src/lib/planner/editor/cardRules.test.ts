@@ -6,7 +6,8 @@ import {
   validateAssets, validateDraft, validatePosts, withCaption, type Draft,
 } from "./cardRules";
 import { asset, post, testCard } from "./testCard";
-import type { CardAssetInput, PostInput } from "./wire";
+import type { CardAsset, CardAssetInput, PostInput } from "./wire";
+import type { FieldError } from "./cardRules";
 
 const U = "3f2b8c1e-9a4d-4e5f-8b6a-1c2d3e4f5a6b";
 
@@ -37,6 +38,19 @@ describe("parseOutputToken follows the cases the core's check reads", () => {
   it("keeps a shortId's case and lower-cases a uuid", () => {
     expect(parseOutputToken("a1B2c3D4-2")).toBe("a1B2c3D4-2");
     expect(parseOutputToken(`${U.toUpperCase()}-3`)).toBe(`${U}-3`);
+  });
+});
+
+describe("the card-edit rules follow the cases the core's client checks", () => {
+  // crates/api-types/fixtures/card-edit-rules.json: one list of cases for Rust (api-client CardEdit) and TypeScript.
+  type Case = { name: string; existing: CardAsset[]; assets: CardAssetInput[]; posts: PostInput[]; expect: FieldError | null };
+  const { cases } = JSON.parse(
+    readFileSync(resolve(process.cwd(), "../crates/api-types/fixtures/card-edit-rules.json"), "utf8"),
+  ) as { cases: Case[] };
+  it("has the cases", () => expect(cases.length).toBeGreaterThanOrEqual(10));
+  it.each(cases.map((c) => [c.name, c] as const))("%s", (_name, c) => {
+    const existing = c.existing.map((a) => ({ ...a }) as CardAsset);
+    expect(validateAssets(c.assets, existing) ?? validatePosts(c.posts)).toEqual(c.expect);
   });
 });
 
