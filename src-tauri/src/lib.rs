@@ -263,7 +263,7 @@ pub async fn start_core<Rt: Runtime>(app: &tauri::AppHandle<Rt>) -> Result<AppSt
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     init_logging(&dir);
     let store = app.store(dir.join("settings.json")).map_err(|e| format!("cannot open the settings: {e}"))?;
-    let mut config = CoreConfig::new(&dir);
+    let mut config = CoreConfig::from_env(&dir);
     config.settings = Some(Arc::new(PluginStore(store)));
     AppState::start(config).await.map_err(|e| e.message)
 }

@@ -26,6 +26,7 @@ fn core() -> AppState {
         settings: None,
         secrets: Secrets::Store(Arc::new(MemoryStore::new())),
         embedded_sandbox: true,
+        embedded_sandbox_config: Default::default(),
     }))
     .expect("core")
 }

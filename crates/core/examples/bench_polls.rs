@@ -70,6 +70,7 @@ async fn desk_app(s: &Service) -> AppState {
         settings: None,
         secrets: Secrets::Store(Arc::new(MemoryStore::new())),
         embedded_sandbox: false,
+        embedded_sandbox_config: Default::default(),
     })
     .await
     .expect("core");

@@ -9,16 +9,16 @@ use crate::error::{IpcError, IpcResult};
 /// The name the app's own sandbox keys carry (so a new one can retire the old ones).
 const KEY_NAME: &str = "Content Desk (embedded)";
 
-/// The sandbox's render times and smart-wait, from the environment (tests, journeys, benchmarks):
-/// `CONTENTDESK_SANDBOX_RENDER_MS` is `<ms>` for every kind or a list such as `image:300,video:2000`
-/// (kinds `image`, `video`, `audio`, `board`, `lip-sync`); `CONTENTDESK_SANDBOX_SMART_WAIT_MS` is `<ms>`.
-/// Unset: the real service's pace (renders of seconds, a 50 s smart-wait).
-pub fn config_from_env() -> Config {
+/// The sandbox's render times and smart-wait (tests, journeys, benchmarks set them through the
+/// environment, read by `CoreConfig::from_env`): `render_ms` is `<ms>` for every kind or a list such as
+/// `image:300,video:2000` (kinds `image`, `video`, `audio`, `board`, `lip-sync`); `smart_wait_ms` is `<ms>`.
+/// None: the real service's pace (renders of seconds, a 50 s smart-wait).
+pub fn sandbox_config_from(render_ms: Option<String>, smart_wait_ms: Option<String>) -> Config {
     let mut config = Config::default();
-    if let Some(ms) = std::env::var("CONTENTDESK_SANDBOX_SMART_WAIT_MS").ok().and_then(|v| v.trim().parse::<u64>().ok()) {
+    if let Some(ms) = smart_wait_ms.and_then(|v| v.trim().parse::<u64>().ok()) {
         config.smart_wait = Duration::from_millis(ms);
     }
-    if let Ok(spec) = std::env::var("CONTENTDESK_SANDBOX_RENDER_MS") {
+    if let Some(spec) = render_ms {
         apply_render_spec(&mut config.render, &spec);
     }
     config
@@ -50,9 +50,9 @@ pub struct Embedded {
 
 impl Embedded {
     /// Opens (or creates and seeds) `sandbox.db` in `data_dir` and serves it on `127.0.0.1:0`.
-    pub async fn start(data_dir: &Path) -> IpcResult<Embedded> {
+    pub async fn start(data_dir: &Path, config: Config) -> IpcResult<Embedded> {
         let path = data_dir.join("sandbox.db");
-        let state = sandbox::AppState::open(&path, config_from_env())
+        let state = sandbox::AppState::open(&path, config)
             .map_err(|e| IpcError::internal(format!("cannot open the local sandbox at {}: {e}", path.display())))?;
         let seeded = seed::seed_demo(&state, &seed::DemoOptions::default())
             .map_err(|e| IpcError::internal(format!("cannot seed the local sandbox: {e}")))?;

@@ -109,14 +109,9 @@ impl SecretStore for MemoryStore {
     }
 }
 
-/// The keyring's service name: development and release builds keep their keys apart, and tests may
-/// choose their own with `CONTENTDESK_KEYRING_SERVICE`.
-pub fn keyring_service() -> String {
-    if let Ok(s) = std::env::var("CONTENTDESK_KEYRING_SERVICE") {
-        if !s.trim().is_empty() {
-            return s;
-        }
-    }
+/// The keyring's service name: development and release builds keep their keys apart (tests choose their
+/// own through `CoreConfig::from_env`).
+pub fn default_keyring_service() -> String {
     if cfg!(debug_assertions) { "contentdesk-dev" } else { "contentdesk" }.to_string()
 }
 

@@ -29,6 +29,8 @@ pub struct CoreConfig {
     pub secrets: Secrets,
     /// Start the local sandbox (and create its profile on first launch).
     pub embedded_sandbox: bool,
+    /// The local sandbox's render times and smart-wait.
+    pub embedded_sandbox_config: sandbox::Config,
 }
 
 impl CoreConfig {
@@ -37,9 +39,25 @@ impl CoreConfig {
         CoreConfig {
             data_dir: data_dir.into(),
             settings: None,
-            secrets: Secrets::KeyringOrMemory { service: secrets::keyring_service() },
+            secrets: Secrets::KeyringOrMemory { service: secrets::default_keyring_service() },
             embedded_sandbox: true,
+            embedded_sandbox_config: sandbox::Config::default(),
         }
+    }
+
+    /// [`CoreConfig::new`], then what the environment asks for, read here once (the faces call this; the
+    /// library itself reads no variable): `CONTENTDESK_KEYRING_SERVICE` (tests, journeys, benchmarks keep
+    /// their keys apart), and `CONTENTDESK_SANDBOX_RENDER_MS` / `CONTENTDESK_SANDBOX_SMART_WAIT_MS` for the
+    /// local sandbox's pace (see `embedded::sandbox_config_from`).
+    pub fn from_env(data_dir: impl Into<PathBuf>) -> Self {
+        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+        let mut config = CoreConfig::new(data_dir);
+        if let Some(service) = var("CONTENTDESK_KEYRING_SERVICE") {
+            config.secrets = Secrets::KeyringOrMemory { service };
+        }
+        config.embedded_sandbox_config =
+            crate::embedded::sandbox_config_from(var("CONTENTDESK_SANDBOX_RENDER_MS"), var("CONTENTDESK_SANDBOX_SMART_WAIT_MS"));
+        config
     }
 }
 
@@ -97,7 +115,7 @@ impl AppState {
                 selected = Some(id);
             }
             if profiles.iter().any(|p| p.kind == ProfileKind::Sandbox) {
-                Some(Embedded::start(&config.data_dir).await?)
+                Some(Embedded::start(&config.data_dir, config.embedded_sandbox_config.clone()).await?)
             } else {
                 None
             }

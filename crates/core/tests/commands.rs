@@ -20,6 +20,7 @@ async fn start(dir: &PathBuf, store: &Arc<MemoryStore>) -> AppState {
         settings: None,
         secrets: Secrets::Store(store.clone()),
         embedded_sandbox: true,
+        embedded_sandbox_config: Default::default(),
     })
     .await
     .expect("core starts")
@@ -229,6 +230,7 @@ async fn without_the_embedded_sandbox_and_no_profiles_the_app_asks_for_one() {
         settings: None,
         secrets: Secrets::Store(Arc::new(MemoryStore::new())),
         embedded_sandbox: false,
+        embedded_sandbox_config: Default::default(),
     })
     .await
     .unwrap();

@@ -44,6 +44,7 @@ async fn the_app_keeps_the_sandbox_key_in_the_keyring_across_restarts() {
         settings: None,
         secrets: Secrets::KeyringOrMemory { service: service.clone() },
         embedded_sandbox: true,
+        embedded_sandbox_config: Default::default(),
     };
     let app = AppState::start(config()).await.unwrap();
     assert_eq!(app.key_storage(), KeyStorage::Keyring, "{:?}", app.keyring_problem());
@@ -74,6 +75,7 @@ async fn with_no_secret_service_keys_stay_in_memory_and_the_user_is_told_what_to
         settings: None,
         secrets: Secrets::KeyringOrMemory { service: service() },
         embedded_sandbox: true,
+        embedded_sandbox_config: Default::default(),
     })
     .await
     .unwrap();

@@ -53,7 +53,7 @@ async fn main() {
                 .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".local/share"));
             base.join("contentdesk-web")
         });
-    let mut config = CoreConfig::new(&data_dir);
+    let mut config = CoreConfig::from_env(&data_dir);
     if args.memory_secrets {
         config.secrets = Secrets::Store(Arc::new(MemoryStore::new()));
     }

@@ -21,6 +21,7 @@ async fn start() -> Shell {
         settings: None,
         secrets: Secrets::Store(Arc::new(MemoryStore::new())),
         embedded_sandbox: true,
+        embedded_sandbox_config: Default::default(),
     })
     .await
     .unwrap();

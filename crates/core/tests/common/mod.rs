@@ -22,6 +22,7 @@ pub async fn embedded_app(tag: &str) -> AppState {
         settings: None,
         secrets: Secrets::Store(Arc::new(MemoryStore::new())),
         embedded_sandbox: true,
+        embedded_sandbox_config: Default::default(),
     })
     .await
     .expect("core starts")
@@ -99,6 +100,7 @@ pub async fn start_app(dir: &Path, store: &Arc<MemoryStore>) -> AppState {
         settings: None,
         secrets: Secrets::Store(store.clone()),
         embedded_sandbox: false,
+        embedded_sandbox_config: Default::default(),
     })
     .await
     .expect("core starts")
