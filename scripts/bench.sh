@@ -91,7 +91,7 @@ echo "(c) desktop: launch to painted and idle memory, beside an empty Tauri wind
 ensure_desktop_deps
 ensure_ui
 (cd ui && npm run --silent build >/dev/null)
-cargo build --quiet --release -p contentdesk-desktop --bin contentdesk --bin empty-window
+cargo build --quiet --release -p contentdesk-desktop --features bench --bin contentdesk --bin empty-window
 cargo build --quiet --release -p contentdesk-web-shell
 CONTENTDESK_KEYRING_SERVICE="contentdesk-bench-$$" with_keyring xvfb-run -a -s "-screen 0 1366x900x24" \
   python3 scripts/bench_desktop.py --app "$bin/contentdesk" --empty "$bin/empty-window" \
