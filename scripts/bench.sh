@@ -88,7 +88,7 @@ fi
 if want desktop; then
 echo
 echo "(c) desktop: launch to painted and idle memory, beside an empty Tauri window and headless Chromium"
-ensure_desktop_deps
+ensure_test_deps
 ensure_ui
 (cd ui && npm run --silent build >/dev/null)
 cargo build --quiet --release -p contentdesk-desktop --features bench --bin contentdesk --bin empty-window

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 ensure_rust
-ensure_desktop_deps
+ensure_test_deps
 ensure_ui
 ensure_tauri_driver
 

@@ -40,13 +40,19 @@ ensure_ui() {
   fi
 }
 
-# The Debian packages the desktop app builds with (Tauri 2 on webkit2gtk 4.1) and its tests run with.
+# The Debian packages the desktop app builds with (Tauri 2 on webkit2gtk 4.1), runs with (a virtual
+# display when there is none, a D-Bus session, the Secret Service for keys) and is tested with.
 DESKTOP_BUILD_PKGS=(libwebkit2gtk-4.1-dev build-essential curl wget file libxdo-dev libssl-dev
   libayatana-appindicator3-dev librsvg2-dev pkg-config libdbus-1-dev)
-DESKTOP_TEST_PKGS=(xvfb xauth imagemagick xdotool webkit2gtk-driver gnome-keyring dbus dbus-x11
-  libsecret-tools chromium)
+DESKTOP_RUN_PKGS=(xvfb xauth dbus dbus-x11 gnome-keyring)
+DESKTOP_TEST_PKGS=(imagemagick xdotool webkit2gtk-driver libsecret-tools chromium)
+# ensure_desktop_deps: what building and running the app needs (scripts/run.sh).
 ensure_desktop_deps() {
-  apt_install "${DESKTOP_BUILD_PKGS[@]}" "${DESKTOP_TEST_PKGS[@]}"
+  apt_install "${DESKTOP_BUILD_PKGS[@]}" "${DESKTOP_RUN_PKGS[@]}"
+}
+# ensure_test_deps: that, and what the tests and benchmarks drive it with.
+ensure_test_deps() {
+  apt_install "${DESKTOP_BUILD_PKGS[@]}" "${DESKTOP_RUN_PKGS[@]}" "${DESKTOP_TEST_PKGS[@]}"
 }
 
 # with_keyring CMD...: runs CMD in a private D-Bus session with an unlocked gnome-keyring (a throwaway

@@ -15,7 +15,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 ensure_rust
-ensure_desktop_deps
+ensure_test_deps
 ensure_ui
 # The desktop crate embeds ui/dist at compile time: build the UI before any cargo build.
 echo "== building the UI"
