@@ -1,0 +1,480 @@
+// The planner board's state and what changes it: the profile's spaces, the chosen space's stages and
+// cards, the filters, and every action (load, move, archive, undo, stages, spaces). Moves apply locally
+// at once, then ask the core; a refusal puts the card back and says why. `Board.svelte` only shows this
+// and keeps what belongs to the view (menus, dialogs, hints, focus).
+import { tick } from "svelte";
+import type { Board, CardSummary, IpcError, Space, Stage, Tag } from "../bindings";
+import { toIpcError } from "../shared/backend";
+import { isQueued, noteQueued } from "../drafts/drafts.svelte";
+import {
+  announceMove, applyMove, buildColumns, cardLabel, findCard, formatScheduled, insertCard, inverseMove, keyboardRequest, matchesFilters,
+  mergeColumn, moveStage, positionOf, removeCard, replaceCard, sortStages,
+  type Columns, type KeyMove, type MoveRequest, type Position,
+} from "./boardLogic";
+import { plannerApi } from "./plannerApi";
+
+export type Undo =
+  | { kind: "move"; cardId: string; title: string; from: Position }
+  | { kind: "archive"; card: CardSummary; from: Position };
+
+/** What the state asks of the view: focus a card (after it is on screen), and say when a board shows. */
+export interface BoardView {
+  focusCard(cardId: string, which?: "open" | "handle"): void;
+  /** A board is on screen (the first time: the app may report it ready; the editor may be fetched). */
+  boardShown(first: boolean): void;
+}
+
+/** Performance marks for the planner benchmark (scripts/bench_planner.sh); only the latest of each name
+ *  is kept. `markRendered`: once the change is on screen (Svelte's update, then the next frame). */
+export function mark(name: string) {
+  if (typeof performance === "undefined" || typeof performance.mark !== "function") return;
+  performance.clearMarks(name);
+  performance.mark(name);
+}
+function markRendered(name: string) {
+  if (typeof requestAnimationFrame !== "function") return;
+  tick().then(() => requestAnimationFrame(() => setTimeout(() => mark(name))));
+}
+
+const LAST_SPACE = "contentdesk.lastSpace";
+function recalledSpace(): string | null {
+  try { return localStorage.getItem(LAST_SPACE); } catch { return null; }
+}
+function rememberSpace(id: string) {
+  try { localStorage.setItem(LAST_SPACE, id); } catch { /* private mode: start on the first space */ }
+}
+
+export class BoardState {
+  spaces = $state<Space[]>([]);
+  archivedSpaces = $state<Space[]>([]);
+  showArchivedSpaces = $state(false);
+  spaceId = $state<string | null>(null);
+  stages = $state.raw<Stage[]>([]);
+  columns = $state.raw<Columns>({});
+  total = $state(0);
+  /** Each stage's card count on the service (a first-page board holds fewer tiles than that). */
+  stageTotals = $state.raw<Record<string, number>>({});
+  /** The rest of a big board is loading behind the first pages. */
+  restLoading = $state(false);
+  tags = $state<Tag[]>([]);
+
+  search = $state("");
+  platform = $state("");
+  tag = $state("");
+  archivedView = $state(false);
+
+  /** A failure that leaves nothing to show (spaces or the board did not load). */
+  loadError = $state<IpcError | null>(null);
+  /** A failure of one action; the board stays. */
+  actionError = $state<IpcError | null>(null);
+  loading = $state(true);
+  boardLoading = $state(false);
+  busy = $state(false);
+  liveText = $state("");
+  undo = $state.raw<Undo | null>(null);
+
+  readonly stageOrder = $derived(this.stages.map((s) => s.id));
+  readonly cardCount = $derived(Object.values(this.columns).reduce((n, c) => n + c.length, 0));
+  readonly hasFilters = $derived(!!(this.search.trim() || this.platform || this.tag));
+
+  /** Moves, archives and new cards made here: a whole-board answer older than one is asked again. */
+  private changes = 0;
+  /** Answers for an older profile, space or filter must not overwrite newer ones. */
+  private request = 0;
+  private reported = false;
+  /** The latest move of each card: an older answer must not undo or overwrite a newer move's effect. */
+  private latestMove = new Map<string, number>();
+  private moveSeq = 0;
+  private searchTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private view: BoardView) {}
+
+  filters() {
+    return { search: this.search, platform: this.platform, tag: this.tag, archived: this.archivedView };
+  }
+
+  say(text: string) {
+    this.liveText = text;
+  }
+
+  // ---- loading ----
+
+  async loadSpaces() {
+    const mine = ++this.request;
+    this.loading = true;
+    this.loadError = null;
+    // The first Intl.DateTimeFormat costs ~20 ms: pay it while the request is out, not in the first render.
+    formatScheduled("2000-01-01T00:00:00Z");
+    // The space shown last is asked for at once, beside the spaces list (one round trip less at start).
+    const guess = this.spaceId ?? recalledSpace();
+    let early: Promise<Board | null> | null = null;
+    if (guess) {
+      mark("planner:board-requested");
+      early = plannerApi.boardLoad(guess, this.filters(), true).catch(() => null);
+    }
+    try {
+      const list = await plannerApi.spacesList(this.showArchivedSpaces);
+      if (mine !== this.request) return;
+      this.spaces = list.filter((s) => !s.archivedAt);
+      this.archivedSpaces = list.filter((s) => !!s.archivedAt);
+      const spaces = this.spaces;
+      this.spaceId = spaces.find((s) => s.id === this.spaceId)?.id ?? spaces.find((s) => s.id === guess)?.id ?? spaces[0]?.id ?? null;
+      await this.loadBoard(mine, this.spaceId === guess ? early : null);
+    } catch (e) {
+      if (mine !== this.request) return;
+      this.loadError = toIpcError(e);
+      this.spaces = [];
+      this.stages = [];
+      this.columns = {};
+    } finally {
+      if (mine === this.request) this.loading = false;
+    }
+    if (!this.reported && !this.loadError && mine === this.request) {
+      this.reported = true;
+      await tick();
+      this.view.boardShown(true);
+    }
+  }
+
+  /** `early`: the first-page board already asked for this space (null when that request failed). */
+  async loadBoard(mine = ++this.request, early: Promise<Board | null> | null = null) {
+    this.undo = null;
+    const space = this.spaceId;
+    if (!space) { this.stages = []; this.columns = {}; this.total = 0; this.stageTotals = {}; return; }
+    rememberSpace(space);
+    this.boardLoading = true;
+    if (!early) mark("planner:board-requested");
+    let complete = true;
+    try {
+      // Each stage's first page first: the board is on screen before a big space's every page is in.
+      const board = (early && (await early)) || (await plannerApi.boardLoad(space, this.filters(), true));
+      if (mine !== this.request) return;
+      mark("planner:board-loaded");
+      this.showBoard(board);
+      markRendered("planner:board-rendered");
+      this.view.boardShown(false);
+      complete = board.complete !== false;
+    } finally {
+      if (mine === this.request) this.boardLoading = false;
+    }
+    if (!complete) void this.loadRest(mine, space);
+  }
+
+  private showBoard(board: Board) {
+    this.stages = sortStages(board.stages);
+    this.columns = buildColumns(this.stages, board.cards);
+    this.total = board.total;
+    this.stageTotals = board.stageTotals ?? {};
+  }
+
+  /** The whole board behind the first pages; asked again when a change here may be missing from it. */
+  private async loadRest(mine: number, space: string) {
+    this.restLoading = true;
+    try {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const before = this.changes;
+        const board = await plannerApi.boardLoad(space, this.filters());
+        if (mine !== this.request) return;
+        if (before === this.changes) { this.showBoard(board); markRendered("planner:board-complete"); return; }
+      }
+    } catch (e) {
+      if (mine === this.request) this.actionError = toIpcError(e);
+    } finally {
+      if (mine === this.request) this.restLoading = false;
+    }
+  }
+
+  reloadBoard = async () => {
+    const mine = ++this.request;
+    this.loadError = null;
+    try {
+      await this.loadBoard(mine);
+    } catch (e) {
+      if (mine === this.request) this.loadError = toIpcError(e);
+    }
+  };
+
+  async loadTags() {
+    try { this.tags = await plannerApi.tagsList(); } catch { this.tags = []; }
+  }
+
+  /** The search box: the board is asked again once typing pauses. */
+  searchChanged() {
+    clearTimeout(this.searchTimer);
+    this.searchTimer = setTimeout(this.reloadBoard, 250);
+  }
+
+  dispose() {
+    clearTimeout(this.searchTimer);
+  }
+
+  // ---- moves ----
+
+  /** Moves a card locally at once, then in the core; a refusal moves it back and says why. */
+  move(req: MoveRequest, opts: { focus?: "open" | "handle"; isUndo?: boolean } = {}) {
+    this.changes++;
+    const from = positionOf(this.columns, req.cardId);
+    const next = from && applyMove(this.columns, req);
+    if (!from || !next) return;
+    mark("planner:drop");
+    this.columns = next;
+    markRendered("planner:moved");
+    this.actionError = null;
+    const title = findCard(next, req.cardId)?.card.title ?? "";
+    this.say(announceMove(next, this.stages, req.cardId));
+    const mine: Undo | null = opts.isUndo ? null : { kind: "move", cardId: req.cardId, title, from };
+    this.undo = mine;
+    const seq = ++this.moveSeq;
+    this.latestMove.set(req.cardId, seq);
+    if (opts.focus) this.view.focusCard(req.cardId, opts.focus);
+    plannerApi.cardMove(req.cardId, req.stageId, req.beforeCardId).then(
+      (card) => {
+        mark("planner:ack");
+        if (this.latestMove.get(card.id) !== seq) return;
+        this.latestMove.delete(card.id);
+        const at = findCard(this.columns, card.id);
+        if (at && at.stageId === card.stageId) this.columns = replaceCard(this.columns, card);
+      },
+      (e) => {
+        // Kept offline by the core: the card stays where the user put it, marked as waiting.
+        if (isQueued(e)) {
+          this.latestMove.delete(req.cardId);
+          noteQueued();
+          this.say(`Card “${cardLabel(title)}” is kept here and will move on the service when it answers.`);
+          return;
+        }
+        this.actionError = toIpcError(e);
+        if (this.undo === mine) this.undo = null;
+        // A later move of the same card decides where it is; only the latest one rolls back.
+        if (this.latestMove.get(req.cardId) !== seq) return;
+        this.latestMove.delete(req.cardId);
+        const back = applyMove(this.columns, inverseMove(req.cardId, from));
+        if (back) this.columns = back;
+        const stage = this.stages.find((s) => s.id === from.stageId);
+        this.say(`Card “${cardLabel(title)}” could not be moved; it is back in ${stage?.name ?? "its stage"}.`);
+      },
+    );
+  }
+
+  keyMove(card: CardSummary, m: KeyMove, from: "open" | "handle" = "handle") {
+    const req = keyboardRequest(this.columns, this.stageOrder, card.id, m);
+    if (req) this.move(req, { focus: from });
+  }
+
+  canKeyMove(cardId: string, m: KeyMove): boolean {
+    return keyboardRequest(this.columns, this.stageOrder, cardId, m) !== null;
+  }
+
+  // ---- archive and undo ----
+
+  async archiveCard(card: CardSummary) {
+    this.changes++;
+    const from = positionOf(this.columns, card.id);
+    if (!from) return;
+    const col = this.columns[from.stageId];
+    const neighbour = from.beforeCardId ?? col[col.findIndex((c) => c.id === card.id) - 1]?.id;
+    this.columns = removeCard(this.columns, card.id);
+    this.actionError = null;
+    this.undo = { kind: "archive", card, from };
+    this.say(`Card “${cardLabel(card.title)}” archived.`);
+    if (neighbour) this.view.focusCard(neighbour);
+    try {
+      await plannerApi.cardArchive(card.id, true);
+    } catch (e) {
+      this.columns = insertCard(this.columns, card, from);
+      this.actionError = toIpcError(e);
+      this.say(`Card “${cardLabel(card.title)}” could not be archived.`);
+      this.undo = null;
+    }
+  }
+
+  async restoreCard(card: CardSummary) {
+    this.changes++;
+    this.actionError = null;
+    try {
+      await plannerApi.cardArchive(card.id, false);
+      this.columns = removeCard(this.columns, card.id);
+      const stage = this.stages.find((s) => s.id === card.stageId);
+      this.say(`Card “${cardLabel(card.title)}” restored${stage ? ` to ${stage.name}` : ""}.`);
+    } catch (e) {
+      this.actionError = toIpcError(e);
+    }
+  }
+
+  async runUndo() {
+    const u = this.undo;
+    if (!u) return;
+    this.undo = null;
+    if (u.kind === "move") {
+      if (findCard(this.columns, u.cardId)) this.move(inverseMove(u.cardId, u.from), { isUndo: true, focus: "open" });
+      return;
+    }
+    this.columns = insertCard(this.columns, { ...u.card, isArchived: false, archivedAt: null }, u.from);
+    this.say(`Card “${cardLabel(u.card.title)}” restored.`);
+    this.view.focusCard(u.card.id);
+    try {
+      await plannerApi.cardArchive(u.card.id, false);
+    } catch (e) {
+      this.columns = removeCard(this.columns, u.card.id);
+      this.actionError = toIpcError(e);
+    }
+  }
+
+  /** One request of a card, stage or space action: the board is busy meanwhile, a refusal is shown. */
+  private async busyAction<T>(run: () => Promise<T>): Promise<T | undefined> {
+    this.busy = true;
+    this.actionError = null;
+    try {
+      return await run();
+    } catch (e) {
+      this.actionError = toIpcError(e);
+      return undefined;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  // ---- cards ----
+
+  async createCard(stage: Stage, title: string, cardPlatform: string): Promise<boolean> {
+    this.changes++;
+    const space = this.spaceId;
+    if (!space) return false;
+    const card = await this.busyAction(() => plannerApi.cardCreate(space, stage.id, title, cardPlatform));
+    if (!card) return false;
+    if (matchesFilters(card, this.filters()) && this.columns[stage.id]) {
+      this.columns = { ...this.columns, [stage.id]: [...this.columns[stage.id], { ...card, stageId: stage.id }] };
+      this.say(`Card “${cardLabel(card.title)}” added to ${stage.name}.`);
+    } else {
+      this.say(`Card “${cardLabel(card.title)}” added to ${stage.name}; the filters hide it.`);
+    }
+    return true;
+  }
+
+  /** A card saved in the editor: shown where it now is, or taken off when the filters no longer match. */
+  cardChanged(card: CardSummary) {
+    const at = findCard(this.columns, card.id);
+    if (!at) return;
+    const columns = this.columns;
+    if (!matchesFilters(card, { archived: this.archivedView })) this.columns = removeCard(columns, card.id);
+    else if (card.stageId && card.stageId !== at.stageId && columns[card.stageId]) this.columns = applyMove(columns, { cardId: card.id, stageId: card.stageId }, card) ?? columns;
+    else this.columns = replaceCard(columns, card);
+  }
+
+  // ---- stages ----
+
+  private replaceStage(stage: Stage) {
+    this.stages = this.stages.map((s) => (s.id === stage.id ? stage : s));
+  }
+
+  async stageChange(stage: Stage, change: { name?: string; color?: string }): Promise<boolean> {
+    const space = this.spaceId;
+    if (!space) return false;
+    // `respaced` (the service renumbered every stage) needs nothing here: the local order is the
+    // board's, and any later stage list comes fresh from the core.
+    const r = await this.busyAction(() => plannerApi.stageUpdate(space, stage.id, change));
+    if (!r) return false;
+    this.replaceStage(r.stage);
+    return true;
+  }
+
+  /** Moves a stage one place left or right; `focus` runs once the new order is on screen. */
+  async shiftStage(stage: Stage, dir: -1 | 1, focus: () => void) {
+    const space = this.spaceId;
+    if (!space) return;
+    const r = moveStage(this.stages, stage.id, dir);
+    if (!r) return;
+    const before = this.stages;
+    this.stages = r.stages;
+    this.actionError = null;
+    this.say(`Stage ${stage.name} moved to position ${r.stages.findIndex((s) => s.id === stage.id) + 1} of ${r.stages.length}.`);
+    tick().then(focus);
+    try {
+      const u = await plannerApi.stageUpdate(space, stage.id, r.change);
+      this.replaceStage(u.stage);
+    } catch (e) {
+      this.stages = before;
+      this.actionError = toIpcError(e);
+    }
+  }
+
+  async deleteStage(stage: Stage, targetStageId: string): Promise<void> {
+    const space = this.spaceId;
+    if (!space) return;
+    const r = await this.busyAction(() => plannerApi.stageDelete(space, stage.id, targetStageId));
+    if (!r) return;
+    this.stages = sortStages(r.stages);
+    let columns = mergeColumn(this.columns, stage.id, targetStageId);
+    for (const s of this.stages) if (!columns[s.id]) columns = { ...columns, [s.id]: [] };
+    this.columns = columns;
+    const target = this.stages.find((s) => s.id === targetStageId);
+    this.say(`Stage ${stage.name} deleted; ${r.moved_cards} ${r.moved_cards === 1 ? "card" : "cards"} moved to ${target?.name ?? "another stage"}.`);
+  }
+
+  async addStage(name: string): Promise<boolean> {
+    const space = this.spaceId;
+    if (!name || !space) return false;
+    const stage = await this.busyAction(() => plannerApi.stageCreate(space, name));
+    if (!stage) return false;
+    this.stages = [...this.stages, stage];
+    this.columns = { ...this.columns, [stage.id]: [] };
+    this.say(`Stage ${stage.name} added.`);
+    return true;
+  }
+
+  // ---- spaces ----
+
+  pickSpace(id: string) {
+    if (id === this.spaceId) return;
+    this.spaceId = id;
+    void this.reloadBoard();
+  }
+
+  async createSpace(name: string) {
+    const space = await this.busyAction(() => plannerApi.spaceCreate(name));
+    if (!space) return false;
+    this.spaces = [...this.spaces, space];
+    this.say(`Space ${space.name} created.`);
+    this.pickSpace(space.id);
+    return true;
+  }
+
+  async renameSpace(space: Space, name: string) {
+    const renamed = await this.busyAction(() => plannerApi.spaceRename(space.id, name));
+    if (!renamed) return false;
+    this.spaces = this.spaces.map((s) => (s.id === space.id ? { ...s, ...renamed } : s));
+    this.say(`Space renamed to ${renamed.name}.`);
+    return true;
+  }
+
+  async archiveSpace(space: Space): Promise<void> {
+    const ok = await this.busyAction(() => plannerApi.spaceArchive(space.id, true));
+    if (!ok) return;
+    this.spaces = this.spaces.filter((s) => s.id !== space.id);
+    this.archivedSpaces = [...this.archivedSpaces, { ...space, archivedAt: new Date().toISOString() }];
+    this.say(`Space ${space.name} archived.`);
+    if (this.spaceId === space.id) {
+      this.spaceId = this.spaces[0]?.id ?? null;
+      void this.reloadBoard();
+    }
+  }
+
+  async restoreSpace(space: Space) {
+    const ok = await this.busyAction(() => plannerApi.spaceArchive(space.id, false));
+    if (!ok) return;
+    this.archivedSpaces = this.archivedSpaces.filter((s) => s.id !== space.id);
+    this.spaces = [...this.spaces, { ...space, archivedAt: null }];
+    this.say(`Space ${space.name} restored.`);
+    if (!this.spaceId) this.pickSpace(space.id);
+  }
+
+  toggleArchivedSpaces(show: boolean) {
+    this.showArchivedSpaces = show;
+    if (show) {
+      plannerApi.spacesList(true).then(
+        (list) => { this.archivedSpaces = list.filter((s) => !!s.archivedAt); },
+        (e) => { this.actionError = toIpcError(e); },
+      );
+    }
+  }
+}
