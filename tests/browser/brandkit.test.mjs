@@ -6,6 +6,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -226,6 +227,48 @@ test("XSS payloads in a body render inert in the real browser", async () => {
   assert.deepEqual(found, { scripts: 0, handlers: [], hrefs: ["https://example.com"], xss: undefined });
   assert.equal(await md.getByRole("link", { name: "ok" }).getAttribute("rel"), "noopener noreferrer");
   assert.deepEqual(dialogs, [], "no alert ran");
+});
+
+test("a remote image in a body: no request leaves until the user allows its host for this kit", async () => {
+  // A stand-in for a tracker: a local server that counts what reaches it (the only host a test may call).
+  const hits = [];
+  const tracker = http.createServer((req, res) => {
+    hits.push(req.url);
+    res.writeHead(200, { "content-type": "image/png" });
+    res.end(Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=", "base64"));
+  });
+  await new Promise((r) => tracker.listen(0, "127.0.0.1", r));
+  const host = `127.0.0.1:${tracker.address().port}`;
+  const seen = [];
+  const log = (req) => { if (req.url().includes(host)) seen.push(req.url()); };
+  page.on("request", log);
+  try {
+    const s = await section("audience");
+    const body = `## Audience\n\n![pixel](http://${host}/pixel.png?kit=opened)`;
+    await ipc("brand_kit_save", { brandKitId: kitId, sections: [{ key: "audience", body, expectedVersion: s.version }] });
+    await page.reload();
+    await page.getByRole("heading", { level: 1, name: "Brand kit" }).waitFor();
+    await card("audience").getByRole("button", { name: "Show text" }).click();
+    const allow = card("audience").getByRole("button", { name: `Load images from ${host}` });
+    await allow.waitFor();
+    await page.waitForTimeout(500);
+    assert.deepEqual(seen, [], "Chromium sent no request to the image's host");
+    assert.deepEqual(hits, [], "the host saw nothing");
+    await card("audience").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(ARTIFACTS, "brandkit-images-blocked.png") });
+    await allow.click();
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="section-audience"] img')].some((i) => i.complete && i.naturalWidth > 0));
+    assert.deepEqual(hits, ["/pixel.png?kit=opened"]);
+    // Allowed for this kit from now on: a reload loads it without asking.
+    await page.reload();
+    await page.getByRole("heading", { level: 1, name: "Brand kit" }).waitFor();
+    await card("audience").getByRole("button", { name: "Show text" }).click();
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="section-audience"] img')].some((i) => i.complete && i.naturalWidth > 0));
+    assert.equal(await card("audience").getByTestId("images-blocked").count(), 0);
+  } finally {
+    page.off("request", log);
+    await new Promise((r) => tracker.close(r));
+  }
 });
 
 test("the brand-kit journeys raised no page errors beyond the expected 409", () => {

@@ -58,7 +58,8 @@ it("Studio is its own chunk: it loads the registry and the queue, not the planne
   core.answers.models_list = () => [];
   core.answers.studio_jobs = () => [];
   render(App);
-  expect(await screen.findByRole("heading", { level: 1, name: "Studio" })).toBeInTheDocument();
+  // The first import of the chunk compiles it in this test process: allow for a loaded machine.
+  expect(await screen.findByRole("heading", { level: 1, name: "Studio" }, { timeout: 5000 })).toBeInTheDocument();
   await waitFor(() => expect(core.called("studio_jobs")).toHaveLength(1));
   expect(core.called("models_list")[0].args).toEqual({ contentType: "image" });
   expect(core.calls.map((c) => c.cmd)).not.toContain("spaces_list");
@@ -80,4 +81,24 @@ it("when the core cannot start, the reason shows instead of an empty app", async
   core.failWith.app_info = { code: "keyringUnavailable", message: "The keyring is locked. Unlock your login keyring." };
   render(App);
   expect(await screen.findByTestId("start-error")).toHaveTextContent(/Keyring unavailable.*Unlock your login keyring/);
+});
+
+it("keys in memory only: a banner on every page but Settings says so and links there", async () => {
+  withPlanner(fakeCore({ info: { version: "0.1.0", keyStorage: "memory", keyringProblem: "No keyring is reachable: install gnome-keyring.", dataDir: "/tmp" } }));
+  render(App);
+  const banner = await screen.findByTestId("keyring-banner");
+  expect(banner).toHaveTextContent("Keys are kept in memory for this run only");
+  expect(banner).toHaveTextContent("install gnome-keyring");
+  expect(within(banner).getByRole("link", { name: "What to do" })).toHaveAttribute("href", "#/settings");
+  goTo("#/brand-kit");
+  expect(await screen.findByTestId("keyring-banner")).toBeInTheDocument();
+  goTo("#/settings");
+  await waitFor(() => expect(screen.queryByTestId("keyring-banner")).toBeNull());
+});
+
+it("keys in the OS keyring: no banner", async () => {
+  withPlanner(fakeCore());
+  render(App);
+  await screen.findByTestId("balance");
+  await waitFor(() => expect(screen.queryByTestId("keyring-banner")).toBeNull());
 });

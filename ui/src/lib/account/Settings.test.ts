@@ -158,6 +158,22 @@ describe("a profile's key", () => {
     expect(within(card).getByTestId("key-status")).toHaveTextContent("No key");
     await waitFor(() => expect(within(card).getByLabelText(/^API key for/)).toHaveFocus());
   });
+
+  it("sign out forgets the unsaved brand-kit texts this profile kept in the web view's storage, and no other's", async () => {
+    localStorage.clear();
+    localStorage.setItem("contentdesk.brandKit.unsaved.r1.kit-a", JSON.stringify({ about: { text: "secret plan", baseBody: "", baseVersion: 1 } }));
+    localStorage.setItem("contentdesk.brandKit.unsaved.r1.kit-b", "{}");
+    localStorage.setItem(`contentdesk.brandKit.unsaved.${SANDBOX.id}.kit-a`, JSON.stringify({ about: { text: "mine", baseBody: "", baseVersion: 1 } }));
+    await setup({ profiles: [SANDBOX, STUDIO] });
+    const user = userEvent.setup();
+    const card = screen.getByTestId("profile-Studio");
+    await user.click(within(card).getByRole("button", { name: "Sign out" }));
+    await user.click(within(screen.getByRole("alertdialog")).getByRole("button", { name: "Sign out" }));
+    await within(card).findByText(/^Signed out/);
+    const left = Array.from({ length: localStorage.length }, (_, i) => localStorage.key(i)).filter((k) => k?.includes("brandKit.unsaved"));
+    expect(left).toEqual([`contentdesk.brandKit.unsaved.${SANDBOX.id}.kit-a`]);
+    localStorage.clear();
+  });
 });
 
 describe("managing profiles", () => {

@@ -1,7 +1,7 @@
-import { afterEach, expect, it } from "vitest";
-import { render, waitFor } from "@testing-library/svelte";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { fireEvent, render, waitFor } from "@testing-library/svelte";
 import Markdown from "./Markdown.svelte";
-import { renderMarkdown } from "./markdown";
+import { renderMarkdown, renderMarkdownGuarded } from "./markdown";
 
 type XssWindow = Window & { __xss?: number };
 afterEach(() => delete (window as XssWindow).__xss);
@@ -75,4 +75,40 @@ it("in the desktop window a link goes to the system's browser through the shell,
   } finally {
     clearMocks();
   }
+});
+
+describe("remote images wait until their site is allowed for the kit", () => {
+  beforeEach(() => localStorage.clear());
+  const SOURCE = "![logo](https://tracker.example/p.png)\n\n![chart](https://cdn.example:8443/c.png)\n\n![dot](data:image/png;base64,iVBORw0KGgo=)";
+
+  it("nothing remote has a src until the user allows that host; the choice is kept for this kit only", async () => {
+    const { container, getByRole, unmount } = render(Markdown, { source: SOURCE, kitId: "kit-1" });
+    const imgs = () => [...container.querySelectorAll("img")];
+    expect(imgs().map((i) => i.getAttribute("src"))).toEqual([null, null, "data:image/png;base64,iVBORw0KGgo="]);
+    expect(imgs()[0].getAttribute("data-blocked-host")).toBe("tracker.example");
+    expect(container.querySelector("[data-testid=images-blocked]")).toHaveTextContent("Remote images are not loaded");
+    await fireEvent.click(getByRole("button", { name: "Load images from cdn.example:8443" }));
+    expect(imgs().map((i) => i.getAttribute("src"))).toEqual([null, "https://cdn.example:8443/c.png", "data:image/png;base64,iVBORw0KGgo="]);
+    expect(getByRole("button", { name: "Load images from tracker.example" })).toBeInTheDocument();
+    unmount();
+
+    const again = render(Markdown, { source: SOURCE, kitId: "kit-1" });
+    expect(again.container.querySelectorAll("img")[1].getAttribute("src")).toBe("https://cdn.example:8443/c.png");
+    again.unmount();
+    const other = render(Markdown, { source: SOURCE, kitId: "kit-2" });
+    expect(other.container.querySelectorAll("img")[1].getAttribute("src")).toBeNull();
+  });
+
+  it("the guarded renderer names each blocked host once and keeps links as they were", () => {
+    const { html, blocked } = renderMarkdownGuarded(
+      "![a](https://t.example/1.png) ![b](https://t.example/2.png) ![c](http://192.168.1.1/x.png) [l](https://t.example)",
+      new Set(["allowed.example"]),
+    );
+    expect(blocked).toEqual(["t.example", "192.168.1.1"]);
+    expect(html).not.toMatch(/ src="https?:/);
+    expect(html).toContain('href="https://t.example"');
+    const ok = renderMarkdownGuarded("![a](https://allowed.example/1.png)", new Set(["allowed.example"]));
+    expect(ok.blocked).toEqual([]);
+    expect(ok.html).toContain('src="https://allowed.example/1.png"');
+  });
 });

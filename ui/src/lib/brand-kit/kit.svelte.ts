@@ -11,6 +11,7 @@ import type {
 } from "../bindings";
 import { api, toIpcError } from "../shared/backend";
 import { editFor, outlineOf, summaryOf, type SectionChange } from "./brandKitRules";
+import { UNSAVED_PREFIX } from "./unsaved";
 
 /** A refused change of one section, and what the service has now. */
 export interface Conflict {
@@ -77,7 +78,6 @@ export interface UnsavedText {
   baseBody: string;
 }
 
-const UNSAVED_PREFIX = "contentdesk.brandKit.unsaved";
 
 /** The unsaved texts kept on this computer for a profile's kit. */
 export function readUnsaved(profileId: string | null, kitId: string): Record<string, UnsavedText> {
