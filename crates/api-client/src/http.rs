@@ -80,6 +80,12 @@ impl ClientBuilder {
                 "base URL must start with http:// or https://: {base_url}"
             )));
         }
+        // The key goes in every request's header: over plain http only to this machine.
+        if base_url.starts_with("http://") && !is_loopback_authority(&base_url["http://".len()..]) {
+            return Err(ApiError::Config(format!(
+                "refusing to send the API key over plain http to {base_url}: use https:// (http:// is for a server on this computer)"
+            )));
+        }
         let mut auth =
             HeaderValue::from_str(&format!("Bearer {}", self.key.expose())).map_err(|_| {
                 ApiError::Config("the API key holds characters a header cannot carry".into())
@@ -100,6 +106,20 @@ impl ClientBuilder {
             }),
         })
     }
+}
+
+/// Whether `host[:port]/...` names this machine: `localhost`, `127.0.0.0/8` or `[::1]`.
+fn is_loopback_authority(rest: &str) -> bool {
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    if authority.contains('@') {
+        return false;
+    }
+    let host = match authority.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or(""),
+        None => authority.rsplit_once(':').map_or(authority, |(h, _)| h),
+    };
+    host.eq_ignore_ascii_case("localhost")
+        || host.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
 }
 
 /// One API call, before it is sent.
@@ -404,6 +424,17 @@ mod tests {
         let c = Client::new("http://localhost:1/api/v1/", ApiKey::new("ch_live_x")).unwrap();
         assert_eq!(c.base_url(), "http://localhost:1/api/v1");
         assert!(Client::new("localhost/api/v1", ApiKey::new("k")).is_err());
+    }
+
+    #[test]
+    fn a_key_goes_over_plain_http_only_to_this_computer() {
+        for ok in ["http://127.0.0.1:8787/api/v1", "http://localhost/api/v1", "http://[::1]:9/api/v1", "http://127.9.9.9/x", "https://example.com/api/v1"] {
+            assert!(Client::new(ok, ApiKey::new("ch_live_secretvalue")).is_ok(), "{ok}");
+        }
+        for bad in ["http://example.com/api/v1", "http://192.168.1.10:8787/api/v1", "http://localhost.example.com/x", "http://127.0.0.1.nip.io/x", "http://127.0.0.1@example.com/x"] {
+            let e = Client::new(bad, ApiKey::new("ch_live_secretvalue")).unwrap_err().to_string();
+            assert!(e.contains("plain http") && !e.contains("secretvalue"), "{bad}: {e}");
+        }
     }
 
     #[test]
