@@ -1,4 +1,6 @@
-//! What the core checks before a brand-kit write is sent.
+//! What the core checks before a brand-kit write is sent. The UI checks the same before it calls the core
+//! (`ui/src/lib/brand-kit/brandKitRules.ts`); both run the cases of
+//! `crates/api-types/fixtures/brand-kit-rules.json`, as does the sandbox's test of its own refusals.
 use super::*;
 
 pub(super) fn required(field: &str, v: &str, what: &str) -> IpcResult<String> {
@@ -26,6 +28,24 @@ pub(super) fn check_url(field: &str, raw: &str) -> IpcResult<String> {
         return Err(IpcError::validation(field, format!("“{raw}” is not a web address (http:// or https://).")));
     }
     Ok(raw.to_string())
+}
+
+/// What an add sends, checked: a name, a known width (when given), a known tab, and no role. The same
+/// order as a save entry (name, width, tab).
+pub(super) fn check_add(args: &BrandKitSectionAddArgs) -> IpcResult<SectionWrite> {
+    let name = required("name", &args.name, "section's name")?;
+    let width = args.width.as_deref().map(|w| one_of("width", w, WIDTHS, "width")).transpose()?;
+    let tab = required("tab", &args.tab, "tab the section goes in")?;
+    let tab = one_of("tab", &tab, TABS, "tab")?;
+    if args.role.is_some() {
+        return Err(IpcError::validation(
+            "role",
+            "A section you add has no role: roles belong to the eight starter sections. Leave it out.",
+        ));
+    }
+    let mut write = SectionWrite::add(name, tab, args.body.clone().unwrap_or_default());
+    write.width = width;
+    Ok(write)
 }
 
 /// What a save sends, checked: every entry names a section once, changes something, and says the
@@ -75,4 +95,61 @@ pub(super) fn check_edits(edits: &[SectionEdit]) -> IpcResult<Vec<SectionWrite>>
         });
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Value};
+
+    fn fixture() -> Value {
+        serde_json::from_str(include_str!("../../../api-types/fixtures/brand-kit-rules.json")).unwrap()
+    }
+
+    /// What the UI compares: the field, the message and the valid values, or null.
+    fn outcome(r: IpcResult<Vec<SectionWrite>>) -> (Value, Option<Value>) {
+        match r {
+            Ok(writes) => (Value::Null, Some(serde_json::to_value(writes).unwrap())),
+            Err(e) => {
+                assert_eq!(e.code, IpcCode::Validation, "{e:?}");
+                let mut got = json!({ "field": e.field, "message": e.message });
+                if !e.valid_values.is_empty() {
+                    got["validValues"] = json!(e.valid_values);
+                }
+                (got, None)
+            }
+        }
+    }
+
+    fn check(case: &Value, (got, sent): (Value, Option<Value>)) {
+        let name = case["name"].as_str().unwrap();
+        assert_eq!(got, case["expect"], "{name}");
+        if let Some(sent) = sent {
+            assert_eq!(sent, case["sends"], "{name}: what is sent");
+        }
+    }
+
+    /// The add cases shared with the UI's `checkSectionAdd` and the sandbox.
+    #[test]
+    fn the_shared_add_cases_give_the_same_field_and_message() {
+        let cases = fixture()["add"].as_array().unwrap().clone();
+        assert!(cases.len() >= 10);
+        for case in &cases {
+            let mut input = case["input"].clone();
+            input["brandKitId"] = json!("kit-1");
+            let args: BrandKitSectionAddArgs = serde_json::from_value(input).unwrap();
+            check(case, outcome(check_add(&args).map(|w| vec![w])));
+        }
+    }
+
+    /// The save cases shared with the UI's `checkSectionEdits` and the sandbox.
+    #[test]
+    fn the_shared_save_cases_give_the_same_field_and_message() {
+        let cases = fixture()["save"].as_array().unwrap().clone();
+        assert!(cases.len() >= 20);
+        for case in &cases {
+            let edits: Vec<SectionEdit> = serde_json::from_value(case["sections"].clone()).unwrap();
+            check(case, outcome(check_edits(&edits)));
+        }
+    }
 }

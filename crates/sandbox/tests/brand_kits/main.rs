@@ -44,6 +44,7 @@ fn find<'a>(kit: &'a Value, section_key: &str) -> &'a Value {
 mod reads;
 mod edits;
 mod rules;
+mod fixture_rules;
 #[allow(unused_imports)]
 use reads::*;
 #[allow(unused_imports)]

@@ -87,7 +87,8 @@ impl ReadMode {
                 return Err(invalid(
                     "detail",
                     format!(
-                        "Unknown detail \"{d}\": valid values are summary, full (or leave it out)"
+                        "Unknown detail \"{d}\": valid values are {} (or leave it out)",
+                        DETAILS.join(", ")
                     ),
                     DETAILS,
                 ));

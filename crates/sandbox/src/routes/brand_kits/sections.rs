@@ -41,7 +41,10 @@ pub(super) fn write_sections(tx: &Connection, kit_id: &str, writes: &[SectionWri
             if !WIDTHS.contains(&width.as_str()) {
                 return Err(invalid(
                     &at("width"),
-                    format!("Unknown width \"{width}\": valid values are full, half"),
+                    format!(
+                        "Unknown width \"{width}\": valid values are {}",
+                        WIDTHS.join(", ")
+                    ),
                     WIDTHS,
                 ));
             }
