@@ -206,3 +206,56 @@ async fn every_endpoint_needs_a_bearer_key_and_answers_401_without_a_good_one() 
     }
     assert!(failures.is_empty(), "{} endpoints took a request without a good key:\n{}", failures.len(), failures.join("\n"));
 }
+
+#[tokio::test]
+async fn head_and_options_are_gated_like_get() {
+    // Issue 12: axum answers HEAD with the GET handler, and the gate used to look up the scopes of "HEAD"
+    // (none), so a key without `editor:read` got 200 and the Content-Length of `/projects`. Every GET row
+    // of EXPECTED that needs a scope: HEAD with a key holding every other scope is 403, HEAD with the
+    // scope is not, and HEAD without a key is 401. OPTIONS on the same path likewise.
+    let sb = TestSandbox::start().await;
+    let client = reqwest::Client::new();
+    let all_but = |needed: &[&str]| -> String {
+        let keep: Vec<&str> = scopes::ALL.iter().copied().filter(|s| !needed.contains(s)).collect();
+        sb.key_with(&keep)
+    };
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for (_, path, needed) in EXPECTED.iter().filter(|(m, _, n)| *m == "GET" && !n.is_empty()) {
+        let url = format!("{}{}", sb.base_url(), concrete(path));
+        let lacking = all_but(needed);
+        for m in [reqwest::Method::HEAD, reqwest::Method::OPTIONS] {
+            let status = |key: Option<String>| {
+                let mut req = client.request(m.clone(), &url);
+                if let Some(k) = key {
+                    req = req.bearer_auth(k);
+                }
+                async move { req.send().await.expect("request").status().as_u16() }
+            };
+            let without = status(Some(lacking.clone())).await;
+            if without != 403 {
+                failures.push(format!("{m} {path} (GET needs {needed:?}) with every other scope: {without}"));
+            }
+            let with = status(Some(sb.key.clone())).await;
+            if with == 403 || with == 401 {
+                failures.push(format!("{m} {path} with every scope: {with}"));
+            }
+            let nokey = status(None).await;
+            if nokey != 401 {
+                failures.push(format!("{m} {path} without a key: {nokey}"));
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked >= 10, "only {checked} GET rows need a scope");
+    assert!(failures.is_empty(), "{} HEAD/OPTIONS answers past the gate:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn the_gate_reads_head_as_get_and_other_methods_as_every_scope_of_the_path() {
+    assert_eq!(&*gate::required_for("HEAD", "/projects"), &[scopes::EDITOR_READ]);
+    let mut opts = gate::required_for("OPTIONS", "/projects").to_vec();
+    opts.sort();
+    assert_eq!(opts, vec![scopes::EDITOR_READ, scopes::EDITOR_WRITE]);
+    assert!(gate::required_for("OPTIONS", "/cards").contains(&scopes::PLANNER_WRITE));
+}

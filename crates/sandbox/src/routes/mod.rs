@@ -80,6 +80,10 @@ pub fn router(state: AppState) -> Router {
         .merge(knowledge::router())
         .merge(inspiration::router())
         .merge(connected_accounts::router())
+        // Set here, before the gate, so that the gate wraps it: a method no route serves (`OPTIONS`) is
+        // gated like the others (401 without a key, 403 without the path's scopes) before its 405. The
+        // outer router's own `method_not_allowed_fallback` replaces only fallbacks not set yet.
+        .method_not_allowed_fallback(method_not_allowed)
         .route_layer(axum::middleware::from_fn_with_state(state.clone(), scopes::gate))
         .layer(DefaultBodyLimit::max(max_json));
     Router::new()

@@ -1,7 +1,8 @@
 //! The scope each endpoint needs, in one place (docs/api.md "Scopes per endpoint"). A gate checks it
 //! after routing and before the body is read, so a key without the scope gets 403 naming it whatever
-//! the body holds. Scopes that depend on the body (a card write with `posts` or `scheduledAt`, a
-//! project linked to a card) are checked by the handlers on top of this.
+//! the body holds, and whatever the method: `HEAD` is gated as `GET`, `OPTIONS` and the like need every
+//! scope of the path (`required_for`). Scopes that depend on the body (a card write with `posts` or
+//! `scheduledAt`, a project linked to a card) are checked by the handlers on top of this.
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::state::AppState;
@@ -58,6 +59,39 @@ pub fn required(method: &str, path: &str) -> &'static [&'static str] {
         .unwrap_or(&[])
 }
 
+/// The scopes a request needs, whatever its method: a method of the table as written; `HEAD` as `GET` (axum
+/// answers it with the GET handler, so it must be gated like GET: a key without `editor:read` gets 403, not
+/// the headers and `Content-Length` of `/projects`); any other method (`OPTIONS`, `TRACE`, …) every scope
+/// that any method of the path needs, so a key learns nothing about a path it could not use.
+pub fn required_for(method: &str, path: &str) -> std::borrow::Cow<'static, [&'static str]> {
+    use std::borrow::Cow;
+    match method {
+        "GET" | "POST" | "PATCH" | "PUT" | "DELETE" => Cow::Borrowed(required(method, path)),
+        "HEAD" => Cow::Borrowed(required("GET", path)),
+        _ => {
+            let norm = normalise(path);
+            let mut all: Vec<&'static str> = Vec::new();
+            for (_, p, scopes) in REQUIRED {
+                if normalise(p) == norm {
+                    for s in *scopes {
+                        if !all.contains(s) {
+                            all.push(s);
+                        }
+                    }
+                }
+            }
+            Cow::Owned(all)
+        }
+    }
+}
+
+/// Whether the gate itself authenticates a request of `method` even when its route needs no scope: every
+/// method the API does not serve as such (`HEAD`, `OPTIONS`, …), so none of them answers anything (not
+/// even a 405) without a good key.
+fn gate_authenticates(method: &str) -> bool {
+    !matches!(method, "GET" | "POST" | "PATCH" | "PUT" | "DELETE")
+}
+
 /// `/cards/{id}` and `/cards/{cardId}` are the same route.
 pub fn normalise(path: &str) -> String {
     path.split('/')
@@ -73,8 +107,9 @@ pub async fn gate(State(state): State<AppState>, req: Request, next: Next) -> Re
         .get::<MatchedPath>()
         .map(|m| m.as_str().strip_prefix(api_types::API_PREFIX).unwrap_or(m.as_str()).to_string());
     let Some(path) = path else { return next.run(req).await };
-    let needed = required(req.method().as_str(), &path);
-    if needed.is_empty() {
+    let method = req.method().as_str();
+    let needed = required_for(method, &path);
+    if needed.is_empty() && !gate_authenticates(method) {
         return next.run(req).await;
     }
     let (mut parts, body) = req.into_parts();
