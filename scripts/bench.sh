@@ -91,7 +91,10 @@ echo "(c) desktop: launch to painted and idle memory, beside an empty Tauri wind
 ensure_test_deps
 ensure_ui
 (cd ui && npm run --silent build >/dev/null)
-cargo build --quiet --release -p contentdesk-desktop --features bench --bin contentdesk --bin empty-window
+# One cargo run for both windows, so they share one build of Tauri (the same features); the peer is its
+# own crate (tests/bench/empty-window), the app prints `painted <ms>` with its `bench` feature.
+cargo build --quiet --release -p contentdesk-desktop -p contentdesk-bench-empty-window \
+  --features contentdesk-desktop/bench --bin contentdesk --bin empty-window
 cargo build --quiet --release -p contentdesk-web-shell
 CONTENTDESK_KEYRING_SERVICE="contentdesk-bench-$$" with_keyring xvfb-run -a -s "-screen 0 1366x900x24" \
   python3 scripts/bench_desktop.py --app "$bin/contentdesk" --empty "$bin/empty-window" \

@@ -1,6 +1,6 @@
-//! The benchmark's peer: an empty Tauri 2 window built from the same dependencies and profile as
-//! Content Desk. Its page calls `painted` once its first frame is on screen; this prints
-//! `painted <ms>` like the app's `ui_ready`.
+//! The benchmark's peer: an empty Tauri 2 window with the same Tauri, features and profile as Content
+//! Desk's release build (scripts/bench.sh builds both in one cargo run). Its page (`page/`) calls
+//! `painted` once its first frame is on screen; this prints `painted <ms>` like the app's `ui_ready`.
 use std::sync::OnceLock;
 use std::time::Instant;
 
@@ -16,6 +16,6 @@ fn main() {
     let _ = STARTED.set(Instant::now());
     tauri::Builder::default()
         .invoke_handler(tauri::generate_handler![painted])
-        .run(tauri::generate_context!("bench-empty/tauri.conf.json"))
+        .run(tauri::generate_context!())
         .expect("the empty window runs");
 }
