@@ -1,7 +1,7 @@
 //! What the card editor attaches and publishes (docs/ipc.md, "Attach and publish"): inspiration posts to
 //! pick by `contentId`, projects made or imported linked to a card (`cardId` → `linkedCardId`), local
 //! files uploaded to media (ticket, PUT, complete → `outputId`) and publishing a card now. Each is a plain
-//! async function over `AppState`, like those in `commands` and `planner`.
+//! async function over the session (`session::Session`), like those in `planner`.
 use api_types::{
     ContentList, ContentQuery, CreateProject, ImportProject, ImportSource, Project, ProjectCreated, PublishRequest,
     PublishResult, UploadedMedia, PLATFORMS,
@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::error::{IpcError, IpcResult};
-use crate::state::AppState;
+use crate::session::Session;
 
 /// The largest file `media_upload` sends: the sandbox's upload limit (the fact sheet names no number;
 /// the service answers 400 on `sizeBytes` past its own).
@@ -126,7 +126,7 @@ fn check_card_id(card_id: &str) -> IpcResult<String> {
 
 /// A page of inspiration posts (creator, handle, outlier score, views, thumbnail, `id` = the `contentId`
 /// to attach), best outliers first.
-pub async fn content_list(state: &AppState, args: ContentListArgs) -> IpcResult<ContentList> {
+pub async fn content_list(session: &impl Session, args: ContentListArgs) -> IpcResult<ContentList> {
     if let Some(limit) = args.limit {
         if !(1..=CONTENT_PAGE_MAX).contains(&limit) {
             return Err(IpcError::validation("limit", format!("Ask for 1 to {CONTENT_PAGE_MAX} posts at a time.")));
@@ -139,11 +139,11 @@ pub async fn content_list(state: &AppState, args: ContentListArgs) -> IpcResult<
         offset: args.offset,
         ..Default::default()
     };
-    Ok(state.client().await?.inspiration().content().list(&query).await?)
+    Ok(session.client().await?.inspiration().content().list(&query).await?)
 }
 
-pub async fn projects_list(state: &AppState) -> IpcResult<Vec<Project>> {
-    Ok(state.client().await?.projects().list().await?)
+pub async fn projects_list(session: &impl Session) -> IpcResult<Vec<Project>> {
+    Ok(session.client().await?.projects().list().await?)
 }
 
 /// The answer always carries `linkedCardId` beside the project (wherever the service put it).
@@ -155,7 +155,7 @@ fn linked(mut created: ProjectCreated) -> ProjectCreated {
     created
 }
 
-pub async fn project_create(state: &AppState, args: ProjectCreateArgs) -> IpcResult<ProjectCreated> {
+pub async fn project_create(session: &impl Session, args: ProjectCreateArgs) -> IpcResult<ProjectCreated> {
     let card_id = check_card_id(&args.card_id)?;
     let name = args.name.trim();
     if name.is_empty() {
@@ -177,10 +177,10 @@ pub async fn project_create(state: &AppState, args: ProjectCreateArgs) -> IpcRes
         card_id: Some(card_id),
         ..Default::default()
     };
-    Ok(linked(state.client().await?.projects().create(&req).await?))
+    Ok(linked(session.client().await?.projects().create(&req).await?))
 }
 
-pub async fn project_import(state: &AppState, args: ProjectImportArgs) -> IpcResult<ProjectCreated> {
+pub async fn project_import(session: &impl Session, args: ProjectImportArgs) -> IpcResult<ProjectCreated> {
     let card_id = check_card_id(&args.card_id)?;
     let source = match args.source {
         ImportSource::Pptx { file_url } => {
@@ -205,12 +205,12 @@ pub async fn project_import(state: &AppState, args: ProjectImportArgs) -> IpcRes
         }
     }
     let req = ImportProject { source, title: non_empty(args.title), page_count: args.page_count, card_id: Some(card_id), extra: Default::default() };
-    Ok(linked(state.client().await?.projects().import(&req).await?))
+    Ok(linked(session.client().await?.projects().import(&req).await?))
 }
 
 /// Checks the file locally (name, type, size: validation naming the field), then ticket → PUT → complete.
 /// The answer's `outputId` attaches the file to a card (`assets: [{ outputId }]`).
-pub async fn media_upload(state: &AppState, args: MediaUploadArgs) -> IpcResult<UploadedMedia> {
+pub async fn media_upload(session: &impl Session, args: MediaUploadArgs) -> IpcResult<UploadedMedia> {
     let file_name = args.file_name.trim();
     if file_name.is_empty() {
         return Err(IpcError::validation("fileName", "The file has no name."));
@@ -251,15 +251,15 @@ pub async fn media_upload(state: &AppState, args: MediaUploadArgs) -> IpcResult<
     if bytes.len() > MAX_UPLOAD_BYTES {
         return Err(too_big());
     }
-    let uploaded = state.client().await?.media().upload(file_name, &content_type, bytes).await?;
+    let uploaded = session.client().await?.media().upload(file_name, &content_type, bytes).await?;
     tracing::info!(output = %uploaded.output_id, "file uploaded");
     Ok(uploaded)
 }
 
 /// Publishes the card's posts now (`publish:write`; a 403 is `missingScope` naming it). Answers each
 /// platform's outcome: success with the post's URL, or its error.
-pub async fn card_publish(state: &AppState, args: CardPublishArgs) -> IpcResult<PublishResult> {
+pub async fn card_publish(session: &impl Session, args: CardPublishArgs) -> IpcResult<PublishResult> {
     let card_id = check_card_id(&args.card_id)?;
     let req = PublishRequest { platform: check_platform("platform", args.platform)?, ..Default::default() };
-    Ok(state.client().await?.cards().publish(&card_id, &req).await?)
+    Ok(session.client().await?.cards().publish(&card_id, &req).await?)
 }

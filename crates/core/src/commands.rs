@@ -9,6 +9,7 @@ use ts_rs::TS;
 use crate::error::{IpcError, IpcResult};
 use crate::profiles::{check_base_url, check_name, Profile, ProfileKind, ProfileRecord, ProfilesView, REMOTE_DEFAULT_BASE_URL};
 use crate::secrets::KeyStorage;
+use crate::session::Session;
 use crate::state::AppState;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]

@@ -19,7 +19,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use ts_rs::TS;
 
 use crate::error::{IpcCode, IpcError, IpcResult};
-use crate::state::AppState;
+use crate::session::Session;
 
 const FILE: &str = "drafts.json";
 
@@ -119,8 +119,14 @@ struct Conflict {
     problem: Option<String>,
 }
 
-/// What the outbox holds in memory for one running core (in `AppState`, never process-global): its
-/// locks, and what the core last read of each card, per profile.
+/// What the outbox needs of the running app: the session, and the outbox's memory, which the running app
+/// keeps (never process-global) and hands out here.
+pub trait WithOutbox: Session {
+    fn outbox_memory(&self) -> &OutboxMemory;
+}
+
+/// What the outbox holds in memory for one running core (kept by the implementer of [`WithOutbox`],
+/// never process-global): its locks, and what the core last read of each card, per profile.
 #[derive(Default)]
 pub struct OutboxMemory {
     /// Read-modify-write of the outbox file, one at a time.
@@ -147,9 +153,9 @@ fn write(dir: &Path, outbox: &Outbox) -> IpcResult<()> {
 }
 
 /// Runs `f` over the outbox of one profile and saves it when `f` says it changed.
-fn with_outbox<T>(state: &AppState, profile: &str, f: impl FnOnce(&mut Vec<Draft>) -> (T, bool)) -> IpcResult<T> {
-    let _guard = state.outbox_memory().file.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = state.data_dir();
+fn with_outbox<T>(session: &impl WithOutbox, profile: &str, f: impl FnOnce(&mut Vec<Draft>) -> (T, bool)) -> IpcResult<T> {
+    let _guard = session.outbox_memory().file.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = session.data_dir();
     let mut outbox = read(dir)?;
     let drafts = outbox.profiles.entry(profile.to_string()).or_default();
     let (out, changed) = f(drafts);
@@ -159,8 +165,8 @@ fn with_outbox<T>(state: &AppState, profile: &str, f: impl FnOnce(&mut Vec<Draft
     Ok(out)
 }
 
-fn drafts_of(state: &AppState, profile: &str) -> IpcResult<Vec<Draft>> {
-    with_outbox(state, profile, |d| (d.clone(), false))
+fn drafts_of(session: &impl WithOutbox, profile: &str) -> IpcResult<Vec<Draft>> {
+    with_outbox(session, profile, |d| (d.clone(), false))
 }
 
 fn now_ms() -> f64 {
@@ -177,27 +183,27 @@ struct Seen {
 }
 
 /// Notes a card as read from the service (`card_get`, `card_update`'s read back), for the selected profile.
-pub(crate) fn saw_card(state: &AppState, card: &CardDetail) {
-    let Ok(profile) = profile_id(state) else { return };
+pub(crate) fn saw_card(session: &impl WithOutbox, card: &CardDetail) {
+    let Ok(profile) = session.profile_id() else { return };
     let s = Seen {
         updated_at: card.summary.updated_at.clone(),
         revision: Some(card.revision),
         title: card.summary.title.clone(),
     };
-    state.outbox_memory().seen.lock().unwrap_or_else(|e| e.into_inner()).insert((profile, card.summary.id.clone()), s);
+    session.outbox_memory().seen.lock().unwrap_or_else(|e| e.into_inner()).insert((profile, card.summary.id.clone()), s);
 }
 
 /// Notes a card summary as read from the service (`card_move`'s answer), for the selected profile.
-pub(crate) fn saw_summary(state: &AppState, card: &api_types::CardSummary) {
-    let Ok(profile) = profile_id(state) else { return };
-    let mut map = state.outbox_memory().seen.lock().unwrap_or_else(|e| e.into_inner());
+pub(crate) fn saw_summary(session: &impl WithOutbox, card: &api_types::CardSummary) {
+    let Ok(profile) = session.profile_id() else { return };
+    let mut map = session.outbox_memory().seen.lock().unwrap_or_else(|e| e.into_inner());
     let key = (profile, card.id.clone());
     let revision = map.get(&key).and_then(|s| s.revision);
     map.insert(key, Seen { updated_at: card.updated_at.clone(), revision, title: card.title.clone() });
 }
 
-fn seen_of(state: &AppState, profile: &str, card_id: &str) -> Option<Seen> {
-    let map = state.outbox_memory().seen.lock().unwrap_or_else(|e| e.into_inner());
+fn seen_of(session: &impl WithOutbox, profile: &str, card_id: &str) -> Option<Seen> {
+    let map = session.outbox_memory().seen.lock().unwrap_or_else(|e| e.into_inner());
     map.get(&(profile.to_string(), card_id.to_string())).cloned()
 }
 
@@ -237,12 +243,6 @@ fn fields(u: &UpdateCard) -> Vec<String> {
 
 // --- keeping a change
 
-fn profile_id(state: &AppState) -> IpcResult<String> {
-    state
-        .selected_id()
-        .ok_or_else(|| IpcError::new(IpcCode::NoProfile, "No profile is selected: add or pick one in Settings."))
-}
-
 fn changes(n: usize) -> String {
     if n == 1 { "1 change waiting".to_string() } else { format!("{n} changes waiting") }
 }
@@ -262,20 +262,20 @@ pub fn queued_error(waiting: usize) -> IpcError {
 /// Keeps `update` of `card_id` in the selected profile's outbox (merged into the card's draft when it
 /// has one) and answers the `queued` error to return. `base_updated_at`: the card's `updatedAt` the
 /// change was made from (else what the core last read of it).
-pub(crate) fn keep(state: &AppState, card_id: &str, update: UpdateCard, base_updated_at: Option<String>) -> IpcError {
-    match keep_inner(state, card_id, update, base_updated_at) {
+pub(crate) fn keep(session: &impl WithOutbox, card_id: &str, update: UpdateCard, base_updated_at: Option<String>) -> IpcError {
+    match keep_inner(session, card_id, update, base_updated_at) {
         Ok(n) => queued_error(n),
         Err(e) => e,
     }
 }
 
-fn keep_inner(state: &AppState, card_id: &str, update: UpdateCard, base_updated_at: Option<String>) -> IpcResult<usize> {
-    let profile = profile_id(state)?;
-    let seen = seen_of(state, &profile, card_id);
+fn keep_inner(session: &impl WithOutbox, card_id: &str, update: UpdateCard, base_updated_at: Option<String>) -> IpcResult<usize> {
+    let profile = session.profile_id()?;
+    let seen = seen_of(session, &profile, card_id);
     let base_updated_at = base_updated_at.or_else(|| seen.as_ref().and_then(|s| s.updated_at.clone()));
     let base_revision = update.expected_revision.or_else(|| seen.as_ref().and_then(|s| s.revision));
     let title = update.title.clone().or_else(|| seen.map(|s| s.title));
-    with_outbox(state, &profile, |drafts| {
+    with_outbox(session, &profile, |drafts| {
         match drafts.iter_mut().find(|d| d.card_id == card_id) {
             Some(d) => {
                 merge(&mut d.update, update);
@@ -308,9 +308,9 @@ fn keep_inner(state: &AppState, card_id: &str, update: UpdateCard, base_updated_
 
 /// Whether the selected profile has a kept change for this card (a new edit then goes through it, so
 /// the two are sent in order).
-pub(crate) fn has_draft(state: &AppState, card_id: &str) -> bool {
-    profile_id(state)
-        .and_then(|p| drafts_of(state, &p))
+pub(crate) fn has_draft(session: &impl WithOutbox, card_id: &str) -> bool {
+    session.profile_id()
+        .and_then(|p| drafts_of(session, &p))
         .map(|d| d.iter().any(|d| d.card_id == card_id))
         .unwrap_or(false)
 }
@@ -333,14 +333,14 @@ fn is_network(e: &IpcError) -> bool {
 
 /// Sends one draft of `profile` (its current state in the file). `force`: without the `updatedAt` check,
 /// and notes over the current revision (`sendMine`).
-async fn send_one(state: &AppState, profile: &str, card_id: &str, force: bool) -> IpcResult<Outcome> {
-    let Some(draft) = drafts_of(state, profile)?.into_iter().find(|d| d.card_id == card_id) else {
+async fn send_one(session: &impl WithOutbox, profile: &str, card_id: &str, force: bool) -> IpcResult<Outcome> {
+    let Some(draft) = drafts_of(session, profile)?.into_iter().find(|d| d.card_id == card_id) else {
         return Err(IpcError::new(IpcCode::NotFound, "That change is no longer waiting: it was sent or discarded."));
     };
     if draft.conflict.is_some() && !force {
         return Ok(Outcome::Conflict);
     }
-    let client = state.client_for(profile).await?;
+    let client = session.client_for(profile).await?;
     let current = match client.cards().get(card_id).await {
         Ok(c) => c,
         Err(e) => {
@@ -349,7 +349,7 @@ async fn send_one(state: &AppState, profile: &str, card_id: &str, force: bool) -
                 return Ok(Outcome::Offline);
             }
             if e.code == IpcCode::NotFound {
-                mark_conflict(state, profile, card_id, None, Some("The card was deleted elsewhere.".into()))?;
+                mark_conflict(session, profile, card_id, None, Some("The card was deleted elsewhere.".into()))?;
                 return Ok(Outcome::Conflict);
             }
             return Ok(Outcome::Failed(e));
@@ -357,7 +357,7 @@ async fn send_one(state: &AppState, profile: &str, card_id: &str, force: bool) -
     };
     let theirs = current.summary.updated_at.clone();
     if !force && draft.base_updated_at.is_some() && draft.base_updated_at != theirs {
-        mark_conflict(state, profile, card_id, theirs, None)?;
+        mark_conflict(session, profile, card_id, theirs, None)?;
         return Ok(Outcome::Conflict);
     }
     let mut update = draft.update.clone();
@@ -371,11 +371,11 @@ async fn send_one(state: &AppState, profile: &str, card_id: &str, force: bool) -
             return match e.code {
                 IpcCode::Network => Ok(Outcome::Offline),
                 IpcCode::NotesConflict | IpcCode::Conflict => {
-                    mark_conflict(state, profile, card_id, theirs, None)?;
+                    mark_conflict(session, profile, card_id, theirs, None)?;
                     Ok(Outcome::Conflict)
                 }
                 IpcCode::Validation | IpcCode::NotFound => {
-                    mark_conflict(state, profile, card_id, theirs, Some(format!("The service refused it: {}", e.message)))?;
+                    mark_conflict(session, profile, card_id, theirs, Some(format!("The service refused it: {}", e.message)))?;
                     Ok(Outcome::Conflict)
                 }
                 _ => Ok(Outcome::Failed(e)),
@@ -385,7 +385,7 @@ async fn send_one(state: &AppState, profile: &str, card_id: &str, force: bool) -
     // Sent: drop the draft, unless a change was kept meanwhile (then it waits on top of what landed).
     let card = client.cards().get(card_id).await.ok();
     let new_base = card.as_ref().and_then(|c| c.summary.updated_at.clone());
-    with_outbox(state, profile, |drafts| {
+    with_outbox(session, profile, |drafts| {
         let Some(i) = drafts.iter().position(|d| d.card_id == card_id) else { return ((), false) };
         if drafts[i].seq == draft.seq {
             drafts.remove(i);
@@ -397,19 +397,19 @@ async fn send_one(state: &AppState, profile: &str, card_id: &str, force: bool) -
     })?;
     match card {
         Some(c) => {
-            saw_card(state, &c);
+            saw_card(session, &c);
             Ok(Outcome::Sent(Box::new(c)))
         }
         None => {
             let c = client.cards().get(card_id).await?;
-            saw_card(state, &c);
+            saw_card(session, &c);
             Ok(Outcome::Sent(Box::new(c)))
         }
     }
 }
 
-fn mark_conflict(state: &AppState, profile: &str, card_id: &str, theirs: Option<String>, problem: Option<String>) -> IpcResult<()> {
-    with_outbox(state, profile, |drafts| {
+fn mark_conflict(session: &impl WithOutbox, profile: &str, card_id: &str, theirs: Option<String>, problem: Option<String>) -> IpcResult<()> {
+    with_outbox(session, profile, |drafts| {
         if let Some(d) = drafts.iter_mut().find(|d| d.card_id == card_id) {
             d.conflict = Some(Conflict { theirs_updated_at: theirs, problem });
         }
@@ -420,17 +420,17 @@ fn mark_conflict(state: &AppState, profile: &str, card_id: &str, theirs: Option<
 /// `card_update`/`card_move` on a card that has a kept change: merges the new edit into it and tries to
 /// send the whole. Sent → the card; nothing answered → `queued`; changed elsewhere → `conflict`.
 pub(crate) async fn keep_and_send(
-    state: &AppState,
+    session: &impl WithOutbox,
     card_id: &str,
     update: UpdateCard,
     base_updated_at: Option<String>,
 ) -> IpcResult<CardDetail> {
-    keep_inner(state, card_id, update, base_updated_at)?;
-    let profile = profile_id(state)?;
-    let _sync = state.outbox_memory().sync.lock().await;
-    match send_one(state, &profile, card_id, false).await? {
+    keep_inner(session, card_id, update, base_updated_at)?;
+    let profile = session.profile_id()?;
+    let _sync = session.outbox_memory().sync.lock().await;
+    match send_one(session, &profile, card_id, false).await? {
         Outcome::Sent(card) => Ok(*card),
-        Outcome::Offline => Err(queued_error(waiting_count(state, &profile)?)),
+        Outcome::Offline => Err(queued_error(waiting_count(session, &profile)?)),
         Outcome::Conflict => Err(IpcError::new(
             IpcCode::Conflict,
             "This card changed elsewhere while your earlier change was waiting. Nothing was sent; your changes are \
@@ -440,8 +440,8 @@ pub(crate) async fn keep_and_send(
     }
 }
 
-fn waiting_count(state: &AppState, profile: &str) -> IpcResult<usize> {
-    Ok(drafts_of(state, profile)?.iter().filter(|d| d.conflict.is_none()).count())
+fn waiting_count(session: &impl WithOutbox, profile: &str) -> IpcResult<usize> {
+    Ok(drafts_of(session, profile)?.iter().filter(|d| d.conflict.is_none()).count())
 }
 
 fn status_of(drafts: &[Draft], sent: u32, offline: bool) -> DraftsStatus {
@@ -470,23 +470,23 @@ fn status_of(drafts: &[Draft], sent: u32, offline: bool) -> DraftsStatus {
 // --- the commands
 
 /// The selected profile's kept changes. No profile selected: nothing waits.
-pub async fn drafts_status(state: &AppState) -> IpcResult<DraftsStatus> {
-    let Some(profile) = state.selected_id() else { return Ok(status_of(&[], 0, false)) };
-    Ok(status_of(&drafts_of(state, &profile)?, 0, false))
+pub async fn drafts_status(session: &impl WithOutbox) -> IpcResult<DraftsStatus> {
+    let Some(profile) = session.selected_profile() else { return Ok(status_of(&[], 0, false)) };
+    Ok(status_of(&drafts_of(session, &profile)?, 0, false))
 }
 
 /// Tries every waiting change of the selected profile now, oldest first. Stops at the first network
 /// failure (the rest would fail alike).
-pub async fn drafts_sync(state: &AppState) -> IpcResult<DraftsStatus> {
-    let Some(profile) = state.selected_id() else { return Ok(status_of(&[], 0, false)) };
-    let _sync = state.outbox_memory().sync.lock().await;
+pub async fn drafts_sync(session: &impl WithOutbox) -> IpcResult<DraftsStatus> {
+    let Some(profile) = session.selected_profile() else { return Ok(status_of(&[], 0, false)) };
+    let _sync = session.outbox_memory().sync.lock().await;
     let mut pending: Vec<Draft> =
-        drafts_of(state, &profile)?.into_iter().filter(|d| d.conflict.is_none()).collect();
+        drafts_of(session, &profile)?.into_iter().filter(|d| d.conflict.is_none()).collect();
     pending.sort_by(|a, b| a.saved_at.total_cmp(&b.saved_at));
     let (mut sent, mut offline) = (0u32, false);
     let mut failure = None;
     for d in pending {
-        match send_one(state, &profile, &d.card_id, false).await {
+        match send_one(session, &profile, &d.card_id, false).await {
             Ok(Outcome::Sent(_)) => sent += 1,
             Ok(Outcome::Conflict) => {}
             Ok(Outcome::Offline) => {
@@ -505,16 +505,16 @@ pub async fn drafts_sync(state: &AppState) -> IpcResult<DraftsStatus> {
         }
         tracing::warn!(error = %e.message, "a kept change could not be sent");
     }
-    Ok(status_of(&drafts_of(state, &profile)?, sent, offline))
+    Ok(status_of(&drafts_of(session, &profile)?, sent, offline))
 }
 
 /// A change in conflict (or any kept change): send it anyway over what the service has now, or drop it.
-pub async fn drafts_resolve(state: &AppState, args: DraftsResolveArgs) -> IpcResult<DraftsStatus> {
-    let profile = profile_id(state)?;
-    let _sync = state.outbox_memory().sync.lock().await;
+pub async fn drafts_resolve(session: &impl WithOutbox, args: DraftsResolveArgs) -> IpcResult<DraftsStatus> {
+    let profile = session.profile_id()?;
+    let _sync = session.outbox_memory().sync.lock().await;
     match args.action {
         DraftAction::DiscardMine => {
-            let found = with_outbox(state, &profile, |drafts| {
+            let found = with_outbox(session, &profile, |drafts| {
                 let before = drafts.len();
                 drafts.retain(|d| d.card_id != args.card_id);
                 let found = drafts.len() != before;
@@ -523,23 +523,23 @@ pub async fn drafts_resolve(state: &AppState, args: DraftsResolveArgs) -> IpcRes
             if !found {
                 return Err(IpcError::new(IpcCode::NotFound, "That change is no longer waiting: it was sent or discarded."));
             }
-            Ok(status_of(&drafts_of(state, &profile)?, 0, false))
+            Ok(status_of(&drafts_of(session, &profile)?, 0, false))
         }
-        DraftAction::SendMine => match send_one(state, &profile, &args.card_id, true).await? {
-            Outcome::Sent(_) => Ok(status_of(&drafts_of(state, &profile)?, 1, false)),
+        DraftAction::SendMine => match send_one(session, &profile, &args.card_id, true).await? {
+            Outcome::Sent(_) => Ok(status_of(&drafts_of(session, &profile)?, 1, false)),
             Outcome::Offline => {
                 // It waits again, rebased: sent as is when the service answers.
-                with_outbox(state, &profile, |drafts| {
+                with_outbox(session, &profile, |drafts| {
                     if let Some(d) = drafts.iter_mut().find(|d| d.card_id == args.card_id) {
                         d.conflict = None;
                         d.base_updated_at = None;
                     }
                     ((), true)
                 })?;
-                Err(queued_error(waiting_count(state, &profile)?))
+                Err(queued_error(waiting_count(session, &profile)?))
             }
             Outcome::Conflict => {
-                let d = drafts_of(state, &profile)?;
+                let d = drafts_of(session, &profile)?;
                 let problem = d.iter().find(|d| d.card_id == args.card_id).and_then(|d| d.conflict.clone()).and_then(|c| c.problem);
                 Err(IpcError::new(IpcCode::Conflict, problem.unwrap_or_else(|| "The card changed again; try once more.".into())))
             }
@@ -549,13 +549,13 @@ pub async fn drafts_resolve(state: &AppState, args: DraftsResolveArgs) -> IpcRes
 }
 
 /// Tries to send the selected profile's waiting changes right away and then every `every` while some
-/// wait. Started by the desktop and web-shell mains (never by `AppState::start`, so tests choose).
-pub fn spawn_sync_loop(state: AppState, every: Duration) -> tokio::task::JoinHandle<()> {
+/// wait. Started by the desktop and web-shell mains (never when the core starts, so tests choose).
+pub fn spawn_sync_loop(session: impl WithOutbox, every: Duration) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         loop {
-            let waiting = drafts_status(&state).await.map(|s| s.waiting).unwrap_or(0);
+            let waiting = drafts_status(&session).await.map(|s| s.waiting).unwrap_or(0);
             if waiting > 0 {
-                match drafts_sync(&state).await {
+                match drafts_sync(&session).await {
                     Ok(s) if s.sent > 0 => tracing::info!(sent = s.sent, waiting = s.waiting, "kept changes sent"),
                     Ok(_) => {}
                     Err(e) => tracing::debug!(error = %e.message, "kept changes not sent yet"),

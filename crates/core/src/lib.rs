@@ -14,6 +14,7 @@ pub mod library;
 pub mod planner;
 pub mod profiles;
 pub mod secrets;
+pub mod session;
 pub mod settings;
 pub mod state;
 pub mod studio;

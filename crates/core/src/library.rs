@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::error::{IpcError, IpcResult};
-use crate::state::AppState;
+use crate::session::Session;
 
 /// Outputs per `media_library` page at most (the service's limit).
 pub const LIBRARY_PAGE_MAX: u32 = 100;
@@ -30,7 +30,7 @@ pub struct MediaLibraryArgs {
 }
 
 /// A page of the account's finished creations (renders and boards; not uploads), newest first.
-pub async fn media_library(state: &AppState, args: MediaLibraryArgs) -> IpcResult<Vec<MediaSummary>> {
+pub async fn media_library(session: &impl Session, args: MediaLibraryArgs) -> IpcResult<Vec<MediaSummary>> {
     if let Some(limit) = args.limit {
         if !(1..=LIBRARY_PAGE_MAX).contains(&limit) {
             return Err(IpcError::validation("limit", format!("Ask for 1 to {LIBRARY_PAGE_MAX} outputs at a time.")));
@@ -47,5 +47,5 @@ pub async fn media_library(state: &AppState, args: MediaLibraryArgs) -> IpcResul
         offset: args.offset,
         ..Default::default()
     };
-    Ok(state.client().await?.media().list(&query).await?.media)
+    Ok(session.client().await?.media().list(&query).await?.media)
 }

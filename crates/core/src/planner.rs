@@ -1,5 +1,6 @@
 //! The planner's commands (docs/ipc.md, "Planner"): spaces, stages as board columns, cards moved and
-//! edited. Each is a plain async function over `AppState`, like those in `commands`.
+//! edited. Each is a plain async function over the session (`session::Session`; the card edits also
+//! over the outbox, `drafts::WithOutbox`), which the command layer's `AppState` provides.
 use api_client::CardEdit;
 use api_types::{
     ArchiveRequest, ArchiveResult, CardDetail, CardQuery, CardSummary, ConnectedAccount, CreateCard, CreateSpace,
@@ -9,9 +10,9 @@ use api_types::{
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::drafts;
+use crate::drafts::{self, WithOutbox};
 use crate::error::{IpcCode, IpcError, IpcResult};
-use crate::state::AppState;
+use crate::session::Session;
 
 /// Cards asked for per `GET /cards` page (the service's maximum).
 const PAGE: u32 = 100;
@@ -179,8 +180,8 @@ fn non_empty(v: Option<String>) -> Option<String> {
     v.map(|s| s.trim().to_string()).filter(|s| !s.is_empty())
 }
 
-pub async fn board_load(state: &AppState, args: BoardLoadArgs) -> IpcResult<Board> {
-    let client = state.client().await?;
+pub async fn board_load(session: &impl Session, args: BoardLoadArgs) -> IpcResult<Board> {
+    let client = session.client().await?;
     let stage_list = client.stages().list(Some(&args.space_id)).await?;
     let mut stages = stage_list.stages;
     stages.sort_by(|a, b| a.sort_order.total_cmp(&b.sort_order));
@@ -274,27 +275,27 @@ async fn first_pages(
     Ok((cards, Totals::PerStage(totals), complete))
 }
 
-pub async fn space_create(state: &AppState, args: SpaceCreateArgs) -> IpcResult<Space> {
+pub async fn space_create(session: &impl Session, args: SpaceCreateArgs) -> IpcResult<Space> {
     let name = check_text("name", "space", &args.name, 120)?;
-    Ok(state.client().await?.spaces().create(&CreateSpace { name, ..Default::default() }).await?)
+    Ok(session.client().await?.spaces().create(&CreateSpace { name, ..Default::default() }).await?)
 }
 
-pub async fn space_rename(state: &AppState, args: SpaceRenameArgs) -> IpcResult<Space> {
+pub async fn space_rename(session: &impl Session, args: SpaceRenameArgs) -> IpcResult<Space> {
     let name = check_text("name", "space", &args.name, 120)?;
     let update = UpdateSpace { name: Some(name), ..Default::default() };
-    Ok(state.client().await?.spaces().update(&args.space_id, &update).await?)
+    Ok(session.client().await?.spaces().update(&args.space_id, &update).await?)
 }
 
-pub async fn space_archive(state: &AppState, args: SpaceArchiveArgs) -> IpcResult<ArchiveResult> {
-    archive(state, "space", args.space_id, args.archived).await
+pub async fn space_archive(session: &impl Session, args: SpaceArchiveArgs) -> IpcResult<ArchiveResult> {
+    archive(session, "space", args.space_id, args.archived).await
 }
 
-async fn archive(state: &AppState, asset_type: &str, id: String, archived: bool) -> IpcResult<ArchiveResult> {
+async fn archive(session: &impl Session, asset_type: &str, id: String, archived: bool) -> IpcResult<ArchiveResult> {
     let req = ArchiveRequest { asset_type: asset_type.to_string(), id, archived: Some(archived), ..Default::default() };
-    Ok(state.client().await?.archive(&req).await?)
+    Ok(session.client().await?.archive(&req).await?)
 }
 
-pub async fn stage_create(state: &AppState, args: StageCreateArgs) -> IpcResult<Stage> {
+pub async fn stage_create(session: &impl Session, args: StageCreateArgs) -> IpcResult<Stage> {
     let name = check_text("name", "stage", &args.name, 60)?;
     let req = CreateStage {
         name,
@@ -303,10 +304,10 @@ pub async fn stage_create(state: &AppState, args: StageCreateArgs) -> IpcResult<
         after_id: non_empty(args.after_id),
         ..Default::default()
     };
-    Ok(state.client().await?.stages().create(&req).await?)
+    Ok(session.client().await?.stages().create(&req).await?)
 }
 
-pub async fn stage_update(state: &AppState, args: StageUpdateArgs) -> IpcResult<StageUpdated> {
+pub async fn stage_update(session: &impl Session, args: StageUpdateArgs) -> IpcResult<StageUpdated> {
     let name = match &args.name {
         Some(n) => Some(check_text("name", "stage", n, 60)?),
         None => None,
@@ -322,11 +323,11 @@ pub async fn stage_update(state: &AppState, args: StageUpdateArgs) -> IpcResult<
         before_id: args.before_id.map(Some),
         ..Default::default()
     };
-    Ok(state.client().await?.stages().update(&args.stage_id, &req).await?)
+    Ok(session.client().await?.stages().update(&args.stage_id, &req).await?)
 }
 
-pub async fn stage_delete(state: &AppState, args: StageDeleteArgs) -> IpcResult<StageDeleted> {
-    let client = state.client().await?;
+pub async fn stage_delete(session: &impl Session, args: StageDeleteArgs) -> IpcResult<StageDeleted> {
+    let client = session.client().await?;
     let target = match non_empty(args.target_stage_id) {
         Some(t) if t == args.stage_id => {
             return Err(IpcError::validation("targetStageId", "Choose another stage for the cards of the stage you delete."))
@@ -344,7 +345,7 @@ pub async fn stage_delete(state: &AppState, args: StageDeleteArgs) -> IpcResult<
     Ok(client.stages().delete(&args.stage_id, &req).await?)
 }
 
-pub async fn card_create(state: &AppState, args: CardCreateArgs) -> IpcResult<CardSummary> {
+pub async fn card_create(session: &impl Session, args: CardCreateArgs) -> IpcResult<CardSummary> {
     let title = args.title.trim().to_string();
     if title.is_empty() {
         return Err(IpcError::validation("title", "Give the card a title."));
@@ -354,54 +355,54 @@ pub async fn card_create(state: &AppState, args: CardCreateArgs) -> IpcResult<Ca
         return Err(IpcError::validation("platform", "Choose the card's platform."));
     }
     let req = CreateCard { title, platform, space_id: Some(args.space_id), stage: Some(args.stage_id), ..Default::default() };
-    Ok(state.client().await?.cards().create(&req).await?)
+    Ok(session.client().await?.cards().create(&req).await?)
 }
 
-pub async fn card_move(state: &AppState, args: CardMoveArgs) -> IpcResult<CardSummary> {
+pub async fn card_move(session: &impl WithOutbox, args: CardMoveArgs) -> IpcResult<CardSummary> {
     if args.before_card_id.as_deref() == Some(args.card_id.as_str()) {
         return Err(IpcError::validation("beforeCardId", "A card cannot be placed before itself."));
     }
     let update = UpdateCard { stage: Some(args.stage_id), before_card_id: args.before_card_id, ..Default::default() };
-    let client = state.client().await?;
+    let client = session.client().await?;
     // A card with a kept offline change: the move goes after it (drafts).
-    if drafts::has_draft(state, &args.card_id) {
-        return Ok(drafts::keep_and_send(state, &args.card_id, update, None).await?.summary);
+    if drafts::has_draft(session, &args.card_id) {
+        return Ok(drafts::keep_and_send(session, &args.card_id, update, None).await?.summary);
     }
-    let card = client.cards().update(&args.card_id, &update).await.map_err(|e| kept_if_offline(state, &args.card_id, &update, e))?;
-    drafts::saw_summary(state, &card);
+    let card = client.cards().update(&args.card_id, &update).await.map_err(|e| kept_if_offline(session, &args.card_id, &update, e))?;
+    drafts::saw_summary(session, &card);
     Ok(card)
 }
 
 /// Nothing answered: the change is kept on this computer (drafts) and the caller told `queued`;
 /// any other failure is answered as it is.
-fn kept_if_offline(state: &AppState, card_id: &str, update: &UpdateCard, e: api_client::ApiError) -> IpcError {
+fn kept_if_offline(session: &impl WithOutbox, card_id: &str, update: &UpdateCard, e: api_client::ApiError) -> IpcError {
     let e = IpcError::from(e);
     if e.code == IpcCode::Network {
-        drafts::keep(state, card_id, update.clone(), None)
+        drafts::keep(session, card_id, update.clone(), None)
     } else {
         e
     }
 }
 
-pub async fn card_get(state: &AppState, args: CardIdArgs) -> IpcResult<CardDetail> {
-    let card = state.client().await?.cards().get(&args.card_id).await?;
-    drafts::saw_card(state, &card);
+pub async fn card_get(session: &impl WithOutbox, args: CardIdArgs) -> IpcResult<CardDetail> {
+    let card = session.client().await?.cards().get(&args.card_id).await?;
+    drafts::saw_card(session, &card);
     Ok(card)
 }
 
 /// Sends one PATCH and reads the card back. Whole `posts`/`assets` lists are checked against the
 /// spec's 400 rules first (against the card as it is now, so re-adding a kept file is caught).
-pub async fn card_update(state: &AppState, args: CardUpdateArgs) -> IpcResult<CardDetail> {
-    let client = state.client().await?;
+pub async fn card_update(session: &impl WithOutbox, args: CardUpdateArgs) -> IpcResult<CardDetail> {
+    let client = session.client().await?;
     let update = args.update;
     if update.notes.is_some() && update.expected_revision.is_none() {
         return Err(IpcError::validation("expectedRevision", "Notes are saved with the revision they were edited from; reload the card and try again."));
     }
     // A card with a kept offline change: this edit is merged into it and sent after it (drafts).
-    if drafts::has_draft(state, &args.card_id) {
-        return drafts::keep_and_send(state, &args.card_id, update, None).await;
+    if drafts::has_draft(session, &args.card_id) {
+        return drafts::keep_and_send(session, &args.card_id, update, None).await;
     }
-    let offline = |e: api_client::ApiError, update: &UpdateCard| kept_if_offline(state, &args.card_id, update, e);
+    let offline = |e: api_client::ApiError, update: &UpdateCard| kept_if_offline(session, &args.card_id, update, e);
     if update.posts.is_some() || update.assets.is_some() {
         let current = client.cards().get(&args.card_id).await.map_err(|e| offline(e, &update))?;
         let mut edit = CardEdit::from_card(&current);
@@ -415,18 +416,18 @@ pub async fn card_update(state: &AppState, args: CardUpdateArgs) -> IpcResult<Ca
     }
     client.cards().update(&args.card_id, &update).await.map_err(|e| offline(e, &update))?;
     let card = client.cards().get(&args.card_id).await?;
-    drafts::saw_card(state, &card);
+    drafts::saw_card(session, &card);
     Ok(card)
 }
 
-pub async fn card_archive(state: &AppState, args: CardArchiveArgs) -> IpcResult<ArchiveResult> {
-    archive(state, "card", args.card_id, args.archived).await
+pub async fn card_archive(session: &impl Session, args: CardArchiveArgs) -> IpcResult<ArchiveResult> {
+    archive(session, "card", args.card_id, args.archived).await
 }
 
-pub async fn tags_list(state: &AppState) -> IpcResult<Vec<Tag>> {
-    Ok(state.client().await?.tags().list().await?)
+pub async fn tags_list(session: &impl Session) -> IpcResult<Vec<Tag>> {
+    Ok(session.client().await?.tags().list().await?)
 }
 
-pub async fn connected_accounts_list(state: &AppState) -> IpcResult<Vec<ConnectedAccount>> {
-    Ok(state.client().await?.connected_accounts().list().await?)
+pub async fn connected_accounts_list(session: &impl Session) -> IpcResult<Vec<ConnectedAccount>> {
+    Ok(session.client().await?.connected_accounts().list().await?)
 }

@@ -1,4 +1,7 @@
-//! `AppState`: the profiles, where keys live, the embedded sandbox and one API client per profile.
+//! `AppState`: the profiles, where keys live, the embedded sandbox and one API client per profile; the
+//! command layer's running state. The domain modules never see it: it implements `session::Session`
+//! (and the parts they keep per running app, `drafts::WithOutbox`, `brand_kit::WithBrandKitFile`,
+//! `studio::WithStudio`), and they take that.
 //!
 //! Locks are std mutexes held for short synchronous work only, never across an `.await`. Secret-store
 //! calls (blocking dbus or platform calls) run on the blocking pool.
@@ -12,6 +15,7 @@ use crate::embedded::Embedded;
 use crate::error::{IpcCode, IpcError, IpcResult};
 use crate::profiles::{Profile, ProfileKind, ProfileRecord, ProfilesView};
 use crate::secrets::{self, KeyStorage, SecretError, SecretStore};
+use crate::session::Session;
 use crate::settings::{JsonFileSettings, SettingsBackend};
 
 /// How the app keeps keys.
@@ -163,16 +167,6 @@ impl AppState {
         &self.inner.studio
     }
 
-    /// The offline outbox's locks and what it last saw of each card.
-    pub(crate) fn outbox_memory(&self) -> &crate::drafts::OutboxMemory {
-        &self.inner.outbox
-    }
-
-    /// Read-modify-write of the brand kit's local file, one at a time.
-    pub(crate) fn brand_kit_file_lock(&self) -> &Mutex<()> {
-        &self.inner.brand_kit_file
-    }
-
     pub fn data_dir(&self) -> &Path {
         &self.inner.data_dir
     }
@@ -313,7 +307,7 @@ impl AppState {
     }
 
     /// The cached client of a profile, built from its stored key.
-    pub(crate) async fn client_for(&self, id: &str) -> IpcResult<Client> {
+    async fn cached_client(&self, id: &str) -> IpcResult<Client> {
         if let Some(c) = self.inner.clients.lock().unwrap_or_else(|e| e.into_inner()).get(id) {
             return Ok(c.clone());
         }
@@ -323,12 +317,36 @@ impl AppState {
         self.inner.clients.lock().unwrap_or_else(|e| e.into_inner()).insert(id.to_string(), client.clone());
         Ok(client)
     }
+}
 
-    /// The selected profile's client.
-    pub async fn client(&self) -> IpcResult<Client> {
-        let id = self.selected_id().ok_or_else(|| {
-            IpcError::new(IpcCode::NoProfile, "No profile is selected: add or pick one in Settings.")
-        })?;
-        self.client_for(&id).await
+impl Session for AppState {
+    fn data_dir(&self) -> &Path {
+        &self.inner.data_dir
+    }
+
+    fn selected_profile(&self) -> Option<String> {
+        self.selected_id()
+    }
+
+    fn client_for(&self, profile: &str) -> impl std::future::Future<Output = IpcResult<Client>> + Send {
+        self.cached_client(profile)
+    }
+}
+
+impl crate::studio::WithStudio for AppState {
+    fn studio(&self) -> &crate::studio::Studio {
+        &self.inner.studio
+    }
+}
+
+impl crate::drafts::WithOutbox for AppState {
+    fn outbox_memory(&self) -> &crate::drafts::OutboxMemory {
+        &self.inner.outbox
+    }
+}
+
+impl crate::brand_kit::WithBrandKitFile for AppState {
+    fn brand_kit_file_lock(&self) -> &Mutex<()> {
+        &self.inner.brand_kit_file
     }
 }

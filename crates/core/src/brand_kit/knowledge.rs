@@ -1,18 +1,18 @@
 //! The knowledge base commands: list, search, add (base64 for small files, a hosted link for large ones), remove.
 use super::*;
 
-pub async fn knowledge_list(state: &AppState, args: KnowledgeListArgs) -> IpcResult<KnowledgeList> {
+pub async fn knowledge_list(session: &impl Session, args: KnowledgeListArgs) -> IpcResult<KnowledgeList> {
     let kit_id = required("brandKitId", &args.brand_kit_id, "brand kit")?;
     if let Some(l) = args.limit {
         if !(1..=KNOWLEDGE_MAX_LIMIT).contains(&l) {
             return Err(IpcError::validation("limit", format!("Ask for 1 to {KNOWLEDGE_MAX_LIMIT} items at a time.")));
         }
     }
-    Ok(state.client().await?.knowledge(&kit_id).list(args.limit, args.offset).await?)
+    Ok(session.client().await?.knowledge(&kit_id).list(args.limit, args.offset).await?)
 }
 
 /// The passages of the kit's knowledge that match `query`, best first, with their similarity (0–1).
-pub async fn knowledge_search(state: &AppState, args: KnowledgeSearchArgs) -> IpcResult<Vec<KnowledgeMatch>> {
+pub async fn knowledge_search(session: &impl Session, args: KnowledgeSearchArgs) -> IpcResult<Vec<KnowledgeMatch>> {
     let kit_id = required("brandKitId", &args.brand_kit_id, "brand kit")?;
     let query = required("query", &args.query, "words to search for")?;
     if let Some(l) = args.limit {
@@ -20,7 +20,7 @@ pub async fn knowledge_search(state: &AppState, args: KnowledgeSearchArgs) -> Ip
             return Err(IpcError::validation("limit", format!("Ask for 1 to {SEARCH_MAX_LIMIT} matches.")));
         }
     }
-    Ok(state.client().await?.knowledge(&kit_id).search(&query, args.limit, None).await?)
+    Ok(session.client().await?.knowledge(&kit_id).search(&query, args.limit, None).await?)
 }
 
 /// The size base64 text decodes to (padded or not), without decoding it.
@@ -123,10 +123,10 @@ pub(super) fn knowledge_input(args: &KnowledgeAddArgs) -> IpcResult<api_types::A
 
 /// Adds a file, a hosted file, a web page or text. At the plan's cap nothing is added and the answer is
 /// `limitReached`.
-pub async fn knowledge_add(state: &AppState, args: KnowledgeAddArgs) -> IpcResult<KnowledgeAdded> {
+pub async fn knowledge_add(session: &impl Session, args: KnowledgeAddArgs) -> IpcResult<KnowledgeAdded> {
     let kit_id = required("brandKitId", &args.brand_kit_id, "brand kit")?;
     let input = knowledge_input(&args)?;
-    let client = state.client().await?;
+    let client = session.client().await?;
     client.knowledge(&kit_id).add(&input).await.map_err(|e| match e {
         ApiError::LimitReached { limit, current, status, .. } => {
             let counts = match (current, limit) {
@@ -149,8 +149,8 @@ pub async fn knowledge_add(state: &AppState, args: KnowledgeAddArgs) -> IpcResul
     })
 }
 
-pub async fn knowledge_remove(state: &AppState, args: KnowledgeRemoveArgs) -> IpcResult<Deleted> {
+pub async fn knowledge_remove(session: &impl Session, args: KnowledgeRemoveArgs) -> IpcResult<Deleted> {
     let kit_id = required("brandKitId", &args.brand_kit_id, "brand kit")?;
     let id = required("knowledgeId", &args.knowledge_id, "knowledge item")?;
-    Ok(state.client().await?.knowledge(&kit_id).remove(&id).await?)
+    Ok(session.client().await?.knowledge(&kit_id).remove(&id).await?)
 }

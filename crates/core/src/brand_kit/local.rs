@@ -1,6 +1,13 @@
 //! Kept on this computer: section drafts and archived sections, per profile and kit (`brand_kit.json`).
 use super::*;
 
+/// What the brand kit's local file needs of the running app: the session, and the file's lock (kept by
+/// the running app, never process-global).
+pub trait WithBrandKitFile: Session {
+    /// Read-modify-write of the brand kit's local file, one at a time.
+    fn brand_kit_file_lock(&self) -> &std::sync::Mutex<()>;
+}
+
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub(super) struct Local {
@@ -39,10 +46,10 @@ pub(super) fn write_local(dir: &Path, local: &Local) -> IpcResult<()> {
 }
 
 /// Runs `f` over one kit's local record and saves the file when `f` says it changed.
-pub(super) fn with_kit<T>(state: &AppState, kit_id: &str, f: impl FnOnce(&mut KitLocal) -> (T, bool)) -> IpcResult<T> {
-    let profile = profile_id(state)?;
-    let dir = state.data_dir();
-    let _guard = state.brand_kit_file_lock().lock().unwrap_or_else(|e| e.into_inner());
+pub(super) fn with_kit<T>(session: &impl WithBrandKitFile, kit_id: &str, f: impl FnOnce(&mut KitLocal) -> (T, bool)) -> IpcResult<T> {
+    let profile = session.profile_id()?;
+    let dir = session.data_dir();
+    let _guard = session.brand_kit_file_lock().lock().unwrap_or_else(|e| e.into_inner());
     let mut local = read_local(dir)?;
     let kit = local.profiles.entry(profile).or_default().entry(kit_id.to_string()).or_default();
     let (out, changed) = f(kit);
@@ -52,14 +59,8 @@ pub(super) fn with_kit<T>(state: &AppState, kit_id: &str, f: impl FnOnce(&mut Ki
     Ok(out)
 }
 
-pub(super) fn kit_local(state: &AppState, kit_id: &str) -> IpcResult<KitLocal> {
-    with_kit(state, kit_id, |k| (k.clone(), false))
-}
-
-pub(super) fn profile_id(state: &AppState) -> IpcResult<String> {
-    state
-        .selected_id()
-        .ok_or_else(|| IpcError::new(IpcCode::NoProfile, "No profile is selected: add or pick one in Settings."))
+pub(super) fn kit_local(session: &impl WithBrandKitFile, kit_id: &str) -> IpcResult<KitLocal> {
+    with_kit(session, kit_id, |k| (k.clone(), false))
 }
 
 pub(super) fn now_ms() -> f64 {

@@ -22,7 +22,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use ts_rs::TS;
 
 use crate::error::{IpcCode, IpcError, IpcResult};
-use crate::state::AppState;
+use crate::session::Session;
 
 mod checks;
 mod knowledge;
@@ -31,6 +31,7 @@ mod sections;
 use checks::*;
 pub use knowledge::*;
 use local::*;
+pub use local::WithBrandKitFile;
 pub use sections::*;
 
 const FILE: &str = "brand_kit.json";

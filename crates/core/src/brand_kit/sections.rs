@@ -1,10 +1,10 @@
 //! The brand kit's section commands: page, sections, save (drafts kept on a conflict or no answer), add, archive, history, revert.
 use super::*;
 
-pub async fn brand_kit_page(state: &AppState, args: BrandKitIdArgs) -> IpcResult<BrandKitPage> {
+pub async fn brand_kit_page(session: &impl WithBrandKitFile, args: BrandKitIdArgs) -> IpcResult<BrandKitPage> {
     let kit_id = required("brandKitId", &args.brand_kit_id, "brand kit")?;
-    let view = state.client().await?.brand_kits().get_summary(&kit_id).await?;
-    let local = kit_local(state, &kit_id)?;
+    let view = session.client().await?.brand_kits().get_summary(&kit_id).await?;
+    let local = kit_local(session, &kit_id)?;
     // A section restored elsewhere is live again: it is no longer offered for restore.
     let live: HashSet<&str> = view.sections.iter().map(|s| s.key.as_str()).collect();
     let archived = local.archived.into_iter().filter(|a| !live.contains(a.key.as_str())).collect();
@@ -13,7 +13,7 @@ pub async fn brand_kit_page(state: &AppState, args: BrandKitIdArgs) -> IpcResult
 
 /// Sections with their bodies, by key, role or tab (lists AND-combined). An unknown role or tab is the
 /// service's 400, answered as validation with `validValues`.
-pub async fn brand_kit_sections(state: &AppState, args: BrandKitSectionsArgs) -> IpcResult<BrandKitSectionsView> {
+pub async fn brand_kit_sections(session: &impl Session, args: BrandKitSectionsArgs) -> IpcResult<BrandKitSectionsView> {
     let kit_id = required("brandKitId", &args.brand_kit_id, "brand kit")?;
     let clean = |v: Option<Vec<String>>| -> Vec<String> {
         v.unwrap_or_default().into_iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
@@ -27,19 +27,19 @@ pub async fn brand_kit_sections(state: &AppState, args: BrandKitSectionsArgs) ->
     if filter.keys.is_empty() && filter.roles.is_empty() && filter.tabs.is_empty() {
         return Err(IpcError::validation("keys", "Say which sections to read: give keys, roles or tabs."));
     }
-    Ok(state.client().await?.brand_kits().get_sections(&kit_id, &filter).await?)
+    Ok(session.client().await?.brand_kits().get_sections(&kit_id, &filter).await?)
 }
 
 /// Saves the changed sections in one all-or-nothing write. Refused (409) or unanswered, nothing is
 /// written and the user's change is kept as a draft; saved, the sections' drafts are cleared.
-pub async fn brand_kit_save(state: &AppState, args: BrandKitSaveArgs) -> IpcResult<Vec<BrandKitSection>> {
+pub async fn brand_kit_save(session: &impl WithBrandKitFile, args: BrandKitSaveArgs) -> IpcResult<Vec<BrandKitSection>> {
     let kit_id = required("brandKitId", &args.brand_kit_id, "brand kit")?;
     let writes = check_edits(&args.sections)?;
     let keys: Vec<String> = writes.iter().filter_map(|w| w.key.clone()).collect();
-    let client = state.client().await?;
+    let client = session.client().await?;
     match client.brand_kits().write_sections(&kit_id, writes).await {
         Ok(kit) => {
-            with_kit(state, &kit_id, |k| {
+            with_kit(session, &kit_id, |k| {
                 let before = k.drafts.len();
                 k.drafts.retain(|d| !keys.contains(&d.key));
                 ((), k.drafts.len() != before)
@@ -50,7 +50,7 @@ pub async fn brand_kit_save(state: &AppState, args: BrandKitSaveArgs) -> IpcResu
             let conflict = matches!(e, ApiError::SectionConflict { .. });
             let mut err = IpcError::from(e);
             if conflict {
-                keep_drafts(state, &kit_id, &args.sections, &err, DraftReason::Conflict)?;
+                keep_drafts(session, &kit_id, &args.sections, &err, DraftReason::Conflict)?;
                 let changed: Vec<String> = err.conflicts.iter().map(|c| format!("“{}”", c.key)).collect();
                 err.message = format!(
                     "{} changed since you opened {}. Nothing was written: your text is kept on this computer until \
@@ -59,7 +59,7 @@ pub async fn brand_kit_save(state: &AppState, args: BrandKitSaveArgs) -> IpcResu
                     if changed.len() == 1 { "it" } else { "them" },
                 );
             } else if err.code == IpcCode::Network {
-                keep_drafts(state, &kit_id, &args.sections, &err, DraftReason::Offline)?;
+                keep_drafts(session, &kit_id, &args.sections, &err, DraftReason::Offline)?;
                 err.message.push_str(" Your unsaved text is kept as a draft on this computer.");
             }
             Err(err)
@@ -69,9 +69,9 @@ pub async fn brand_kit_save(state: &AppState, args: BrandKitSaveArgs) -> IpcResu
 
 /// Keeps every entry of a refused write (nothing of it was written), merged over an earlier draft of the
 /// same section: later fields win.
-pub(super) fn keep_drafts(state: &AppState, kit_id: &str, edits: &[SectionEdit], err: &IpcError, reason: DraftReason) -> IpcResult<()> {
+pub(super) fn keep_drafts(session: &impl WithBrandKitFile, kit_id: &str, edits: &[SectionEdit], err: &IpcError, reason: DraftReason) -> IpcResult<()> {
     let now = now_ms();
-    with_kit(state, kit_id, |k| {
+    with_kit(session, kit_id, |k| {
         for e in edits {
             let theirs = err.conflicts.iter().find(|c| c.key == e.key).map(|c| c.version);
             let draft = match k.drafts.iter_mut().find(|d| d.key == e.key) {
@@ -112,15 +112,15 @@ pub(super) fn keep_drafts(state: &AppState, kit_id: &str, edits: &[SectionEdit],
     })
 }
 
-pub async fn brand_kit_drafts(state: &AppState, args: BrandKitIdArgs) -> IpcResult<Vec<SectionDraft>> {
+pub async fn brand_kit_drafts(session: &impl WithBrandKitFile, args: BrandKitIdArgs) -> IpcResult<Vec<SectionDraft>> {
     let kit_id = required("brandKitId", &args.brand_kit_id, "brand kit")?;
-    Ok(kit_local(state, &kit_id)?.drafts)
+    Ok(kit_local(session, &kit_id)?.drafts)
 }
 
 /// Drops one kept draft (the user chose "take theirs" or gave it up). Answers the kit's remaining drafts.
-pub async fn brand_kit_draft_discard(state: &AppState, args: BrandKitSectionKeyArgs) -> IpcResult<Vec<SectionDraft>> {
+pub async fn brand_kit_draft_discard(session: &impl WithBrandKitFile, args: BrandKitSectionKeyArgs) -> IpcResult<Vec<SectionDraft>> {
     let kit_id = required("brandKitId", &args.brand_kit_id, "brand kit")?;
-    let (found, rest) = with_kit(state, &kit_id, |k| {
+    let (found, rest) = with_kit(session, &kit_id, |k| {
         let before = k.drafts.len();
         k.drafts.retain(|d| d.key != args.key);
         let found = k.drafts.len() != before;
@@ -133,11 +133,11 @@ pub async fn brand_kit_draft_discard(state: &AppState, args: BrandKitSectionKeyA
 }
 
 /// Adds a section at the end of its tab; answers it as the service has it.
-pub async fn brand_kit_section_add(state: &AppState, args: BrandKitSectionAddArgs) -> IpcResult<BrandKitSection> {
+pub async fn brand_kit_section_add(session: &impl Session, args: BrandKitSectionAddArgs) -> IpcResult<BrandKitSection> {
     let kit_id = required("brandKitId", &args.brand_kit_id, "brand kit")?;
     let write = check_add(&args)?;
     let (name, tab) = (write.section_name.clone().unwrap_or_default(), write.tab.clone().unwrap_or_default());
-    let kit = state.client().await?.brand_kits().write_sections(&kit_id, vec![write]).await?;
+    let kit = session.client().await?.brand_kits().write_sections(&kit_id, vec![write]).await?;
     // A new section lands at its tab's end; the reply lists sections in page order.
     kit.sections
         .into_iter()
@@ -147,10 +147,10 @@ pub async fn brand_kit_section_add(state: &AppState, args: BrandKitSectionAddArg
 }
 
 /// Archives (`POST /archive`, `assetType: brand_kit_section`) or restores a section.
-pub async fn brand_kit_section_archive(state: &AppState, args: BrandKitSectionArchiveArgs) -> IpcResult<ArchiveResult> {
+pub async fn brand_kit_section_archive(session: &impl WithBrandKitFile, args: BrandKitSectionArchiveArgs) -> IpcResult<ArchiveResult> {
     let kit_id = required("brandKitId", &args.brand_kit_id, "brand kit")?;
     let key = required("key", &args.key, "section's key")?;
-    let client = state.client().await?;
+    let client = session.client().await?;
     let (id, found) = match args.section_id.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
         Some(id) => (id.to_string(), None),
         None if args.archived => {
@@ -161,7 +161,7 @@ pub async fn brand_kit_section_archive(state: &AppState, args: BrandKitSectionAr
             (s.id.clone(), Some(s))
         }
         None => {
-            let local = kit_local(state, &kit_id)?;
+            let local = kit_local(session, &kit_id)?;
             let a = local.archived.into_iter().find(|a| a.key == key).ok_or_else(|| {
                 IpcError::new(
                     IpcCode::NotFound,
@@ -177,7 +177,7 @@ pub async fn brand_kit_section_archive(state: &AppState, args: BrandKitSectionAr
     let req = ArchiveRequest { asset_type: "brand_kit_section".into(), id: id.clone(), archived: Some(args.archived), ..Default::default() };
     let result = client.archive(&req).await?;
     let now = now_ms();
-    with_kit(state, &kit_id, |k| {
+    with_kit(session, &kit_id, |k| {
         k.archived.retain(|a| a.key != key);
         if args.archived {
             let (section_name, tab) = found.map(|s| (s.section_name, s.tab)).unwrap_or_else(|| (key.clone(), String::new()));
@@ -189,11 +189,11 @@ pub async fn brand_kit_section_archive(state: &AppState, args: BrandKitSectionAr
 }
 
 /// The section now and its earlier versions (a history read filtered by the key).
-pub async fn brand_kit_history(state: &AppState, args: BrandKitSectionKeyArgs) -> IpcResult<SectionHistory> {
+pub async fn brand_kit_history(session: &impl Session, args: BrandKitSectionKeyArgs) -> IpcResult<SectionHistory> {
     let kit_id = required("brandKitId", &args.brand_kit_id, "brand kit")?;
     let key = required("key", &args.key, "section's key")?;
     let filter = SectionFilter::keys([key.clone()]).with_history();
-    let view = state.client().await?.brand_kits().get_sections(&kit_id, &filter).await?;
+    let view = session.client().await?.brand_kits().get_sections(&kit_id, &filter).await?;
     let mut section = view.sections.into_iter().find(|s| s.key == key).ok_or_else(|| {
         IpcError::new(IpcCode::NotFound, format!("This kit has no live section “{key}”; refresh the page."))
     })?;
@@ -202,7 +202,7 @@ pub async fn brand_kit_history(state: &AppState, args: BrandKitSectionKeyArgs) -
 }
 
 /// Brings back an earlier version (`revertTo`). It lands as a new version, so it can itself be reverted.
-pub async fn brand_kit_revert(state: &AppState, args: BrandKitRevertArgs) -> IpcResult<BrandKitSection> {
+pub async fn brand_kit_revert(session: &impl Session, args: BrandKitRevertArgs) -> IpcResult<BrandKitSection> {
     let kit_id = required("brandKitId", &args.brand_kit_id, "brand kit")?;
     let key = required("key", &args.key, "section's key")?;
     if args.version < 1 {
@@ -212,7 +212,7 @@ pub async fn brand_kit_revert(state: &AppState, args: BrandKitRevertArgs) -> Ipc
         return Err(IpcError::validation("version", format!("Version {} is the current one already.", args.version)));
     }
     let write = SectionWrite::revert(key.clone(), args.version, args.expected_version);
-    let kit = state.client().await?.brand_kits().write_sections(&kit_id, vec![write]).await?;
+    let kit = session.client().await?.brand_kits().write_sections(&kit_id, vec![write]).await?;
     kit.sections
         .into_iter()
         .find(|s| s.key == key)

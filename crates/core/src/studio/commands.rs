@@ -1,72 +1,66 @@
 //! The studio's commands (docs/ipc.md "Studio"): models, voices, quote, generate, the queue, attach.
 use super::*;
 
-pub(super) fn profile_id(state: &AppState) -> IpcResult<String> {
-    state
-        .selected_id()
-        .ok_or_else(|| IpcError::new(IpcCode::NoProfile, "No profile is selected: add or pick one in Settings."))
-}
-
 /// The live registry's models of one content type, asked once per session (and profile).
-pub async fn models_list(state: &AppState, args: ModelsListArgs) -> IpcResult<Vec<ModelInfo>> {
-    let profile = profile_id(state)?;
+pub async fn models_list(session: &impl WithStudio, args: ModelsListArgs) -> IpcResult<Vec<ModelInfo>> {
+    let profile = session.profile_id()?;
     let key = (profile, args.content_type);
     if args.refresh != Some(true) {
-        if let Some(m) = state.studio().models.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        if let Some(m) = session.studio().models.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
             return Ok(m.clone());
         }
     }
-    let models = state.client().await?.models().list(Some(args.content_type)).await?;
-    state.studio().models.lock().unwrap_or_else(|e| e.into_inner()).insert(key, models.clone());
+    let models = session.client().await?.models().list(Some(args.content_type)).await?;
+    session.studio().models.lock().unwrap_or_else(|e| e.into_inner()).insert(key, models.clone());
     Ok(models)
 }
 
 /// The voices for speech and lip-sync, asked once per session (and profile).
-pub async fn voices_list(state: &AppState) -> IpcResult<Vec<Voice>> {
-    let profile = profile_id(state)?;
-    if let Some(v) = state.studio().voices.lock().unwrap_or_else(|e| e.into_inner()).get(&profile) {
+pub async fn voices_list(session: &impl WithStudio) -> IpcResult<Vec<Voice>> {
+    let profile = session.profile_id()?;
+    if let Some(v) = session.studio().voices.lock().unwrap_or_else(|e| e.into_inner()).get(&profile) {
         return Ok(v.clone());
     }
-    let voices = state.client().await?.voices().list().await?;
-    state.studio().voices.lock().unwrap_or_else(|e| e.into_inner()).insert(profile, voices.clone());
+    let voices = session.client().await?.voices().list().await?;
+    session.studio().voices.lock().unwrap_or_else(|e| e.into_inner()).insert(profile, voices.clone());
     Ok(voices)
 }
 
-pub(super) async fn balance_of(state: &AppState, client: &Client, profile: &str) -> IpcResult<f64> {
-    if let Some(b) = state.studio().cached_balance(profile) {
+pub(super) async fn balance_of(session: &impl WithStudio, client: &Client, profile: &str) -> IpcResult<f64> {
+    if let Some(b) = session.studio().cached_balance(profile) {
         return Ok(b);
     }
     let b = client.account().balance().await?.balance;
-    state.studio().set_balance(profile, b, false);
+    session.studio().set_balance(profile, b, false);
     Ok(b)
 }
 
 /// Fetches the balance again (after a charge or a refund) and tells the UI.
-pub(super) async fn refresh_balance(state: &AppState, client: &Client, profile: &str) {
+pub(super) async fn refresh_balance(session: &impl WithStudio, client: &Client, profile: &str) {
     match client.account().balance().await {
-        Ok(b) => state.studio().set_balance(profile, b.balance, true),
+        Ok(b) => session.studio().set_balance(profile, b.balance, true),
         Err(e) => tracing::info!(error = %e, "balance not refreshed"),
     }
 }
 
 /// The price of a form (`getCost: true`: nothing runs, nothing is charged), answered from this
 /// session's copy when an identical form was priced already, with the balance after it.
-pub async fn studio_quote(state: &AppState, args: StudioQuoteArgs) -> IpcResult<StudioQuote> {
-    let profile = profile_id(state)?;
+pub async fn studio_quote(session: &impl WithStudio, args: StudioQuoteArgs) -> IpcResult<StudioQuote> {
+    let profile = session.profile_id()?;
     let request = request_for(&args.form)?;
     let form_key = serde_json::to_string(&request).map_err(|e| IpcError::internal(e.to_string()))?;
     let key = (profile.clone(), form_key);
-    let client = state.client().await?;
-    let known = state.studio().quotes.lock().unwrap_or_else(|e| e.into_inner()).get(&key).copied();
+    let client = session.client().await?;
+    let known = session.studio().quotes.lock().unwrap_or_else(|e| e.into_inner()).get(&key).copied();
     let (credits, cached) = match known {
         Some(c) => (c, true),
         None => {
             let c = request.quote(&client).await?.credits_estimate;
-            state.studio().quotes.lock().unwrap_or_else(|e| e.into_inner()).insert(key, c);
+            session.studio().quotes.lock().unwrap_or_else(|e| e.into_inner()).insert(key, c);
             (c, false)
         }
     };
-    let balance = balance_of(state, &client, &profile).await?;
+    let balance = balance_of(session, &client, &profile).await?;
     Ok(quote_view(credits, balance, cached))
 }
 
@@ -109,22 +103,22 @@ pub(super) fn check_uuid(field: &str, v: &str) -> IpcResult<String> {
 /// queue (nothing was charged) and returned as the error. A request nothing answered stays
 /// `submitting` and is sent again, with the same `outputId`, until the service answers.
 /// Calling this again with the same `outputId` (a retry of the click) never makes a second job.
-pub async fn studio_generate(state: &AppState, args: StudioGenerateArgs) -> IpcResult<StudioJob> {
-    let profile = profile_id(state)?;
+pub async fn studio_generate(session: &impl WithStudio, args: StudioGenerateArgs) -> IpcResult<StudioJob> {
+    let profile = session.profile_id()?;
     let output_id = check_uuid("outputId", &args.output_id)?;
-    let studio = state.studio();
+    let studio = session.studio();
     if let Some((owner, job, _)) = studio.get(&output_id) {
         if owner != profile {
             return Err(IpcError::validation("outputId", "This outputId belongs to another profile's job; mint a new one."));
         }
         if job.status == JobStatus::Submitting {
             // A retry of a click whose request is not answered yet: send it again now.
-            ensure_poller(state, &profile, &output_id);
+            ensure_poller(session, &profile, &output_id);
         }
         return Ok(job);
     }
     let request = request_for(&args.form)?.with_output_id(&output_id);
-    let client = state.client().await?;
+    let client = session.client().await?;
     let now = now_ms();
     let mut job = StudioJob {
         output_id: output_id.clone(),
@@ -155,10 +149,10 @@ pub async fn studio_generate(state: &AppState, args: StudioGenerateArgs) -> IpcR
             // Cancelled while the service smart-waited: that choice stands.
             let live = studio.save_live(&job);
             if !job.idempotent_replay {
-                refresh_balance(state, &client, &profile).await;
+                refresh_balance(session, &client, &profile).await;
             }
             if live && !job.status.is_terminal() {
-                start_poller(state, &profile, &output_id, Some(r.poll_after_seconds));
+                start_poller(session, &profile, &output_id, Some(r.poll_after_seconds));
             }
             Ok(studio.get(&output_id).map(|(_, j, _)| j).unwrap_or(job))
         }
@@ -166,7 +160,7 @@ pub async fn studio_generate(state: &AppState, args: StudioGenerateArgs) -> IpcR
             job.error = Some(format!("Not answered yet ({}); it is sent again with the same outputId, so it is never charged twice.", short(e)));
             job.updated_at = now_ms();
             if studio.save_live(&job) {
-                ensure_poller(state, &profile, &output_id);
+                ensure_poller(session, &profile, &output_id);
             }
             Ok(job)
         }
@@ -178,13 +172,13 @@ pub async fn studio_generate(state: &AppState, args: StudioGenerateArgs) -> IpcR
 }
 
 /// Every job of the selected profile, newest first (the queue and the gallery).
-pub async fn studio_jobs(state: &AppState) -> IpcResult<Vec<StudioJob>> {
-    Ok(state.studio().list(&profile_id(state)?))
+pub async fn studio_jobs(session: &impl WithStudio) -> IpcResult<Vec<StudioJob>> {
+    Ok(session.studio().list(&session.profile_id()?))
 }
 
-pub(super) fn own_job(state: &AppState, output_id: &str) -> IpcResult<(String, StudioJob, StoredRequest)> {
-    let profile = profile_id(state)?;
-    match state.studio().get(output_id) {
+pub(super) fn own_job(session: &impl WithStudio, output_id: &str) -> IpcResult<(String, StudioJob, StoredRequest)> {
+    let profile = session.profile_id()?;
+    match session.studio().get(output_id) {
         Some(found) if found.0 == profile => Ok(found),
         _ => Err(IpcError::new(IpcCode::NotFound, "That render is not in this profile's queue any more.")),
     }
@@ -192,12 +186,12 @@ pub(super) fn own_job(state: &AppState, output_id: &str) -> IpcResult<(String, S
 
 /// Stops waiting for a job. The service cannot stop a render: it may still finish (and be charged);
 /// it then shows in the service's library, not in this queue.
-pub async fn studio_cancel(state: &AppState, args: StudioJobArgs) -> IpcResult<StudioJob> {
-    let (_, mut job, _) = own_job(state, &args.output_id)?;
+pub async fn studio_cancel(session: &impl WithStudio, args: StudioJobArgs) -> IpcResult<StudioJob> {
+    let (_, mut job, _) = own_job(session, &args.output_id)?;
     if job.status.is_terminal() {
         return Ok(job);
     }
-    stop_poller(state, &job.output_id);
+    stop_poller(session, &job.output_id);
     job.status = JobStatus::Cancelled;
     job.error = Some(if job.credits.is_some() {
         "Stopped waiting. The service may still finish this render; it was charged when it started.".into()
@@ -206,38 +200,38 @@ pub async fn studio_cancel(state: &AppState, args: StudioJobArgs) -> IpcResult<S
     });
     job.next_poll_at = None;
     job.updated_at = now_ms();
-    state.studio().save(&job);
+    session.studio().save(&job);
     Ok(job)
 }
 
 /// A failed or cancelled job again, as a new job (a new `outputId`, so a new charge: the failed one was
 /// refunded). A job still being sent is sent again at once with its own `outputId`.
-pub async fn studio_retry(state: &AppState, args: StudioJobArgs) -> IpcResult<StudioJob> {
-    let (profile, job, _) = own_job(state, &args.output_id)?;
+pub async fn studio_retry(session: &impl WithStudio, args: StudioJobArgs) -> IpcResult<StudioJob> {
+    let (profile, job, _) = own_job(session, &args.output_id)?;
     match job.status {
         JobStatus::Submitting | JobStatus::Processing => {
-            stop_poller(state, &job.output_id);
-            ensure_poller(state, &profile, &job.output_id);
+            stop_poller(session, &job.output_id);
+            ensure_poller(session, &profile, &job.output_id);
             Ok(job)
         }
         JobStatus::Completed => Err(IpcError::validation("outputId", "This render finished; generate again to make another.")),
         JobStatus::Failed | JobStatus::Cancelled | JobStatus::Abandoned => {
             let fresh = uuid::Uuid::new_v4().to_string();
-            studio_generate(state, StudioGenerateArgs { form: job.form, output_id: fresh }).await
+            studio_generate(session, StudioGenerateArgs { form: job.form, output_id: fresh }).await
         }
     }
 }
 
 /// Takes finished jobs (completed, failed, cancelled) off the queue list; completed ones stay in the
 /// gallery. Returns how many were cleared.
-pub async fn studio_clear_finished(state: &AppState) -> IpcResult<u32> {
-    let profile = profile_id(state)?;
+pub async fn studio_clear_finished(session: &impl WithStudio) -> IpcResult<u32> {
+    let profile = session.profile_id()?;
     let mut n = 0;
-    for mut job in state.studio().list(&profile) {
+    for mut job in session.studio().list(&profile) {
         if job.status.is_terminal() && !job.cleared {
             job.cleared = true;
             job.updated_at = now_ms();
-            state.studio().save(&job);
+            session.studio().save(&job);
             n += 1;
         }
     }
@@ -246,14 +240,14 @@ pub async fn studio_clear_finished(state: &AppState) -> IpcResult<u32> {
 
 /// Appends an output to a card's assets by its token, through the declarative card edit (the whole
 /// list, checked against the spec's rules first).
-pub async fn card_attach_output(state: &AppState, args: CardAttachOutputArgs) -> IpcResult<api_types::CardDetail> {
+pub async fn card_attach_output(session: &impl crate::drafts::WithOutbox, args: CardAttachOutputArgs) -> IpcResult<api_types::CardDetail> {
     let token = args.token.trim();
     if !is_output_token(token) {
         return Err(IpcError::validation("token", "That is not an output token (<uuid>-<N>)."));
     }
-    let card = state.client().await?.cards().get(&args.card_id).await?;
+    let card = session.client().await?.cards().get(&args.card_id).await?;
     let mut edit = api_client::CardEdit::from_card(&card);
     edit.add_output(token);
     let update = api_types::UpdateCard { assets: Some(edit.assets), ..Default::default() };
-    crate::planner::card_update(state, crate::planner::CardUpdateArgs { card_id: args.card_id, update }).await
+    crate::planner::card_update(session, crate::planner::CardUpdateArgs { card_id: args.card_id, update }).await
 }

@@ -24,7 +24,7 @@ use tokio::sync::broadcast;
 use ts_rs::TS;
 
 use crate::error::{IpcCode, IpcError, IpcResult};
-use crate::state::AppState;
+use crate::session::Session;
 
 mod cadence;
 mod commands;

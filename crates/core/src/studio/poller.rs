@@ -46,27 +46,27 @@ pub(super) fn apply_status(job: &mut StudioJob, g: &Generation) {
 }
 
 /// Starts the pollers of every unfinished job (all profiles). Called once when the core starts.
-pub fn resume(state: &AppState) {
-    for (output_id, profile) in state.studio().unfinished() {
-        ensure_poller(state, &profile, &output_id);
+pub fn resume(session: &impl WithStudio) {
+    for (output_id, profile) in session.studio().unfinished() {
+        ensure_poller(session, &profile, &output_id);
     }
 }
 
-pub(super) fn stop_poller(state: &AppState, output_id: &str) {
-    if let Some((_, t)) = state.studio().pollers.lock().unwrap_or_else(|e| e.into_inner()).remove(output_id) {
+pub(super) fn stop_poller(session: &impl WithStudio, output_id: &str) {
+    if let Some((_, t)) = session.studio().pollers.lock().unwrap_or_else(|e| e.into_inner()).remove(output_id) {
         t.cancel();
     }
 }
 
 /// A poller that reads the job's state at once (on start-up, after a retry: how long it has been is
 /// unknown).
-pub(super) fn ensure_poller(state: &AppState, profile: &str, output_id: &str) {
-    start_poller(state, profile, output_id, None);
+pub(super) fn ensure_poller(session: &impl WithStudio, profile: &str, output_id: &str) {
+    start_poller(session, profile, output_id, None);
 }
 
 /// `first`: the generate reply's hint, when the job was just submitted: the first read waits for it.
-pub(super) fn start_poller(state: &AppState, profile: &str, output_id: &str, first: Option<Option<f64>>) {
-    let studio = state.studio();
+pub(super) fn start_poller(session: &impl WithStudio, profile: &str, output_id: &str, first: Option<Option<f64>>) {
+    let studio = session.studio();
     let (id, token) = {
         let mut pollers = studio.pollers.lock().unwrap_or_else(|e| e.into_inner());
         if pollers.contains_key(output_id) {
@@ -77,10 +77,10 @@ pub(super) fn start_poller(state: &AppState, profile: &str, output_id: &str, fir
         pollers.insert(output_id.to_string(), (id, t.clone()));
         (id, t)
     };
-    let (state, profile, output_id) = (state.clone(), profile.to_string(), output_id.to_string());
+    let (session, profile, output_id) = (session.clone(), profile.to_string(), output_id.to_string());
     tokio::spawn(async move {
-        drive(&state, &profile, &output_id, &token, first).await;
-        let mut pollers = state.studio().pollers.lock().unwrap_or_else(|e| e.into_inner());
+        drive(&session, &profile, &output_id, &token, first).await;
+        let mut pollers = session.studio().pollers.lock().unwrap_or_else(|e| e.into_inner());
         if pollers.get(&output_id).is_some_and(|(i, _)| *i == id) {
             pollers.remove(&output_id);
         }
@@ -93,8 +93,8 @@ pub(super) fn retry_delay(failures: u32) -> Duration {
 }
 
 /// One job's loop: send it (while `submitting`) or read its state, until it is terminal or stopped.
-pub(super) async fn drive(state: &AppState, profile: &str, output_id: &str, stop: &CancellationToken, first: Option<Option<f64>>) {
-    let studio = state.studio();
+pub(super) async fn drive(session: &impl WithStudio, profile: &str, output_id: &str, stop: &CancellationToken, first: Option<Option<f64>>) {
+    let studio = session.studio();
     let mut cadence = Cadence::default();
     let mut failures = 0u32;
     let mut first = first;
@@ -117,7 +117,7 @@ pub(super) async fn drive(state: &AppState, profile: &str, output_id: &str, stop
         if job.status.is_terminal() {
             return;
         }
-        let client = match state.client_for(profile).await {
+        let client = match session.client_for(profile).await {
             Ok(c) => c,
             Err(e) => {
                 job.error = Some(format!("Waiting: {}", e.message));
@@ -139,7 +139,7 @@ pub(super) async fn drive(state: &AppState, profile: &str, output_id: &str, stop
                     failures = 0;
                     apply_result(&mut job, &r);
                     if !job.idempotent_replay {
-                        refresh_balance(state, &client, profile).await;
+                        refresh_balance(session, &client, profile).await;
                     }
                     r.poll_after_seconds
                 }
@@ -174,7 +174,7 @@ pub(super) async fn drive(state: &AppState, profile: &str, output_id: &str, stop
                     failures = 0;
                     apply_status(&mut job, &g);
                     if job.status == JobStatus::Failed {
-                        refresh_balance(state, &client, profile).await;
+                        refresh_balance(session, &client, profile).await;
                     }
                     g.poll_after_seconds
                 }

@@ -5,7 +5,12 @@ pub(crate) fn now_ms() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
 }
 
-/// The studio's part of `AppState`.
+/// What the studio needs of the running app: the session, and the studio's own part of it.
+pub trait WithStudio: Session {
+    fn studio(&self) -> &Studio;
+}
+
+/// The studio's part of the running app (kept by the implementer of [`WithStudio`]).
 pub struct Studio {
     pub(super) db: Mutex<Connection>,
     pub(super) events: broadcast::Sender<StudioEvent>,
