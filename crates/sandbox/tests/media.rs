@@ -308,3 +308,68 @@ async fn media_writes_need_assets_write() {
         assert_eq!(v["scope"], "assets:write");
     }
 }
+
+/// Uploads `bytes` as `file_name` of `content_type` through the ticket, the PUT and completion; the URL.
+async fn upload(http: &Http, key: &str, file_name: &str, content_type: &str, bytes: &[u8]) -> String {
+    let t = ticket(http, key, file_name, content_type).await;
+    let (s, body) = put(t["uploadUrl"].as_str().unwrap(), content_type, bytes.to_vec()).await;
+    assert_eq!(s, 200, "{body}");
+    let id = t["outputId"].as_str().unwrap();
+    let (s, v) = http.post(key, &format!("/media/uploads/{id}/complete"), json!({})).await;
+    assert_eq!(s, 200, "{v}");
+    v["url"].as_str().unwrap().to_string()
+}
+
+/// An SVG that runs script when opened as a document.
+pub const SCRIPTED_SVG: &[u8] = br#"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>fetch("/svg-script-ran")</script><rect width="10" height="10"/></svg>"#;
+
+#[tokio::test]
+async fn served_files_are_nosniff_sandboxed_and_attachments_unless_plain_media() {
+    // Issue 12: uploads were served with the uploader's MIME type and nothing else, so an uploaded SVG
+    // ran its script on the sandbox's origin. Every file now carries nosniff and `CSP: sandbox`; an SVG
+    // (or any type a browser would treat as a document) is an attachment; PNG, WAV, MP4 stay inline.
+    let sb = TestSandbox::start().await;
+    let http = Http::new(&sb);
+    let headers = |url: String, range: bool| async move {
+        let mut req = reqwest::Client::new().get(&url);
+        if range {
+            req = req.header("range", "bytes=0-3");
+        }
+        let resp = req.send().await.unwrap();
+        let h = resp.headers();
+        let get = |n: &str| h.get(n).map(|v| v.to_str().unwrap().to_string());
+        (resp.status().as_u16(), get("x-content-type-options"), get("content-security-policy"), get("content-disposition"), get("content-type"))
+    };
+    let svg = upload(&http, &sb.key, "logo.svg", "image/svg+xml", SCRIPTED_SVG).await;
+    for range in [false, true] {
+        let (status, nosniff, csp, disposition, ctype) = headers(svg.clone(), range).await;
+        assert!(status == 200 || status == 206, "{status}");
+        assert_eq!(nosniff.as_deref(), Some("nosniff"));
+        assert_eq!(csp.as_deref(), Some("sandbox"));
+        let d = disposition.unwrap_or_default();
+        assert!(d.starts_with("attachment") && d.contains(".svg"), "an SVG is an attachment: {d:?}");
+        assert_eq!(ctype.as_deref(), Some("image/svg+xml"));
+    }
+    let png = upload(&http, &sb.key, "dot.png", "image/png", b"\x89PNG\r\n\x1a\nrest").await;
+    let wav = upload(&http, &sb.key, "tone.wav", "audio/wav", b"RIFF----WAVE").await;
+    let mp4 = upload(&http, &sb.key, "clip.mp4", "video/mp4", b"....ftypisom").await;
+    for url in [png, wav, mp4] {
+        let (status, nosniff, csp, disposition, _) = headers(url.clone(), false).await;
+        assert_eq!(status, 200);
+        assert_eq!((nosniff.as_deref(), csp.as_deref()), (Some("nosniff"), Some("sandbox")), "{url}");
+        assert_eq!(disposition, None, "plain media stays inline: {url}");
+    }
+    // An SVG imported as a data: URL is served the same way.
+    let data_url = format!("data:image/svg+xml;base64,{}", base64::engine::general_purpose::STANDARD.encode(SCRIPTED_SVG));
+    let (s, v) = http.post(&sb.key, "/media/imports", json!({"url": data_url})).await;
+    assert_eq!(s, 200, "{v}");
+    let (_, nosniff, csp, disposition, _) = headers(v["url"].as_str().unwrap().to_string(), false).await;
+    assert_eq!((nosniff.as_deref(), csp.as_deref()), (Some("nosniff"), Some("sandbox")));
+    assert!(disposition.unwrap_or_default().starts_with("attachment"));
+    // A render too.
+    let (s, v) = http.post(&sb.key, "/studio/generate", json!({"modelId": "nano-banana-2", "prompt": "a kite"})).await;
+    assert_eq!(s, 200, "{v}");
+    let render = v["outputUrls"][0].as_str().unwrap_or_else(|| panic!("a finished render: {v}")).to_string();
+    let (_, nosniff, csp, disposition, _) = headers(render, false).await;
+    assert_eq!((nosniff.as_deref(), csp.as_deref(), disposition), (Some("nosniff"), Some("sandbox"), None));
+}

@@ -1,8 +1,39 @@
 //! Serving stored files, with byte ranges for audio and video.
+//!
+//! Files are uploads: their bytes and their MIME type come from whoever uploaded them, and they are served
+//! on the sandbox's own origin, the one its API answers on. So every file goes out with
+//! `X-Content-Type-Options: nosniff` (the declared type is the only one a browser uses),
+//! `Content-Security-Policy: sandbox` (a document opened from here gets a unique origin and runs no
+//! script), and `Content-Disposition: attachment` unless it is image, audio or video that a browser only
+//! displays: an SVG (`image/svg+xml`, any `+xml` type) is a document that can hold script, so it is
+//! downloaded when opened, while `<img>` still shows it.
 use super::*;
 
+/// Whether a file of this MIME type may be shown inline when opened on its own: image, audio or video,
+/// except the XML-based types (SVG), which are documents.
+pub(super) fn shown_inline(mime: &str) -> bool {
+    let essence = mime_essence(mime);
+    media_kind(&essence).is_some() && !essence.ends_with("+xml") && !essence.contains("svg")
+}
+
+/// The headers every served file carries (see the module's comment).
+fn protect(h: &mut HeaderMap, name: &str, mime: &str) {
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("sandbox"));
+    if !shown_inline(mime) {
+        // Stored names are `{uuid}-{n}.{ext}` with a plain extension; anything else gets no filename.
+        let plain = name.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c));
+        let value = if plain { format!("attachment; filename=\"{name}\"") } else { "attachment".to_string() };
+        h.insert(
+            header::CONTENT_DISPOSITION,
+            HeaderValue::from_str(&value).unwrap_or(HeaderValue::from_static("attachment")),
+        );
+    }
+}
+
 /// `GET /files/{name}`: the stored bytes with their Content-Type, `X-Sandbox-Render: true` on placeholder
-/// renders, and single byte ranges (video elements ask for them before they play).
+/// renders, and single byte ranges (video elements ask for them before they play); with the headers of
+/// `protect` on every answer.
 pub(super) async fn serve_file(
     State(state): State<AppState>,
     Path(name): Path<String>,
@@ -34,6 +65,7 @@ pub(super) async fn serve_file(
             if let Ok(v) = HeaderValue::from_str(&format!("bytes */{total}")) {
                 resp.headers_mut().insert(header::CONTENT_RANGE, v);
             }
+            protect(resp.headers_mut(), &name, &mime);
             return Ok(resp);
         }
         None => (StatusCode::OK, bytes, None),
@@ -60,6 +92,7 @@ pub(super) async fn serve_file(
     if render {
         h.insert("x-sandbox-render", HeaderValue::from_static("true"));
     }
+    protect(h, &name, &mime);
     Ok(resp)
 }
 
