@@ -11,7 +11,10 @@ use std::time::Duration;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-#[derive(Debug, Clone)]
+/// Called after each status read with what was read and how long until the next read (`None`: done).
+pub type OnPoll = std::sync::Arc<dyn Fn(&Generation, Option<Duration>) + Send + Sync>;
+
+#[derive(Clone)]
 pub struct WaitOptions {
     /// The first interval; `None`: `pollAfterSeconds`, else the default for the kind.
     pub initial: Option<Duration>,
@@ -20,6 +23,19 @@ pub struct WaitOptions {
     /// How long to wait in all (the CLI's default is 600 s).
     pub deadline: Duration,
     pub cancel: CancellationToken,
+    /// Progress: each read and the next interval (a terminal's progress line, an agent's notification).
+    pub on_poll: Option<OnPoll>,
+}
+
+impl std::fmt::Debug for WaitOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WaitOptions")
+            .field("initial", &self.initial)
+            .field("cap", &self.cap)
+            .field("deadline", &self.deadline)
+            .field("on_poll", &self.on_poll.is_some())
+            .finish_non_exhaustive()
+    }
 }
 
 impl Default for WaitOptions {
@@ -29,6 +45,7 @@ impl Default for WaitOptions {
             cap: Duration::from_secs(15),
             deadline: Duration::from_secs(600),
             cancel: CancellationToken::new(),
+            on_poll: None,
         }
     }
 }
@@ -92,6 +109,9 @@ pub(crate) async fn wait(
         };
         polls += 1;
         if read.is_done() {
+            if let Some(f) = &opts.on_poll {
+                f(&read, None);
+            }
             if read.status == GenerationStatus::Failed {
                 return Err(ApiError::GenerationFailed {
                     output_id: output_id.to_string(),
@@ -118,6 +138,9 @@ pub(crate) async fn wait(
             .min(opts.cap);
         next_sleep = Some(next_interval(step, opts.cap));
         let sleep_for = step.min(deadline - now);
+        if let Some(f) = &opts.on_poll {
+            f(&read, Some(sleep_for));
+        }
         tokio::select! {
             biased;
             _ = opts.cancel.cancelled() => return Err(cancelled()),

@@ -1,0 +1,93 @@
+//! Helpers for inputs: a JSON argument the shell takes inline or from a file, and the agent side's
+//! strict reading (an unknown field is named, not ignored).
+use crate::OpError;
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer};
+use serde_json::Value;
+use std::borrow::Cow;
+use std::str::FromStr;
+
+/// A JSON value: inline in the shell (`--posts '[…]'`), or `@path` to read a file (`@-`: stdin); a plain
+/// JSON value for agents. Its schema is `T`'s.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Json<T>(pub T);
+
+impl<T: DeserializeOwned> FromStr for Json<T> {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let text: Cow<str> = match s.strip_prefix('@') {
+            Some("-") => {
+                let mut buf = String::new();
+                std::io::Read::read_to_string(&mut std::io::stdin(), &mut buf).map_err(|e| format!("cannot read stdin: {e}"))?;
+                Cow::Owned(buf)
+            }
+            Some(path) => Cow::Owned(std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?),
+            None => Cow::Borrowed(s),
+        };
+        serde_json::from_str(&text).map(Json).map_err(|e| format!("not the JSON expected: {e}"))
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Json<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        T::deserialize(d).map(Json)
+    }
+}
+
+impl<T: JsonSchema> JsonSchema for Json<T> {
+    fn schema_name() -> Cow<'static, str> {
+        T::schema_name()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        T::json_schema(generator)
+    }
+    fn inline_schema() -> bool {
+        T::inline_schema()
+    }
+}
+
+/// An agent's arguments into the input: a field the schema does not list is refused by name (serde's
+/// `deny_unknown_fields` does not combine with the flattened groups inputs share).
+pub fn from_json<T: DeserializeOwned>(args: Value, schema: &Value) -> Result<T, OpError> {
+    let args = if args.is_null() { Value::Object(Default::default()) } else { args };
+    let Some(given) = args.as_object() else {
+        return Err(OpError::Usage { message: "the arguments must be an object".into(), field: None });
+    };
+    if let Some(known) = schema.get("properties").and_then(Value::as_object) {
+        if let Some(unknown) = given.keys().find(|k| !known.contains_key(*k)) {
+            let mut names: Vec<&str> = known.keys().map(String::as_str).collect();
+            names.sort_unstable();
+            return Err(OpError::usage(unknown, format!("unknown field `{unknown}`; this tool takes: {}", names.join(", "))));
+        }
+    }
+    serde_json::from_value(args).map_err(|e| {
+        let message = e.to_string();
+        let field = message.split('`').nth(1).map(str::to_string);
+        OpError::Usage { message: format!("invalid arguments: {message}"), field }
+    })
+}
+
+/// A clap parser that takes one of `values` (a value list declared once in `api-types`).
+pub fn one_of(values: impl IntoIterator<Item = &'static str>) -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(values)
+}
+
+/// The schema of a value list: a string, one of the values.
+fn enum_schema(values: impl IntoIterator<Item = &'static str>) -> schemars::Schema {
+    let values: Vec<&str> = values.into_iter().collect();
+    schemars::json_schema!({ "type": "string", "enum": values })
+}
+
+pub fn content_type_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    enum_schema(<api_types::ContentType as api_types::open::ValueList>::ALL.iter().copied())
+}
+
+pub fn platform_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    enum_schema(api_types::values::PLATFORMS.iter().copied())
+}
+
+/// A JSON array of objects (posts, assets, sections): the shape is the API's, checked when decoded.
+pub fn objects_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({ "type": "array", "items": { "type": "object" } })
+}

@@ -1,0 +1,229 @@
+//! The catalogue of the API's operations, each declared once: its command path (`card list`), its agent
+//! tool name (`list_cards`), a one-line summary, what it does to the account ([`Effect`]), its input as one
+//! typed struct (clap flags for the shell, serde + JSON Schema for agents) and its handler over
+//! `api-client`. The shell commands (`cdesk`, crates/cli) and the agent tools (`cdesk mcp`) are both made
+//! from [`catalogue`]: a new operation is one `impl Operation` and one line in [`catalogue`].
+//!
+//! A handler returns the service's reply as JSON (the shapes the official CLI prints) or an [`OpError`],
+//! which knows its exit code. Long work reports through [`Progress`]; how long a render is waited for is
+//! the face's choice ([`Cx::wait_cap`]): the shell waits `--timeout`, an agent tool at most ~50 s.
+use api_client::Client;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+mod account;
+mod error;
+pub mod input;
+mod planner;
+mod studio;
+
+pub use error::OpError;
+
+/// What an operation does to the account: agents and users are told before it runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Effect {
+    /// Reads only.
+    Read,
+    /// Creates or changes records; nothing is charged.
+    Write,
+    /// Spends credits (a render). Each such operation takes `--cost` / `getCost` for a free quote.
+    Spend,
+    /// Deletes or archives what a user may miss.
+    Destroy,
+}
+
+/// An operation's description, the same for every face.
+#[derive(Debug, Clone, Copy)]
+pub struct Meta {
+    /// The shell's command path: the noun words, then the verb (`["brand-kit", "section", "set"]`).
+    pub path: &'static [&'static str],
+    /// The agent tool's name (fact sheet 5.2 where one exists).
+    pub tool: &'static str,
+    /// One line: what it does.
+    pub summary: &'static str,
+    /// For an agent: when to use it, what it costs, what to do next. May be empty.
+    pub details: &'static str,
+    pub effect: Effect,
+    /// Doing it twice with the same input leaves the same state (a read, a PATCH with the same fields, a
+    /// generate with the same `outputId`).
+    pub idempotent: bool,
+    /// The key's scope the service asks for (spec §5.4); `None`: any valid key.
+    pub scope: Option<&'static str>,
+}
+
+impl Meta {
+    /// `card list`.
+    pub fn command(&self) -> String {
+        self.path.join(" ")
+    }
+}
+
+/// What a handler has to work with.
+#[derive(Clone)]
+pub struct Cx {
+    pub client: Client,
+    pub progress: Arc<dyn Progress>,
+    /// The longest this face waits for a render, whatever the input asks (agent tools: ~50 s, then the
+    /// `outputId` to follow); `None`: the input's own timeout.
+    pub wait_cap: Option<Duration>,
+}
+
+impl Cx {
+    pub fn new(client: Client) -> Cx {
+        Cx { client, progress: Arc::new(Silent), wait_cap: None }
+    }
+}
+
+/// Progress of long work, for a face to show (a terminal's progress line; an agent's notifications).
+pub trait Progress: Send + Sync {
+    fn event(&self, event: ProgressEvent);
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ProgressEvent {
+    /// A render was submitted under this id: the id to retry or follow with, known before any wait.
+    Submitted { output_id: String },
+    /// A status read: the service's status, time since submission, and when the next read is.
+    Polled { output_id: String, status: String, elapsed: Duration, next_in: Option<Duration> },
+    /// One more page of a list was fetched.
+    Page { fetched: usize, total: Option<u64> },
+}
+
+/// Shows nothing.
+pub struct Silent;
+
+impl Progress for Silent {
+    fn event(&self, _: ProgressEvent) {}
+}
+
+/// One operation: its description, its input, its handler.
+pub trait Operation: Send + Sync + 'static {
+    /// Flags for the shell (clap), fields for agents (serde, camelCase) and a JSON Schema (schemars):
+    /// one struct.
+    type Input: clap::Args + clap::FromArgMatches + DeserializeOwned + schemars::JsonSchema + Send + 'static;
+    const META: Meta;
+    fn run(cx: Cx, input: Self::Input) -> impl Future<Output = Result<Value, OpError>> + Send;
+}
+
+pub type OpFuture = Pin<Box<dyn Future<Output = Result<Value, OpError>> + Send>>;
+
+/// An operation with its types erased, as the faces hold it.
+pub struct Entry {
+    pub meta: Meta,
+    input_schema: fn() -> Value,
+    args: fn(clap::Command) -> clap::Command,
+    from_matches: fn(Cx, &clap::ArgMatches) -> Result<OpFuture, clap::Error>,
+    from_json: fn(Cx, Value) -> Result<OpFuture, OpError>,
+}
+
+impl Entry {
+    fn of<O: Operation>() -> Entry {
+        Entry {
+            meta: O::META,
+            input_schema: || serde_json::to_value(schemars::schema_for!(O::Input)).unwrap_or(Value::Null),
+            args: |c| <O::Input as clap::Args>::augment_args(c),
+            from_matches: |cx, m| {
+                let input = <O::Input as clap::FromArgMatches>::from_arg_matches(m)?;
+                Ok(Box::pin(O::run(cx, input)))
+            },
+            from_json: |cx, v| {
+                let input = input::from_json::<O::Input>(v, &serde_json::to_value(schemars::schema_for!(O::Input)).unwrap_or(Value::Null))?;
+                Ok(Box::pin(O::run(cx, input)))
+            },
+        }
+    }
+
+    /// The input's JSON Schema (an object schema; `cdesk schema`, the agent tool's `inputSchema`).
+    pub fn input_schema(&self) -> Value {
+        (self.input_schema)()
+    }
+
+    /// The shell subcommand: its flags from the input, its help from the summary.
+    pub fn command(&self) -> clap::Command {
+        let verb = self.meta.path.last().copied().unwrap_or("run");
+        (self.args)(clap::Command::new(verb).about(self.meta.summary))
+    }
+
+    /// Runs it with the flags a shell parsed.
+    pub fn run_matches(&self, cx: Cx, matches: &clap::ArgMatches) -> Result<OpFuture, clap::Error> {
+        (self.from_matches)(cx, matches)
+    }
+
+    /// Runs it with an agent's JSON arguments (unknown fields are refused, naming them).
+    pub fn run_json(&self, cx: Cx, args: Value) -> Result<OpFuture, OpError> {
+        (self.from_json)(cx, args)
+    }
+}
+
+/// Every operation, in the order the shell's help lists them.
+pub fn catalogue() -> &'static [Entry] {
+    static CATALOGUE: OnceLock<Vec<Entry>> = OnceLock::new();
+    CATALOGUE.get_or_init(|| {
+        vec![
+            Entry::of::<account::Balance>(),
+            Entry::of::<account::ModelList>(),
+            Entry::of::<account::ModelGet>(),
+            Entry::of::<account::VoiceList>(),
+            Entry::of::<planner::CardList>(),
+            Entry::of::<planner::CardGet>(),
+            Entry::of::<planner::CardCreate>(),
+            Entry::of::<planner::CardUpdate>(),
+            Entry::of::<planner::CardMove>(),
+            Entry::of::<studio::GenerateImage>(),
+            Entry::of::<studio::GenerationStatus>(),
+        ]
+    })
+}
+
+/// The operation at a command path (`["card", "list"]`).
+pub fn by_path(path: &[&str]) -> Option<&'static Entry> {
+    catalogue().iter().find(|e| e.meta.path == path)
+}
+
+/// The operation behind an agent tool name.
+pub fn by_tool(tool: &str) -> Option<&'static Entry> {
+    catalogue().iter().find(|e| e.meta.tool == tool)
+}
+
+/// Serialises a reply for output (every reply type of `api-types` serialises).
+pub(crate) fn out<T: Serialize>(value: T) -> Result<Value, OpError> {
+    serde_json::to_value(value).map_err(|e| OpError::Internal(format!("could not encode the reply: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn every_entry_is_unique_and_described() {
+        let mut paths = HashSet::new();
+        let mut tools = HashSet::new();
+        for e in catalogue() {
+            assert!(paths.insert(e.meta.path), "two operations at `{}`", e.meta.command());
+            assert!(tools.insert(e.meta.tool), "two operations named `{}`", e.meta.tool);
+            assert!(!e.meta.summary.is_empty() && !e.meta.summary.ends_with('.'), "{}: a one-line summary without a full stop", e.meta.tool);
+            assert!(e.meta.tool.chars().all(|c| c.is_ascii_lowercase() || c == '_'), "{}: snake_case", e.meta.tool);
+            let schema = e.input_schema();
+            assert_eq!(schema["type"], "object", "{}: the input is an object", e.meta.tool);
+            // The shell command builds (clap checks its own declarations in debug builds).
+            e.command().debug_assert();
+        }
+    }
+
+    #[test]
+    fn spending_operations_take_a_free_quote() {
+        for e in catalogue().iter().filter(|e| e.meta.effect == Effect::Spend) {
+            let schema = e.input_schema();
+            assert!(schema["properties"]["getCost"].is_object(), "{} has no getCost", e.meta.tool);
+            assert!(schema["properties"]["outputId"].is_object(), "{} has no outputId", e.meta.tool);
+            assert!(e.command().get_arguments().any(|a| a.get_long() == Some("cost")), "{} has no --cost", e.meta.tool);
+        }
+    }
+}

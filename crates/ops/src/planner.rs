@@ -1,0 +1,321 @@
+//! The planner: cards (list with every filter, get, create, update, move).
+use crate::input::{one_of, Json};
+use crate::{out, Cx, Effect, Meta, OpError, Operation, ProgressEvent};
+use api_types::{CardAssetInput, CardQuery, CreateCard, PostInput, UpdateCard};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+/// The largest page the service serves.
+const PAGE: u32 = 100;
+
+#[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CardListInput {
+    /// Only this space (id); the default space when absent.
+    #[arg(long = "space")]
+    #[serde(default)]
+    pub space_id: Option<String>,
+    /// Only this stage (id, slug or name).
+    #[arg(long)]
+    #[serde(default)]
+    pub stage: Option<String>,
+    #[arg(long, value_parser = one_of(api_types::values::PLATFORMS.iter().copied()))]
+    #[serde(default)]
+    #[schemars(schema_with = "crate::input::platform_schema")]
+    pub platform: Option<String>,
+    /// Only cards with this tag (name or id).
+    #[arg(long)]
+    #[serde(default)]
+    pub tag: Option<String>,
+    /// Words in the title or notes.
+    #[arg(long)]
+    #[serde(default)]
+    pub search: Option<String>,
+    /// Archived cards instead of live ones.
+    #[arg(long)]
+    #[serde(default)]
+    pub archived: bool,
+    /// Favourites only.
+    #[arg(long)]
+    #[serde(default)]
+    pub favorite: bool,
+    /// At most this many (one page; the service serves up to 100).
+    #[arg(long)]
+    #[serde(default)]
+    pub limit: Option<u32>,
+    #[arg(long)]
+    #[serde(default)]
+    pub offset: Option<u32>,
+    /// Every page, not only the first.
+    #[arg(long, conflicts_with_all = ["limit", "offset"])]
+    #[serde(default)]
+    pub all: bool,
+}
+
+pub struct CardList;
+impl Operation for CardList {
+    type Input = CardListInput;
+    const META: Meta = Meta {
+        path: &["card", "list"],
+        tool: "list_cards",
+        summary: "List the cards of a space, filtered by stage, platform, tag, search or archive",
+        details: "Free. One page by default (limit/offset); `all` pages through everything.",
+        effect: Effect::Read,
+        idempotent: true,
+        scope: None,
+    };
+    async fn run(cx: Cx, i: CardListInput) -> Result<Value, OpError> {
+        let mut query = CardQuery {
+            space_id: i.space_id,
+            archived: i.archived.then_some(true),
+            platform: i.platform,
+            stage: i.stage,
+            is_favorite: i.favorite.then_some(true),
+            tag: i.tag,
+            search: i.search,
+            limit: i.limit,
+            offset: i.offset,
+        };
+        if !i.all {
+            return out(cx.client.cards().list(&query).await?);
+        }
+        query.limit = Some(PAGE);
+        let page = |offset: usize| CardQuery { offset: Some(offset as u32), ..query.clone() };
+        let mut all = cx.client.cards().list(&page(0)).await?;
+        cx.progress.event(ProgressEvent::Page { fetched: all.cards.len(), total: u64::try_from(all.total).ok() });
+        while all.has_more || (all.cards.len() as i64) < all.total {
+            let next = cx.client.cards().list(&page(all.cards.len())).await?;
+            if next.cards.is_empty() {
+                break;
+            }
+            all.cards.extend(next.cards);
+            all.has_more = next.has_more;
+            all.total = next.total;
+            cx.progress.event(ProgressEvent::Page { fetched: all.cards.len(), total: u64::try_from(all.total).ok() });
+        }
+        all.has_more = false;
+        out(all)
+    }
+}
+
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CardId {
+    /// The card's id.
+    pub card_id: String,
+}
+
+pub struct CardGet;
+impl Operation for CardGet {
+    type Input = CardId;
+    const META: Meta = Meta {
+        path: &["card", "get"],
+        tool: "get_card",
+        summary: "Show one card with its posts, assets, notes and notes revision",
+        details: "Free. The notes revision is what update_card's expectedRevision wants.",
+        effect: Effect::Read,
+        idempotent: true,
+        scope: None,
+    };
+    async fn run(cx: Cx, i: CardId) -> Result<Value, OpError> {
+        out(cx.client.cards().get(&i.card_id).await?)
+    }
+}
+
+/// Fields a card is written with, shared by create and update.
+#[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CardFields {
+    /// Stage id, slug or name.
+    #[arg(long)]
+    #[serde(default)]
+    pub stage: Option<String>,
+    /// Cover image URL.
+    #[arg(long)]
+    #[serde(default)]
+    pub cover_url: Option<String>,
+    /// Cover from a render: an output token (`<outputId>` or `<outputId>-<n>`).
+    #[arg(long)]
+    #[serde(default)]
+    pub cover_output_id: Option<String>,
+    /// Tags, comma-separated in the shell (names or ids).
+    #[arg(long, value_delimiter = ',')]
+    #[serde(default)]
+    pub tags: Option<Vec<String>>,
+    /// When the card goes out (ISO 8601).
+    #[arg(long)]
+    #[serde(default)]
+    pub scheduled_at: Option<String>,
+    /// The whole list of posts, as JSON (`@file` reads a file): [{platform, caption?, scheduledAt?, accountId?, …}].
+    #[arg(long, value_name = "JSON|@FILE")]
+    #[serde(default)]
+    #[schemars(schema_with = "crate::input::objects_schema")]
+    pub posts: Option<Json<Value>>,
+    /// The whole list of assets, as JSON (`@file` reads a file): [{outputId | url | mediaId, …}] in carousel order.
+    #[arg(long, value_name = "JSON|@FILE")]
+    #[serde(default)]
+    #[schemars(schema_with = "crate::input::objects_schema")]
+    pub assets: Option<Json<Value>>,
+}
+
+impl CardFields {
+    fn posts(&self) -> Result<Option<Vec<PostInput>>, OpError> {
+        self.posts.as_ref().map(|Json(v)| serde_json::from_value(v.clone()).map_err(|e| OpError::usage("posts", format!("posts: {e}")))).transpose()
+    }
+    fn assets(&self) -> Result<Option<Vec<CardAssetInput>>, OpError> {
+        self.assets.as_ref().map(|Json(v)| serde_json::from_value(v.clone()).map_err(|e| OpError::usage("assets", format!("assets: {e}")))).transpose()
+    }
+}
+
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CardCreateInput {
+    pub title: String,
+    #[arg(long, value_parser = one_of(api_types::values::PLATFORMS.iter().copied()))]
+    #[schemars(schema_with = "crate::input::platform_schema")]
+    pub platform: String,
+    /// The space (id); the default space when absent.
+    #[arg(long = "space")]
+    #[serde(default)]
+    pub space_id: Option<String>,
+    #[arg(long)]
+    #[serde(default)]
+    pub notes: Option<String>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub fields: CardFields,
+}
+
+pub struct CardCreate;
+impl Operation for CardCreate {
+    type Input = CardCreateInput;
+    const META: Meta = Meta {
+        path: &["card", "create"],
+        tool: "create_card",
+        summary: "Create a card on the board",
+        details: "Free. Not idempotent: calling it twice makes two cards; after a timeout, list the cards first to see whether it was made.",
+        effect: Effect::Write,
+        idempotent: false,
+        scope: Some("planner:write"),
+    };
+    async fn run(cx: Cx, i: CardCreateInput) -> Result<Value, OpError> {
+        let req = CreateCard {
+            title: i.title,
+            platform: i.platform,
+            space_id: i.space_id,
+            stage: i.fields.stage.clone(),
+            cover_url: i.fields.cover_url.clone(),
+            cover_output_id: i.fields.cover_output_id.clone(),
+            tags: i.fields.tags.clone(),
+            notes: i.notes,
+            scheduled_at: i.fields.scheduled_at.clone(),
+            posts: i.fields.posts()?,
+            assets: i.fields.assets()?,
+            extra: Default::default(),
+        };
+        out(cx.client.cards().create(&req).await?)
+    }
+}
+
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CardUpdateInput {
+    pub card_id: String,
+    #[arg(long)]
+    #[serde(default)]
+    pub title: Option<String>,
+    #[arg(long, value_parser = one_of(api_types::values::PLATFORMS.iter().copied()))]
+    #[serde(default)]
+    #[schemars(schema_with = "crate::input::platform_schema")]
+    pub platform: Option<String>,
+    /// Move to another space (id).
+    #[arg(long = "space")]
+    #[serde(default)]
+    pub space_id: Option<String>,
+    /// New notes; needs `expectedRevision` (the notes revision read with the card).
+    #[arg(long, requires = "expected_revision")]
+    #[serde(default)]
+    pub notes: Option<String>,
+    #[arg(long)]
+    #[serde(default)]
+    pub expected_revision: Option<i64>,
+    /// Remove the schedule.
+    #[arg(long, conflicts_with = "scheduled_at")]
+    #[serde(default)]
+    pub clear_schedule: bool,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub fields: CardFields,
+}
+
+pub struct CardUpdate;
+impl Operation for CardUpdate {
+    type Input = CardUpdateInput;
+    const META: Meta = Meta {
+        path: &["card", "update"],
+        tool: "update_card",
+        summary: "Change a card: title, platform, stage, space, tags, cover, schedule, notes, posts, assets",
+        details: "Free. Only the fields given change; posts and assets replace the whole list. Notes need expectedRevision; a stale one is a conflict (the current notes come back, nothing is written).",
+        effect: Effect::Write,
+        idempotent: true,
+        scope: Some("planner:write"),
+    };
+    async fn run(cx: Cx, i: CardUpdateInput) -> Result<Value, OpError> {
+        if i.notes.is_some() && i.expected_revision.is_none() {
+            return Err(OpError::usage("expectedRevision", "notes need expectedRevision: read the card first (its notesRevision)"));
+        }
+        let scheduled_at = if i.clear_schedule { Some(None) } else { i.fields.scheduled_at.clone().map(Some) };
+        let req = UpdateCard {
+            title: i.title,
+            platform: i.platform,
+            stage: i.fields.stage.clone(),
+            space_id: i.space_id,
+            cover_url: i.fields.cover_url.clone().map(Some),
+            cover_output_id: i.fields.cover_output_id.clone(),
+            tags: i.fields.tags.clone(),
+            scheduled_at,
+            notes: i.notes,
+            expected_revision: i.expected_revision,
+            posts: i.fields.posts()?,
+            assets: i.fields.assets()?,
+            ..Default::default()
+        };
+        if req == (UpdateCard { ..Default::default() }) {
+            return Err(OpError::Usage { message: "nothing to change: give at least one field".into(), field: None });
+        }
+        out(cx.client.cards().update(&i.card_id, &req).await?)
+    }
+}
+
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CardMoveInput {
+    pub card_id: String,
+    /// The stage to move to (id, slug or name).
+    #[arg(long)]
+    pub stage: String,
+    /// Place it before this card in that stage; at the end when absent.
+    #[arg(long = "before")]
+    #[serde(default)]
+    pub before_card_id: Option<String>,
+}
+
+pub struct CardMove;
+impl Operation for CardMove {
+    type Input = CardMoveInput;
+    const META: Meta = Meta {
+        path: &["card", "move"],
+        tool: "move_card",
+        summary: "Move a card to a stage, optionally before another card",
+        details: "Free.",
+        effect: Effect::Write,
+        idempotent: true,
+        scope: Some("planner:write"),
+    };
+    async fn run(cx: Cx, i: CardMoveInput) -> Result<Value, OpError> {
+        let req = UpdateCard { stage: Some(i.stage), before_card_id: i.before_card_id, ..Default::default() };
+        let card = cx.client.cards().update(&i.card_id, &req).await?;
+        Ok(json!(card))
+    }
+}

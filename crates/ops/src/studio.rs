@@ -1,0 +1,221 @@
+//! Generation: every render takes a free quote (`--cost` / `getCost`), an idempotency key (`--output-id`
+//! / `outputId`, minted when absent and reported before anything is sent, so a retry after a timeout
+//! sends the same id and is never charged twice), and waits with the adaptive cadence of
+//! `api_client::wait` (never a fixed 3 s) up to the input's timeout, or the face's cap.
+use crate::{out, Cx, Effect, Meta, OpError, Operation, ProgressEvent};
+use api_client::{ApiError, WaitOptions};
+use api_types::{ContentType, GenerateRequest, Generation, References};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::Value;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+fn default_timeout() -> u64 {
+    600
+}
+
+/// What every render takes besides its own fields.
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Spend {
+    /// Only the price: nothing runs and nothing is charged.
+    #[arg(long = "cost")]
+    #[serde(default)]
+    pub get_cost: bool,
+    /// The idempotency key (a UUID): sending the same one again returns the same job and charges nothing
+    /// more. Minted when absent, and reported first.
+    #[arg(long)]
+    #[serde(default)]
+    pub output_id: Option<String>,
+    /// Return at once with the outputId; follow it with `generation status`.
+    #[arg(long)]
+    #[serde(default)]
+    pub no_wait: bool,
+    /// How long to wait for the render, in seconds (agent tools wait at most about 50 s, then return the
+    /// outputId to follow).
+    #[arg(long, default_value_t = default_timeout(), value_name = "SECONDS")]
+    #[serde(default = "default_timeout")]
+    pub timeout: u64,
+}
+
+/// Quote, or submit and wait: the one path every render takes.
+async fn render(cx: &Cx, mut req: GenerateRequest, spend: &Spend) -> Result<Value, OpError> {
+    if spend.get_cost {
+        return out(cx.client.studio().quote(&req).await?);
+    }
+    let output_id = match spend.output_id.as_deref().map(str::trim) {
+        Some(id) if !id.is_empty() => id.to_string(),
+        _ => uuid::Uuid::new_v4().to_string(),
+    };
+    req.output_id = Some(output_id.clone());
+    cx.progress.event(ProgressEvent::Submitted { output_id: output_id.clone() });
+    let started = Instant::now();
+    let submitted = cx.client.studio().generate(&req).await.map_err(|error| unsent(&output_id, error))?;
+    let done = submitted.status.get().is_some_and(|s| matches!(s, api_types::GenerationStatus::Completed | api_types::GenerationStatus::Failed));
+    if spend.no_wait || done {
+        return out(submitted);
+    }
+    wait(cx, &output_id, spend.timeout, started).await
+}
+
+/// A submit that ended in an error that does not prove the service refused it: the same `outputId` is
+/// the safe retry, and the error says so.
+fn unsent(output_id: &str, error: ApiError) -> OpError {
+    match error.status() {
+        Some(400 | 401 | 402 | 403 | 404 | 409) => OpError::Api(error),
+        _ => OpError::Internal(format!(
+            "{error}. The render may have started: retry with --output-id {output_id} (outputId), which is charged once"
+        )),
+    }
+}
+
+/// Waits for a render up to `timeout_s` (or the face's cap), reporting each read.
+async fn wait(cx: &Cx, output_id: &str, timeout_s: u64, started: Instant) -> Result<Value, OpError> {
+    let mut deadline = Duration::from_secs(timeout_s);
+    if let Some(cap) = cx.wait_cap {
+        deadline = deadline.min(cap);
+    }
+    let progress = cx.progress.clone();
+    let id = output_id.to_string();
+    let last = Arc::new(std::sync::Mutex::new(None::<Generation>));
+    let seen = last.clone();
+    let opts = WaitOptions {
+        deadline,
+        on_poll: Some(Arc::new(move |g: &Generation, next: Option<Duration>| {
+            progress.event(ProgressEvent::Polled {
+                output_id: id.clone(),
+                status: g.status.as_str().to_string(),
+                elapsed: started.elapsed(),
+                next_in: next,
+            });
+            *seen.lock().unwrap_or_else(|e| e.into_inner()) = Some(g.clone());
+        })),
+        ..WaitOptions::default()
+    };
+    match cx.client.studio().wait(output_id, opts).await {
+        Ok(outcome) => out(outcome.generation),
+        Err(ApiError::GenerationTimeout { .. }) => {
+            let last = last.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            Err(OpError::NotFinished {
+                output_id: output_id.to_string(),
+                status: last.as_ref().map_or("processing".to_string(), |g| g.status.as_str().to_string()),
+                waited: deadline,
+                last: last.map(|g| serde_json::to_value(g).unwrap_or(Value::Null)).unwrap_or(Value::Null),
+            })
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GenerateImageInput {
+    /// What to render.
+    #[serde(default)]
+    pub prompt: Option<String>,
+    /// The model's id (`model list --type image`); the registry's first image model when absent.
+    #[arg(short = 'm', long = "model")]
+    #[serde(default)]
+    pub model_id: Option<String>,
+    /// e.g. 1:1, 16:9, 9:16 (what the model takes: `model get`).
+    #[arg(long = "aspect")]
+    #[serde(default)]
+    pub aspect_ratio: Option<String>,
+    #[arg(long)]
+    #[serde(default)]
+    pub resolution: Option<String>,
+    /// How many images, 1 to 4.
+    #[arg(short = 'n', long = "count", value_parser = clap::value_parser!(u32).range(1..=4))]
+    #[serde(default)]
+    pub num_images: Option<u32>,
+    /// Reference images: URLs or output tokens (`<outputId>`, `<outputId>-<n>`); repeat the flag.
+    #[arg(long = "ref", value_name = "URL|TOKEN")]
+    #[serde(default)]
+    pub refs: Vec<String>,
+    /// File the result as a look of this avatar.
+    #[arg(long = "avatar")]
+    #[serde(default)]
+    pub avatar_id: Option<String>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub spend: Spend,
+}
+
+/// The model to use: the one named, else the registry's first of this content type.
+async fn model_or_first(cx: &Cx, given: Option<String>, kind: ContentType) -> Result<String, OpError> {
+    if let Some(m) = given.filter(|m| !m.trim().is_empty()) {
+        return Ok(m);
+    }
+    let models = cx.client.models().list(Some(kind)).await?;
+    models
+        .into_iter()
+        .next()
+        .map(|m| m.model_id)
+        .ok_or_else(|| OpError::usage("modelId", format!("no {} model in the registry: name one with --model", kind.as_str())))
+}
+
+pub struct GenerateImage;
+impl Operation for GenerateImage {
+    type Input = GenerateImageInput;
+    const META: Meta = Meta {
+        path: &["generate", "image"],
+        tool: "generate_image",
+        summary: "Render images from a prompt and reference images",
+        details: "Spends credits. Call with getCost: true first for the free price. Send an outputId (a UUID) and send the same one again to retry: the service charges it once. Waits for the render within the timeout, else returns the outputId for get_generation_status.",
+        effect: Effect::Spend,
+        idempotent: true,
+        scope: Some("generate:image"),
+    };
+    async fn run(cx: Cx, i: GenerateImageInput) -> Result<Value, OpError> {
+        let model_id = model_or_first(&cx, i.model_id, ContentType::Image).await?;
+        let references = (!i.refs.is_empty()).then(|| References { images: i.refs, ..Default::default() });
+        let req = GenerateRequest {
+            model_id,
+            content_type: Some(ContentType::Image),
+            prompt: i.prompt,
+            aspect_ratio: i.aspect_ratio,
+            resolution: i.resolution,
+            num_images: i.num_images,
+            references,
+            avatar_id: i.avatar_id,
+            ..Default::default()
+        };
+        render(&cx, req, &i.spend).await
+    }
+}
+
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StatusInput {
+    /// The render's outputId.
+    pub output_id: String,
+    /// One read, no waiting.
+    #[arg(long)]
+    #[serde(default)]
+    pub no_wait: bool,
+    /// How long to wait, in seconds.
+    #[arg(long, default_value_t = default_timeout(), value_name = "SECONDS")]
+    #[serde(default = "default_timeout")]
+    pub timeout: u64,
+}
+
+pub struct GenerationStatus;
+impl Operation for GenerationStatus {
+    type Input = StatusInput;
+    const META: Meta = Meta {
+        path: &["generation", "status"],
+        tool: "get_generation_status",
+        summary: "Read a render's status, waiting until it is done unless told not to",
+        details: "Free. Waits with a growing interval until the render completes or fails (agents: at most about 50 s per call; call again with the same outputId to keep waiting).",
+        effect: Effect::Read,
+        idempotent: true,
+        scope: None,
+    };
+    async fn run(cx: Cx, i: StatusInput) -> Result<Value, OpError> {
+        if i.no_wait {
+            return out(cx.client.studio().status(&i.output_id).await?);
+        }
+        wait(&cx, &i.output_id, i.timeout, Instant::now()).await
+    }
+}
