@@ -1,6 +1,10 @@
-import { expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { SectionEdit } from "../bindings";
 import {
-  KNOWLEDGE_MAX_FILE_BYTES, editFor, fileRoute, outlineOf, sizeLabel, summaryOf, tabsOf,
+  KNOWLEDGE_MAX_FILE_BYTES, checkSectionAdd, checkSectionEdits, editFor, fileRoute, outlineOf, sizeLabel, summaryOf, tabsOf,
+  type RuleError,
 } from "./brandKitRules";
 
 const read = { key: "about", sectionName: "About", width: "full", tab: "overview" };
@@ -44,4 +48,23 @@ it("small documents and images go as base64; large files, video and audio need a
   expect(fileRoute({ name: "talk.mov", size: 10, type: "" })).toMatchObject({ send: "fileUrl", reason: "media" });
   const audio = fileRoute({ name: "x.bin", size: 10, type: "audio/mpeg" });
   expect(audio.send === "fileUrl" && audio.message).toMatch(/is audio/);
+});
+
+describe("the section rules follow the cases the core checks", () => {
+  // crates/api-types/fixtures/brand-kit-rules.json: one list of cases for the core (checks.rs), the sandbox and TypeScript.
+  type Add = { name: string; input: Parameters<typeof checkSectionAdd>[0]; expect: RuleError | null };
+  type Save = { name: string; sections: SectionEdit[]; expect: RuleError | null };
+  const fixture = JSON.parse(
+    readFileSync(resolve(process.cwd(), "../crates/api-types/fixtures/brand-kit-rules.json"), "utf8"),
+  ) as { add: Add[]; save: Save[] };
+  it("has the cases", () => {
+    expect(fixture.add.length).toBeGreaterThanOrEqual(10);
+    expect(fixture.save.length).toBeGreaterThanOrEqual(20);
+  });
+  it.each(fixture.add.map((c) => [c.name, c] as const))("add: %s", (_name, c) => {
+    expect(checkSectionAdd(c.input)).toEqual(c.expect);
+  });
+  it.each(fixture.save.map((c) => [c.name, c] as const))("save: %s", (_name, c) => {
+    expect(checkSectionEdits(c.sections)).toEqual(c.expect);
+  });
 });

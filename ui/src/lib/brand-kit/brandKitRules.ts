@@ -1,8 +1,8 @@
 // The brand-kit page's decisions that need no screen: which tabs to show, what a save sends (only what
 // changed, with the version it was read at), a section's summary after a write, and how a knowledge file
 // can be sent (base64 from this computer, or a hosted URL). Table-tested in brandKitRules.test.ts.
-import type { BrandKitSection, SectionEdit, SectionSummary } from "../bindings";
-import { TABS, WIDTHS } from "../bindings/valueLists";
+import type { BrandKitSection, BrandKitSectionAddArgs, SectionEdit, SectionSummary } from "../bindings";
+import { ROLES, TABS, WIDTHS } from "../bindings/valueLists";
 
 /** The service's tabs, in its order (generated from api-types `TABS`); an unknown one is answered with these. */
 export const KNOWN_TABS = TABS;
@@ -22,6 +22,63 @@ export function tabsOf(sections: Pick<SectionSummary, "tab">[]): string[] {
 /** The starter roles the page's sections carry (a section you add has none). */
 export function rolesOf(sections: Pick<SectionSummary, "role">[]): string[] {
   return [...new Set(sections.map((s) => s.role).filter((r): r is string => !!r))];
+}
+
+// ---------- what the core checks before a write (crates/core/src/brand_kit/checks.rs) ----------
+// The same rules, in the same order, with the same field and message: both run the cases of
+// crates/api-types/fixtures/brand-kit-rules.json. The page checks here to say it at the field before
+// calling the core; the core checks again.
+
+/** The field a rule refuses and the core's sentence (with the valid values where it names them). */
+export interface RuleError { field: string; message: string; validValues?: string[] }
+
+/** Rust's `str::trim` (Unicode White_Space), which is not JavaScript's: U+0085 is space there, U+FEFF is not. */
+const EDGE_SPACE = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
+export const trimmed = (v: string): string => v.replace(EDGE_SPACE, "");
+
+function required(field: string, v: string, what: string): RuleError | null {
+  return trimmed(v) ? null : { field, message: `Give the ${what}.` };
+}
+
+function oneOf(field: string, v: string, valid: readonly string[], what: string): RuleError | null {
+  return valid.includes(v) ? null : { field, message: `“${v}” is not a ${what}: use one of ${valid.join(", ")}.`, validValues: [...valid] };
+}
+
+/** An added section: a name, a known width (when given), a tab, and no role (`check_add`). */
+export function checkSectionAdd(a: Pick<BrandKitSectionAddArgs, "name" | "tab" | "width" | "role">): RuleError | null {
+  return required("name", a.name, "section's name")
+    ?? (a.width != null ? oneOf("width", a.width, WIDTHS, "width") : null)
+    ?? required("tab", a.tab, "tab the section goes in")
+    ?? oneOf("tab", trimmed(a.tab), TABS, "tab")
+    ?? (a.role != null
+      ? { field: "role", message: "A section you add has no role: roles belong to the eight starter sections. Leave it out." }
+      : null);
+}
+
+/** A save: every entry names a section once, says the version it was read at, and changes something (`check_edits`). */
+export function checkSectionEdits(edits: readonly SectionEdit[]): RuleError | null {
+  if (edits.length === 0) return { field: "sections", message: "Nothing to save: no section changed." };
+  const seen = new Set<string>();
+  for (const [i, e] of edits.entries()) {
+    const at = (f: string) => `sections[${i}].${f}`;
+    const missing = required(at("key"), e.key, "section's key");
+    if (missing) return missing;
+    const key = trimmed(e.key);
+    if (seen.has(key)) return { field: at("key"), message: `Section “${key}” is named twice; send one entry per section.` };
+    seen.add(key);
+    if (e.expectedVersion < 1) return { field: at("expectedVersion"), message: "Give the version the section was read at (1 or more)." };
+    if (e.role != null && !((ROLES as readonly string[]).includes(key) && e.role === key)) {
+      return { field: at("role"), message: "A section's role cannot be set or changed: roles belong to the eight starter sections." };
+    }
+    const err = (e.name != null ? required(at("name"), e.name, "section's name") : null)
+      ?? (e.width != null ? oneOf(at("width"), e.width, WIDTHS, "width") : null)
+      ?? (e.tab != null ? oneOf(at("tab"), e.tab, TABS, "tab") : null);
+    if (err) return err;
+    if (e.body == null && e.name == null && e.width == null && e.tab == null) {
+      return { field: at("body"), message: `Section “${key}” has nothing to save.` };
+    }
+  }
+  return null;
 }
 
 /** What a user changed in one section; `undefined` fields did not change. */
@@ -44,7 +101,7 @@ export function editFor(
 ): SectionEdit | null {
   const edit: SectionEdit = { key: read.key, expectedVersion };
   if (change.body !== undefined && change.body !== readBody) edit.body = change.body;
-  if (change.name !== undefined && change.name.trim() !== read.sectionName) edit.name = change.name.trim();
+  if (change.name !== undefined && trimmed(change.name) !== read.sectionName) edit.name = trimmed(change.name);
   if (change.width !== undefined && change.width !== read.width) edit.width = change.width;
   if (change.tab !== undefined && change.tab !== read.tab) edit.tab = change.tab;
   const changed = edit.body !== undefined || edit.name !== undefined || edit.width !== undefined || edit.tab !== undefined;
