@@ -255,10 +255,6 @@ async fn bad_imports_are_400_naming_the_field() {
         (json!({"url": ""}), "url"),
         (json!({"url": "ftp://files.example/a.png"}), "url"),
         (json!({"url": "data:image/png;base64,%%%"}), "url"),
-        (
-            json!({"url": format!("{}/files/nothing-here.png", sb.running.origin())}),
-            "url",
-        ),
         (json!({"url": "https://example.com/page"}), "contentType"),
         (
             json!({"url": "https://example.com/a.png", "contentType": "text/html"}),
@@ -372,4 +368,35 @@ async fn served_files_are_nosniff_sandboxed_and_attachments_unless_plain_media()
     let render = v["outputUrls"][0].as_str().unwrap_or_else(|| panic!("a finished render: {v}")).to_string();
     let (_, nosniff, csp, disposition, _) = headers(render, false).await;
     assert_eq!((nosniff.as_deref(), csp.as_deref(), disposition), (Some("nosniff"), Some("sandbox"), None));
+}
+
+#[tokio::test]
+async fn importing_another_accounts_file_is_404_and_copies_nothing() {
+    // Issue 12: `/media/imports` of a sandbox `/files/...` URL read the file whoever owned it and copied
+    // it into the caller's account. Now another account's file answers 404 like a name never stored, and
+    // nothing is written; the owner still imports it.
+    let sb = TestSandbox::start().await;
+    let http = Http::new(&sb);
+    let url = upload(&http, &sb.key, "private.png", "image/png", b"\x89PNG\r\n\x1a\nprivate bytes").await;
+    let (other_account, other) = sb.other_account(10.0);
+    let count = |table: &str, account: &str| -> i64 {
+        let conn = sb.state().db().lock();
+        conn.query_row(&format!("SELECT COUNT(*) FROM {table} WHERE account_id = ?1"), [account], |r| r.get(0)).unwrap()
+    };
+    let before = (count("stored_files", &other_account), count("media_imports", &other_account));
+    let (s, v) = http.post(&other, "/media/imports", json!({"url": url})).await;
+    assert_eq!(s, 404, "another account's file: {v}");
+    assert!(msg(&v).contains("not found"), "{v}");
+    let (s, never) = http
+        .post(&other, "/media/imports", json!({"url": format!("{}/files/nothing-here.png", sb.running.origin())}))
+        .await;
+    assert_eq!((s, msg(&never).replace("nothing-here.png", "")), (404, msg(&v).replace(url.rsplit('/').next().unwrap(), "")),
+        "a foreign file reads exactly like a missing one");
+    assert_eq!((count("stored_files", &other_account), count("media_imports", &other_account)), before, "nothing copied");
+    let (s, lib) = http.get(&other, "/media").await;
+    assert_eq!(s, 200);
+    assert!(!lib.to_string().contains("private"), "{lib}");
+    // The owner imports it.
+    let (s, v) = http.post(&sb.key, "/media/imports", json!({"url": url})).await;
+    assert_eq!(s, 200, "{v}");
 }

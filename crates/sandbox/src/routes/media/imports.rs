@@ -92,18 +92,22 @@ pub(super) async fn import(
     let fetched = if lower.starts_with("data:") {
         decode_data_url(&url)?
     } else if let Some(name) = url.strip_prefix(&own_prefix) {
-        // One of this sandbox's own files: "fetched" from the database.
+        // One of this sandbox's own files: "fetched" from the database, and only from the caller's own
+        // files. File URLs take no key (they stand in for a CDN), but an import copies the bytes into the
+        // caller's account: another account's file is "not found", exactly like a name never stored, so
+        // an import neither copies it nor tells whether it exists.
         let name = name.split(['?', '#']).next().unwrap_or("");
         let conn = state.db().lock();
         let file: Option<(Vec<u8>, String)> = conn
             .cached_row(
-                "SELECT bytes, mime FROM stored_files WHERE name = ?1",
-                [name],
+                "SELECT bytes, mime FROM stored_files WHERE name = ?1 AND account_id = ?2",
+                params![name, caller.account_id],
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .optional()?;
-        let (bytes, mime) =
-            file.ok_or_else(|| ApiError::bad("url", format!("Nothing is stored at `{url}`")))?;
+        let (bytes, mime) = file.ok_or_else(|| {
+            ApiError::NotFound(format!("File not found: this account has nothing stored at `{url}`"))
+        })?;
         Fetched {
             bytes: Some(bytes),
             mime: Some(mime),
