@@ -132,7 +132,7 @@ test("add a section: name and tab required; it lands in its tab", async () => {
   await page.getByRole("button", { name: "Add section" }).click();
   const form = page.getByTestId("add-section-form");
   await form.getByRole("button", { name: "Add section" }).click();
-  await form.getByText("Give the section a name.").waitFor();
+  await form.getByText("Give the section's name.").waitFor();
   await form.getByLabel("Name").fill("Hooks that work");
   await form.getByLabel("Tab").selectOption("voice");
   await form.getByLabel("Half").check();

@@ -313,11 +313,11 @@ it("add a section: name and tab are required at their fields; it lands in its ta
   expect(within(form).getByLabelText("Name")).toHaveFocus();
   await user.click(within(form).getByRole("button", { name: "Add section" }));
   expect(within(form).getByLabelText("Name")).toHaveAttribute("aria-invalid", "true");
-  expect(within(form).getByLabelText("Name")).toHaveAccessibleDescription("Give the section a name.");
+  expect(within(form).getByLabelText("Name")).toHaveAccessibleDescription("Give the section's name.");
   await user.type(within(form).getByLabelText("Name"), "Hooks");
   await user.selectOptions(within(form).getByLabelText("Tab"), "");
   await user.click(within(form).getByRole("button", { name: "Add section" }));
-  expect(within(form).getByLabelText("Tab")).toHaveAccessibleDescription("Choose the tab the section goes in.");
+  expect(within(form).getByLabelText("Tab")).toHaveAccessibleDescription("Give the tab the section goes in.");
   expect(core.called("brand_kit_section_add")).toHaveLength(0);
   await user.selectOptions(within(form).getByLabelText("Tab"), "voice");
   await user.click(within(form).getByLabelText("Half"));
@@ -341,6 +341,9 @@ it("rename in place: Enter saves the name, Escape cancels", async () => {
   expect(saves(core)).toHaveLength(0);
   await user.click(within(card("about")).getByRole("button", { name: "Rename “About”" }));
   await user.clear(within(card("about")).getByLabelText("Name of the section"));
+  await user.keyboard("{Enter}");
+  expect(within(card("about")).getByLabelText("Name of the section")).toHaveAccessibleDescription("Give the section's name.");
+  expect(saves(core)).toHaveLength(0);
   await user.keyboard("Who we are{Enter}");
   await within(card("about")).findByRole("heading", { name: "Who we are" });
   expect(saves(core)).toEqual([{ brandKitId: KIT, sections: [{ key: "about", name: "Who we are", expectedVersion: 1 }] }]);

@@ -1,5 +1,6 @@
 // Tests only: a brand kit kept in memory behind fakeCore's `answers`, following the core's rules
-// (docs/ipc.md "Brand kit"): summary pages without bodies, filtered reads with validValues for an
+// (docs/ipc.md "Brand kit"; a save or an add is refused by the core's own checks, brandKitRules.ts
+// checkSectionEdits/checkSectionAdd, never a copy of them): summary pages without bodies, filtered reads with validValues for an
 // unknown role or tab, all-or-nothing saves with expectedVersion (a stale one is a 409 with the current
 // body, and the refused entries are kept as drafts), history, revert as a new version, add, archive and
 // restore, and a knowledge base with a plan cap. Plus helpers to drive CodeMirror in jsdom.
@@ -8,7 +9,7 @@ import type {
   BrandKitSection, IpcError, KnowledgeItem, SectionDraft, SectionEdit, SectionRevision, SectionSummary,
 } from "../bindings";
 import { fakeCore, type FakeCore } from "../shared/fakeCore";
-import { outlineOf } from "./brandKitRules";
+import { checkSectionAdd, checkSectionEdits, outlineOf, trimmed, type RuleError } from "./brandKitRules";
 import { ROLES as ROLE_LIST, TABS as TAB_LIST } from "../bindings/valueLists";
 
 export const KIT = "kit-1";
@@ -46,6 +47,11 @@ const summary = (s: Stored): SectionSummary => ({
   id: s.id, key: s.key, role: s.role, tab: s.tab, sectionName: s.sectionName, width: s.width, version: s.version,
   updatedAt: s.updatedAt, sortOrder: s.sortOrder, charCount: [...s.body].length, outline: outlineOf(s.body),
 });
+
+/** The core's refusal of a rule: a validation error, nothing sent. */
+function refuse(e: RuleError | null) {
+  if (e) throw { code: "validation", ...e } satisfies IpcError;
+}
 
 const wire = (s: Stored): BrandKitSection => {
   const { archived: _a, earlier: _e, ...rest } = s;
@@ -114,7 +120,7 @@ export function kitCore(init: { sections?: Stored[]; drafts?: SectionDraft[]; kn
       if (!ROLES.includes(r)) throw { code: "validation", field: "roles", validValues: ROLES, status: 400, message: `Unknown role "${r}"` } satisfies IpcError;
     }
     for (const t of a.tabs ?? []) {
-      if (!TABS.includes(t)) throw { code: "validation", field: "tabs", validValues: TABS, status: 400, message: `Unknown tab "${t}": valid values are overview, voice, visual` } satisfies IpcError;
+      if (!TABS.includes(t)) throw { code: "validation", field: "tabs", validValues: TABS, status: 400, message: `Unknown tab "${t}": valid values are ${TABS.join(", ")}` } satisfies IpcError;
     }
     const sections = live().filter((s) => (!a.keys || a.keys.includes(s.key)) && (!a.roles || a.roles.includes(s.role ?? ""))
       && (!a.tabs || a.tabs.includes(s.tab)));
@@ -122,6 +128,7 @@ export function kitCore(init: { sections?: Stored[]; drafts?: SectionDraft[]; kn
   };
   core.answers.brand_kit_save = (args) => {
     const edits = (args as { sections: SectionEdit[] }).sections;
+    refuse(checkSectionEdits(edits));
     const stale = edits.map((e) => ({ e, s: find(e.key) })).filter(({ e, s }) => e.expectedVersion !== s.version);
     if (stale.length) {
       const conflicts = stale.map(({ s }) => ({ key: s.key, version: s.version, body: s.body }));
@@ -151,10 +158,9 @@ export function kitCore(init: { sections?: Stored[]; drafts?: SectionDraft[]; kn
     return kit.drafts;
   };
   core.answers.brand_kit_section_add = (args) => {
-    const a = args as { name: string; tab: string; width?: string };
-    if (!a.name?.trim()) throw { code: "validation", field: "name", message: "Give the section's name." } satisfies IpcError;
-    if (!TABS.includes(a.tab)) throw { code: "validation", field: "tab", validValues: TABS, message: `“${a.tab}” is not a tab.` } satisfies IpcError;
-    const s = stored(`custom_${++seq}`, a.tab, a.name.trim(), a.width ?? "full", "", null);
+    const a = args as { name: string; tab: string; width?: string; role?: string; body?: string };
+    refuse(checkSectionAdd(a));
+    const s = stored(`custom_${++seq}`, trimmed(a.tab), trimmed(a.name), a.width ?? "full", a.body ?? "", null);
     kit.sections.push(s);
     return wire(s);
   };
