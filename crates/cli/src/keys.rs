@@ -1,0 +1,186 @@
+//! Where the key and the base URL come from (spec §5.8, fact sheet 4.2), first found wins:
+//! `--api-key`, then `CONTENTHERO_API_KEY`, then what is stored: the OS keyring entry of a Content Desk
+//! profile (`--profile NAME`, else the app's selected remote profile), then the official CLI's credential
+//! file `$CONTENTHERO_CONFIG_DIR/credentials` (default `~/.contenthero/credentials`), read only when no one
+//! else may read it (mode 0600, as ssh insists). The base URL: `--base-url`, `CONTENTHERO_BASE_URL`, the
+//! profile's, the official CLI's `config.json`, the service's default.
+use contentdesk_core::profiles::ProfileRecord;
+use contentdesk_core::{JsonFileSettings, KeyringStore, ProfileKind, SecretStore, SettingsBackend, REMOTE_DEFAULT_BASE_URL};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum KeySource {
+    Flag,
+    Env,
+    Keyring,
+    File,
+    None,
+}
+
+/// What the ladder found. `key` is never printed.
+pub struct Resolved {
+    pub key: Option<String>,
+    pub source: KeySource,
+    pub base_url: String,
+    /// The Content Desk profile the key came from, when it did.
+    pub profile: Option<String>,
+}
+
+/// What the command line and the environment give the ladder.
+#[derive(Default)]
+pub struct Given {
+    pub api_key: Option<String>,
+    pub base_url: Option<String>,
+    pub profile: Option<String>,
+}
+
+fn env(name: &str) -> Option<String> {
+    std::env::var(name).ok().map(|v| v.trim().to_string()).filter(|v| !v.is_empty())
+}
+
+/// The official CLI's folder: `$CONTENTHERO_CONFIG_DIR` or `~/.contenthero`.
+pub fn config_dir() -> Option<PathBuf> {
+    env("CONTENTHERO_CONFIG_DIR").map(PathBuf::from).or_else(|| home().map(|h| h.join(".contenthero")))
+}
+
+fn home() -> Option<PathBuf> {
+    env("HOME").map(PathBuf::from)
+}
+
+/// The desktop app's data folder: `CONTENTDESK_DATA_DIR`, else the platform's app data folder (where
+/// Tauri puts it for the identifier `ai.contentdesk.app`).
+pub fn app_data_dir() -> Option<PathBuf> {
+    if let Some(d) = env("CONTENTDESK_DATA_DIR") {
+        return Some(PathBuf::from(d));
+    }
+    let base = if cfg!(target_os = "macos") {
+        home().map(|h| h.join("Library/Application Support"))
+    } else if cfg!(windows) {
+        env("APPDATA").map(PathBuf::from)
+    } else {
+        env("XDG_DATA_HOME").map(PathBuf::from).or_else(|| home().map(|h| h.join(".local/share")))
+    };
+    base.map(|b| b.join("ai.contentdesk.app"))
+}
+
+/// The keyring service the desktop app uses (`CONTENTDESK_KEYRING_SERVICE` for tests, as the app).
+pub fn keyring_service() -> String {
+    env("CONTENTDESK_KEYRING_SERVICE").unwrap_or_else(contentdesk_core::secrets::default_keyring_service)
+}
+
+/// The app's profiles and the selected one's id, from its settings file (none when there is none).
+pub fn app_profiles() -> (Vec<ProfileRecord>, Option<String>) {
+    let Some(dir) = app_data_dir() else { return (Vec::new(), None) };
+    let path = dir.join("settings.json");
+    if !path.exists() {
+        return (Vec::new(), None);
+    }
+    let settings = JsonFileSettings::open(path);
+    let profiles = settings.get("profiles").and_then(|v| serde_json::from_value(v).ok()).unwrap_or_default();
+    let selected = settings.get("selectedProfileId").and_then(|v| v.as_str().map(String::from));
+    (profiles, selected)
+}
+
+/// The profile `--profile` names (by name, case-insensitive, or id), or the app's selected one.
+fn pick_profile(name: Option<&str>) -> Result<Option<ProfileRecord>, String> {
+    let (profiles, selected) = app_profiles();
+    match name {
+        Some(n) => profiles
+            .iter()
+            .find(|p| p.id == n || p.name.eq_ignore_ascii_case(n))
+            .cloned()
+            .map(Some)
+            .ok_or_else(|| {
+                let names: Vec<&str> = profiles.iter().map(|p| p.name.as_str()).collect();
+                if names.is_empty() {
+                    format!("no Content Desk profile named `{n}`: the app has none yet on this computer")
+                } else {
+                    format!("no Content Desk profile named `{n}`; there are: {}", names.join(", "))
+                }
+            }),
+        None => Ok(selected.and_then(|s| profiles.into_iter().find(|p| p.id == s))),
+    }
+}
+
+/// The credential file's key, when the file is there, private and readable. A file others may read is
+/// refused with the command that fixes it.
+pub fn file_key(dir: &Path) -> Result<Option<String>, String> {
+    let path = dir.join("credentials");
+    let Ok(meta) = std::fs::metadata(&path) else { return Ok(None) };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = meta.permissions().mode() & 0o777;
+        if mode & 0o077 != 0 {
+            return Err(format!(
+                "{} is readable by others (mode {mode:o}); refusing to use it. Run: chmod 600 {}",
+                path.display(),
+                path.display()
+            ));
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = meta;
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    // Missing or corrupt: ignored, as the official CLI does.
+    Ok(serde_json::from_str::<serde_json::Value>(&text)
+        .ok()
+        .and_then(|v| v.get("apiKey").and_then(|k| k.as_str()).map(str::to_string))
+        .filter(|k| !k.trim().is_empty()))
+}
+
+fn file_base_url(dir: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(dir.join("config.json")).ok()?;
+    serde_json::from_str::<serde_json::Value>(&text).ok()?.get("baseUrl")?.as_str().map(str::to_string)
+}
+
+/// Walks the ladder. An error is a rung that is there but unusable (a profile not found, a credential
+/// file others may read): said plainly rather than skipped.
+pub fn resolve(given: &Given) -> Result<Resolved, String> {
+    let explicit_base = given.base_url.clone().or_else(|| env("CONTENTHERO_BASE_URL"));
+    let config = config_dir();
+    let fallback_base = || {
+        explicit_base
+            .clone()
+            .or_else(|| config.as_deref().and_then(file_base_url))
+            .unwrap_or_else(|| REMOTE_DEFAULT_BASE_URL.to_string())
+    };
+    if let Some(k) = given.api_key.clone().filter(|k| !k.trim().is_empty()) {
+        return Ok(Resolved { key: Some(k), source: KeySource::Flag, base_url: fallback_base(), profile: None });
+    }
+    if let Some(k) = env("CONTENTHERO_API_KEY") {
+        return Ok(Resolved { key: Some(k), source: KeySource::Env, base_url: fallback_base(), profile: None });
+    }
+    if let Some(p) = pick_profile(given.profile.as_deref())? {
+        if p.kind == ProfileKind::Sandbox {
+            if given.profile.is_some() {
+                return Err(format!(
+                    "`{}` is the app's local sandbox profile; cdesk does not reach the local sandbox yet. Use a remote profile, or --base-url and --api-key for a sandbox you started (`contentdesk-sandbox serve`)",
+                    p.name
+                ));
+            }
+        } else {
+            let store = KeyringStore::new(keyring_service());
+            match store.get(&p.id) {
+                Ok(Some(key)) => {
+                    let base = explicit_base.clone().unwrap_or_else(|| p.base_url.clone());
+                    return Ok(Resolved { key: Some(key), source: KeySource::Keyring, base_url: base, profile: Some(p.name) });
+                }
+                Ok(None) if given.profile.is_some() => {
+                    return Err(format!("the profile `{}` has no key in the OS keyring: add one in Content Desk's Settings or run `cdesk login`", p.name));
+                }
+                Ok(None) => {}
+                Err(e) if given.profile.is_some() => return Err(format!("cannot read the OS keyring: {e}")),
+                Err(_) => {}
+            }
+        }
+    }
+    if let Some(dir) = config.as_deref() {
+        if let Some(k) = file_key(dir)? {
+            return Ok(Resolved { key: Some(k), source: KeySource::File, base_url: fallback_base(), profile: None });
+        }
+    }
+    Ok(Resolved { key: None, source: KeySource::None, base_url: fallback_base(), profile: None })
+}

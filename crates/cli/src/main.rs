@@ -1,0 +1,246 @@
+//! `cdesk`: the Content Production Service API from a terminal and from scripts. Every `<noun> <verb>`
+//! is an operation of the catalogue (crates/ops), built here into clap subcommands; `schema`,
+//! `completions` and `auth status` are the shell's own. Data goes to stdout, talk to stderr; exit codes
+//! as the official CLI's (see `contentdesk_ops::OpError::exit_code`).
+mod keys;
+mod output;
+mod progress;
+
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use contentdesk_ops::{catalogue, Cx, Entry, OpError};
+use output::Format;
+use serde_json::{json, Value};
+use std::io::IsTerminal;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+const ABOUT: &str = "The Content Production Service API from a terminal: cards, renders, brand kits and more.";
+const AFTER_HELP: &str = "\
+Key: --api-key, then CONTENTHERO_API_KEY, then a Content Desk profile's key in the OS keyring (--profile,
+else the app's selected profile), then ~/.contenthero/credentials (mode 0600).
+Output: JSON when piped or with --json; tables at a terminal or with --human.
+Exit codes: 0 ok, 1 error, 2 usage or 400, 3 auth (401, 403, no key), 4 not finished in time, 5 conflict.";
+
+/// The whole command line: the global flags, one subcommand per noun with one per operation under it,
+/// and the shell's own commands.
+fn cli() -> Command {
+    let mut root = Command::new("cdesk")
+        .version(env!("CARGO_PKG_VERSION"))
+        .about(ABOUT)
+        .after_help(AFTER_HELP)
+        .arg_required_else_help(true)
+        .subcommand_required(true)
+        .arg(Arg::new("api-key").long("api-key").global(true).value_name("KEY").help("The API key (else CONTENTHERO_API_KEY, the keyring, the credential file)"))
+        .arg(Arg::new("base-url").long("base-url").global(true).value_name("URL").help("The API's base URL (else CONTENTHERO_BASE_URL, the profile's, the default)"))
+        .arg(Arg::new("profile").long("profile").global(true).value_name("NAME").help("A Content Desk profile, by name or id (default: the app's selected profile)"))
+        .arg(Arg::new("json").long("json").global(true).action(ArgAction::SetTrue).conflicts_with("human").help("JSON on stdout (the default when piped)"))
+        .arg(Arg::new("human").long("human").global(true).action(ArgAction::SetTrue).help("Tables and key-values (the default at a terminal)"))
+        .arg(Arg::new("verbose").long("verbose").global(true).action(ArgAction::SetTrue).help("Progress on stderr even when it is not a terminal"));
+    let mut nouns: Vec<Noun> = Vec::new();
+    for e in catalogue() {
+        add(&mut nouns, e.meta.path, e);
+    }
+    root = root.subcommands(nouns.into_iter().map(Noun::command));
+    root.subcommand(
+        Command::new("schema")
+            .about("Print the JSON Schema of an operation's input (all operations without a command)")
+            .arg(Arg::new("command").num_args(0..).value_name("COMMAND").help("e.g. card update")),
+    )
+    .subcommand(
+        Command::new("completions")
+            .about("Print a shell completion script (e.g. cdesk completions bash > /etc/bash_completion.d/cdesk)")
+            .arg(Arg::new("shell").required(true).value_parser(clap::value_parser!(clap_complete::Shell))),
+    )
+    .subcommand(
+        Command::new("auth")
+            .about("Which key is used and whether it works")
+            .subcommand_required(true)
+            .subcommand(Command::new("status").about("Verify the key (a balance read): key source, base URL, tier, balance")),
+    )
+}
+
+/// A noun of the command tree: nouns under it (`brand-kit section`) and its operations' subcommands.
+struct Noun {
+    name: &'static str,
+    nouns: Vec<Noun>,
+    verbs: Vec<Command>,
+}
+
+impl Noun {
+    fn command(self) -> Command {
+        let mut c = Command::new(self.name).subcommand_required(true).arg_required_else_help(true);
+        if let Some(about) = about_of(self.name) {
+            c = c.about(about);
+        }
+        c.subcommands(self.nouns.into_iter().map(Noun::command)).subcommands(self.verbs)
+    }
+}
+
+/// Puts an operation's subcommand under its nouns.
+fn add(nouns: &mut Vec<Noun>, path: &'static [&'static str], e: &Entry) {
+    let [noun, rest @ ..] = path else { return };
+    let pos = nouns.iter().position(|n| n.name == *noun).unwrap_or_else(|| {
+        nouns.push(Noun { name: noun, nouns: Vec::new(), verbs: Vec::new() });
+        nouns.len() - 1
+    });
+    if rest.len() == 1 {
+        nouns[pos].verbs.push(e.command());
+    } else {
+        add(&mut nouns[pos].nouns, rest, e);
+    }
+}
+
+/// A noun's help line.
+fn about_of(noun: &str) -> Option<&'static str> {
+    Some(match noun {
+        "account" => "The account's credits",
+        "model" => "The model registry",
+        "voice" => "Voices for speech and lip-sync",
+        "card" => "Cards on the planner board",
+        "generate" => "Render images, video and audio (spends credits; --cost quotes for free)",
+        "generation" => "Follow a render",
+        _ => return None,
+    })
+}
+
+/// The chain of subcommand names down to the leaf, and the leaf's matches.
+fn leaf(m: &ArgMatches) -> (Vec<String>, &ArgMatches) {
+    let mut path = Vec::new();
+    let mut at = m;
+    while let Some((name, sub)) = at.subcommand() {
+        path.push(name.to_string());
+        at = sub;
+    }
+    (path, at)
+}
+
+fn main() -> ExitCode {
+    let matches = match cli().try_get_matches() {
+        Ok(m) => m,
+        Err(e) => {
+            // --help and --version print and succeed; a usage error is exit 2 (clap's own message).
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let format = Format::choose(matches.get_flag("json"), matches.get_flag("human"));
+    let (path, sub) = leaf(&matches);
+    let path_refs: Vec<&str> = path.iter().map(String::as_str).collect();
+    let result = match path_refs.as_slice() {
+        ["schema"] => schema(sub),
+        ["completions"] => {
+            let shell = *sub.get_one::<clap_complete::Shell>("shell").expect("required");
+            clap_complete::generate(shell, &mut cli(), "cdesk", &mut std::io::stdout());
+            return ExitCode::SUCCESS;
+        }
+        ["auth", "status"] => runtime().and_then(|rt| rt.block_on(auth_status(&matches))),
+        _ => match contentdesk_ops::by_path(&path_refs) {
+            Some(entry) => runtime().and_then(|rt| rt.block_on(run(entry, &matches, sub))),
+            None => Err(OpError::Usage { message: format!("unknown command `{}`", path.join(" ")), field: None }),
+        },
+    };
+    match result {
+        Ok(value) => {
+            output::print(&value, format);
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            // A render not finished in time still names its outputId on stdout, for scripts.
+            if let OpError::NotFinished { output_id, status, .. } = &e {
+                output::print(&json!({ "outputId": output_id, "status": status }), format);
+            }
+            let err_format = if std::io::stderr().is_terminal() && format == Format::Human { Format::Human } else { Format::Json };
+            output::print_error(&e.to_json(), err_format);
+            ExitCode::from(e.exit_code())
+        }
+    }
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, OpError> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| OpError::Internal(format!("cannot start: {e}")))
+}
+
+fn given(m: &ArgMatches) -> keys::Given {
+    keys::Given {
+        api_key: m.get_one::<String>("api-key").cloned(),
+        base_url: m.get_one::<String>("base-url").cloned(),
+        profile: m.get_one::<String>("profile").cloned(),
+    }
+}
+
+/// A client from the ladder, or exit 3 saying what to set.
+fn client(m: &ArgMatches) -> Result<(api_client::Client, keys::Resolved), OpError> {
+    let resolved = keys::resolve(&given(m)).map_err(OpError::Auth)?;
+    let Some(key) = resolved.key.clone() else {
+        return Err(OpError::Auth(
+            "no API key: pass --api-key, set CONTENTHERO_API_KEY, add a key to a Content Desk profile, or put it in ~/.contenthero/credentials (mode 0600)".into(),
+        ));
+    };
+    let client = api_client::Client::new(&resolved.base_url, api_client::ApiKey::new(key)).map_err(OpError::from)?;
+    Ok((client, resolved))
+}
+
+async fn run(entry: &Entry, global: &ArgMatches, sub: &ArgMatches) -> Result<Value, OpError> {
+    let (client, _) = client(global)?;
+    let line = progress::Line::new(std::io::stderr().is_terminal(), global.get_flag("verbose")).map(Arc::new);
+    let mut cx = Cx::new(client);
+    if let Some(l) = &line {
+        cx.progress = l.clone();
+    }
+    let fut = entry.run_matches(cx, sub).map_err(|e| OpError::Usage { message: e.to_string(), field: None })?;
+    let result = fut.await;
+    if let Some(l) = &line {
+        l.finish();
+    }
+    result
+}
+
+async fn auth_status(m: &ArgMatches) -> Result<Value, OpError> {
+    let resolved = keys::resolve(&given(m)).map_err(OpError::Auth)?;
+    let mut status = json!({
+        "authenticated": false,
+        "keySource": resolved.source,
+        "baseUrl": resolved.base_url,
+    });
+    if let Some(p) = &resolved.profile {
+        status["profile"] = json!(p);
+    }
+    if resolved.key.is_none() {
+        return Ok(status);
+    }
+    let (client, _) = client(m)?;
+    let balance = client.account().balance().await?;
+    status["authenticated"] = json!(true);
+    status["tier"] = json!(balance.tier);
+    status["balance"] = json!(balance.balance);
+    Ok(status)
+}
+
+/// `schema card update`: that operation's input schema with its description; no command: every one.
+fn schema(m: &ArgMatches) -> Result<Value, OpError> {
+    let words: Vec<&str> = m.get_many::<String>("command").map(|v| v.map(String::as_str).collect()).unwrap_or_default();
+    let describe = |e: &Entry| {
+        json!({
+            "command": e.meta.command(),
+            "tool": e.meta.tool,
+            "summary": e.meta.summary,
+            "effect": e.meta.effect,
+            "idempotent": e.meta.idempotent,
+            "scope": e.meta.scope,
+            "input": e.input_schema(),
+        })
+    };
+    if words.is_empty() {
+        return Ok(Value::Array(catalogue().iter().map(describe).collect()));
+    }
+    let found: Vec<Value> = catalogue().iter().filter(|e| e.meta.path.starts_with(&words)).map(describe).collect();
+    match found.len() {
+        0 => Err(OpError::Usage { message: format!("no command `{}`: `cdesk schema` lists them all", words.join(" ")), field: None }),
+        1 => Ok(found.into_iter().next().expect("one")),
+        _ => Ok(Value::Array(found)),
+    }
+}
