@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Desktop end to end: the real window (Tauri 2 + webkit2gtk) under Xvfb, driven over WebDriver by
 # tauri-driver and Debian's WebKitWebDriver, inside a private D-Bus session with an unlocked
-# gnome-keyring (a real Secret Service). Saves screenshots and DOM dumps in $E2E_ARTIFACTS, then runs
-# the leak check over them, the app's settings file and its log.
+# gnome-keyring (a real Secret Service). The journeys are the crate tests/desktop (contentdesk-desktop-e2e).
+# Saves screenshots and DOM dumps in $E2E_ARTIFACTS, then runs the leak check over them, the app's
+# settings file and its log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -26,7 +27,7 @@ status=0
 # of warnings per launch that say nothing about the app. They are dropped from the log; the rest stays.
 noise='xdg-desktop-portal|xdg-document-portal|org\.freedesktop\.impl\.portal|org\.a11y\.atspi|Gtk-WARNING \*\*: .*cannot open display|pw\.conf|No skeleton to export|Ignoring invalid max threads|^$'
 with_keyring xvfb-run -a -s "-screen 0 1366x900x24" \
-  cargo test --quiet -p contentdesk-desktop --test desktop_e2e -- --nocapture < /dev/null \
+  cargo test --quiet -p contentdesk-desktop-e2e --test journeys -- --nocapture < /dev/null \
   2> >(grep -v -E "$noise" >&2) || status=1
 echo "== leak check (desktop run)"
 secrets=()

@@ -1,126 +1,12 @@
-//! The real window: the release or debug binary under Xvfb, driven over WebDriver (tauri-driver +
-//! Debian's WebKitWebDriver), with keys in a real Secret Service. Run by scripts/desktop-e2e.sh inside
-//! `dbus-run-session` with an unlocked gnome-keyring; skipped (saying why) unless
-//! `CONTENTDESK_DESKTOP_E2E=1`.
-//!
-//! Env: CONTENTDESK_APP_BIN, CONTENTDESK_SANDBOX_BIN, E2E_ARTIFACTS, E2E_SECRETS_FILE,
-//! CONTENTDESK_KEYRING_SERVICE.
-use fantoccini::{elements::Element, Client, ClientBuilder, Locator};
-use std::io::{BufRead, BufReader};
+//! The desktop journeys: the real window shows the sandbox, drags a card, renders an image, shows the
+//! brand kit, keeps a key in the OS keyring across a restart and signs out. Run by
+//! scripts/desktop-e2e.sh (Xvfb, tauri-driver, WebKitWebDriver, gnome-keyring); skipped (saying why)
+//! unless `CONTENTDESK_DESKTOP_E2E=1`. The harness is this crate's library (`src/lib.rs`).
+use contentdesk_desktop_e2e::{env, free_port, remote_sandbox, save, screen_point, secret_accounts, session, tauri_driver, wait_css, wait_text};
+use fantoccini::{Client, Locator};
 use std::path::PathBuf;
-use std::os::unix::process::CommandExt;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
-
-fn env(name: &str) -> String {
-    std::env::var(name).unwrap_or_else(|_| panic!("{name} is not set: run scripts/desktop-e2e.sh"))
-}
-
-/// A child in its own process group, ended with the whole group (tauri-driver's WebKitWebDriver and
-/// the app it launched must not outlive a failed test and hold their ports).
-struct Kill(Child);
-impl Drop for Kill {
-    fn drop(&mut self) {
-        // `--` before the negative id: procps' `kill -TERM -<pgid>` reads the id as an option and signals
-        // every process there is (kill(-1)), which ended whole CI runs.
-        let _ = Command::new("kill").args(["-s", "TERM", "--", &format!("-{}", self.0.id())]).status();
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
-
-/// A second sandbox playing the remote service: (process, base URL, full key).
-fn remote_sandbox(dir: &std::path::Path) -> (Kill, String, String) {
-    let mut child = Command::new(env("CONTENTDESK_SANDBOX_BIN"))
-        .process_group(0)
-        .args(["serve", "--db"])
-        .arg(dir.join("remote.db"))
-        .args(["--addr", "127.0.0.1:0", "--seed", "demo", "--ready-json"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("sandbox starts");
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let (mut url, mut key) = (String::new(), String::new());
-    // The one JSON line `--ready-json` prints once it serves.
-    while let Some(Ok(line)) = lines.next() {
-        if let Ok(ready) = serde_json::from_str::<serde_json::Value>(&line) {
-            url = ready["url"].as_str().unwrap_or_default().to_string();
-            key = ready["key"].as_str().unwrap_or_default().to_string();
-            break;
-        }
-    }
-    assert!(!url.is_empty() && !key.is_empty(), "the remote sandbox printed its URL and key");
-    std::thread::spawn(move || for _ in lines {});
-    (Kill(child), url, key)
-}
-
-fn tauri_driver(port: u16, data_dir: &std::path::Path) -> Kill {
-    let child = Command::new(std::env::var("TAURI_DRIVER").unwrap_or_else(|_| "tauri-driver".into()))
-        .args(["--port", &port.to_string(), "--native-port", &free_port().to_string()])
-        .args(["--native-driver", "/usr/bin/WebKitWebDriver"])
-        .process_group(0)
-        .env("CONTENTDESK_DATA_DIR", data_dir)
-        // The embedded sandbox renders images in 1.5 s and answers generate after 0.8 s, so the studio's
-        // render goes through the queue (polled by the core, events to the window) within the run.
-        .env("CONTENTDESK_SANDBOX_RENDER_MS", "image:1500,video:4000")
-        .env("CONTENTDESK_SANDBOX_SMART_WAIT_MS", "800")
-        // Never our stdin: the driver and the app it launches must not read what is meant for the shell.
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("tauri-driver starts (cargo install tauri-driver)");
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "tauri-driver did not listen");
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    Kill(child)
-}
-
-async fn session(port: u16) -> Client {
-    // Two TLS providers are linked (reqwest's and fantoccini's): name one. The driver is plain HTTP anyway.
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    let mut caps = serde_json::Map::new();
-    caps.insert("browserName".into(), "wry".into());
-    caps.insert("tauri:options".into(), serde_json::json!({ "application": env("CONTENTDESK_APP_BIN") }));
-    ClientBuilder::rustls()
-        .expect("tls")
-        .capabilities(caps)
-        .connect(&format!("http://127.0.0.1:{port}"))
-        .await
-        .expect("a WebDriver session on the app")
-}
-
-async fn wait_css(c: &Client, css: &str) -> Element {
-    c.wait().at_most(Duration::from_secs(30)).for_element(Locator::Css(css)).await.unwrap_or_else(|e| panic!("{css}: {e}"))
-}
-
-async fn wait_text(c: &Client, css: &str, needle: &str) -> Element {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        for e in c.find_all(Locator::Css(css)).await.unwrap_or_default() {
-            if e.text().await.unwrap_or_default().contains(needle) {
-                return e;
-            }
-        }
-        assert!(Instant::now() < deadline, "no {css} containing {needle:?}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
-async fn save(c: &Client, dir: &std::path::Path, name: &str) {
-    tokio::time::sleep(Duration::from_millis(300)).await; // WebKit may hand back the previous frame
-    let png = c.screenshot().await.expect("screenshot");
-    std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
-    std::fs::write(dir.join(format!("{name}.html")), c.source().await.unwrap_or_default()).unwrap();
-}
+use std::process::Command;
+use std::time::Duration;
 
 /// The first card of the first column that has one, dropped on the next column: it lands at the end of
 /// that column at once, stays there (the service took it), and a reload shows it there.
@@ -165,8 +51,6 @@ async fn drag_a_card_to_the_next_column(c: &Client, artifacts: &std::path::Path)
     wait_css(c, &in_target).await;
 }
 
-/// Where a point of an element is on the X screen: the window's place plus the element's place in the
-/// page; `fx`, `fy` are fractions of its width and height.
 /// Studio: type a prompt, wait for the price, Generate; the job shows in the queue, then its image in
 /// the gallery (the core polled it and told the window through a Tauri event).
 async fn generate_an_image(c: &Client, artifacts: &std::path::Path) {
@@ -179,20 +63,6 @@ async fn generate_an_image(c: &Client, artifacts: &std::path::Path) {
     wait_text(c, "[data-testid=job-status]", "Done").await;
     wait_css(c, "[data-testid=gallery-item] img").await;
     save(c, artifacts, "desktop-studio").await;
-}
-
-async fn screen_point(c: &Client, e: &Element, fx: f64, fy: f64) -> (i64, i64) {
-    let js = "const r = arguments[0].getBoundingClientRect(); \
-              return [window.screenX, window.screenY + (window.outerHeight - window.innerHeight), r.left, r.top, r.width, r.height];";
-    let v = c.execute(js, vec![serde_json::to_value(e).unwrap()]).await.expect("element rect");
-    let n: Vec<f64> = v.as_array().unwrap().iter().map(|x| x.as_f64().unwrap_or(0.0)).collect();
-    ((n[0] + n[2] + n[4] * fx).round() as i64, (n[1] + n[3] + n[5] * fy).round() as i64)
-}
-
-fn secret_accounts(service: &str) -> Vec<String> {
-    let out = Command::new("secret-tool").args(["search", "--all", "service", service]).output().expect("secret-tool");
-    let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    text.lines().filter_map(|l| l.strip_prefix("attribute.username = ").map(|s| s.trim().to_string())).collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
