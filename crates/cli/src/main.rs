@@ -69,7 +69,7 @@ struct Noun {
 impl Noun {
     fn command(self) -> Command {
         let mut c = Command::new(self.name).subcommand_required(true).arg_required_else_help(true);
-        if let Some(about) = about_of(self.name) {
+        if let Some(about) = contentdesk_ops::noun_about(self.name) {
             c = c.about(about);
         }
         c.subcommands(self.nouns.into_iter().map(Noun::command)).subcommands(self.verbs)
@@ -88,19 +88,6 @@ fn add(nouns: &mut Vec<Noun>, path: &'static [&'static str], e: &Entry) {
     } else {
         add(&mut nouns[pos].nouns, rest, e);
     }
-}
-
-/// A noun's help line.
-fn about_of(noun: &str) -> Option<&'static str> {
-    Some(match noun {
-        "account" => "The account's credits",
-        "model" => "The model registry",
-        "voice" => "Voices for speech and lip-sync",
-        "card" => "Cards on the planner board",
-        "generate" => "Render images, video and audio (spends credits; --cost quotes for free)",
-        "generation" => "Follow a render",
-        _ => return None,
-    })
 }
 
 /// The chain of subcommand names down to the leaf, and the leaf's matches.

@@ -181,6 +181,34 @@ pub fn catalogue() -> &'static [Entry] {
     })
 }
 
+/// The nouns of the command paths, each with its help line (the shell's `cdesk <noun> --help`).
+pub const NOUNS: &[(&str, &str)] = &[
+    ("account", "The account's credits"),
+    ("model", "The model registry"),
+    ("voice", "Voices for speech and lip-sync"),
+    ("space", "Spaces: the planner's boards"),
+    ("stage", "Stages: the columns of a space"),
+    ("card", "Cards on the planner board"),
+    ("tag", "Tags for cards"),
+    ("archive", "Archive or restore cards, spaces, projects, brand kits and sections"),
+    ("project", "Editor and canvas projects"),
+    ("brand-kit", "Brand kits and their Markdown sections"),
+    ("section", "A brand kit's sections (versioned Markdown)"),
+    ("knowledge", "A brand kit's knowledge: texts, files and pages to search"),
+    ("content", "Inspiration content: posts of tracked accounts"),
+    ("tracked-account", "Accounts tracked for inspiration or as the brand's own"),
+    ("connected-account", "Social accounts connected for publishing"),
+    ("media", "The media library: upload, import, list"),
+    ("generate", "Render images, video and audio (spends credits; --cost quotes for free)"),
+    ("upscale", "Upscale an image or video (spends credits)"),
+    ("generation", "Follow a render"),
+];
+
+/// A noun's help line.
+pub fn noun_about(noun: &str) -> Option<&'static str> {
+    NOUNS.iter().find(|(n, _)| *n == noun).map(|(_, about)| *about)
+}
+
 /// The operation at a command path (`["card", "list"]`).
 pub fn by_path(path: &[&str]) -> Option<&'static Entry> {
     catalogue().iter().find(|e| e.meta.path == path)
@@ -214,6 +242,9 @@ mod tests {
             assert_eq!(schema["type"], "object", "{}: the input is an object", e.meta.tool);
             // The shell command builds (clap checks its own declarations in debug builds).
             e.command().debug_assert();
+            for noun in &e.meta.path[..e.meta.path.len() - 1] {
+                assert!(noun_about(noun).is_some(), "{}: the noun `{noun}` has no line in NOUNS", e.meta.tool);
+            }
         }
     }
 
