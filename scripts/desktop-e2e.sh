@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Desktop end to end: the real window (Tauri 2 + webkit2gtk) under Xvfb, driven over WebDriver by
 # tauri-driver and Debian's WebKitWebDriver, inside a private D-Bus session with an unlocked
-# gnome-keyring (a real Secret Service). The journeys are the crate tests/desktop (contentdesk-desktop-e2e).
-# Saves screenshots and DOM dumps in $E2E_ARTIFACTS, then runs the leak check over them, the app's
-# settings file and its log.
+# gnome-keyring (a real Secret Service). The journeys are the crate tests/desktop (contentdesk-desktop-e2e),
+# run by cargo-nextest; its JUnit report, screenshots and DOM dumps land in $E2E_ARTIFACTS, then the
+# leak check runs over them, the app's settings file and its log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 ensure_rust
+ensure_nextest
 ensure_test_deps
 ensure_ui
 ensure_tauri_driver
@@ -26,9 +27,11 @@ status=0
 # GTK asks the (absent) desktop portals and accessibility bus for things the app does not need: dozens
 # of warnings per launch that say nothing about the app. They are dropped from the log; the rest stays.
 noise='xdg-desktop-portal|xdg-document-portal|org\.freedesktop\.impl\.portal|org\.a11y\.atspi|Gtk-WARNING \*\*: .*cannot open display|pw\.conf|No skeleton to export|Ignoring invalid max threads|^$'
+rm -f "$NEXTEST_JUNIT"
 with_keyring xvfb-run -a -s "-screen 0 1366x900x24" \
-  cargo test --quiet -p contentdesk-desktop-e2e --test journeys -- --nocapture < /dev/null \
+  cargo nextest run --cargo-quiet -p contentdesk-desktop-e2e --profile ci --no-capture < /dev/null \
   2> >(grep -v -E "$noise" >&2) || status=1
+[ -f "$NEXTEST_JUNIT" ] && cp "$NEXTEST_JUNIT" "$E2E_ARTIFACTS/junit.xml"
 echo "== leak check (desktop run)"
 secrets=()
 [ -s "$E2E_SECRETS_FILE" ] && secrets=(--secret-file "$E2E_SECRETS_FILE")

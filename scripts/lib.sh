@@ -67,6 +67,17 @@ with_keyring() {
   return $rc
 }
 
+# ensure_nextest: cargo-nextest, the Rust test runner of scripts/test.sh and desktop-e2e.sh (each test in
+# its own process; a JUnit report the scripts count). Only the test scripts need it, never run.sh.
+ensure_nextest() {
+  cargo nextest --version >/dev/null 2>&1 && return 0
+  echo "installing cargo-nextest (cargo install, a few minutes)" >&2
+  cargo install --quiet --locked cargo-nextest
+}
+# Where `cargo nextest run --profile ci` writes its JUnit report (.config/nextest.toml: the store is the
+# clone's own target/nextest, so runs from two clones sharing $CARGO_TARGET_DIR never mix their reports).
+NEXTEST_JUNIT=target/nextest/ci/junit.xml
+
 # ensure_tauri_driver: the WebDriver bridge for the real window (cargo install, version 2).
 ensure_tauri_driver() {
   command -v tauri-driver >/dev/null 2>&1 && return 0

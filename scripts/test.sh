@@ -1,38 +1,34 @@
 #!/usr/bin/env bash
 # Runs every test, in layers, and ends with one line "tests: N passed, N failed", counted from each
-# runner's machine report (Vitest's JSON, node:test's JUnit; cargo's "test result:" summary lines, as
-# libtest has no stable machine format):
-#   1. the Rust workspace: unit tests, the client against the real sandbox over HTTP, the sandbox's
-#      handler and scope tests, the OpenAPI sync test, the app core and web-shell, the Tauri commands;
+# runner's machine report (cargo-nextest's JUnit, Vitest's JSON, node:test's JUnit); a layer with no
+# report of its own (doctests, checks) counts as one test:
+#   1. the Rust workspace under cargo-nextest (each test in its own process): unit tests, the client
+#      against the real sandbox over HTTP, the sandbox's handler and scope tests, the OpenAPI sync test,
+#      the app core and web-shell, the Tauri commands; then the doctests (`cargo test --doc`, as nextest
+#      does not run them);
 #   2. the app core against the real Secret Service (gnome-keyring in dbus-run-session);
 #   3. the generated TypeScript bindings are current;
 #   4. the UI: svelte-check and the Vitest unit tests (mockIPC);
 #   5. the browser journeys: Playwright in Debian's Chromium against web-shell + sandboxes, leak check;
 #   6. the desktop journeys: the real window under Xvfb over WebDriver, real keyring, leak check;
 #   7. schemathesis fuzzing the running sandbox against docs/openapi.yaml.
-# Installs what it needs when missing (Debian packages, npm packages, crates, schemathesis).
+# Installs what it needs when missing (Debian packages, npm packages, crates, cargo-nextest, schemathesis).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 ensure_rust
+ensure_nextest
 ensure_test_deps
 ensure_ui
 # The desktop crate embeds ui/dist at compile time: build the UI before any cargo build.
 echo "== building the UI"
 (cd ui && npm run --silent build >/dev/null) || { echo "the UI does not build" >&2; exit 1; }
-log="$(mktemp)"
 passed=0
 failed=0
 layer() { # name command...: runs one layer, counting it as one test when it reports no count itself
   local name="$1"; shift
   echo "== $name"
   if "$@"; then return 0; else echo "!! layer failed: $name"; return 1; fi
-}
-count_cargo() { # adds the "test result:" lines of a cargo log
-  local p f
-  p=$(awk '/^test result:/ { for (i = 1; i < NF; i++) if ($(i+1) ~ /^passed/) s += $i } END { print s + 0 }' "$1")
-  f=$(awk '/^test result:/ { for (i = 1; i < NF; i++) if ($(i+1) ~ /^failed/) s += $i } END { print s + 0 }' "$1")
-  passed=$((passed + p)); failed=$((failed + f))
 }
 one() { if [ "$1" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi; }
 add_counts() { # the passed and failed of a machine report (junit.xml or Vitest's JSON) into the totals; sets $f
@@ -56,20 +52,25 @@ PY
   f=${f:-0}
   passed=$((passed + ${p:-0})); failed=$((failed + f))
 }
+nextest_layer() { # CMD...: runs CMD (a `cargo nextest run --profile ci`, perhaps wrapped) and counts its JUnit
+  # report; a failure the report does not show (a build error, no report) counts as one
+  rm -f "$NEXTEST_JUNIT"
+  "$@"
+  local rc=$?
+  add_counts "$NEXTEST_JUNIT"
+  [ "$rc" -eq 0 ] || [ "$f" -gt 0 ] || failed=$((failed + 1))
+}
 
 # 1. Rust workspace
-echo "== cargo test (workspace)"
-cargo test --workspace --all-targets --no-fail-fast 2>&1 | tee "$log"
-rc=${PIPESTATUS[0]}
-count_cargo "$log"
-[ "$rc" -eq 0 ] || { grep -q "^test result:.* [1-9][0-9]* failed" "$log" || failed=$((failed + 1)); }
+echo "== cargo nextest (workspace)"
+nextest_layer cargo nextest run --workspace --all-targets --no-fail-fast --profile ci
+# libtest has no stable machine output and nextest no doctests: the doctests are one layer.
+layer "doctests" cargo test --doc --workspace --no-fail-fast
+one $?
 
 # 2. the real keyring
 echo "== app core against the real Secret Service"
-with_keyring env CONTENTDESK_KEYRING_TESTS=1 cargo test -p contentdesk-core --test keyring 2>&1 | tee "$log"
-rc=${PIPESTATUS[0]}
-count_cargo "$log"
-[ "$rc" -eq 0 ] || { grep -q "^test result:.* [1-9][0-9]* failed" "$log" || failed=$((failed + 1)); }
+nextest_layer with_keyring env CONTENTDESK_KEYRING_TESTS=1 cargo nextest run -p contentdesk-core --test keyring --profile ci
 
 # 3. bindings
 layer "TypeScript bindings are current" cargo run --quiet -p contentdesk-core --bin export-bindings -- --check
@@ -94,19 +95,18 @@ add_counts "$E2E_ARTIFACTS/junit.xml"
 [ "$rc" -eq 0 ] || [ "$f" -gt 0 ] || failed=$((failed + 1))
 unset E2E_ARTIFACTS
 
-# 6. desktop journeys
-if [ -f scripts/desktop-e2e.sh ]; then
-  echo "== desktop journeys (real window, Xvfb, WebDriver, keyring)"
-  bash scripts/desktop-e2e.sh 2>&1 | tee "$log"
-  rc=${PIPESTATUS[0]}
-  count_cargo "$log"
-  [ "$rc" -eq 0 ] || { grep -q "^test result:.* [1-9][0-9]* failed" "$log" || failed=$((failed + 1)); }
-fi
+# 6. desktop journeys (their nextest JUnit report is copied into the artifacts, as the browser layer's)
+echo "== desktop journeys (real window, Xvfb, WebDriver, keyring)"
+export E2E_ARTIFACTS="$PWD/tests/artifacts/desktop"
+bash scripts/desktop-e2e.sh
+rc=$?
+add_counts "$E2E_ARTIFACTS/junit.xml"
+[ "$rc" -eq 0 ] || [ "$f" -gt 0 ] || failed=$((failed + 1))
+unset E2E_ARTIFACTS
 
 # 7. fuzz
 layer "schemathesis against the running sandbox" bash tests/fuzz/run.sh
 one $?
 
-rm -f "$log"
 echo "tests: ${passed} passed, ${failed} failed"
 [ "$failed" -eq 0 ]
