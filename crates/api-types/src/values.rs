@@ -27,6 +27,30 @@ pub const BOARD_TYPES: &[&str] =
 /// Upscale factors.
 pub const UPSCALE_FACTORS: &[&str] = &["2x", "4x"];
 
+/// Kinds of project (`type` on create and list; `surface` and `kind` were its older names).
+pub const PROJECT_TYPES: &[&str] = &["editor", "canvas"];
+
+/// A new project's orientation.
+pub const PROJECT_ORIENTATIONS: &[&str] = &["landscape", "portrait", "square"];
+
+/// `filter` of `GET /projects` (absent: live projects).
+pub const PROJECT_FILTERS: &[&str] = &["archived", "favorited"];
+
+/// What a tracked account is to the brand (`account_type`).
+pub const TRACKED_ACCOUNT_TYPES: &[&str] = &["inspiration", "brand"];
+
+/// Whose content `GET /content` reads (`scope`).
+pub const CONTENT_SCOPES: &[&str] = &["all", "inspiration", "brand"];
+
+/// Kinds of inspiration content (`content_type` of `GET /content`; not the studio's content types).
+pub const INSPIRATION_CONTENT_TYPES: &[&str] = &["video", "short", "reel", "carousel", "image"];
+
+/// How `GET /content` sorts (`sort_by`; `relevance` goes with `search`).
+pub const CONTENT_SORT_FIELDS: &[&str] = &["score", "date", "views", "engagement", "relevance"];
+
+/// Sort directions.
+pub const SORT_ORDERS: &[&str] = &["asc", "desc"];
+
 /// Every value list by the name the UI imports it under, for `export-bindings`. The roles are the
 /// starter sections' keys (`STARTER_SECTIONS`, declared once with their tabs and names).
 pub fn value_lists() -> Vec<(&'static str, Vec<&'static str>)> {

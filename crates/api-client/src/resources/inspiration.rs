@@ -36,6 +36,18 @@ impl InspirationAccountsHandler<'_> {
         Ok(self.client.call::<TrackedAccountList>(call).await?.accounts)
     }
 
+    /// `list` narrowed to the accounts linked to one brand kit (`brand_kit_id`).
+    pub async fn list_where(
+        &self,
+        account_type: Option<&str>,
+        brand_kit_id: Option<&str>,
+    ) -> Result<Vec<TrackedAccount>> {
+        let call = Call::get("/accounts")
+            .query_opt("account_type", account_type)
+            .query_opt("brand_kit_id", brand_kit_id);
+        Ok(self.client.call::<TrackedAccountList>(call).await?.accounts)
+    }
+
     pub async fn get(&self, id: &str) -> Result<TrackedAccountDetail> {
         self.client
             .call(Call::get(format!("/accounts/{}", seg(id))))

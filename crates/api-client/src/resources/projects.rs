@@ -19,6 +19,21 @@ impl ProjectsHandler<'_> {
             .projects)
     }
 
+    /// `GET /projects` with its filters: `filter` `archived` or `favorited` (absent: live projects),
+    /// `kind` `editor` or `canvas` (sent as `type`), `search` in the title. Newest first.
+    pub async fn list_where(
+        &self,
+        filter: Option<&str>,
+        kind: Option<&str>,
+        search: Option<&str>,
+    ) -> Result<Vec<Project>> {
+        let call = Call::get("/projects")
+            .query_opt("filter", filter)
+            .query_opt("type", kind)
+            .query_opt("search", search);
+        Ok(self.client.call::<ProjectList>(call).await?.projects)
+    }
+
     pub async fn get(&self, id: &str) -> Result<Project> {
         // `{ project }`; `ProjectCreated` is that envelope with an optional `linkedCardId` beside it.
         Ok(self
