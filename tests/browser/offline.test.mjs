@@ -111,7 +111,7 @@ test("an offline edit survives a restart and syncs", async () => {
   await page.screenshot({ path: path.join(ARTIFACTS, "offline-kept.png") });
 
   // The outbox is in the data folder, without the key.
-  const outbox = fs.readFileSync(path.join(DATA, "drafts.json"), "utf8");
+  const outbox = fs.readFileSync(path.join(DATA, "outbox.json"), "utf8");
   assert.ok(outbox.includes(newTitle));
   assert.ok(!outbox.includes(key), "the outbox holds no key");
 

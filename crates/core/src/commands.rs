@@ -174,7 +174,7 @@ pub async fn brand_kits_list(state: &AppState) -> IpcResult<Vec<BrandKitSummary>
 }
 
 pub use crate::planner::*;
-pub use crate::drafts::{drafts_resolve, drafts_status, drafts_sync, DraftAction, DraftConflict, DraftsResolveArgs, DraftsStatus};
+pub use crate::outbox::{drafts_resolve, drafts_status, drafts_sync, DraftAction, DraftConflict, DraftsResolveArgs, DraftsStatus};
 pub use crate::attach::*;
 pub use crate::library::{media_library, MediaLibraryArgs};
 pub use crate::brand_kit::*;

@@ -5,12 +5,12 @@ pub mod attach;
 pub mod brand_kit;
 mod command_table;
 pub mod commands;
-pub mod drafts;
 pub mod embedded;
 pub mod error;
 pub mod ipc;
 mod jsonfile;
 pub mod library;
+pub mod outbox;
 pub mod planner;
 pub mod profiles;
 pub mod secrets;
@@ -21,6 +21,8 @@ pub mod studio;
 
 /// The service's wire types, as the command table names them.
 pub use api_types as api;
+/// The outbox's earlier name (the faces start its sync loop as `drafts::spawn_sync_loop`).
+pub use outbox as drafts;
 pub use error::{IpcCode, IpcConflict, IpcError, IpcResult};
 pub use profiles::{Profile, ProfileKind, ProfilesView, REMOTE_DEFAULT_BASE_URL};
 pub use secrets::{KeyStorage, KeyringStore, MemoryStore, SecretError, SecretStore};

@@ -1,6 +1,6 @@
 //! The planner's commands (docs/ipc.md, "Planner"): spaces, stages as board columns, cards moved and
 //! edited. Each is a plain async function over the session (`session::Session`; the card edits also
-//! over the outbox, `drafts::WithOutbox`), which the command layer's `AppState` provides.
+//! over the outbox, `outbox::WithOutbox`), which the command layer's `AppState` provides.
 use api_client::CardEdit;
 use api_types::{
     ArchiveRequest, ArchiveResult, CardDetail, CardQuery, CardSummary, ConnectedAccount, CreateCard, CreateSpace,
@@ -10,7 +10,7 @@ use api_types::{
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::drafts::{self, WithOutbox};
+use crate::outbox::{self, WithOutbox};
 use crate::error::{IpcCode, IpcError, IpcResult};
 use crate::session::Session;
 
@@ -364,21 +364,21 @@ pub async fn card_move(session: &impl WithOutbox, args: CardMoveArgs) -> IpcResu
     }
     let update = UpdateCard { stage: Some(args.stage_id), before_card_id: args.before_card_id, ..Default::default() };
     let client = session.client().await?;
-    // A card with a kept offline change: the move goes after it (drafts).
-    if drafts::has_draft(session, &args.card_id) {
-        return Ok(drafts::keep_and_send(session, &args.card_id, update, None).await?.summary);
+    // A card with a kept offline change: the move goes after it (the outbox).
+    if outbox::has_kept_change(session, &args.card_id) {
+        return Ok(outbox::keep_and_send(session, &args.card_id, update, None).await?.summary);
     }
     let card = client.cards().update(&args.card_id, &update).await.map_err(|e| kept_if_offline(session, &args.card_id, &update, e))?;
-    drafts::saw_summary(session, &card);
+    outbox::saw_summary(session, &card);
     Ok(card)
 }
 
-/// Nothing answered: the change is kept on this computer (drafts) and the caller told `queued`;
+/// Nothing answered: the change is kept on this computer (the outbox) and the caller told `queued`;
 /// any other failure is answered as it is.
 fn kept_if_offline(session: &impl WithOutbox, card_id: &str, update: &UpdateCard, e: api_client::ApiError) -> IpcError {
     let e = IpcError::from(e);
     if e.code == IpcCode::Network {
-        drafts::keep(session, card_id, update.clone(), None)
+        outbox::keep(session, card_id, update.clone(), None)
     } else {
         e
     }
@@ -386,7 +386,7 @@ fn kept_if_offline(session: &impl WithOutbox, card_id: &str, update: &UpdateCard
 
 pub async fn card_get(session: &impl WithOutbox, args: CardIdArgs) -> IpcResult<CardDetail> {
     let card = session.client().await?.cards().get(&args.card_id).await?;
-    drafts::saw_card(session, &card);
+    outbox::saw_card(session, &card);
     Ok(card)
 }
 
@@ -398,9 +398,9 @@ pub async fn card_update(session: &impl WithOutbox, args: CardUpdateArgs) -> Ipc
     if update.notes.is_some() && update.expected_revision.is_none() {
         return Err(IpcError::validation("expectedRevision", "Notes are saved with the revision they were edited from; reload the card and try again."));
     }
-    // A card with a kept offline change: this edit is merged into it and sent after it (drafts).
-    if drafts::has_draft(session, &args.card_id) {
-        return drafts::keep_and_send(session, &args.card_id, update, None).await;
+    // A card with a kept offline change: this edit is merged into it and sent after it (the outbox).
+    if outbox::has_kept_change(session, &args.card_id) {
+        return outbox::keep_and_send(session, &args.card_id, update, None).await;
     }
     let offline = |e: api_client::ApiError, update: &UpdateCard| kept_if_offline(session, &args.card_id, update, e);
     if update.posts.is_some() || update.assets.is_some() {
@@ -416,7 +416,7 @@ pub async fn card_update(session: &impl WithOutbox, args: CardUpdateArgs) -> Ipc
     }
     client.cards().update(&args.card_id, &update).await.map_err(|e| offline(e, &update))?;
     let card = client.cards().get(&args.card_id).await?;
-    drafts::saw_card(session, &card);
+    outbox::saw_card(session, &card);
     Ok(card)
 }
 

@@ -1,7 +1,7 @@
 //! `AppState`: the profiles, where keys live, the embedded sandbox and one API client per profile; the
 //! command layer's running state. The domain modules never see it: it implements `session::Session`
-//! (and the parts they keep per running app, `drafts::WithOutbox`, `brand_kit::WithBrandKitFile`,
-//! `studio::WithStudio`), and they take that.
+//! (and the parts they keep per running app, `outbox::WithOutbox`, `studio::WithStudio`), and they take
+//! that.
 //!
 //! Locks are std mutexes held for short synchronous work only, never across an `.await`. Secret-store
 //! calls (blocking dbus or platform calls) run on the blocking pool.
@@ -81,8 +81,7 @@ struct Inner {
     has_key: Mutex<HashMap<String, bool>>,
     clients: Mutex<HashMap<String, Client>>,
     studio: crate::studio::Studio,
-    outbox: crate::drafts::OutboxMemory,
-    brand_kit_file: Mutex<()>,
+    outbox: crate::outbox::Outbox,
 }
 
 const PROFILES: &str = "profiles";
@@ -135,6 +134,8 @@ impl AppState {
         }
 
         let studio = crate::studio::Studio::open(&config.data_dir)?;
+        // Reads the kept changes of earlier versions' files into the one outbox, once.
+        let outbox = crate::outbox::Outbox::open(&config.data_dir);
         let state = AppState {
             inner: Arc::new(Inner {
                 data_dir: config.data_dir,
@@ -147,8 +148,7 @@ impl AppState {
                 has_key: Mutex::new(HashMap::new()),
                 clients: Mutex::new(HashMap::new()),
                 studio,
-                outbox: Default::default(),
-                brand_kit_file: Mutex::new(()),
+                outbox,
             }),
         };
         state.persist()?;
@@ -339,14 +339,8 @@ impl crate::studio::WithStudio for AppState {
     }
 }
 
-impl crate::drafts::WithOutbox for AppState {
-    fn outbox_memory(&self) -> &crate::drafts::OutboxMemory {
+impl crate::outbox::WithOutbox for AppState {
+    fn outbox(&self) -> &crate::outbox::Outbox {
         &self.inner.outbox
-    }
-}
-
-impl crate::brand_kit::WithBrandKitFile for AppState {
-    fn brand_kit_file_lock(&self) -> &Mutex<()> {
-        &self.inner.brand_kit_file
     }
 }

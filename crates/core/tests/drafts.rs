@@ -53,7 +53,7 @@ async fn an_offline_edit_survives_a_restart_and_is_sent_when_the_service_is_back
     assert!(s.conflicts.is_empty());
 
     // The outbox is a file in the data folder, without the key.
-    let file = std::fs::read_to_string(dir.join("drafts.json")).unwrap();
+    let file = std::fs::read_to_string(dir.join("outbox.json")).unwrap();
     assert!(file.contains("Written offline") && !file.contains(&remote.key) && !file.contains("ch_live_"), "{file}");
     drop(app);
 
@@ -75,7 +75,7 @@ async fn an_offline_edit_survives_a_restart_and_is_sent_when_the_service_is_back
     assert_eq!(card.summary.tags, vec![tag.clone()]);
     let moved = c::card_get(&app, CardIdArgs { card_id: b.clone() }).await.unwrap();
     assert_eq!(moved.summary.stage_id.as_deref(), Some(target.as_str()));
-    assert!(!std::fs::read_to_string(dir.join("drafts.json")).unwrap().contains("Written offline"));
+    assert!(!std::fs::read_to_string(dir.join("outbox.json")).unwrap().contains("Written offline"));
 
     // Online again: edits go straight through.
     let card = c::card_update(&app, CardUpdateArgs { card_id: a.clone(), update: title("Online") }).await.unwrap();

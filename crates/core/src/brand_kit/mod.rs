@@ -3,10 +3,11 @@
 //! and the kit's knowledge base.
 //!
 //! A refused save (409, or no answer) writes nothing on the service, so the user's unsaved text is kept
-//! here until they choose what to do with it: `brand_kit.json` in the data folder, per profile and kit,
-//! written atomically (a temp file, then a rename). A later successful save of the section clears it;
-//! `brand_kit_draft_discard` drops it on purpose. The same file remembers the sections archived from this
-//! computer (key, id, name), because the service lists no archived sections and restoring needs the id.
+//! here until they choose what to do with it: in the outbox (`crate::outbox`, `outbox.json` in the data
+//! folder, per profile and kit, written atomically). A later successful save of the section clears it;
+//! `brand_kit_draft_discard` drops it on purpose ("take theirs"). The outbox also remembers the sections
+//! archived from this computer (key, id, name), because the service lists no archived sections and
+//! restoring needs the id.
 //!
 //! The old field model's inputs (`businessName`, … `designPrinciples`, `fields`) have no field in any
 //! args struct here, and every struct denies unknown fields, so the UI has no way to send one.
@@ -16,25 +17,21 @@ use api_types::{
     KnowledgeMatch, SectionRevision, SectionSummary, SectionWrite, TABS, WIDTHS,
 };
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashSet};
-use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::collections::HashSet;
 use ts_rs::TS;
 
 use crate::error::{IpcCode, IpcError, IpcResult};
+use crate::outbox::{kit_kept, now_ms, with_kit, WithOutbox};
 use crate::session::Session;
+/// The kept changes the page shows live in the outbox; the commands' types keep their names here.
+pub use crate::outbox::{ArchivedSection, DraftReason, SectionDraft};
 
 mod checks;
 mod knowledge;
-mod local;
 mod sections;
 use checks::*;
 pub use knowledge::*;
-use local::*;
-pub use local::WithBrandKitFile;
 pub use sections::*;
-
-const FILE: &str = "brand_kit.json";
 
 /// The largest file sent from this computer as base64 `fileData`, decoded (the sandbox's
 /// `knowledge_max_file_bytes`; the real service's limit is not published). Larger files go by `fileUrl`.
@@ -62,57 +59,6 @@ pub struct BrandKitPage {
     pub archived: Vec<ArchivedSection>,
     /// Unsaved texts kept after a refused save, until resolved.
     pub drafts: Vec<SectionDraft>,
-}
-
-/// A section archived from this computer.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct ArchivedSection {
-    pub key: String,
-    /// The section's id (what `POST /archive` names).
-    pub id: String,
-    pub section_name: String,
-    pub tab: String,
-    /// Unix milliseconds.
-    pub archived_at: f64,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub enum DraftReason {
-    /// The section changed on the service since it was read (409): nothing was written.
-    Conflict,
-    /// Nothing answered: nothing was written.
-    Offline,
-}
-
-/// The user's unsaved change of one section, kept on this computer.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct SectionDraft {
-    pub key: String,
-    /// The user's text (Markdown).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub body: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub name: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub width: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub tab: Option<String>,
-    /// The version the change was made from (the `expectedVersion` sent).
-    pub expected_version: i64,
-    /// The section's version on the service when the save was refused (409 only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub theirs_version: Option<i64>,
-    pub reason: DraftReason,
-    /// Unix milliseconds.
-    pub saved_at: f64,
 }
 
 /// A section with its earlier versions.

@@ -1,14 +1,14 @@
 //! The brand kit's section commands: page, sections, save (drafts kept on a conflict or no answer), add, archive, history, revert.
 use super::*;
 
-pub async fn brand_kit_page(session: &impl WithBrandKitFile, args: BrandKitIdArgs) -> IpcResult<BrandKitPage> {
+pub async fn brand_kit_page(session: &impl WithOutbox, args: BrandKitIdArgs) -> IpcResult<BrandKitPage> {
     let kit_id = required("brandKitId", &args.brand_kit_id, "brand kit")?;
     let view = session.client().await?.brand_kits().get_summary(&kit_id).await?;
-    let local = kit_local(session, &kit_id)?;
+    let kept = kit_kept(session, &kit_id)?;
     // A section restored elsewhere is live again: it is no longer offered for restore.
     let live: HashSet<&str> = view.sections.iter().map(|s| s.key.as_str()).collect();
-    let archived = local.archived.into_iter().filter(|a| !live.contains(a.key.as_str())).collect();
-    Ok(BrandKitPage { id: view.id, name: view.name, sections: view.sections, archived, drafts: local.drafts })
+    let archived = kept.archived.into_iter().filter(|a| !live.contains(a.key.as_str())).collect();
+    Ok(BrandKitPage { id: view.id, name: view.name, sections: view.sections, archived, drafts: kept.sections })
 }
 
 /// Sections with their bodies, by key, role or tab (lists AND-combined). An unknown role or tab is the
@@ -32,7 +32,7 @@ pub async fn brand_kit_sections(session: &impl Session, args: BrandKitSectionsAr
 
 /// Saves the changed sections in one all-or-nothing write. Refused (409) or unanswered, nothing is
 /// written and the user's change is kept as a draft; saved, the sections' drafts are cleared.
-pub async fn brand_kit_save(session: &impl WithBrandKitFile, args: BrandKitSaveArgs) -> IpcResult<Vec<BrandKitSection>> {
+pub async fn brand_kit_save(session: &impl WithOutbox, args: BrandKitSaveArgs) -> IpcResult<Vec<BrandKitSection>> {
     let kit_id = required("brandKitId", &args.brand_kit_id, "brand kit")?;
     let writes = check_edits(&args.sections)?;
     let keys: Vec<String> = writes.iter().filter_map(|w| w.key.clone()).collect();
@@ -40,9 +40,9 @@ pub async fn brand_kit_save(session: &impl WithBrandKitFile, args: BrandKitSaveA
     match client.brand_kits().write_sections(&kit_id, writes).await {
         Ok(kit) => {
             with_kit(session, &kit_id, |k| {
-                let before = k.drafts.len();
-                k.drafts.retain(|d| !keys.contains(&d.key));
-                ((), k.drafts.len() != before)
+                let before = k.sections.len();
+                k.sections.retain(|d| !keys.contains(&d.key));
+                ((), k.sections.len() != before)
             })?;
             Ok(kit.sections.into_iter().filter(|s| keys.contains(&s.key)).collect())
         }
@@ -69,15 +69,15 @@ pub async fn brand_kit_save(session: &impl WithBrandKitFile, args: BrandKitSaveA
 
 /// Keeps every entry of a refused write (nothing of it was written), merged over an earlier draft of the
 /// same section: later fields win.
-pub(super) fn keep_drafts(session: &impl WithBrandKitFile, kit_id: &str, edits: &[SectionEdit], err: &IpcError, reason: DraftReason) -> IpcResult<()> {
+pub(super) fn keep_drafts(session: &impl WithOutbox, kit_id: &str, edits: &[SectionEdit], err: &IpcError, reason: DraftReason) -> IpcResult<()> {
     let now = now_ms();
     with_kit(session, kit_id, |k| {
         for e in edits {
             let theirs = err.conflicts.iter().find(|c| c.key == e.key).map(|c| c.version);
-            let draft = match k.drafts.iter_mut().find(|d| d.key == e.key) {
+            let draft = match k.sections.iter_mut().find(|d| d.key == e.key) {
                 Some(d) => d,
                 None => {
-                    k.drafts.push(SectionDraft {
+                    k.sections.push(SectionDraft {
                         key: e.key.clone(),
                         body: None,
                         name: None,
@@ -88,7 +88,7 @@ pub(super) fn keep_drafts(session: &impl WithBrandKitFile, kit_id: &str, edits: 
                         reason,
                         saved_at: now,
                     });
-                    k.drafts.last_mut().expect("just pushed")
+                    k.sections.last_mut().expect("just pushed")
                 }
             };
             if e.body.is_some() {
@@ -112,19 +112,19 @@ pub(super) fn keep_drafts(session: &impl WithBrandKitFile, kit_id: &str, edits: 
     })
 }
 
-pub async fn brand_kit_drafts(session: &impl WithBrandKitFile, args: BrandKitIdArgs) -> IpcResult<Vec<SectionDraft>> {
+pub async fn brand_kit_drafts(session: &impl WithOutbox, args: BrandKitIdArgs) -> IpcResult<Vec<SectionDraft>> {
     let kit_id = required("brandKitId", &args.brand_kit_id, "brand kit")?;
-    Ok(kit_local(session, &kit_id)?.drafts)
+    Ok(kit_kept(session, &kit_id)?.sections)
 }
 
 /// Drops one kept draft (the user chose "take theirs" or gave it up). Answers the kit's remaining drafts.
-pub async fn brand_kit_draft_discard(session: &impl WithBrandKitFile, args: BrandKitSectionKeyArgs) -> IpcResult<Vec<SectionDraft>> {
+pub async fn brand_kit_draft_discard(session: &impl WithOutbox, args: BrandKitSectionKeyArgs) -> IpcResult<Vec<SectionDraft>> {
     let kit_id = required("brandKitId", &args.brand_kit_id, "brand kit")?;
     let (found, rest) = with_kit(session, &kit_id, |k| {
-        let before = k.drafts.len();
-        k.drafts.retain(|d| d.key != args.key);
-        let found = k.drafts.len() != before;
-        ((found, k.drafts.clone()), found)
+        let before = k.sections.len();
+        k.sections.retain(|d| d.key != args.key);
+        let found = k.sections.len() != before;
+        ((found, k.sections.clone()), found)
     })?;
     if !found {
         return Err(IpcError::new(IpcCode::NotFound, "There is no kept draft of that section: it was saved or discarded."));
@@ -147,7 +147,7 @@ pub async fn brand_kit_section_add(session: &impl Session, args: BrandKitSection
 }
 
 /// Archives (`POST /archive`, `assetType: brand_kit_section`) or restores a section.
-pub async fn brand_kit_section_archive(session: &impl WithBrandKitFile, args: BrandKitSectionArchiveArgs) -> IpcResult<ArchiveResult> {
+pub async fn brand_kit_section_archive(session: &impl WithOutbox, args: BrandKitSectionArchiveArgs) -> IpcResult<ArchiveResult> {
     let kit_id = required("brandKitId", &args.brand_kit_id, "brand kit")?;
     let key = required("key", &args.key, "section's key")?;
     let client = session.client().await?;
@@ -161,8 +161,8 @@ pub async fn brand_kit_section_archive(session: &impl WithBrandKitFile, args: Br
             (s.id.clone(), Some(s))
         }
         None => {
-            let local = kit_local(session, &kit_id)?;
-            let a = local.archived.into_iter().find(|a| a.key == key).ok_or_else(|| {
+            let kept = kit_kept(session, &kit_id)?;
+            let a = kept.archived.into_iter().find(|a| a.key == key).ok_or_else(|| {
                 IpcError::new(
                     IpcCode::NotFound,
                     format!(

@@ -240,7 +240,7 @@ pub async fn studio_clear_finished(session: &impl WithStudio) -> IpcResult<u32> 
 
 /// Appends an output to a card's assets by its token, through the declarative card edit (the whole
 /// list, checked against the spec's rules first).
-pub async fn card_attach_output(session: &impl crate::drafts::WithOutbox, args: CardAttachOutputArgs) -> IpcResult<api_types::CardDetail> {
+pub async fn card_attach_output(session: &impl crate::outbox::WithOutbox, args: CardAttachOutputArgs) -> IpcResult<api_types::CardDetail> {
     let token = args.token.trim();
     if !is_output_token(token) {
         return Err(IpcError::validation("token", "That is not an output token (<uuid>-<N>)."));

@@ -1,27 +1,22 @@
-//! Offline edits (docs/ipc.md, "Offline drafts"): a card edit or move that the service did not answer is
-//! kept in an outbox on this computer and sent when the service answers again.
+//! Kept card changes (docs/ipc.md, "Offline drafts"): a card edit or move that the service did not answer
+//! is kept in the outbox on this computer and sent when the service answers again.
 //!
-//! The outbox is one JSON file in the data folder, `drafts.json`, written atomically (a temp file, then a
-//! rename), per profile: `{ "profiles": { "<profile id>": [Draft, ...] } }`. A draft is a card id, the
+//! A kept card change ([`CardChange`], in the profile's `cards` of `outbox.json`) is a card id, the
 //! `UpdateCard` to send (a later offline edit of the same card is merged in: later fields win, whole
 //! `posts`/`assets` lists replace), the card's `updatedAt` and notes revision it was edited from, and when
 //! it was saved. It holds card content only, never a key.
 //!
-//! Before a draft is sent its card is read: when its `updatedAt` differs from the draft's base the card
-//! changed elsewhere meanwhile, and the draft stays as a conflict until the user sends it anyway or
-//! discards it (`drafts_resolve`). A notes 409 is a conflict too.
+//! Before a kept change is sent its card is read: when its `updatedAt` differs from the change's base the
+//! card changed elsewhere meanwhile, and the change stays as a conflict until the user keeps theirs or
+//! mine ([`Resolution`]; on the wire `drafts_resolve` with `discardMine` / `sendMine`). A notes 409 is a
+//! conflict too.
 use api_types::{CardDetail, UpdateCard};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap};
-use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 use ts_rs::TS;
 
+use super::{now_ms, with_profile, Resolution, WithOutbox};
 use crate::error::{IpcCode, IpcError, IpcResult};
-use crate::session::Session;
-
-const FILE: &str = "drafts.json";
 
 // --- the commands' types
 
@@ -77,21 +72,22 @@ pub struct DraftsResolveArgs {
     pub action: DraftAction,
 }
 
-// --- the outbox file
-
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Outbox {
-    #[serde(default)]
-    version: u32,
-    #[serde(default)]
-    profiles: BTreeMap<String, Vec<Draft>>,
+impl DraftAction {
+    /// The outbox's one word for it.
+    pub fn resolution(self) -> Resolution {
+        match self {
+            DraftAction::SendMine => Resolution::KeepMine,
+            DraftAction::DiscardMine => Resolution::TakeTheirs,
+        }
+    }
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+// --- a kept card change, as the outbox file holds it
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct Draft {
-    card_id: String,
+pub(crate) struct CardChange {
+    pub(super) card_id: String,
     update: UpdateCard,
     /// The card's `updatedAt` the change was made from; `None`: unknown (sent without the check).
     #[serde(default)]
@@ -110,7 +106,7 @@ struct Draft {
     conflict: Option<Conflict>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Conflict {
     #[serde(default)]
@@ -119,64 +115,19 @@ struct Conflict {
     problem: Option<String>,
 }
 
-/// What the outbox needs of the running app: the session, and the outbox's memory, which the running app
-/// keeps (never process-global) and hands out here.
-pub trait WithOutbox: Session {
-    fn outbox_memory(&self) -> &OutboxMemory;
+/// Runs `f` over the kept card changes of one profile and saves the outbox when `f` says it changed.
+fn with_cards<T>(session: &impl WithOutbox, profile: &str, f: impl FnOnce(&mut Vec<CardChange>) -> (T, bool)) -> IpcResult<T> {
+    with_profile(session, profile, |kept| f(&mut kept.cards))
 }
 
-/// What the outbox holds in memory for one running core (kept by the implementer of [`WithOutbox`],
-/// never process-global): its locks, and what the core last read of each card, per profile.
-#[derive(Default)]
-pub struct OutboxMemory {
-    /// Read-modify-write of the outbox file, one at a time.
-    file: Mutex<()>,
-    /// One sync at a time (the background task and "Send now" never send a draft twice).
-    sync: tokio::sync::Mutex<()>,
-    /// `(profile id, card id)` → what was last read of it: the base of an offline edit.
-    seen: Mutex<HashMap<(String, String), Seen>>,
-}
-
-fn path(dir: &Path) -> PathBuf {
-    dir.join(FILE)
-}
-
-fn read(dir: &Path) -> IpcResult<Outbox> {
-    crate::jsonfile::read(&path(dir), "The kept offline changes")
-}
-
-fn write(dir: &Path, outbox: &Outbox) -> IpcResult<()> {
-    let mut outbox = outbox.clone();
-    outbox.version = 1;
-    outbox.profiles.retain(|_, d| !d.is_empty());
-    crate::jsonfile::write(&path(dir), &outbox, "the change")
-}
-
-/// Runs `f` over the outbox of one profile and saves it when `f` says it changed.
-fn with_outbox<T>(session: &impl WithOutbox, profile: &str, f: impl FnOnce(&mut Vec<Draft>) -> (T, bool)) -> IpcResult<T> {
-    let _guard = session.outbox_memory().file.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = session.data_dir();
-    let mut outbox = read(dir)?;
-    let drafts = outbox.profiles.entry(profile.to_string()).or_default();
-    let (out, changed) = f(drafts);
-    if changed {
-        write(dir, &outbox)?;
-    }
-    Ok(out)
-}
-
-fn drafts_of(session: &impl WithOutbox, profile: &str) -> IpcResult<Vec<Draft>> {
-    with_outbox(session, profile, |d| (d.clone(), false))
-}
-
-fn now_ms() -> f64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as f64).unwrap_or(0.0)
+fn changes_of(session: &impl WithOutbox, profile: &str) -> IpcResult<Vec<CardChange>> {
+    with_cards(session, profile, |d| (d.clone(), false))
 }
 
 // --- what the core last saw of each card (the base of an offline edit when the caller gives none)
 
 #[derive(Clone)]
-struct Seen {
+pub(super) struct Seen {
     updated_at: Option<String>,
     revision: Option<i64>,
     title: String,
@@ -190,20 +141,20 @@ pub(crate) fn saw_card(session: &impl WithOutbox, card: &CardDetail) {
         revision: Some(card.revision),
         title: card.summary.title.clone(),
     };
-    session.outbox_memory().seen.lock().unwrap_or_else(|e| e.into_inner()).insert((profile, card.summary.id.clone()), s);
+    session.outbox().seen.lock().unwrap_or_else(|e| e.into_inner()).insert((profile, card.summary.id.clone()), s);
 }
 
 /// Notes a card summary as read from the service (`card_move`'s answer), for the selected profile.
 pub(crate) fn saw_summary(session: &impl WithOutbox, card: &api_types::CardSummary) {
     let Ok(profile) = session.profile_id() else { return };
-    let mut map = session.outbox_memory().seen.lock().unwrap_or_else(|e| e.into_inner());
+    let mut map = session.outbox().seen.lock().unwrap_or_else(|e| e.into_inner());
     let key = (profile, card.id.clone());
     let revision = map.get(&key).and_then(|s| s.revision);
     map.insert(key, Seen { updated_at: card.updated_at.clone(), revision, title: card.title.clone() });
 }
 
 fn seen_of(session: &impl WithOutbox, profile: &str, card_id: &str) -> Option<Seen> {
-    let map = session.outbox_memory().seen.lock().unwrap_or_else(|e| e.into_inner());
+    let map = session.outbox().seen.lock().unwrap_or_else(|e| e.into_inner());
     map.get(&(profile.to_string(), card_id.to_string())).cloned()
 }
 
@@ -243,7 +194,7 @@ fn fields(u: &UpdateCard) -> Vec<String> {
 
 // --- keeping a change
 
-fn changes(n: usize) -> String {
+fn waiting_text(n: usize) -> String {
     if n == 1 { "1 change waiting".to_string() } else { format!("{n} changes waiting") }
 }
 
@@ -254,13 +205,13 @@ pub fn queued_error(waiting: usize) -> IpcError {
         format!(
             "The service cannot be reached, so your change is kept on this computer and will be sent when the \
              service answers ({}).",
-            changes(waiting)
+            waiting_text(waiting)
         ),
     )
 }
 
-/// Keeps `update` of `card_id` in the selected profile's outbox (merged into the card's draft when it
-/// has one) and answers the `queued` error to return. `base_updated_at`: the card's `updatedAt` the
+/// Keeps `update` of `card_id` in the selected profile's outbox (merged into the card's kept change when
+/// it has one) and answers the `queued` error to return. `base_updated_at`: the card's `updatedAt` the
 /// change was made from (else what the core last read of it).
 pub(crate) fn keep(session: &impl WithOutbox, card_id: &str, update: UpdateCard, base_updated_at: Option<String>) -> IpcError {
     match keep_inner(session, card_id, update, base_updated_at) {
@@ -275,8 +226,8 @@ fn keep_inner(session: &impl WithOutbox, card_id: &str, update: UpdateCard, base
     let base_updated_at = base_updated_at.or_else(|| seen.as_ref().and_then(|s| s.updated_at.clone()));
     let base_revision = update.expected_revision.or_else(|| seen.as_ref().and_then(|s| s.revision));
     let title = update.title.clone().or_else(|| seen.map(|s| s.title));
-    with_outbox(session, &profile, |drafts| {
-        match drafts.iter_mut().find(|d| d.card_id == card_id) {
+    with_cards(session, &profile, |changes| {
+        match changes.iter_mut().find(|d| d.card_id == card_id) {
             Some(d) => {
                 merge(&mut d.update, update);
                 d.saved_at = now_ms();
@@ -291,7 +242,7 @@ fn keep_inner(session: &impl WithOutbox, card_id: &str, update: UpdateCard, base
                     d.base_revision = base_revision;
                 }
             }
-            None => drafts.push(Draft {
+            None => changes.push(CardChange {
                 card_id: card_id.to_string(),
                 update,
                 base_updated_at,
@@ -302,15 +253,15 @@ fn keep_inner(session: &impl WithOutbox, card_id: &str, update: UpdateCard, base
                 conflict: None,
             }),
         }
-        (drafts.iter().filter(|d| d.conflict.is_none()).count(), true)
+        (changes.iter().filter(|d| d.conflict.is_none()).count(), true)
     })
 }
 
 /// Whether the selected profile has a kept change for this card (a new edit then goes through it, so
 /// the two are sent in order).
-pub(crate) fn has_draft(session: &impl WithOutbox, card_id: &str) -> bool {
+pub(crate) fn has_kept_change(session: &impl WithOutbox, card_id: &str) -> bool {
     session.profile_id()
-        .and_then(|p| drafts_of(session, &p))
+        .and_then(|p| changes_of(session, &p))
         .map(|d| d.iter().any(|d| d.card_id == card_id))
         .unwrap_or(false)
 }
@@ -319,11 +270,11 @@ pub(crate) fn has_draft(session: &impl WithOutbox, card_id: &str) -> bool {
 
 enum Outcome {
     Sent(Box<CardDetail>),
-    /// Nothing answered: the draft waits.
+    /// Nothing answered: the change waits.
     Offline,
     /// Kept as a conflict.
     Conflict,
-    /// Another error (a key problem, ...): the draft waits, the error is answered.
+    /// Another error (a key problem, ...): the change waits, the error is answered.
     Failed(IpcError),
 }
 
@@ -331,13 +282,13 @@ fn is_network(e: &IpcError) -> bool {
     e.code == IpcCode::Network
 }
 
-/// Sends one draft of `profile` (its current state in the file). `force`: without the `updatedAt` check,
+/// Sends one change of `profile` (its current state in the file). `force`: without the `updatedAt` check,
 /// and notes over the current revision (`sendMine`).
 async fn send_one(session: &impl WithOutbox, profile: &str, card_id: &str, force: bool) -> IpcResult<Outcome> {
-    let Some(draft) = drafts_of(session, profile)?.into_iter().find(|d| d.card_id == card_id) else {
+    let Some(change) = changes_of(session, profile)?.into_iter().find(|d| d.card_id == card_id) else {
         return Err(IpcError::new(IpcCode::NotFound, "That change is no longer waiting: it was sent or discarded."));
     };
-    if draft.conflict.is_some() && !force {
+    if change.conflict.is_some() && !force {
         return Ok(Outcome::Conflict);
     }
     let client = session.client_for(profile).await?;
@@ -356,13 +307,13 @@ async fn send_one(session: &impl WithOutbox, profile: &str, card_id: &str, force
         }
     };
     let theirs = current.summary.updated_at.clone();
-    if !force && draft.base_updated_at.is_some() && draft.base_updated_at != theirs {
+    if !force && change.base_updated_at.is_some() && change.base_updated_at != theirs {
         mark_conflict(session, profile, card_id, theirs, None)?;
         return Ok(Outcome::Conflict);
     }
-    let mut update = draft.update.clone();
+    let mut update = change.update.clone();
     if update.notes.is_some() {
-        update.expected_revision = if force { Some(current.revision) } else { update.expected_revision.or(draft.base_revision) };
+        update.expected_revision = if force { Some(current.revision) } else { update.expected_revision.or(change.base_revision) };
     }
     match client.cards().update(card_id, &update).await {
         Ok(_) => {}
@@ -382,16 +333,16 @@ async fn send_one(session: &impl WithOutbox, profile: &str, card_id: &str, force
             };
         }
     }
-    // Sent: drop the draft, unless a change was kept meanwhile (then it waits on top of what landed).
+    // Sent: drop the change, unless a change was kept meanwhile (then it waits on top of what landed).
     let card = client.cards().get(card_id).await.ok();
     let new_base = card.as_ref().and_then(|c| c.summary.updated_at.clone());
-    with_outbox(session, profile, |drafts| {
-        let Some(i) = drafts.iter().position(|d| d.card_id == card_id) else { return ((), false) };
-        if drafts[i].seq == draft.seq {
-            drafts.remove(i);
+    with_cards(session, profile, |changes| {
+        let Some(i) = changes.iter().position(|d| d.card_id == card_id) else { return ((), false) };
+        if changes[i].seq == change.seq {
+            changes.remove(i);
         } else {
-            drafts[i].base_updated_at = new_base.clone();
-            drafts[i].conflict = None;
+            changes[i].base_updated_at = new_base.clone();
+            changes[i].conflict = None;
         }
         ((), true)
     })?;
@@ -409,8 +360,8 @@ async fn send_one(session: &impl WithOutbox, profile: &str, card_id: &str, force
 }
 
 fn mark_conflict(session: &impl WithOutbox, profile: &str, card_id: &str, theirs: Option<String>, problem: Option<String>) -> IpcResult<()> {
-    with_outbox(session, profile, |drafts| {
-        if let Some(d) = drafts.iter_mut().find(|d| d.card_id == card_id) {
+    with_cards(session, profile, |changes| {
+        if let Some(d) = changes.iter_mut().find(|d| d.card_id == card_id) {
             d.conflict = Some(Conflict { theirs_updated_at: theirs, problem });
         }
         ((), true)
@@ -427,7 +378,7 @@ pub(crate) async fn keep_and_send(
 ) -> IpcResult<CardDetail> {
     keep_inner(session, card_id, update, base_updated_at)?;
     let profile = session.profile_id()?;
-    let _sync = session.outbox_memory().sync.lock().await;
+    let _sync = session.outbox().sync.lock().await;
     match send_one(session, &profile, card_id, false).await? {
         Outcome::Sent(card) => Ok(*card),
         Outcome::Offline => Err(queued_error(waiting_count(session, &profile)?)),
@@ -441,15 +392,15 @@ pub(crate) async fn keep_and_send(
 }
 
 fn waiting_count(session: &impl WithOutbox, profile: &str) -> IpcResult<usize> {
-    Ok(drafts_of(session, profile)?.iter().filter(|d| d.conflict.is_none()).count())
+    Ok(changes_of(session, profile)?.iter().filter(|d| d.conflict.is_none()).count())
 }
 
-fn status_of(drafts: &[Draft], sent: u32, offline: bool) -> DraftsStatus {
-    let waiting: Vec<&Draft> = drafts.iter().filter(|d| d.conflict.is_none()).collect();
+fn status_of(changes: &[CardChange], sent: u32, offline: bool) -> DraftsStatus {
+    let waiting: Vec<&CardChange> = changes.iter().filter(|d| d.conflict.is_none()).collect();
     DraftsStatus {
         waiting: waiting.len() as u32,
         card_ids: waiting.iter().map(|d| d.card_id.clone()).collect(),
-        conflicts: drafts
+        conflicts: changes
             .iter()
             .filter_map(|d| {
                 d.conflict.as_ref().map(|c| DraftConflict {
@@ -472,16 +423,16 @@ fn status_of(drafts: &[Draft], sent: u32, offline: bool) -> DraftsStatus {
 /// The selected profile's kept changes. No profile selected: nothing waits.
 pub async fn drafts_status(session: &impl WithOutbox) -> IpcResult<DraftsStatus> {
     let Some(profile) = session.selected_profile() else { return Ok(status_of(&[], 0, false)) };
-    Ok(status_of(&drafts_of(session, &profile)?, 0, false))
+    Ok(status_of(&changes_of(session, &profile)?, 0, false))
 }
 
 /// Tries every waiting change of the selected profile now, oldest first. Stops at the first network
 /// failure (the rest would fail alike).
 pub async fn drafts_sync(session: &impl WithOutbox) -> IpcResult<DraftsStatus> {
     let Some(profile) = session.selected_profile() else { return Ok(status_of(&[], 0, false)) };
-    let _sync = session.outbox_memory().sync.lock().await;
-    let mut pending: Vec<Draft> =
-        drafts_of(session, &profile)?.into_iter().filter(|d| d.conflict.is_none()).collect();
+    let _sync = session.outbox().sync.lock().await;
+    let mut pending: Vec<CardChange> =
+        changes_of(session, &profile)?.into_iter().filter(|d| d.conflict.is_none()).collect();
     pending.sort_by(|a, b| a.saved_at.total_cmp(&b.saved_at));
     let (mut sent, mut offline) = (0u32, false);
     let mut failure = None;
@@ -505,32 +456,33 @@ pub async fn drafts_sync(session: &impl WithOutbox) -> IpcResult<DraftsStatus> {
         }
         tracing::warn!(error = %e.message, "a kept change could not be sent");
     }
-    Ok(status_of(&drafts_of(session, &profile)?, sent, offline))
+    Ok(status_of(&changes_of(session, &profile)?, sent, offline))
 }
 
-/// A change in conflict (or any kept change): send it anyway over what the service has now, or drop it.
+/// A change in conflict (or any kept change): send it anyway over what the service has now (keep mine), or
+/// drop it (take theirs).
 pub async fn drafts_resolve(session: &impl WithOutbox, args: DraftsResolveArgs) -> IpcResult<DraftsStatus> {
     let profile = session.profile_id()?;
-    let _sync = session.outbox_memory().sync.lock().await;
-    match args.action {
-        DraftAction::DiscardMine => {
-            let found = with_outbox(session, &profile, |drafts| {
-                let before = drafts.len();
-                drafts.retain(|d| d.card_id != args.card_id);
-                let found = drafts.len() != before;
+    let _sync = session.outbox().sync.lock().await;
+    match args.action.resolution() {
+        Resolution::TakeTheirs => {
+            let found = with_cards(session, &profile, |changes| {
+                let before = changes.len();
+                changes.retain(|d| d.card_id != args.card_id);
+                let found = changes.len() != before;
                 (found, found)
             })?;
             if !found {
                 return Err(IpcError::new(IpcCode::NotFound, "That change is no longer waiting: it was sent or discarded."));
             }
-            Ok(status_of(&drafts_of(session, &profile)?, 0, false))
+            Ok(status_of(&changes_of(session, &profile)?, 0, false))
         }
-        DraftAction::SendMine => match send_one(session, &profile, &args.card_id, true).await? {
-            Outcome::Sent(_) => Ok(status_of(&drafts_of(session, &profile)?, 1, false)),
+        Resolution::KeepMine => match send_one(session, &profile, &args.card_id, true).await? {
+            Outcome::Sent(_) => Ok(status_of(&changes_of(session, &profile)?, 1, false)),
             Outcome::Offline => {
                 // It waits again, rebased: sent as is when the service answers.
-                with_outbox(session, &profile, |drafts| {
-                    if let Some(d) = drafts.iter_mut().find(|d| d.card_id == args.card_id) {
+                with_cards(session, &profile, |changes| {
+                    if let Some(d) = changes.iter_mut().find(|d| d.card_id == args.card_id) {
                         d.conflict = None;
                         d.base_updated_at = None;
                     }
@@ -539,7 +491,7 @@ pub async fn drafts_resolve(session: &impl WithOutbox, args: DraftsResolveArgs) 
                 Err(queued_error(waiting_count(session, &profile)?))
             }
             Outcome::Conflict => {
-                let d = drafts_of(session, &profile)?;
+                let d = changes_of(session, &profile)?;
                 let problem = d.iter().find(|d| d.card_id == args.card_id).and_then(|d| d.conflict.clone()).and_then(|c| c.problem);
                 Err(IpcError::new(IpcCode::Conflict, problem.unwrap_or_else(|| "The card changed again; try once more.".into())))
             }

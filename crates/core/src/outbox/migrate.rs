@@ -1,0 +1,187 @@
+//! The two files of earlier versions, read into the one outbox when it is opened: `drafts.json` (kept card
+//! changes: `{ "version": 1, "profiles": { "<profile id>": [CardChange, ...] } }`) and `brand_kit.json`
+//! (`{ "version": 1, "profiles": { "<profile id>": { "<kit id>": { "drafts": [SectionDraft, ...],
+//! "archived": [ArchivedSection, ...] } } } }`). Their entries are the outbox's own, so they move over as
+//! they are; an entry the outbox already has (the same card, or the same kit and section key) stays as the
+//! outbox has it. Once `outbox.json` is written each old file is renamed `*.migrated`, so this runs once.
+//!
+//! A file that cannot be read or moved stays where it is (with a warning in the log): nothing kept is
+//! lost, and the app still starts.
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::{read, write, CardChange, KitKept};
+use crate::error::IpcResult;
+
+/// The file of kept card changes before the outbox (version 1).
+const OLD_CARDS: &str = "drafts.json";
+/// The file of kept brand-kit changes before the outbox (version 1).
+const OLD_BRAND_KIT: &str = "brand_kit.json";
+
+#[derive(Default, Deserialize)]
+struct OldCards {
+    #[serde(default)]
+    profiles: BTreeMap<String, Vec<CardChange>>,
+}
+
+#[derive(Default, Deserialize)]
+struct OldBrandKit {
+    /// Profile id → kit id → what was kept (its `drafts` read as the outbox's `sections`).
+    #[serde(default)]
+    profiles: BTreeMap<String, BTreeMap<String, KitKept>>,
+}
+
+/// Reads the old files of `dir` into `outbox.json`, then renames them. Never fails: what cannot be moved
+/// stays in its old file and is said in the log.
+pub(super) fn migrate(dir: &Path) {
+    let old_cards = dir.join(OLD_CARDS);
+    let old_kits = dir.join(OLD_BRAND_KIT);
+    if !old_cards.exists() && !old_kits.exists() {
+        return;
+    }
+    if let Err(e) = migrate_files(dir, &old_cards, &old_kits) {
+        tracing::warn!(error = %e.message, "the kept changes of an earlier version were not moved into the outbox; their files stay");
+    }
+}
+
+fn migrate_files(dir: &Path, old_cards: &Path, old_kits: &Path) -> IpcResult<()> {
+    let mut outbox = read(dir)?;
+    let cards: OldCards = crate::jsonfile::read(old_cards, "The kept offline changes of an earlier version")?;
+    let kits: OldBrandKit = crate::jsonfile::read(old_kits, "The kept brand-kit drafts of an earlier version")?;
+    for (profile, changes) in cards.profiles {
+        let kept = outbox.profiles.entry(profile).or_default();
+        for c in changes {
+            if !kept.cards.iter().any(|k| k.card_id == c.card_id) {
+                kept.cards.push(c);
+            }
+        }
+    }
+    for (profile, old) in kits.profiles {
+        let kept = outbox.profiles.entry(profile).or_default();
+        for (kit_id, old) in old {
+            let kit = kept.brand_kits.entry(kit_id).or_default();
+            for d in old.sections {
+                if !kit.sections.iter().any(|k| k.key == d.key) {
+                    kit.sections.push(d);
+                }
+            }
+            for a in old.archived {
+                if !kit.archived.iter().any(|k| k.key == a.key) {
+                    kit.archived.push(a);
+                }
+            }
+        }
+    }
+    write(dir, &outbox)?;
+    for old in [old_cards, old_kits] {
+        if old.exists() {
+            if let Err(e) = std::fs::rename(old, migrated(old)) {
+                tracing::warn!(error = %e, file = %old.display(), "moved into the outbox, but the old file could not be renamed");
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `drafts.json` → `drafts.json.migrated`.
+fn migrated(old: &Path) -> PathBuf {
+    let mut name = old.as_os_str().to_owned();
+    name.push(".migrated");
+    PathBuf::from(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Value};
+
+    fn temp_dir() -> PathBuf {
+        let d = std::env::temp_dir().join(format!("contentdesk-outbox-migrate-{}", uuid::Uuid::new_v4()));
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    fn read_json(path: &Path) -> Value {
+        serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+    }
+
+    /// Two kept card changes (one in conflict) of profile `p1`, as version 1 wrote them.
+    fn old_cards() -> Value {
+        json!({ "version": 1, "profiles": { "p1": [
+            { "cardId": "c1", "update": { "title": "Written offline", "tags": ["launch"] },
+              "baseUpdatedAt": "2025-01-01T00:00:00Z", "baseRevision": 3, "savedAt": 1700000000000.0, "seq": 2,
+              "title": "Written offline", "conflict": null },
+            { "cardId": "c2", "update": { "stage": "s2", "beforeCardId": null },
+              "baseUpdatedAt": null, "baseRevision": null, "savedAt": 1700000000500.0, "seq": 0,
+              "title": "Moved", "conflict": { "theirsUpdatedAt": "2025-01-02T00:00:00Z", "problem": null } }
+        ] } })
+    }
+
+    /// A kept section change and an archived section of kit `k1` of profile `p1`, and one of profile `p2`.
+    fn old_brand_kit() -> Value {
+        json!({ "version": 1, "profiles": {
+            "p1": { "k1": {
+                "drafts": [{ "key": "voice", "body": "# Mine", "expectedVersion": 2, "theirsVersion": 3,
+                             "reason": "conflict", "savedAt": 1700000001000.0 }],
+                "archived": [{ "key": "old", "id": "sec-1", "sectionName": "Old", "tab": "overview",
+                               "archivedAt": 1700000002000.0 }] } },
+            "p2": { "k2": { "drafts": [{ "key": "visual", "name": "Look", "expectedVersion": 1,
+                                         "reason": "offline", "savedAt": 1700000003000.0 }], "archived": [] } }
+        } })
+    }
+
+    #[test]
+    fn the_old_files_come_out_as_the_same_kept_changes() {
+        let dir = temp_dir();
+        std::fs::write(dir.join(OLD_CARDS), serde_json::to_vec(&old_cards()).unwrap()).unwrap();
+        std::fs::write(dir.join(OLD_BRAND_KIT), serde_json::to_vec(&old_brand_kit()).unwrap()).unwrap();
+
+        migrate(&dir);
+
+        let outbox = read_json(&dir.join("outbox.json"));
+        assert_eq!(outbox["version"], 2);
+        // Every kept card change, field for field, in its order.
+        let cards = old_cards()["profiles"]["p1"].clone();
+        let kept: Vec<CardChange> = serde_json::from_value(cards).unwrap();
+        assert_eq!(outbox["profiles"]["p1"]["cards"], serde_json::to_value(&kept).unwrap());
+        assert_eq!(outbox["profiles"]["p1"]["cards"][1]["conflict"]["theirsUpdatedAt"], "2025-01-02T00:00:00Z");
+        // Every kept section change and archived section, per profile and kit.
+        let old = old_brand_kit();
+        for (profile, kit) in [("p1", "k1"), ("p2", "k2")] {
+            let was = &old["profiles"][profile][kit];
+            let now = &outbox["profiles"][profile]["brandKits"][kit];
+            assert_eq!(now["sections"], was["drafts"], "{profile}/{kit}");
+            assert_eq!(now["archived"], was["archived"], "{profile}/{kit}");
+        }
+        assert_eq!(outbox["profiles"]["p2"]["cards"], json!([]));
+        // The old files are renamed (kept, not read again).
+        assert!(!dir.join(OLD_CARDS).exists() && !dir.join(OLD_BRAND_KIT).exists());
+        assert_eq!(read_json(&dir.join("drafts.json.migrated")), old_cards());
+
+        // Opening again changes nothing.
+        migrate(&dir);
+        assert_eq!(read_json(&dir.join("outbox.json")), outbox);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn what_the_outbox_has_already_wins_and_an_unreadable_old_file_stays() {
+        let dir = temp_dir();
+        let newer = json!({ "version": 2, "profiles": { "p1": { "cards": [
+            { "cardId": "c1", "update": { "title": "Newer" }, "savedAt": 1800000000000.0, "seq": 0 }
+        ] } } });
+        std::fs::write(dir.join("outbox.json"), serde_json::to_vec(&newer).unwrap()).unwrap();
+        std::fs::write(dir.join(OLD_CARDS), serde_json::to_vec(&old_cards()).unwrap()).unwrap();
+        migrate(&dir);
+        let cards = read_json(&dir.join("outbox.json"))["profiles"]["p1"]["cards"].clone();
+        assert_eq!(cards.as_array().unwrap().len(), 2, "{cards}");
+        assert_eq!(cards[0]["update"]["title"], "Newer");
+        assert_eq!(cards[1]["cardId"], "c2");
+
+        std::fs::write(dir.join(OLD_BRAND_KIT), b"{ not json").unwrap();
+        migrate(&dir);
+        assert!(dir.join(OLD_BRAND_KIT).exists(), "an unreadable old file is left as it is");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
