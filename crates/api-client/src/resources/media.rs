@@ -2,7 +2,7 @@
 //! (facts 2.4). The PUT goes to object storage, so it carries no `Authorization` header and exactly the
 //! ticket's `uploadHeaders`.
 use crate::error::{ApiError, Result};
-use crate::http::{seg, Call};
+use crate::http::{seg, Call, OnBytes};
 use crate::Client;
 use api_types::{
     CreateUpload, ImportMedia, ImportedMedia, MediaList, MediaQuery, UploadTicket, UploadedMedia,
@@ -33,7 +33,7 @@ impl MediaHandler<'_> {
     /// PUTs the bytes where the ticket says, with exactly its `uploadHeaders` (no auth). Without
     /// headers on the ticket, sends `Content-Type: application/octet-stream`.
     pub async fn put_bytes(&self, ticket: &UploadTicket, bytes: impl Into<Bytes>) -> Result<()> {
-        self.put_with_type(ticket, bytes.into(), "application/octet-stream")
+        self.put_with_type(ticket, bytes.into(), "application/octet-stream", None)
             .await
     }
 
@@ -62,7 +62,29 @@ impl MediaHandler<'_> {
                 ..Default::default()
             })
             .await?;
-        self.put_with_type(&ticket, bytes, content_type).await?;
+        self.put_with_type(&ticket, bytes, content_type, None).await?;
+        self.complete_upload(&ticket.output_id).await
+    }
+
+    /// [`upload`](Self::upload), reporting `(bytes sent, total)` of the PUT as it goes.
+    pub async fn upload_with_progress(
+        &self,
+        file_name: &str,
+        content_type: &str,
+        bytes: impl Into<Bytes>,
+        on_bytes: OnBytes,
+    ) -> Result<UploadedMedia> {
+        let bytes = bytes.into();
+        let ticket = self
+            .create_upload(&CreateUpload {
+                file_name: file_name.to_string(),
+                content_type: content_type.to_string(),
+                size_bytes: Some(bytes.len() as u64),
+                ..Default::default()
+            })
+            .await?;
+        self.put_with_type(&ticket, bytes, content_type, Some(on_bytes))
+            .await?;
         self.complete_upload(&ticket.output_id).await
     }
 
@@ -78,6 +100,7 @@ impl MediaHandler<'_> {
         ticket: &UploadTicket,
         bytes: Bytes,
         fallback_type: &str,
+        on_bytes: Option<OnBytes>,
     ) -> Result<()> {
         let mut headers = HeaderMap::new();
         match &ticket.upload_headers {
@@ -98,7 +121,7 @@ impl MediaHandler<'_> {
             }
         }
         self.client
-            .put_raw(&ticket.upload_url, headers, bytes)
+            .put_raw(&ticket.upload_url, headers, bytes, on_bytes)
             .await
     }
 }
