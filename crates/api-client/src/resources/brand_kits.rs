@@ -68,6 +68,15 @@ impl BrandKitsHandler<'_> {
             .brand_kits)
     }
 
+    /// `GET /brand-kits?favorited=true&archived=true`: only favourites, and the archived kits instead of
+    /// the live ones (each filter sent only when asked for).
+    pub async fn list_filtered(&self, favorited: bool, archived: bool) -> Result<Vec<BrandKitSummary>> {
+        let call = Call::get("/brand-kits")
+            .query_opt("favorited", favorited.then_some("true"))
+            .query_opt("archived", archived.then_some("true"));
+        Ok(self.client.call::<BrandKitList>(call).await?.brand_kits)
+    }
+
     /// The whole kit (no mode).
     pub async fn get_full(&self, id: &str) -> Result<BrandKit> {
         self.client
