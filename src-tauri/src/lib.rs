@@ -182,7 +182,20 @@ pub fn external_url(raw: &str) -> Result<String, IpcError> {
     let host_ok = trimmed.split_once("://").is_some_and(|(_, rest)| rest.split(['/', '?', '#']).next().is_some_and(|h| !h.is_empty()));
     match scheme.as_str() {
         "https" | "http" if host_ok && !trimmed.chars().any(char::is_whitespace) => Ok(trimmed.to_string()),
-        "mailto" if trimmed.len() > 7 && !trimmed.chars().any(char::is_whitespace) => Ok(trimmed.to_string()),
+        "mailto" if trimmed.len() > 7 && !trimmed.chars().any(char::is_whitespace) => {
+            // Some mail programs attach a local file named in the link (`attach=`, `attachment=`): only
+            // the ordinary header fields pass.
+            let query = trimmed.split_once('?').map_or("", |(_, q)| q);
+            let plain = query.split('&').filter(|p| !p.is_empty()).all(|p| {
+                let name = p.split_once('=').map_or(p, |(n, _)| n).to_ascii_lowercase();
+                matches!(name.as_str(), "subject" | "body" | "cc" | "bcc" | "to" | "in-reply-to")
+            });
+            if plain {
+                Ok(trimmed.to_string())
+            } else {
+                Err(IpcError::validation("url", "This mail link asks to attach a file; only to, cc, bcc, subject and body open outside the app."))
+            }
+        }
         _ => Err(bad()),
     }
 }

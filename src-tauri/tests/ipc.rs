@@ -122,7 +122,9 @@ fn only_web_and_mail_links_open_outside_the_app() {
     for ok in ["https://example.com/a?b#c", "http://127.0.0.1:8080/x", "mailto:hi@example.com", " HTTPS://Example.com "] {
         assert!(contentdesk_desktop::external_url(ok).is_ok(), "{ok}");
     }
-    for bad in ["javascript:alert(1)", "file:///etc/passwd", "https://", "ftp://example.com", "data:text/html,x", "https://a b.com", "", "mailto:"] {
+    assert!(contentdesk_desktop::external_url("mailto:hi@example.com?subject=Hi&body=Hello%20there&cc=a@example.com").is_ok());
+    for bad in ["javascript:alert(1)", "file:///etc/passwd", "https://", "ftp://example.com", "data:text/html,x", "https://a b.com", "", "mailto:",
+        "mailto:hi@example.com?attach=/home/me/.ssh/id_rsa", "mailto:hi@example.com?subject=x&ATTACHMENT=file:///etc/passwd", "mailto:?Attach=~/.config"] {
         let e = contentdesk_desktop::external_url(bad).unwrap_err();
         assert_eq!(e.field.as_deref(), Some("url"), "{bad}");
     }

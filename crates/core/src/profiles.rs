@@ -57,7 +57,19 @@ pub fn check_name(name: &str) -> IpcResult<String> {
     Ok(name.to_string())
 }
 
-/// An absolute http(s) URL without credentials, query or fragment; the trailing slash removed.
+/// Whether a URL's host is this machine (`localhost`, `127.0.0.0/8`, `::1`): the only hosts a key may be
+/// sent to over plain `http://`.
+pub fn is_loopback_host(url: &url::Url) -> bool {
+    match url.host() {
+        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    }
+}
+
+/// An absolute http(s) URL without credentials, query or fragment; the trailing slash removed. Plain
+/// `http://` only for this machine: a key sent anywhere else over it travels in clear text.
 pub fn check_base_url(raw: &str) -> IpcResult<String> {
     let raw = raw.trim();
     let bad = |why: &str| IpcError::validation("baseUrl", format!("The base URL {why}. Example: {REMOTE_DEFAULT_BASE_URL}"));
@@ -74,6 +86,9 @@ pub fn check_base_url(raw: &str) -> IpcResult<String> {
     if url.host_str().is_none() {
         return Err(bad("needs a host"));
     }
+    if url.scheme() == "http" && !is_loopback_host(&url) {
+        return Err(bad("must start with https:// unless the server is on this computer (the key would travel in clear text)"));
+    }
     Ok(url.as_str().trim_end_matches('/').to_string())
 }
 
@@ -85,10 +100,22 @@ mod tests {
     fn base_urls() {
         assert_eq!(check_base_url(" https://app.contenthero.ai/api/v1/ ").unwrap(), "https://app.contenthero.ai/api/v1");
         assert_eq!(check_base_url("http://127.0.0.1:8787/api/v1").unwrap(), "http://127.0.0.1:8787/api/v1");
+        assert_eq!(check_base_url("http://localhost:8787/api/v1").unwrap(), "http://localhost:8787/api/v1");
+        assert_eq!(check_base_url("http://[::1]:8787/api/v1").unwrap(), "http://[::1]:8787/api/v1");
         for bad in ["", "app.contenthero.ai", "ftp://x/api", "https://u:p@x/api", "https://x/api?k=1"] {
             let e = check_base_url(bad).unwrap_err();
             assert_eq!(e.field.as_deref(), Some("baseUrl"), "{bad}");
         }
+    }
+
+    #[test]
+    fn plain_http_is_refused_for_any_host_but_this_computer() {
+        for bad in ["http://example.com/api/v1", "http://192.168.1.10:8787/api/v1", "http://10.0.0.1/api", "http://localhost.example.com/api", "http://127.0.0.1.nip.io/api"] {
+            let e = check_base_url(bad).unwrap_err();
+            assert_eq!(e.field.as_deref(), Some("baseUrl"), "{bad}");
+            assert!(e.message.contains("https://"), "{bad}: {}", e.message);
+        }
+        assert!(check_base_url("http://127.8.9.10/api").is_ok());
     }
 
     #[test]
