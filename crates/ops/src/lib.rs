@@ -18,8 +18,10 @@ use std::time::Duration;
 
 mod account;
 mod error;
+mod inspiration;
 pub mod input;
 mod planner;
+mod projects;
 mod studio;
 
 pub use error::OpError;
@@ -175,6 +177,32 @@ pub fn catalogue() -> &'static [Entry] {
             Entry::of::<planner::CardCreate>(),
             Entry::of::<planner::CardUpdate>(),
             Entry::of::<planner::CardMove>(),
+            // Planner: spaces, stages, publish, tags, archive, projects, connected accounts, inspiration.
+            Entry::of::<planner::CardPublish>(),
+            Entry::of::<planner::SpaceList>(),
+            Entry::of::<planner::SpaceGet>(),
+            Entry::of::<planner::SpaceCreate>(),
+            Entry::of::<planner::SpaceUpdate>(),
+            Entry::of::<planner::SpaceDelete>(),
+            Entry::of::<planner::StageList>(),
+            Entry::of::<planner::StageCreate>(),
+            Entry::of::<planner::StageUpdate>(),
+            Entry::of::<planner::StageDelete>(),
+            Entry::of::<planner::TagList>(),
+            Entry::of::<planner::TagCreate>(),
+            Entry::of::<planner::TagUpdate>(),
+            Entry::of::<planner::TagRemove>(),
+            Entry::of::<planner::Archive>(),
+            Entry::of::<projects::ProjectList>(),
+            Entry::of::<projects::ProjectGet>(),
+            Entry::of::<projects::ProjectCreate>(),
+            Entry::of::<projects::ProjectImport>(),
+            Entry::of::<planner::ConnectedAccountList>(),
+            Entry::of::<planner::ConnectedAccountGet>(),
+            Entry::of::<inspiration::TrackedAccountList>(),
+            Entry::of::<inspiration::TrackedAccountGet>(),
+            Entry::of::<inspiration::ContentList>(),
+            Entry::of::<inspiration::ContentGet>(),
             Entry::of::<studio::GenerateImage>(),
             Entry::of::<studio::GenerationStatus>(),
         ]

@@ -1,7 +1,7 @@
-//! The planner: cards (list with every filter, get, create, update, move).
+//! Cards: list with every filter, get, create, update, move, publish.
 use crate::input::{one_of, Json};
 use crate::{out, Cx, Effect, Meta, OpError, Operation, ProgressEvent};
-use api_types::{CardAssetInput, CardQuery, CreateCard, PostInput, UpdateCard};
+use api_types::{CardAssetInput, CardQuery, CreateCard, PostInput, PublishRequest, UpdateCard};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -317,5 +317,34 @@ impl Operation for CardMove {
         let req = UpdateCard { stage: Some(i.stage), before_card_id: i.before_card_id, ..Default::default() };
         let card = cx.client.cards().update(&i.card_id, &req).await?;
         Ok(json!(card))
+    }
+}
+
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CardPublishInput {
+    pub card_id: String,
+    /// Only the card's post for this platform; every post when absent.
+    #[arg(long, value_parser = one_of(api_types::values::PLATFORMS.iter().copied()))]
+    #[serde(default)]
+    #[schemars(schema_with = "crate::input::platform_schema")]
+    pub platform: Option<String>,
+}
+
+pub struct CardPublish;
+impl Operation for CardPublish {
+    type Input = CardPublishInput;
+    const META: Meta = Meta {
+        path: &["card", "publish"],
+        tool: "publish_post",
+        summary: "Publish a card's posts now, each through its connected account",
+        details: "Free, but it posts publicly and cannot be undone. Not idempotent: never retry it blindly (after a timeout or an error, read the card with get_card and check each post's publication first, or the same post goes out twice). The reply has one result per post (success, url or error) and the counts. Needs publish:write; each post needs an accountId (list_connected_accounts). To publish later, set scheduledAt with update_card instead.",
+        effect: Effect::Write,
+        idempotent: false,
+        scope: Some("publish:write"),
+    };
+    async fn run(cx: Cx, i: CardPublishInput) -> Result<Value, OpError> {
+        let req = PublishRequest { platform: i.platform, extra: Default::default() };
+        out(cx.client.cards().publish(&i.card_id, &req).await?)
     }
 }

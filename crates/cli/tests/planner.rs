@@ -1,0 +1,423 @@
+//! The planner's commands as a separate process against the real sandbox over HTTP, JSON checked field
+//! by field: spaces, stages, tags, publishing, archive, projects, connected accounts and inspiration.
+//! Each group goes create → list shows it → update → get shows the change → delete or archive → gone,
+//! and a write without its scope is exit 3 naming the scope. Each run gets an empty HOME, config folder
+//! and app data folder, so no key of this machine is found by accident.
+use contentdesk_sandbox::testing::TestSandbox;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    /// The JSON printed on stdout by a run that must have succeeded.
+    #[track_caller]
+    fn ok(&self) -> Value {
+        assert_eq!(self.code, 0, "exit {}: {}", self.code, self.stderr);
+        assert_eq!(self.stderr, "", "piped: stderr stays quiet on success");
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", self.stdout))
+    }
+    /// The `{error, exitCode, …}` printed on stderr by a run that must have failed with `code`.
+    #[track_caller]
+    fn fails(&self, code: i32) -> Value {
+        assert_eq!(self.code, code, "stdout: {}\nstderr: {}", self.stdout, self.stderr);
+        let v: Value = serde_json::from_str(self.stderr.trim()).unwrap_or_else(|e| panic!("stderr is not JSON ({e}): {}", self.stderr));
+        assert_eq!(v["exitCode"], code, "{v}");
+        v
+    }
+}
+
+/// `cdesk` against one sandbox: a clean HOME and data folder, the base URL and a key in the environment.
+struct Desk {
+    dir: PathBuf,
+    url: String,
+    key: String,
+}
+
+impl Desk {
+    fn new(sb: &TestSandbox) -> Desk {
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+        let dir = std::env::temp_dir().join(format!("cdesk-planner-{}-{nanos}", std::process::id()));
+        std::fs::create_dir_all(dir.join("home")).unwrap();
+        Desk { dir, url: sb.base_url(), key: sb.key.clone() }
+    }
+
+    /// With the key holding every scope.
+    async fn run(&self, args: &[&str]) -> Run {
+        self.run_as(&self.key.clone(), args).await
+    }
+
+    /// With another key.
+    async fn run_as(&self, key: &str, args: &[&str]) -> Run {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_cdesk"));
+        cmd.args(args)
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("HOME", self.dir.join("home"))
+            .env("CONTENTHERO_CONFIG_DIR", self.dir.join("contenthero"))
+            .env("CONTENTDESK_DATA_DIR", self.dir.join("app"))
+            .env("CONTENTDESK_KEYRING_SERVICE", format!("cdesk-planner-test-{}", std::process::id()))
+            .env("CONTENTHERO_BASE_URL", &self.url)
+            .env("CONTENTHERO_API_KEY", key)
+            .stdin(std::process::Stdio::null());
+        let out = tokio::task::spawn_blocking(move || cmd.output()).await.unwrap().expect("cdesk runs");
+        Run {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
+    }
+}
+
+impl Drop for Desk {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// The ids of a list's records.
+fn ids(list: &Value) -> Vec<String> {
+    list.as_array().unwrap_or_else(|| panic!("a list: {list}")).iter().map(|r| r["id"].as_str().expect("an id").to_string()).collect()
+}
+
+/// The record with this id in a list.
+fn find<'a>(list: &'a Value, id: &str) -> &'a Value {
+    list.as_array().unwrap_or_else(|| panic!("a list: {list}")).iter().find(|r| r["id"] == id).unwrap_or_else(|| panic!("{id} is not in {list}"))
+}
+
+fn text(v: &Value) -> String {
+    v.as_str().unwrap_or_else(|| panic!("a string: {v}")).to_string()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn spaces_create_list_update_get_delete_and_writes_need_planner_write() {
+    let sb = TestSandbox::start().await;
+    let desk = Desk::new(&sb);
+
+    let made = desk.run(&["space", "create", "Launch week", "--cover", "https://example.com/cover.png"]).await.ok();
+    assert_eq!(made["name"], "Launch week");
+    assert_eq!(made["coverUrl"], "https://example.com/cover.png");
+    let id = text(&made["id"]);
+
+    let list = desk.run(&["space", "list"]).await.ok();
+    let listed = find(&list["spaces"], &id);
+    assert_eq!((listed["name"].as_str(), listed["postCount"].as_i64()), (Some("Launch week"), Some(0)));
+
+    let updated = desk.run(&["space", "update", &id, "--name", "Launch month", "--no-cover"]).await.ok();
+    assert_eq!((updated["id"].as_str(), updated["name"].as_str()), (Some(id.as_str()), Some("Launch month")));
+    let got = desk.run(&["space", "get", &id]).await.ok();
+    assert_eq!(got["name"], "Launch month");
+    assert_eq!(got["coverUrl"], Value::Null, "--no-cover removed it: {got}");
+    // Nothing to change is a usage error before any request.
+    assert_eq!(desk.run(&["space", "update", &id]).await.fails(2)["error"].as_str().map(|m| m.contains("nothing to change")), Some(true));
+
+    // A space holding a card is not deleted (a 400 naming the count); moved out, it can be.
+    let card = text(&desk.run(&["card", "create", "In the way", "--platform", "instagram", "--space", &id]).await.ok()["id"]);
+    let refused = desk.run(&["space", "delete", &id]).await.fails(2);
+    assert!(text(&refused["error"]).contains("1 card"), "{refused}");
+    assert_eq!(desk.run(&["space", "get", &id]).await.ok()["id"], id.as_str());
+    let default_space = text(&desk.run(&["stage", "list"]).await.ok()["space"]["id"]);
+    desk.run(&["card", "update", &card, "--space", &default_space]).await.ok();
+
+    // A key without planner:write: exit 3 naming the scope, nothing changed.
+    let reader = sb.key_with(&["brandkit:read"]);
+    let e = desk.run_as(&reader, &["space", "update", &id, "--name", "Hijacked"]).await.fails(3);
+    assert_eq!(e["scope"], "planner:write", "{e}");
+    assert!(text(&e["error"]).contains("planner:write"), "{e}");
+    assert_eq!(e["status"], 403);
+    assert_eq!(desk.run(&["space", "get", &id]).await.ok()["name"], "Launch month");
+
+    let deleted = desk.run(&["space", "delete", &id]).await.ok();
+    assert_eq!(deleted, json!({ "id": id }));
+    assert!(!ids(&desk.run(&["space", "list", "--archived"]).await.ok()["spaces"]).contains(&id));
+    let gone = desk.run(&["space", "get", &id]).await.fails(1);
+    assert_eq!(gone["status"], 404, "{gone}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn stages_create_place_update_and_delete_moving_their_cards() {
+    let sb = TestSandbox::start().await;
+    let desk = Desk::new(&sb);
+    let space = text(&desk.run(&["space", "create", "Columns"]).await.ok()["id"]);
+
+    let first = desk.run(&["stage", "create", "Drafting", "--space", &space, "--color", "#112233"]).await.ok();
+    assert_eq!((first["name"].as_str(), first["slug"].as_str(), first["color"].as_str()), (Some("Drafting"), Some("drafting"), Some("#112233")));
+    let first_id = text(&first["id"]);
+    let second = desk.run(&["stage", "create", "Polish", "--space", &space, "--before", &first_id]).await.ok();
+    let second_id = text(&second["id"]);
+
+    let list = desk.run(&["stage", "list", "--space", &space]).await.ok();
+    assert_eq!(list["space"]["id"], space.as_str(), "{list}");
+    let order = ids(&list["stages"]);
+    let (at_first, at_second) = (order.iter().position(|s| *s == first_id).unwrap(), order.iter().position(|s| *s == second_id).unwrap());
+    assert_eq!(at_second + 1, at_first, "--before placed Polish right before Drafting: {order:?}");
+    // The same name again is refused (the slug exists): exit 5, nothing added.
+    desk.run(&["stage", "create", "drafting", "--space", &space]).await.fails(5);
+    assert_eq!(ids(&desk.run(&["stage", "list", "--space", &space]).await.ok()["stages"]).len(), order.len());
+
+    let updated = desk.run(&["stage", "update", &first_id, "--space", &space, "--name", "Writing", "--color", "#445566", "--to-start"]).await.ok();
+    assert_eq!((updated["stage"]["name"].as_str(), updated["stage"]["slug"].as_str()), (Some("Writing"), Some("writing")), "{updated}");
+    assert!(updated["respaced"].is_boolean(), "{updated}");
+    let list = desk.run(&["stage", "list", "--space", &space]).await.ok();
+    let stages = &list["stages"];
+    assert_eq!(ids(stages)[0], first_id, "--to-start moved it to the far left: {stages}");
+    let writing = find(stages, &first_id);
+    assert_eq!((writing["name"].as_str(), writing["color"].as_str()), (Some("Writing"), Some("#445566")));
+
+    // Without --space, the default space's stages are meant.
+    let default_stage = desk.run(&["stage", "create", "Backlog"]).await.ok();
+    let default_id = text(&default_stage["id"]);
+    assert!(ids(&desk.run(&["stage", "list"]).await.ok()["stages"]).contains(&default_id));
+    let renamed = desk.run(&["stage", "update", &default_id, "--name", "Someday"]).await.ok();
+    assert_eq!(renamed["stage"]["name"], "Someday");
+    desk.run(&["stage", "delete", &default_id]).await.ok();
+    assert!(!ids(&desk.run(&["stage", "list"]).await.ok()["stages"]).contains(&default_id));
+
+    // A stage holding a card needs a target; with one, the card moves and the stage goes.
+    let card = text(&desk.run(&["card", "create", "Moving", "--platform", "youtube", "--space", &space, "--stage", &first_id]).await.ok()["id"]);
+    let refused = desk.run(&["stage", "delete", &first_id, "--space", &space]).await;
+    assert_ne!(refused.code, 0);
+    let deleted = desk.run(&["stage", "delete", &first_id, "--space", &space, "--target", &second_id]).await.ok();
+    assert_eq!((deleted["id"].as_str(), deleted["moved_cards"].as_i64().or(deleted["movedCards"].as_i64())), (Some(first_id.as_str()), Some(1)), "{deleted}");
+    assert!(!ids(&deleted["stages"]).contains(&first_id));
+    assert!(!ids(&desk.run(&["stage", "list", "--space", &space]).await.ok()["stages"]).contains(&first_id));
+    assert_eq!(desk.run(&["card", "get", &card]).await.ok()["stageId"], second_id.as_str());
+
+    let reader = sb.key_with(&[]);
+    let e = desk.run_as(&reader, &["stage", "create", "Nope", "--space", &space]).await.fails(3);
+    assert_eq!(e["scope"], "planner:write", "{e}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn tags_create_list_rename_and_remove_from_every_card() {
+    let sb = TestSandbox::start().await;
+    let desk = Desk::new(&sb);
+    let tag = desk.run(&["tag", "create", "Slow Burn"]).await.ok();
+    assert_eq!(tag["name"], "slow burn", "names are lowercased: {tag}");
+    let id = text(&tag["id"]);
+    assert_eq!(find(&desk.run(&["tag", "list"]).await.ok()["tags"], &id)["name"], "slow burn");
+    desk.run(&["tag", "create", "slow burn"]).await.fails(5);
+
+    let card = text(&desk.run(&["card", "create", "Tagged", "--platform", "instagram", "--tags", "slow burn"]).await.ok()["id"]);
+    let renamed = desk.run(&["tag", "update", &id, "Timeless"]).await.ok();
+    assert_eq!(renamed, json!({ "id": id, "name": "timeless" }));
+    assert_eq!(find(&desk.run(&["tag", "list"]).await.ok()["tags"], &id)["name"], "timeless");
+    let on_card = desk.run(&["card", "get", &card]).await.ok()["tags"].clone();
+    assert!(on_card.to_string().contains("timeless"), "the card keeps the renamed tag: {on_card}");
+
+    let e = desk.run_as(&sb.key_with(&["publish:write"]), &["tag", "remove", &id]).await.fails(3);
+    assert_eq!(e["scope"], "planner:write");
+
+    assert_eq!(desk.run(&["tag", "remove", &id]).await.ok(), json!({ "id": id }));
+    assert!(!ids(&desk.run(&["tag", "list"]).await.ok()["tags"]).contains(&id));
+    let on_card = desk.run(&["card", "get", &card]).await.ok()["tags"].clone();
+    assert!(!on_card.to_string().contains("timeless"), "removed from the card: {on_card}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn publish_posts_through_connected_accounts_and_needs_publish_write() {
+    let sb = TestSandbox::start().await;
+    let desk = Desk::new(&sb);
+    let accounts = desk.run(&["connected-account", "list"]).await.ok()["accounts"].clone();
+    let connected = accounts
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["connectionStatus"] == "connected" && a["platform"] == "instagram")
+        .unwrap_or_else(|| panic!("the demo connects an instagram account: {accounts}"))
+        .clone();
+    let account_id = text(&connected["id"]);
+    let one = desk.run(&["connected-account", "get", &account_id]).await.ok();
+    assert_eq!(one, connected, "get shows what list shows");
+    desk.run(&["connected-account", "get", "no-such-account"]).await.fails(1);
+
+    let posts = json!([{ "platform": "instagram", "connectedAccountId": account_id }, { "platform": "tiktok" }]).to_string();
+    let card = text(&desk.run(&["card", "create", "Ship it", "--platform", "instagram", "--posts", &posts]).await.ok()["id"]);
+
+    // Without publish:write: exit 3 naming it, nothing published.
+    let e = desk.run_as(&sb.key_with(&["planner:write"]), &["card", "publish", &card]).await.fails(3);
+    assert_eq!(e["scope"], "publish:write", "{e}");
+    let before = desk.run(&["card", "get", &card]).await.ok();
+    assert!(before["posts"].as_array().unwrap().iter().all(|p| p["status"] != "published"), "{before}");
+
+    // A platform the card has no post for: a 400 naming the field.
+    let e = desk.run(&["card", "publish", &card, "--platform", "youtube"]).await.fails(2);
+    assert_eq!(e["field"], "platform", "{e}");
+
+    let r = desk.run(&["card", "publish", &card, "--platform", "instagram"]).await.ok();
+    assert_eq!((r["cardId"].as_str(), r["publishedCount"].as_i64(), r["failedCount"].as_i64()), (Some(card.as_str()), Some(1), Some(0)), "{r}");
+    let result = &r["results"][0];
+    assert_eq!((result["success"].as_bool(), result["platform"].as_str()), (Some(true), Some("instagram")));
+    let url = text(&result["url"]);
+    let after = desk.run(&["card", "get", &card]).await.ok();
+    let post = after["posts"].as_array().unwrap().iter().find(|p| p["platform"] == "instagram").unwrap();
+    assert_eq!(post["status"], "published", "{after}");
+    assert!(after.to_string().contains(&url), "the card records the post's URL: {after}");
+
+    // Every post: the one without an account fails on its own and says why.
+    let r = desk.run(&["card", "publish", &card]).await.ok();
+    let tiktok = r["results"].as_array().unwrap().iter().find(|p| p["platform"] == "tiktok").unwrap().clone();
+    assert_eq!(tiktok["success"], false);
+    assert!(text(&tiktok["error"]).contains("connected account"), "{tiktok}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn archive_hides_a_card_and_off_restores_it_with_favorites_write() {
+    let sb = TestSandbox::start().await;
+    let desk = Desk::new(&sb);
+    let card = text(&desk.run(&["card", "create", "Old news", "--platform", "x"]).await.ok()["id"]);
+    let live = |v: Value| ids(&v["cards"]);
+
+    let e = desk.run_as(&sb.key_with(&["planner:write"]), &["archive", "card", &card]).await.fails(3);
+    assert_eq!(e["scope"], "favorites:write", "{e}");
+    assert!(live(desk.run(&["card", "list", "--all"]).await.ok()).contains(&card));
+
+    assert_eq!(desk.run(&["archive", "card", &card]).await.ok(), json!({ "archived": true }));
+    assert!(!live(desk.run(&["card", "list", "--all"]).await.ok()).contains(&card));
+    assert!(live(desk.run(&["card", "list", "--archived", "--all"]).await.ok()).contains(&card));
+
+    assert_eq!(desk.run(&["archive", "card", &card, "--off"]).await.ok(), json!({ "archived": false }));
+    assert!(live(desk.run(&["card", "list", "--all"]).await.ok()).contains(&card));
+
+    // A space archives the same way; an asset type outside the list is refused before any request.
+    let space = text(&desk.run(&["space", "create", "Shelved"]).await.ok()["id"]);
+    desk.run(&["archive", "space", &space]).await.ok();
+    assert!(!ids(&desk.run(&["space", "list"]).await.ok()["spaces"]).contains(&space));
+    assert!(ids(&desk.run(&["space", "list", "--archived"]).await.ok()["spaces"]).contains(&space));
+    let r = desk.run(&["archive", "folder", &space]).await;
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    for t in api_types::values::ARCHIVE_ASSET_TYPES {
+        assert!(r.stderr.contains(t), "the usage error lists `{t}`: {}", r.stderr);
+    }
+    // Another account's card: not found, nothing archived.
+    let (_, other) = sb.other_account(0.0);
+    desk.run_as(&other, &["archive", "card", &card]).await.fails(1);
+    assert!(live(desk.run(&["card", "list", "--all"]).await.ok()).contains(&card));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn projects_create_and_import_linked_to_a_card_list_filter_get_and_archive() {
+    let sb = TestSandbox::start().await;
+    let desk = Desk::new(&sb);
+    let card = text(&desk.run(&["card", "create", "Needs a cut", "--platform", "youtube"]).await.ok()["id"]);
+
+    let made = desk.run(&["project", "create", "--type", "canvas", "--title", "Slides", "--orientation", "square", "--card", &card]).await.ok();
+    let project = &made["project"];
+    assert_eq!((project["type"].as_str(), project["title"].as_str(), project["orientation"].as_str()), (Some("canvas"), Some("Slides"), Some("square")), "{made}");
+    assert_eq!(made["linkedCardId"], card.as_str(), "{made}");
+    let id = text(&project["id"]);
+    let plain = desk.run(&["project", "create", "--title", "Plain cut"]).await.ok();
+    assert_eq!((plain["project"]["type"].as_str(), plain["linkedCardId"].as_str()), (Some("editor"), None), "editor by default, no link: {plain}");
+
+    let canvases = desk.run(&["project", "list", "--type", "canvas"]).await.ok();
+    assert_eq!(find(&canvases["projects"], &id)["linkedCardId"], card.as_str());
+    assert!(!ids(&canvases["projects"]).contains(&text(&plain["project"]["id"])));
+    assert_eq!(ids(&desk.run(&["project", "list", "--search", "plain"]).await.ok()["projects"]), vec![text(&plain["project"]["id"])]);
+    let got = desk.run(&["project", "get", &id]).await.ok();
+    assert_eq!((got["id"].as_str(), got["title"].as_str(), got["isArchived"].as_bool()), (Some(id.as_str()), Some("Slides"), Some(false)));
+    let linked = desk.run(&["card", "get", &card]).await.ok();
+    assert!(linked["assets"].to_string().contains(&id), "the card carries the project: {linked}");
+
+    let imported = desk.run(&["project", "import", "--pptx", "https://example.com/deck.pptx", "--title", "Deck", "--card", &card]).await.ok();
+    assert_eq!((imported["project"]["title"].as_str(), imported["linkedCardId"].as_str()), (Some("Deck"), Some(card.as_str())), "{imported}");
+    let e = desk.run(&["project", "import", "--canva", "DAF123"]).await.fails(2);
+    assert_eq!(e["status"], 400, "{e}");
+    assert_eq!(desk.run(&["project", "import", "--title", "No source"]).await.code, 2, "a source is required");
+
+    // Writes need editor:write, and planner:write too with a card; reads editor:read.
+    let e = desk.run_as(&sb.key_with(&["editor:read"]), &["project", "create", "--title", "Nope"]).await.fails(3);
+    assert_eq!(e["scope"], "editor:write", "{e}");
+    let e = desk.run_as(&sb.key_with(&["editor:read", "editor:write"]), &["project", "create", "--card", &card]).await.fails(3);
+    assert_eq!(e["scope"], "planner:write", "{e}");
+    let e = desk.run_as(&sb.key_with(&["planner:write"]), &["project", "list"]).await.fails(3);
+    assert_eq!(e["scope"], "editor:read", "{e}");
+
+    desk.run(&["archive", "project", &id]).await.ok();
+    assert!(!ids(&desk.run(&["project", "list"]).await.ok()["projects"]).contains(&id));
+    assert_eq!(ids(&desk.run(&["project", "list", "--filter", "archived"]).await.ok()["projects"]), vec![id.clone()]);
+    assert_eq!(desk.run(&["project", "get", &id]).await.ok()["isArchived"], true);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn tracked_accounts_and_content_are_read_with_their_filters_and_need_brandkit_read() {
+    let sb = TestSandbox::start().await;
+    let desk = Desk::new(&sb);
+    let all = desk.run(&["tracked-account", "list"]).await.ok()["accounts"].clone();
+    assert!(all.as_array().unwrap().len() >= 2, "{all}");
+    let brand = desk.run(&["tracked-account", "list", "--kind", "brand"]).await.ok()["accounts"].clone();
+    assert!(!brand.as_array().unwrap().is_empty() && brand.as_array().unwrap().len() < all.as_array().unwrap().len(), "{brand}");
+    assert!(brand.as_array().unwrap().iter().all(|a| a["accountType"] == "brand"), "{brand}");
+    let kit = first_brand_kit(&sb).await;
+    assert_eq!(ids(&desk.run(&["tracked-account", "list", "--brand-kit", &kit]).await.ok()["accounts"]), ids(&all));
+    assert_eq!(desk.run(&["tracked-account", "list", "--brand-kit", "no-such-kit"]).await.ok()["accounts"], json!([]));
+
+    let inspiration = all.as_array().unwrap().iter().find(|a| a["accountType"] == "inspiration").unwrap().clone();
+    let account = text(&inspiration["id"]);
+    let detail = desk.run(&["tracked-account", "get", &account]).await.ok();
+    assert_eq!(detail["account"], inspiration, "get shows the account as list does");
+    assert!(detail["contentCount"].as_i64().unwrap() >= 1 && detail["totals"]["views"].is_i64(), "{detail}");
+
+    let page = desk.run(&["content", "list", "--limit", "1"]).await.ok();
+    assert_eq!((page["outliers"].as_array().unwrap().len(), page["hasMore"].as_bool()), (1, Some(true)), "{page}");
+    let next = desk.run(&["content", "list", "--limit", "1", "--offset", "1"]).await.ok();
+    assert_ne!(page["outliers"][0]["id"], next["outliers"][0]["id"]);
+    let by_views = desk.run(&["content", "list", "--sort", "views", "--order", "asc", "--limit", "100"]).await.ok();
+    let views: Vec<i64> = by_views["outliers"].as_array().unwrap().iter().filter_map(|c| c["viewCount"].as_i64()).collect();
+    assert!(views.len() >= 2 && views.windows(2).all(|w| w[0] <= w[1]), "ascending by views: {views:?}");
+    let mine = desk.run(&["content", "list", "--account", &account, "--scope", "inspiration"]).await.ok();
+    assert!(!mine["outliers"].as_array().unwrap().is_empty());
+    assert!(mine["outliers"].as_array().unwrap().iter().all(|c| c["accountId"] == account.as_str()), "{mine}");
+    let min_views = views[views.len() / 2];
+    let popular = desk.run(&["content", "list", "--min-views", &min_views.to_string(), "--limit", "100"]).await.ok();
+    assert!(popular["outliers"].as_array().unwrap().iter().all(|c| c["viewCount"].as_i64() >= Some(min_views)), "{popular}");
+    assert!((popular["total"].as_i64().unwrap() as usize) < views.len(), "--min-views filtered some out");
+
+    let content = text(&page["outliers"][0]["id"]);
+    let one = desk.run(&["content", "get", &content]).await.ok();
+    assert_eq!((one["id"].as_str(), one["title"].clone()), (Some(content.as_str()), page["outliers"][0]["title"].clone()));
+    assert!(one["hashtags"].is_array(), "{one}");
+
+    let e = desk.run(&["content", "list", "--limit", "0"]).await.fails(2);
+    assert_eq!(e["field"], "limit", "{e}");
+    let e = desk.run_as(&sb.key_with(&["planner:write"]), &["content", "list"]).await.fails(3);
+    assert_eq!(e["scope"], "brandkit:read", "{e}");
+    let e = desk.run_as(&sb.key_with(&["planner:write"]), &["tracked-account", "get", &account]).await.fails(3);
+    assert_eq!(e["scope"], "brandkit:read", "{e}");
+}
+
+/// The demo account's first brand kit (read with the client: brand kits are not this file's commands).
+async fn first_brand_kit(sb: &TestSandbox) -> String {
+    let client = api_client::Client::builder(api_client::ApiKey::new(&sb.key)).base_url(sb.base_url()).build().expect("client");
+    client.brand_kits().list().await.expect("brand kits").into_iter().next().expect("the demo has a kit").id
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_value_lists_offered_are_the_services_and_the_schema_says_them() {
+    use api_types::values::*;
+    use contentdesk_sandbox::routes::{inspiration, projects};
+    // The sandbox refuses values outside its lists; the shell and the agents are offered the same ones.
+    assert_eq!(PROJECT_TYPES, projects::TYPES);
+    assert_eq!(PROJECT_ORIENTATIONS, projects::ORIENTATIONS);
+    assert_eq!(PROJECT_FILTERS, projects::FILTERS);
+    assert_eq!(TRACKED_ACCOUNT_TYPES, inspiration::ACCOUNT_TYPES);
+    assert_eq!(CONTENT_SCOPES, inspiration::CONTENT_SCOPES);
+    assert_eq!(INSPIRATION_CONTENT_TYPES, inspiration::CONTENT_TYPES);
+    assert_eq!(CONTENT_SORT_FIELDS, inspiration::SORT_FIELDS);
+    assert_eq!(SORT_ORDERS, inspiration::SORT_ORDERS);
+
+    let sb = TestSandbox::start().await;
+    let desk = Desk::new(&sb);
+    let archive = desk.run(&["schema", "archive"]).await.ok();
+    assert_eq!((archive["tool"].as_str(), archive["effect"].as_str(), archive["scope"].as_str()), (Some("archive"), Some("destroy"), Some("favorites:write")));
+    assert_eq!(archive["input"]["properties"]["assetType"]["enum"], json!(ARCHIVE_ASSET_TYPES));
+    let publish = desk.run(&["schema", "card", "publish"]).await.ok();
+    assert_eq!((publish["tool"].as_str(), publish["idempotent"].as_bool(), publish["scope"].as_str()), (Some("publish_post"), Some(false), Some("publish:write")));
+    let create = desk.run(&["schema", "project", "create"]).await.ok();
+    assert_eq!(create["input"]["properties"]["type"]["enum"], json!(PROJECT_TYPES));
+    let delete = desk.run(&["schema", "space", "delete"]).await.ok();
+    assert_eq!((delete["tool"].as_str(), delete["effect"].as_str()), (Some("delete_space"), Some("destroy")));
+}

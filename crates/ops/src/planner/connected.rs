@@ -1,0 +1,47 @@
+//! Connected accounts: the social accounts posts publish to (read only; connecting happens in the app).
+use crate::account::Nothing;
+use crate::{out, Cx, Effect, Meta, OpError, Operation};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+pub struct ConnectedAccountList;
+impl Operation for ConnectedAccountList {
+    type Input = Nothing;
+    const META: Meta = Meta {
+        path: &["connected-account", "list"],
+        tool: "list_connected_accounts",
+        summary: "List the social accounts connected for publishing, the default first",
+        details: "Free. A post's accountId (in update_card's posts) is one of these ids; publish_post publishes through them. Connecting an account happens in the app, not here.",
+        effect: Effect::Read,
+        idempotent: true,
+        scope: None,
+    };
+    async fn run(cx: Cx, _: Nothing) -> Result<Value, OpError> {
+        Ok(json!({ "accounts": cx.client.connected_accounts().list().await? }))
+    }
+}
+
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ConnectedAccountId {
+    /// The connected account's id.
+    pub account_id: String,
+}
+
+pub struct ConnectedAccountGet;
+impl Operation for ConnectedAccountGet {
+    type Input = ConnectedAccountId;
+    const META: Meta = Meta {
+        path: &["connected-account", "get"],
+        tool: "get_connected_account",
+        summary: "Show one connected account: platform, handle, connection status, capabilities",
+        details: "Free. Credentials are never shown.",
+        effect: Effect::Read,
+        idempotent: true,
+        scope: None,
+    };
+    async fn run(cx: Cx, i: ConnectedAccountId) -> Result<Value, OpError> {
+        out(cx.client.connected_accounts().get(&i.account_id).await?)
+    }
+}

@@ -1,0 +1,202 @@
+//! Stages: the columns of a space (list, create, rename, recolour or move, delete moving the cards).
+use crate::{out, Cx, Effect, Meta, OpError, Operation};
+use api_types::{CreateStage, DeleteStage, UpdateStage};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::Value;
+
+#[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StageListInput {
+    /// The space (id); the default space when absent.
+    #[arg(long = "space")]
+    #[serde(default)]
+    pub space_id: Option<String>,
+}
+
+pub struct StageList;
+impl Operation for StageList {
+    type Input = StageListInput;
+    const META: Meta = Meta {
+        path: &["stage", "list"],
+        tool: "list_stages",
+        summary: "List the stages (columns) of a space in board order",
+        details: "Free. The reply names the space it read (the default one when no spaceId is given). A stage's id, slug or name is what create_card and move_card take as stage.",
+        effect: Effect::Read,
+        idempotent: true,
+        scope: None,
+    };
+    async fn run(cx: Cx, i: StageListInput) -> Result<Value, OpError> {
+        out(cx.client.stages().list(i.space_id.as_deref()).await?)
+    }
+}
+
+/// Where a stage goes on the board; at most one of them.
+#[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Placement {
+    /// Place it right after this stage (id).
+    #[arg(long = "after", conflicts_with = "before_id")]
+    #[serde(default)]
+    pub after_id: Option<String>,
+    /// Place it right before this stage (id).
+    #[arg(long = "before")]
+    #[serde(default)]
+    pub before_id: Option<String>,
+}
+
+impl Placement {
+    fn check(&self) -> Result<(), OpError> {
+        if self.after_id.is_some() && self.before_id.is_some() {
+            return Err(OpError::usage("beforeId", "give afterId or beforeId, not both"));
+        }
+        Ok(())
+    }
+}
+
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StageCreateInput {
+    pub name: String,
+    /// The space (id); the default space when absent.
+    #[arg(long = "space")]
+    #[serde(default)]
+    pub space_id: Option<String>,
+    /// Hex colour, `#RRGGBB`.
+    #[arg(long)]
+    #[serde(default)]
+    pub color: Option<String>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub placement: Placement,
+}
+
+pub struct StageCreate;
+impl Operation for StageCreate {
+    type Input = StageCreateInput;
+    const META: Meta = Meta {
+        path: &["stage", "create"],
+        tool: "create_stage",
+        summary: "Add a stage (column) to a space, at the end or next to another",
+        details: "Free. The slug comes from the name; a second stage whose name makes the same slug is refused (409), so a retry after a timeout makes no duplicate.",
+        effect: Effect::Write,
+        idempotent: true,
+        scope: Some("planner:write"),
+    };
+    async fn run(cx: Cx, i: StageCreateInput) -> Result<Value, OpError> {
+        i.placement.check()?;
+        let req = CreateStage {
+            name: i.name,
+            space_id: i.space_id,
+            color: i.color,
+            after_id: i.placement.after_id,
+            before_id: i.placement.before_id,
+            extra: Default::default(),
+        };
+        out(cx.client.stages().create(&req).await?)
+    }
+}
+
+/// The space a stage write names: the one given, else the account's default (one read of the stages).
+async fn space_or_default(cx: &Cx, space_id: Option<String>) -> Result<String, OpError> {
+    match space_id {
+        Some(id) => Ok(id),
+        None => Ok(cx.client.stages().list(None).await?.space.id),
+    }
+}
+
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StageUpdateInput {
+    pub stage_id: String,
+    /// The stage's space (id); the default space when absent.
+    #[arg(long = "space")]
+    #[serde(default)]
+    pub space_id: Option<String>,
+    /// A new name (the slug follows it).
+    #[arg(long)]
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Hex colour, `#RRGGBB`.
+    #[arg(long)]
+    #[serde(default)]
+    pub color: Option<String>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub placement: Placement,
+    /// Move it to the far left.
+    #[arg(long, conflicts_with_all = ["to_end", "after_id", "before_id"])]
+    #[serde(default)]
+    pub to_start: bool,
+    /// Move it to the far right.
+    #[arg(long, conflicts_with_all = ["after_id", "before_id"])]
+    #[serde(default)]
+    pub to_end: bool,
+}
+
+pub struct StageUpdate;
+impl Operation for StageUpdate {
+    type Input = StageUpdateInput;
+    const META: Meta = Meta {
+        path: &["stage", "update"],
+        tool: "update_stage",
+        summary: "Rename, recolour or move a stage",
+        details: "Free. Only the fields given change. `respaced: true` in the reply means the whole board was renumbered: list the stages again before using sort orders.",
+        effect: Effect::Write,
+        idempotent: true,
+        scope: Some("planner:write"),
+    };
+    async fn run(cx: Cx, i: StageUpdateInput) -> Result<Value, OpError> {
+        i.placement.check()?;
+        let moves = [i.placement.after_id.is_some(), i.placement.before_id.is_some(), i.to_start, i.to_end];
+        if moves.iter().filter(|m| **m).count() > 1 {
+            return Err(OpError::usage("toStart", "give one place: afterId, beforeId, toStart or toEnd"));
+        }
+        if i.name.is_none() && i.color.is_none() && !moves.contains(&true) {
+            return Err(OpError::Usage { message: "nothing to change: give a name, a color or a place".into(), field: None });
+        }
+        let after_id = if i.to_start { Some(None) } else { i.placement.after_id.map(Some) };
+        let before_id = if i.to_end { Some(None) } else { i.placement.before_id.map(Some) };
+        let req = UpdateStage {
+            space_id: space_or_default(&cx, i.space_id).await?,
+            name: i.name,
+            color: i.color,
+            after_id,
+            before_id,
+            extra: Default::default(),
+        };
+        out(cx.client.stages().update(&i.stage_id, &req).await?)
+    }
+}
+
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StageDeleteInput {
+    pub stage_id: String,
+    /// The stage's space (id); the default space when absent.
+    #[arg(long = "space")]
+    #[serde(default)]
+    pub space_id: Option<String>,
+    /// Where its cards go (a stage id of the same space); needed unless the stage is empty.
+    #[arg(long = "target")]
+    #[serde(default)]
+    pub target_stage_id: Option<String>,
+}
+
+pub struct StageDelete;
+impl Operation for StageDelete {
+    type Input = StageDeleteInput;
+    const META: Meta = Meta {
+        path: &["stage", "delete"],
+        tool: "delete_stage",
+        summary: "Delete a stage, moving its cards to another stage",
+        details: "Free, and not undoable. A stage holding cards needs targetStageId (the error names how many cards); the move and the delete are one step. The reply lists the stages left.",
+        effect: Effect::Destroy,
+        idempotent: true,
+        scope: Some("planner:write"),
+    };
+    async fn run(cx: Cx, i: StageDeleteInput) -> Result<Value, OpError> {
+        let req = DeleteStage { space_id: space_or_default(&cx, i.space_id).await?, target_stage_id: i.target_stage_id, extra: Default::default() };
+        out(cx.client.stages().delete(&i.stage_id, &req).await?)
+    }
+}

@@ -1,0 +1,179 @@
+//! Projects (editor and canvas): list, get, create and import, optionally linked to a card.
+use crate::input::one_of;
+use crate::{out, Cx, Effect, Meta, OpError, Operation};
+use api_types::values::{PROJECT_FILTERS, PROJECT_ORIENTATIONS, PROJECT_TYPES};
+use api_types::{CreateProject, ImportProject, ImportSource};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+fn type_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({ "type": "string", "enum": PROJECT_TYPES })
+}
+
+fn filter_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({ "type": "string", "enum": PROJECT_FILTERS })
+}
+
+fn orientation_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({ "type": "string", "enum": PROJECT_ORIENTATIONS })
+}
+
+#[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectListInput {
+    /// Archived or favourited projects instead of the live ones.
+    #[arg(long, value_parser = one_of(PROJECT_FILTERS.iter().copied()))]
+    #[serde(default)]
+    #[schemars(schema_with = "filter_schema")]
+    pub filter: Option<String>,
+    /// Only editor or only canvas projects.
+    #[arg(long = "type", value_parser = one_of(PROJECT_TYPES.iter().copied()))]
+    #[serde(default, rename = "type")]
+    #[schemars(schema_with = "type_schema")]
+    pub project_type: Option<String>,
+    /// Words in the title.
+    #[arg(long)]
+    #[serde(default)]
+    pub search: Option<String>,
+}
+
+pub struct ProjectList;
+impl Operation for ProjectList {
+    type Input = ProjectListInput;
+    const META: Meta = Meta {
+        path: &["project", "list"],
+        tool: "list_projects",
+        summary: "List the editor and canvas projects, newest first",
+        details: "Free. Needs editor:read. linkedCardId names the card a project was made for.",
+        effect: Effect::Read,
+        idempotent: true,
+        scope: Some("editor:read"),
+    };
+    async fn run(cx: Cx, i: ProjectListInput) -> Result<Value, OpError> {
+        let projects = cx.client.projects().list_where(i.filter.as_deref(), i.project_type.as_deref(), i.search.as_deref()).await?;
+        Ok(json!({ "projects": projects }))
+    }
+}
+
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectId {
+    /// The project's id.
+    pub project_id: String,
+}
+
+pub struct ProjectGet;
+impl Operation for ProjectGet {
+    type Input = ProjectId;
+    const META: Meta = Meta {
+        path: &["project", "get"],
+        tool: "get_project",
+        summary: "Show one project",
+        details: "Free. Needs editor:read.",
+        effect: Effect::Read,
+        idempotent: true,
+        scope: Some("editor:read"),
+    };
+    async fn run(cx: Cx, i: ProjectId) -> Result<Value, OpError> {
+        out(cx.client.projects().get(&i.project_id).await?)
+    }
+}
+
+#[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectCreateInput {
+    /// Editor (timeline, the default) or canvas (slides).
+    #[arg(long = "type", value_parser = one_of(PROJECT_TYPES.iter().copied()))]
+    #[serde(default, rename = "type")]
+    #[schemars(schema_with = "type_schema")]
+    pub project_type: Option<String>,
+    #[arg(long)]
+    #[serde(default)]
+    pub title: Option<String>,
+    /// Landscape (16:9, the default), portrait or square.
+    #[arg(long, value_parser = one_of(PROJECT_ORIENTATIONS.iter().copied()))]
+    #[serde(default)]
+    #[schemars(schema_with = "orientation_schema")]
+    pub orientation: Option<String>,
+    /// Use this brand kit (id).
+    #[arg(long = "brand-kit")]
+    #[serde(default)]
+    pub brand_kit_id: Option<String>,
+    /// Link the new project to this card (id) in the same call.
+    #[arg(long = "card")]
+    #[serde(default)]
+    pub card_id: Option<String>,
+}
+
+pub struct ProjectCreate;
+impl Operation for ProjectCreate {
+    type Input = ProjectCreateInput;
+    const META: Meta = Meta {
+        path: &["project", "create"],
+        tool: "create_project",
+        summary: "Create an editor or canvas project, optionally linked to a card",
+        details: "Free. Needs editor:write, and planner:write too with cardId (the card gets the project as an asset; a card not yours is 404 and nothing is made). Not idempotent: calling it twice makes two projects; after a timeout, list the projects first.",
+        effect: Effect::Write,
+        idempotent: false,
+        scope: Some("editor:write"),
+    };
+    async fn run(cx: Cx, i: ProjectCreateInput) -> Result<Value, OpError> {
+        let req = CreateProject {
+            r#type: i.project_type,
+            title: i.title,
+            orientation: i.orientation,
+            brand_kit_id: i.brand_kit_id,
+            card_id: i.card_id,
+            ..Default::default()
+        };
+        out(cx.client.projects().create(&req).await?)
+    }
+}
+
+#[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectImportInput {
+    /// Import a PowerPoint file from this URL.
+    #[arg(long = "pptx", value_name = "URL", required_unless_present = "canva_design_id", conflicts_with = "canva_design_id")]
+    #[serde(default)]
+    pub pptx_url: Option<String>,
+    /// Import this Canva design (needs Canva connected in the app).
+    #[arg(long = "canva", value_name = "DESIGN_ID")]
+    #[serde(default)]
+    pub canva_design_id: Option<String>,
+    #[arg(long)]
+    #[serde(default)]
+    pub title: Option<String>,
+    /// How many pages the deck has, when known.
+    #[arg(long)]
+    #[serde(default)]
+    pub page_count: Option<i64>,
+    /// Link the new project to this card (id) in the same call.
+    #[arg(long = "card")]
+    #[serde(default)]
+    pub card_id: Option<String>,
+}
+
+pub struct ProjectImport;
+impl Operation for ProjectImport {
+    type Input = ProjectImportInput;
+    const META: Meta = Meta {
+        path: &["project", "import"],
+        tool: "import_project",
+        summary: "Import a PowerPoint deck or a Canva design as a canvas project, optionally linked to a card",
+        details: "Free. Give pptxUrl or canvaDesignId (a Canva import without Canva connected is a 400, code canva_not_connected). Needs editor:write, and planner:write too with cardId. Not idempotent: calling it twice makes two projects.",
+        effect: Effect::Write,
+        idempotent: false,
+        scope: Some("editor:write"),
+    };
+    async fn run(cx: Cx, i: ProjectImportInput) -> Result<Value, OpError> {
+        let source = match (i.pptx_url, i.canva_design_id) {
+            (Some(file_url), None) => ImportSource::Pptx { file_url },
+            (None, Some(design_id)) => ImportSource::Canva { design_id },
+            _ => return Err(OpError::usage("pptxUrl", "give one source: pptxUrl or canvaDesignId")),
+        };
+        let req = ImportProject { source, title: i.title, page_count: i.page_count, card_id: i.card_id, extra: Default::default() };
+        out(cx.client.projects().import(&req).await?)
+    }
+}
