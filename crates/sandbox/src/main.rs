@@ -14,13 +14,18 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Serve the API on loopback.
+    /// Serve the API on loopback (another address only with `--public`).
     Serve {
         /// The SQLite file (created when missing).
         #[arg(long, default_value = "sandbox.db")]
         db: PathBuf,
+        /// A loopback address (`127.0.0.1:PORT`, `[::1]:PORT`, `localhost:PORT`); any other needs `--public`.
         #[arg(long, default_value = "127.0.0.1:8787")]
         addr: String,
+        /// Serve on a non-loopback `--addr` on purpose: its files and upload URLs take no key, and anyone
+        /// who can reach the address can try keys.
+        #[arg(long)]
+        public: bool,
         /// `demo`: seed the demo data (once per file) and print a fresh key with every scope.
         #[arg(long)]
         seed: Option<String>,
@@ -94,6 +99,30 @@ fn expand_scopes(given: &[String]) -> Result<Vec<&'static str>, String> {
     Ok(out)
 }
 
+/// `serve` binds loopback unless `--public` is given on purpose: the sandbox's files and upload URLs take
+/// no key (they stand in for a CDN), so on another interface they are anyone's. Checked before anything
+/// is opened or bound; every address the name resolves to must be loopback.
+fn check_addr(addr: &str, public: bool) -> Result<(), String> {
+    use std::net::ToSocketAddrs;
+    let resolved: Vec<std::net::SocketAddr> = addr
+        .to_socket_addrs()
+        .map_err(|e| format!("--addr `{addr}` is not an address to serve on (HOST:PORT): {e}"))?
+        .collect();
+    let outside: Vec<String> =
+        resolved.iter().filter(|a| !a.ip().is_loopback()).map(|a| a.ip().to_string()).collect();
+    if outside.is_empty() || public {
+        if !outside.is_empty() {
+            eprintln!("warning: serving on {addr} ({}), reachable from other machines (--public)", outside.join(", "));
+        }
+        return Ok(());
+    }
+    Err(format!(
+        "refusing to serve on {addr}: {} is not a loopback address, and the sandbox's files and upload URLs \
+         take no key. Serve on 127.0.0.1 (the default), or add --public to serve on {addr} on purpose.",
+        outside.join(", ")
+    ))
+}
+
 // One worker thread: every request goes through the one SQLite connection's mutex anyway, and with
 // several workers they contend for it and wake each other up. Measured on 2 cores shared with the load
 // generator (16 connections): GET /cards/{id} 13,300 req/s (p99 2.4 ms) with two workers, 25,400 req/s
@@ -108,7 +137,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .init();
     let cli = Cli::parse();
     match cli.command {
-        Command::Serve { db, addr, seed: seed_name, extra_cards, render_ms, smart_wait_ms, rate_limit, ready_json } => {
+        Command::Serve { db, addr, public, seed: seed_name, extra_cards, render_ms, smart_wait_ms, rate_limit, ready_json } => {
+            if let Err(why) = check_addr(&addr, public) {
+                eprintln!("error: {why}");
+                std::process::exit(2);
+            }
             let mut config = Config { smart_wait: Duration::from_millis(smart_wait_ms), ..Config::default() };
             if let Some(ms) = render_ms {
                 config.render = RenderTimes::all(Duration::from_millis(ms));

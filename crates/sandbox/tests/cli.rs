@@ -112,3 +112,53 @@ async fn ready_json_is_one_line_with_the_url_and_key_and_except_leaves_scopes_ou
     let _ = child.wait();
     let _ = std::fs::remove_file(&db);
 }
+
+#[tokio::test]
+async fn serve_binds_loopback_unless_public_is_given() {
+    // Issue 12: `serve --addr` was not checked, so `--addr 0.0.0.0:8787` served the keyless files and upload
+    // URLs to the network. A non-loopback address is now refused, before the database is opened, with a
+    // message that says to add `--public`; with `--public` it serves.
+    let db = temp_db();
+    let dbs = db.to_str().unwrap();
+    let mut refused = Command::new(BIN)
+        .args(["serve", "--db", dbs, "--addr", "0.0.0.0:0", "--seed", "demo", "--ready-json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while refused.try_wait().unwrap().is_none() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    if refused.try_wait().unwrap().is_none() {
+        let _ = refused.kill();
+        let out = refused.wait_with_output().unwrap();
+        panic!("served on 0.0.0.0 without --public: {}", String::from_utf8_lossy(&out.stdout));
+    }
+    let out = refused.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("loopback") && err.contains("add --public"), "{err}");
+    assert!(!db.exists(), "nothing opened before the refusal");
+
+    let port = free_port();
+    let mut child = Command::new(BIN)
+        .args(["serve", "--db", dbs, "--addr", &format!("0.0.0.0:{port}"), "--public", "--ready-json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let line = BufReader::new(child.stdout.take().unwrap()).lines().next().unwrap().unwrap();
+    assert!(line.contains("\"ready\":true"), "{line}");
+    let resp = reqwest::get(format!("http://127.0.0.1:{port}/api/v1/models")).await.unwrap();
+    assert_eq!(resp.status().as_u16(), 401, "served, and still asks for a key");
+    let _ = child.kill();
+    let _ = child.wait();
+    for ext in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{dbs}{ext}"));
+    }
+
+    // Loopback names need nothing more.
+    let (ok, _, err) = run(&["serve", "--db", dbs, "--addr", "localhost:99999"]);
+    assert!(!ok && !err.contains("--public"), "a bad port is refused for what it is: {err}");
+}
