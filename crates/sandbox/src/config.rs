@@ -48,6 +48,10 @@ pub struct Config {
     pub max_json_bytes: usize,
     /// Largest upload PUT.
     pub max_upload_bytes: usize,
+    /// How long an upload URL stays valid. An upload not completed by then is purged with its bytes (when
+    /// the sandbox starts and whenever an upload starts), so abandoned uploads do not keep up to
+    /// `max_upload_bytes` each in the database forever.
+    pub upload_ttl: Duration,
     /// Knowledge items per brand kit (the plan cap).
     pub knowledge_cap: usize,
     /// Largest base64 `fileData` for knowledge, decoded.
@@ -65,6 +69,7 @@ impl Default for Config {
             rate_limit: Some(RateLimit { requests: 600, window: Duration::from_secs(60) }),
             max_json_bytes: 10 * 1024 * 1024,
             max_upload_bytes: 50 * 1024 * 1024,
+            upload_ttl: Duration::from_secs(60 * 60),
             knowledge_cap: 25,
             knowledge_max_file_bytes: 4 * 1024 * 1024,
             poll_hint: true,

@@ -400,3 +400,49 @@ async fn importing_another_accounts_file_is_404_and_copies_nothing() {
     let (s, v) = http.post(&sb.key, "/media/imports", json!({"url": url})).await;
     assert_eq!(s, 200, "{v}");
 }
+
+#[tokio::test]
+async fn abandoned_uploads_expire_and_are_purged() {
+    // Issue 12: an upload never completed kept its ticket and up to 50 MiB of PUT bytes forever. With a
+    // 300 ms `upload_ttl`: once expired, the next upload start deletes it (bytes and all), its URL and its
+    // completion answer 404, and a completed upload is untouched; a restart purges too.
+    let sb = TestSandbox::start_with(Config { upload_ttl: std::time::Duration::from_millis(300), ..Config::for_tests() }).await;
+    let http = Http::new(&sb);
+    let rows = |id: &str| -> (i64, i64) {
+        let conn = sb.state().db().lock();
+        conn.query_row(
+            "SELECT COUNT(*), COALESCE(SUM(LENGTH(bytes)), 0) FROM uploads WHERE output_id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap()
+    };
+    let abandoned = ticket(&http, &sb.key, "half.wav", "audio/wav").await;
+    let (a_id, a_url) = (abandoned["outputId"].as_str().unwrap().to_string(), abandoned["uploadUrl"].as_str().unwrap().to_string());
+    let (s, _) = put(&a_url, "audio/wav", vec![7; 4000]).await;
+    assert_eq!(s, 200);
+    assert_eq!(rows(&a_id), (1, 4000), "the PUT's bytes wait for completion");
+    let done = upload(&http, &sb.key, "done.png", "image/png", b"\x89PNG\r\n\x1a\nkept").await;
+    let done_id = done.rsplit('/').next().unwrap()[..36].to_string();
+
+    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    ticket(&http, &sb.key, "next.png", "image/png").await;
+    assert_eq!(rows(&a_id), (0, 0), "the expired upload and its bytes are gone");
+    assert_eq!(rows(&done_id).0, 1, "a completed upload keeps its record");
+    let (s, body) = put(&a_url, "audio/wav", vec![7; 10]).await;
+    assert_eq!(s, 404, "{body}");
+    let (s, v) = http.post(&sb.key, &format!("/media/uploads/{a_id}/complete"), json!({})).await;
+    assert_eq!(s, 404, "{v}");
+    assert_eq!(reqwest::get(&done).await.unwrap().status().as_u16(), 200, "the completed file is still served");
+
+    // Abandoned, then the sandbox restarts: the new router purges it before serving.
+    let late = ticket(&http, &sb.key, "late.wav", "audio/wav").await;
+    let late_id = late["outputId"].as_str().unwrap().to_string();
+    let (s, _) = put(late["uploadUrl"].as_str().unwrap(), "audio/wav", vec![1; 100]).await;
+    assert_eq!(s, 200);
+    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    assert_eq!(rows(&late_id).0, 1);
+    let reopened = contentdesk_sandbox::AppState::open(sb.db_path(), Config::for_tests()).unwrap();
+    let _router = contentdesk_sandbox::app(reopened);
+    assert_eq!(rows(&late_id), (0, 0), "purged when the sandbox starts");
+}

@@ -57,6 +57,7 @@ CREATE TABLE IF NOT EXISTS uploads (
     completed_at TEXT,
     created_at TEXT NOT NULL
 );
+CREATE INDEX IF NOT EXISTS uploads_pending ON uploads (expires_at_ms) WHERE completed_at IS NULL;
 CREATE TABLE IF NOT EXISTS media_imports (
     account_id TEXT NOT NULL,
     -- sha256 of the content, or of 'url:' + the URL when it was not fetched
@@ -78,9 +79,6 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("POST", "/media/imports"),
 ];
 
-/// How long an upload URL stays valid.
-const UPLOAD_TTL_MS: i64 = 60 * 60 * 1000;
-
 mod files;
 mod imports;
 use files::*;
@@ -96,6 +94,11 @@ pub fn router() -> Router<AppState> {
 /// Routes outside `/api/v1` that stand in for object storage: upload PUTs and stored files.
 pub fn storage_router(state: &AppState) -> Router<AppState> {
     record_origin(state);
+    let conn = state.db().lock();
+    if let Err(e) = purge_expired_uploads(&conn, time::now_ms()) {
+        tracing::warn!(%e, "could not purge expired uploads");
+    }
+    drop(conn);
     Router::new()
         .route(
             "/uploads/{token}",
@@ -130,6 +133,17 @@ pub fn recorded_origin(conn: &Connection) -> String {
     .ok()
     .flatten()
     .unwrap_or_else(|| "http://127.0.0.1".to_string())
+}
+
+/// Deletes every upload ticket that expired before `now_ms` without being completed, with the bytes its PUT
+/// delivered; answers how many. A completed upload keeps its record (its bytes already moved to
+/// `stored_files`).
+pub fn purge_expired_uploads(conn: &Connection, now_ms: i64) -> rusqlite::Result<usize> {
+    let n = conn.execute("DELETE FROM uploads WHERE completed_at IS NULL AND expires_at_ms < ?1", [now_ms])?;
+    if n > 0 {
+        tracing::info!(purged = n, "expired uploads purged");
+    }
+    Ok(n)
 }
 
 /// Stores (or replaces) a served file.
@@ -250,13 +264,16 @@ async fn create_upload(
         .take(40)
         .map(char::from)
         .collect();
-    let expires_ms = time::now_ms() + UPLOAD_TTL_MS;
+    let now_ms = time::now_ms();
+    let expires_ms = now_ms + state.config().upload_ttl.as_millis() as i64;
     let expires_at = time::fmt(
         ::time::OffsetDateTime::from_unix_timestamp_nanos(expires_ms as i128 * 1_000_000)
             .unwrap_or_else(|_| time::now()),
     );
     {
         let conn = state.db().lock();
+        // Each upload start clears the ones abandoned before it.
+        purge_expired_uploads(&conn, now_ms)?;
         conn.execute(
             "INSERT INTO uploads (output_id, account_id, token, file_name, mime, size_bytes, expires_at_ms, created_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
