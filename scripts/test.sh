@@ -11,8 +11,11 @@
 #   4. the UI: svelte-check and the Vitest unit tests (mockIPC);
 #   5. the browser journeys: Playwright in Debian's Chromium against web-shell + sandboxes, leak check;
 #   6. the desktop journeys: the real window under Xvfb over WebDriver, real keyring, leak check;
-#   7. schemathesis fuzzing the running sandbox against docs/openapi.yaml.
-# Installs what it needs when missing (Debian packages, npm packages, crates, cargo-nextest, schemathesis).
+#   7. schemathesis fuzzing the running sandbox against docs/openapi.yaml;
+#   8. `cdesk mcp` under two real MCP clients (the official Python SDK, the official TypeScript SDK);
+#   9. `cdesk` in a real terminal (tmux): the progress line, tables, a quiet stderr when piped.
+# Installs what it needs when missing (Debian packages, npm and PyPI packages, crates, cargo-nextest,
+# schemathesis, the MCP client SDKs).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -107,6 +110,29 @@ unset E2E_ARTIFACTS
 # 7. fuzz
 layer "schemathesis against the running sandbox" bash tests/fuzz/run.sh
 one $?
+
+# 8. the agent tools under two real MCP clients (the Python SDK with pytest, the TypeScript SDK with node:test)
+echo "== cdesk mcp under real MCP clients"
+export MCP_ARTIFACTS="$PWD/tests/artifacts/mcp"
+rm -f "$MCP_ARTIFACTS"/*.xml
+bash tests/mcp/run.sh
+rc=$?
+f_all=0
+for report in "$MCP_ARTIFACTS/python-junit.xml" "$MCP_ARTIFACTS/ts-junit.xml"; do
+  if [ -f "$report" ]; then add_counts "$report"; f_all=$((f_all + f)); else failed=$((failed + 1)); fi
+done
+[ "$rc" -eq 0 ] || [ "$f_all" -gt 0 ] || failed=$((failed + 1))
+unset MCP_ARTIFACTS
+
+# 9. cdesk in a real terminal (tmux): the progress line, tables, quiet stderr when piped
+echo "== cdesk in a terminal (tmux)"
+out="$(mktemp)"
+CLI_ARTIFACTS="$PWD/tests/artifacts/cli" bash tests/cli/terminal.sh | tee "$out"
+rc=${PIPESTATUS[0]}
+read -r p f < <(awk '/^[0-9]+ passed, [0-9]+ failed$/ { print $1, $3 }' "$out")
+passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
+[ "$rc" -eq 0 ] || [ "${f:-0}" -gt 0 ] || failed=$((failed + 1))
+rm -f "$out"
 
 echo "tests: ${passed} passed, ${failed} failed"
 [ "$failed" -eq 0 ]

@@ -3,6 +3,7 @@
 //! `completions` and `auth status` are the shell's own. Data goes to stdout, talk to stderr; exit codes
 //! as the official CLI's (see `contentdesk_ops::OpError::exit_code`).
 mod keys;
+mod mcp;
 mod output;
 mod progress;
 
@@ -52,6 +53,12 @@ fn cli() -> Command {
             .arg(Arg::new("shell").required(true).value_parser(clap::value_parser!(clap_complete::Shell))),
     )
     .subcommand(
+        Command::new("mcp")
+            .about("Serve the operations as MCP agent tools over stdio (for Claude, Cursor, …)")
+            .long_about("Serve the operations as Model Context Protocol tools over stdio, with each brand kit's sections as resources and a draft_post prompt. Configure an MCP client with {\"command\": \"cdesk\", \"args\": [\"mcp\"]}. The key comes from the same ladder as every command; no tool takes or returns a key. Logs go to stderr; stdout is the protocol.")
+            .arg(Arg::new("list-tools").long("list-tools").action(ArgAction::SetTrue).help("Print the tool table (name, command, effect, annotations) and exit")),
+    )
+    .subcommand(
         Command::new("auth")
             .about("Which key is used and whether it works")
             .subcommand_required(true)
@@ -64,10 +71,15 @@ struct Noun {
     name: &'static str,
     nouns: Vec<Noun>,
     verbs: Vec<Command>,
+    /// An operation whose path is this one word (`archive <asset-type> <id>`).
+    operation: Option<Command>,
 }
 
 impl Noun {
     fn command(self) -> Command {
+        if let Some(c) = self.operation {
+            return c;
+        }
         let mut c = Command::new(self.name).subcommand_required(true).arg_required_else_help(true);
         if let Some(about) = contentdesk_ops::noun_about(self.name) {
             c = c.about(about);
@@ -80,10 +92,12 @@ impl Noun {
 fn add(nouns: &mut Vec<Noun>, path: &'static [&'static str], e: &Entry) {
     let [noun, rest @ ..] = path else { return };
     let pos = nouns.iter().position(|n| n.name == *noun).unwrap_or_else(|| {
-        nouns.push(Noun { name: noun, nouns: Vec::new(), verbs: Vec::new() });
+        nouns.push(Noun { name: noun, nouns: Vec::new(), verbs: Vec::new(), operation: None });
         nouns.len() - 1
     });
-    if rest.len() == 1 {
+    if rest.is_empty() {
+        nouns[pos].operation = Some(e.command());
+    } else if rest.len() == 1 {
         nouns[pos].verbs.push(e.command());
     } else {
         add(&mut nouns[pos].nouns, rest, e);
@@ -121,6 +135,8 @@ fn main() -> ExitCode {
             clap_complete::generate(shell, &mut cli(), "cdesk", &mut std::io::stdout());
             return ExitCode::SUCCESS;
         }
+        ["mcp"] if sub.get_flag("list-tools") => Ok(mcp::tool_table()),
+        ["mcp"] => return serve_mcp(&matches),
         ["auth", "status"] => runtime().and_then(|rt| rt.block_on(auth_status(&matches))),
         _ => match contentdesk_ops::by_path(&path_refs) {
             Some(entry) => runtime().and_then(|rt| rt.block_on(run(entry, &matches, sub))),
@@ -140,6 +156,31 @@ fn main() -> ExitCode {
             let err_format = if std::io::stderr().is_terminal() && format == Format::Human { Format::Human } else { Format::Json };
             output::print_error(&e.to_json(), err_format);
             ExitCode::from(e.exit_code())
+        }
+    }
+}
+
+/// `cdesk mcp`: no key is a message on stderr and exit 3 at start, before the protocol begins.
+fn serve_mcp(m: &ArgMatches) -> ExitCode {
+    let (client, _) = match client(m) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("cdesk mcp: {e}");
+            return ExitCode::from(e.exit_code());
+        }
+    };
+    let rt = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("cdesk mcp: cannot start: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    match rt.block_on(mcp::serve(client)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("cdesk mcp: {e}");
+            ExitCode::from(1)
         }
     }
 }

@@ -15,7 +15,7 @@ impl Line {
     pub fn new(terminal: bool, verbose: bool) -> Option<Line> {
         if terminal {
             let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-            bar.set_style(ProgressStyle::with_template("{spinner} {msg}").unwrap_or_else(|_| ProgressStyle::default_spinner()));
+            bar.set_style(ProgressStyle::with_template("{spinner} {elapsed} {msg}").unwrap_or_else(|_| ProgressStyle::default_spinner()));
             bar.enable_steady_tick(Duration::from_millis(120));
             Some(Line { bar, plain: false })
         } else if verbose {
@@ -44,7 +44,9 @@ impl Progress for Line {
             ProgressEvent::Submitted { output_id } => self.say(format!("submitted · outputId {output_id}")),
             ProgressEvent::Polled { output_id, status, elapsed, next_in } => {
                 let next = next_in.map(|d| format!(" · next check in {:.0} s", d.as_secs_f64().ceil())).unwrap_or_default();
-                self.say(format!("{status} · {} s{next} · {output_id}", elapsed.as_secs()));
+                // At a terminal the line's own clock shows the time; plain lines say it.
+                let at = if self.plain { format!(" · {} s", elapsed.as_secs()) } else { String::new() };
+                self.say(format!("{status}{at}{next} · {output_id}"));
             }
             ProgressEvent::Page { fetched, total } => match total {
                 Some(t) => self.say(format!("fetched {fetched} of {t}")),

@@ -54,16 +54,25 @@ pub fn from_json<T: DeserializeOwned>(args: Value, schema: &Value) -> Result<T, 
     let Some(given) = args.as_object() else {
         return Err(OpError::Usage { message: "the arguments must be an object".into(), field: None });
     };
-    if let Some(known) = schema.get("properties").and_then(Value::as_object) {
+    let none = serde_json::Map::new();
+    let known = schema.get("properties").and_then(Value::as_object).unwrap_or(&none);
+    {
         if let Some(unknown) = given.keys().find(|k| !known.contains_key(*k)) {
             let mut names: Vec<&str> = known.keys().map(String::as_str).collect();
             names.sort_unstable();
-            return Err(OpError::usage(unknown, format!("unknown field `{unknown}`; this tool takes: {}", names.join(", "))));
+            let takes = if names.is_empty() { "no arguments".to_string() } else { names.join(", ") };
+            return Err(OpError::usage(unknown, format!("unknown field `{unknown}`; this tool takes: {takes}")));
         }
     }
-    serde_json::from_value(args).map_err(|e| {
-        let message = e.to_string();
-        let field = message.split('`').nth(1).map(str::to_string);
+    serde_path_to_error::deserialize(args).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner().to_string();
+        // A missing field is named by serde in the message; a wrong one by the path.
+        let field = if path == "." { inner.split('`').nth(1).map(str::to_string) } else { Some(path.clone()) };
+        let message = match &field {
+            Some(f) if path != "." => format!("`{f}`: {inner}"),
+            _ => inner,
+        };
         OpError::Usage { message: format!("invalid arguments: {message}"), field }
     })
 }

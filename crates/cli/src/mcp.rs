@@ -1,0 +1,358 @@
+//! `cdesk mcp`: the operations catalogue as Model Context Protocol tools over stdio (rmcp), plus each
+//! brand kit's sections as resources and prompts that ground a post in a kit's voice.
+//!
+//! One tool per operation: its name, description (summary, then what it costs and when to use it),
+//! input schema and annotations all come from the catalogue (`readOnlyHint` for reads, `destructiveHint`
+//! for what deletes or archives, `idempotentHint`, and `openWorldHint`: every tool reaches the service).
+//! A refusal of the service is a tool result with `isError: true` and the caller's next step in it (the
+//! scope to grant, need/have, when to retry, the current text of a conflict), never a protocol error; an
+//! unknown tool is the protocol's invalid-params error. A render waits at most [`WAIT_CAP`], then answers
+//! with its `outputId` to follow with `get_generation_status`. No tool takes or returns a key: the key
+//! comes from the same ladder as the shell's, once, at start. stdout is the protocol; logs go to stderr.
+use api_client::Client;
+use contentdesk_ops::{by_tool, catalogue, Cx, Effect, Entry, OpError, Progress, ProgressEvent};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams, GetPromptResponse,
+    GetPromptResult, Implementation, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProgressToken, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData as McpError, Peer, RoleServer, ServerHandler, ServiceExt};
+use serde_json::{json, Value};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How long a tool waits for a render before it answers with the `outputId` (the official server's).
+pub const WAIT_CAP: Duration = Duration::from_secs(50);
+
+/// The largest arguments object a tool call may carry (a whole brand-kit section fits many times over).
+const MAX_ARGS_BYTES: usize = 2 * 1024 * 1024;
+
+const INSTRUCTIONS: &str = "Tools over the Content Production Service API (ContentHero): plan cards, price and run renders, \
+read and edit brand kits. Tools that spend credits take getCost: true for a free quote; send an outputId (a UUID) with a \
+generate and send the same one again to retry: it is charged once. A render that takes longer than about 50 s returns \
+its outputId: follow it with get_generation_status. Brand-kit sections are also resources (contentdesk://brand-kit/{id}/section/{key}).";
+
+#[derive(Clone)]
+pub struct Server {
+    client: Client,
+    tools: Arc<Vec<Tool>>,
+}
+
+/// A catalogue entry as an MCP tool.
+pub fn tool_of(e: &Entry) -> Tool {
+    let schema = e.input_schema();
+    let mut object = schema.as_object().cloned().unwrap_or_default();
+    // The schema's own title is the Rust type's name: the tool's title says more.
+    object.remove("title");
+    object.remove("$schema");
+    let mut description = e.meta.summary.to_string();
+    if !e.meta.details.is_empty() {
+        description.push_str(". ");
+        description.push_str(e.meta.details);
+    }
+    if let Some(scope) = e.meta.scope {
+        description.push_str(&format!(" Needs the key scope `{scope}`."));
+    }
+    let annotations = ToolAnnotations::with_title(e.meta.summary)
+        .read_only(e.meta.effect == Effect::Read)
+        .destructive(e.meta.effect == Effect::Destroy);
+    let mut annotations = annotations;
+    annotations.idempotent_hint = Some(e.meta.idempotent);
+    annotations.open_world_hint = Some(true);
+    Tool::new(e.meta.tool, description, Arc::new(object)).with_title(e.meta.summary).with_annotations(annotations)
+}
+
+impl Server {
+    pub fn new(client: Client) -> Server {
+        Server { client, tools: Arc::new(catalogue().iter().map(tool_of).collect()) }
+    }
+}
+
+/// Reports a render's id and status to the client as progress notifications (when it asked for them).
+struct Notify {
+    peer: Peer<RoleServer>,
+    token: ProgressToken,
+    step: std::sync::atomic::AtomicU64,
+}
+
+impl Progress for Notify {
+    fn event(&self, event: ProgressEvent) {
+        let message = match event {
+            ProgressEvent::Submitted { output_id } => format!("submitted; outputId {output_id} (send it again to retry without a second charge)"),
+            ProgressEvent::Polled { output_id, status, elapsed, .. } => format!("{status} after {} s ({output_id})", elapsed.as_secs()),
+            ProgressEvent::Page { fetched, total } => match total {
+                Some(t) => format!("fetched {fetched} of {t}"),
+                None => format!("fetched {fetched}"),
+            },
+            #[allow(unreachable_patterns)]
+            _ => return,
+        };
+        let progress = self.step.fetch_add(1, std::sync::atomic::Ordering::Relaxed) as f64 + 1.0;
+        let param: Result<ProgressNotificationParam, _> = serde_json::from_value(json!({
+            "progressToken": self.token, "progress": progress, "message": message,
+        }));
+        if let Ok(param) = param {
+            let peer = self.peer.clone();
+            tokio::spawn(async move {
+                let _ = peer.notify_progress(param).await;
+            });
+        }
+    }
+}
+
+/// The result an agent sees: the reply as text (JSON) and as structured content.
+fn success(value: Value) -> CallToolResult {
+    let text = serde_json::to_string_pretty(&value).unwrap_or_default();
+    let mut r = CallToolResult::success(vec![ContentBlock::text(text)]);
+    r.structured_content = Some(if value.is_object() { value } else { json!({ "result": value }) });
+    r
+}
+
+/// A refusal or failure as a tool error result: the message, then the details as JSON.
+fn failure(e: &OpError) -> CallToolResult {
+    let details = e.to_json();
+    let mut r = CallToolResult::error(vec![
+        ContentBlock::text(e.to_string()),
+        ContentBlock::text(serde_json::to_string_pretty(&details).unwrap_or_default()),
+    ]);
+    r.structured_content = Some(details);
+    r
+}
+
+impl Server {
+    async fn call(&self, request: CallToolRequestParams, context: RequestContext<RoleServer>) -> Result<CallToolResult, McpError> {
+        let Some(entry) = by_tool(&request.name) else {
+            return Err(McpError::invalid_params(format!("unknown tool `{}`: tools/list names them", request.name), None));
+        };
+        let args = request.arguments.map(Value::Object).unwrap_or(Value::Null);
+        if serde_json::to_vec(&args).map(|b| b.len()).unwrap_or(0) > MAX_ARGS_BYTES {
+            return Ok(failure(&OpError::Usage { message: format!("the arguments are larger than {} MiB", MAX_ARGS_BYTES / (1024 * 1024)), field: None }));
+        }
+        let mut cx = Cx::new(self.client.clone());
+        cx.wait_cap = Some(WAIT_CAP);
+        if let Some(token) = context.meta.get_progress_token() {
+            cx.progress = Arc::new(Notify { peer: context.peer.clone(), token, step: Default::default() });
+        }
+        let run = match entry.run_json(cx, args) {
+            Ok(run) => run,
+            Err(e) => return Ok(failure(&e)),
+        };
+        let outcome = tokio::select! {
+            r = run => r,
+            _ = context.ct.cancelled() => Err(OpError::Internal("cancelled by the client".into())),
+        };
+        Ok(match outcome {
+            Ok(value) => success(value),
+            // Not a failure for an agent: the render goes on; here is how to follow it.
+            Err(OpError::NotFinished { output_id, status, waited, .. }) => success(json!({
+                "outputId": output_id,
+                "status": status,
+                "waitedSeconds": waited.as_secs(),
+                "next": format!("Still {status}: call get_generation_status with outputId {output_id} to keep waiting (no new charge)."),
+            })),
+            Err(e) => failure(&e),
+        })
+    }
+}
+
+const SECTION_URI: &str = "contentdesk://brand-kit/{brandKitId}/section/{key}";
+
+fn section_uri(kit: &str, key: &str) -> String {
+    format!("contentdesk://brand-kit/{kit}/section/{key}")
+}
+
+/// `contentdesk://brand-kit/{id}/section/{key}` → (id, key).
+fn parse_section_uri(uri: &str) -> Option<(String, String)> {
+    let rest = uri.strip_prefix("contentdesk://brand-kit/")?;
+    let (kit, key) = rest.split_once("/section/")?;
+    (!kit.is_empty() && !key.is_empty() && !key.contains('/')).then(|| (kit.to_string(), key.to_string()))
+}
+
+fn from_json<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, McpError> {
+    serde_json::from_value(v).map_err(|e| McpError::internal_error(format!("could not build the reply: {e}"), None))
+}
+
+/// A service error where the protocol wants an error (resources, prompts): its message only.
+fn service_error(e: api_client::ApiError) -> McpError {
+    let message = OpError::from(e).to_string();
+    McpError::internal_error(message, None)
+}
+
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_resources().enable_prompts().build())
+            .with_server_info(Implementation::new("cdesk", env!("CARGO_PKG_VERSION")))
+            .with_instructions(INSTRUCTIONS)
+    }
+
+    async fn list_tools(&self, _: Option<PaginatedRequestParams>, _: RequestContext<RoleServer>) -> Result<ListToolsResult, McpError> {
+        Ok(ListToolsResult::with_all_items(self.tools.as_ref().clone()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.tools.iter().find(|t| t.name == name).cloned()
+    }
+
+    async fn call_tool(&self, request: CallToolRequestParams, context: RequestContext<RoleServer>) -> Result<CallToolResponse, McpError> {
+        self.call(request, context).await.map(CallToolResponse::from)
+    }
+
+    async fn list_resources(&self, _: Option<PaginatedRequestParams>, _: RequestContext<RoleServer>) -> Result<ListResourcesResult, McpError> {
+        let kits = self.client.brand_kits().list().await.map_err(service_error)?;
+        let mut resources = Vec::new();
+        for kit in kits.iter().filter(|k| !k.is_archived) {
+            let view = self.client.brand_kits().get_summary(&kit.id).await.map_err(service_error)?;
+            for s in view.sections {
+                resources.push(from_json(json!({
+                    "uri": section_uri(&kit.id, &s.key),
+                    "name": format!("{} · {}", kit.name, s.section_name),
+                    "title": format!("{}: {} ({} tab)", kit.name, s.section_name, s.tab),
+                    "description": format!("Version {} of the “{}” section of the brand kit “{}”, Markdown, {} characters", s.version, s.section_name, kit.name, s.char_count),
+                    "mimeType": "text/markdown",
+                }))?);
+            }
+        }
+        Ok(ListResourcesResult::with_all_items(resources))
+    }
+
+    async fn list_resource_templates(&self, _: Option<PaginatedRequestParams>, _: RequestContext<RoleServer>) -> Result<ListResourceTemplatesResult, McpError> {
+        Ok(ListResourceTemplatesResult::with_all_items(vec![from_json(json!({
+            "uriTemplate": SECTION_URI,
+            "name": "brand-kit-section",
+            "title": "A brand kit's section",
+            "description": "One section of a brand kit, Markdown (list_brand_kits and get_brand_kit give the ids and keys)",
+            "mimeType": "text/markdown",
+        }))?]))
+    }
+
+    async fn read_resource(&self, request: ReadResourceRequestParams, _: RequestContext<RoleServer>) -> Result<ReadResourceResponse, McpError> {
+        let Some((kit, key)) = parse_section_uri(&request.uri) else {
+            return Err(McpError::resource_not_found(format!("no resource `{}`: the form is {SECTION_URI}", request.uri), None));
+        };
+        let filter = api_client::SectionFilter { keys: vec![key.clone()], ..Default::default() };
+        let view = match self.client.brand_kits().get_sections(&kit, &filter).await {
+            Ok(v) => v,
+            Err(api_client::ApiError::NotFound { .. }) => {
+                return Err(McpError::resource_not_found(format!("no brand kit `{kit}`"), None))
+            }
+            Err(e) => return Err(service_error(e)),
+        };
+        let Some(section) = view.sections.into_iter().find(|s| s.key == key) else {
+            return Err(McpError::resource_not_found(format!("the brand kit has no section `{key}`"), None));
+        };
+        let result: ReadResourceResult = from_json(json!({
+            "contents": [{ "uri": request.uri, "mimeType": "text/markdown", "text": section.body }],
+        }))?;
+        Ok(ReadResourceResponse::from(result))
+    }
+
+    async fn list_prompts(&self, _: Option<PaginatedRequestParams>, _: RequestContext<RoleServer>) -> Result<ListPromptsResult, McpError> {
+        Ok(ListPromptsResult::with_all_items(vec![from_json(json!({
+            "name": "draft_post",
+            "title": "Draft a post for a card in the brand's voice",
+            "description": "Pulls the card (title, platform, notes, posts) and the brand kit's voice sections, and asks for a caption in that voice.",
+            "arguments": [
+                { "name": "cardId", "description": "The card to write for (list_cards gives ids)", "required": true },
+                { "name": "brandKitId", "description": "The brand kit (default: the account's default kit)", "required": false },
+            ],
+        }))?]))
+    }
+
+    async fn get_prompt(&self, request: GetPromptRequestParams, _: RequestContext<RoleServer>) -> Result<GetPromptResponse, McpError> {
+        if request.name != "draft_post" {
+            return Err(McpError::invalid_params(format!("unknown prompt `{}`: prompts/list names them", request.name), None));
+        }
+        let args = request.arguments.unwrap_or_default();
+        let arg = |name: &str| args.get(name).and_then(Value::as_str).map(str::to_string).filter(|s| !s.trim().is_empty());
+        let Some(card_id) = arg("cardId") else {
+            return Err(McpError::invalid_params("draft_post needs cardId", None));
+        };
+        let card = self.client.cards().get(&card_id).await.map_err(service_error)?;
+        let kits = self.client.brand_kits().list().await.map_err(service_error)?;
+        let kit_id = match arg("brandKitId") {
+            Some(id) => id,
+            None => kits
+                .iter()
+                .find(|k| k.is_default)
+                .or(kits.first())
+                .map(|k| k.id.clone())
+                .ok_or_else(|| McpError::invalid_params("the account has no brand kit: pass brandKitId", None))?,
+        };
+        let filter = api_client::SectionFilter { tabs: vec!["voice".into()], ..Default::default() };
+        let voice = self.client.brand_kits().get_sections(&kit_id, &filter).await.map_err(service_error)?;
+        let mut text = format!(
+            "Write the caption for the card “{}” (platform: {}). Follow the brand's voice below; keep it to what the platform suits.\n\n",
+            card.summary.title,
+            card.summary.platform.as_deref().unwrap_or("any"),
+        );
+        if let Some(notes) = card.notes.as_deref().filter(|n| !n.trim().is_empty()) {
+            text.push_str(&format!("## The card's notes\n{notes}\n\n"));
+        }
+        text.push_str(&format!("## The brand's voice ({})\n", voice.name));
+        for s in &voice.sections {
+            text.push_str(&format!("\n### {}\n{}\n", s.section_name, s.body));
+        }
+        let result: GetPromptResult = from_json(json!({
+            "description": format!("A post for “{}” in the voice of {}", card.summary.title, voice.name),
+            "messages": [{ "role": "user", "content": { "type": "text", "text": text } }],
+        }))?;
+        Ok(GetPromptResponse::from(result))
+    }
+}
+
+/// Serves until the client closes stdin.
+pub async fn serve(client: Client) -> Result<(), String> {
+    let service = Server::new(client).serve(rmcp::transport::stdio()).await.map_err(|e| format!("the MCP client did not initialize: {e}"))?;
+    service.waiting().await.map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// `cdesk mcp --list-tools`: the tool table.
+pub fn tool_table() -> Value {
+    Value::Array(
+        catalogue()
+            .iter()
+            .map(|e| {
+                json!({
+                    "tool": e.meta.tool,
+                    "command": e.meta.command(),
+                    "effect": e.meta.effect,
+                    "readOnly": e.meta.effect == Effect::Read,
+                    "destructive": e.meta.effect == Effect::Destroy,
+                    "idempotent": e.meta.idempotent,
+                    "summary": e.meta.summary,
+                })
+            })
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tool_has_annotations_from_the_catalogue() {
+        for e in catalogue() {
+            let t = tool_of(e);
+            let a = t.annotations.as_ref().expect("annotations");
+            assert_eq!(a.read_only_hint, Some(e.meta.effect == Effect::Read), "{}", e.meta.tool);
+            assert_eq!(a.destructive_hint, Some(e.meta.effect == Effect::Destroy), "{}", e.meta.tool);
+            assert_eq!(a.idempotent_hint, Some(e.meta.idempotent), "{}", e.meta.tool);
+            assert_eq!(t.input_schema.get("type"), Some(&json!("object")), "{}", e.meta.tool);
+            if e.meta.effect == Effect::Spend {
+                assert!(t.description.as_deref().unwrap_or("").contains("getCost"), "{}: says how to get the price", e.meta.tool);
+            }
+        }
+    }
+
+    #[test]
+    fn section_uris_round_trip() {
+        assert_eq!(parse_section_uri(&section_uri("k1", "voice-tone")), Some(("k1".into(), "voice-tone".into())));
+        for bad in ["contentdesk://brand-kit//section/x", "contentdesk://brand-kit/k/section/", "file:///etc/passwd", "contentdesk://brand-kit/k/section/a/b"] {
+            assert_eq!(parse_section_uri(bad), None, "{bad}");
+        }
+    }
+}

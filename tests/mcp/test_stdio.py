@@ -1,0 +1,250 @@
+"""`cdesk mcp` checked by a real MCP client: the official Python SDK (`mcp` from PyPI) spawns the server
+over stdio against a real sandbox (`contentdesk-sandbox serve`, its own database) and drives it as an agent
+would: initialize, list tools (unique names, object schemas that are valid JSON Schema, annotations), read
+tools of each group, a free quote (balance unchanged), a generate sent twice with one outputId (one charge),
+a render that outlasts the wait and is followed to completion, a 403 and a 409 as isError results naming
+the scope and the conflict, resources listed and read, a prompt fetched, and malformed calls answered
+without the server going down.
+
+Run: `bash tests/mcp/run.sh` (builds the binaries, installs the SDK when missing)."""
+import json
+import os
+import subprocess
+import tempfile
+import uuid
+
+import anyio
+import jsonschema
+import pytest
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+BIN = os.environ.get("CDESK_BIN_DIR", os.path.expanduser("~/.cache/contentdesk-target/debug"))
+
+
+class Sandbox:
+    """A sandbox process on a fresh demo database; `key` holds every scope. Renders take `render_ms`;
+    generate calls wait `smart_wait_ms` before answering with the outputId."""
+
+    def __init__(self, render_ms=300, smart_wait_ms=100):
+        self.dir = tempfile.mkdtemp(prefix="cdesk-mcp-")
+        self.db = os.path.join(self.dir, "sandbox.db")
+        self.proc = subprocess.Popen(
+            [f"{BIN}/contentdesk-sandbox", "serve", "--db", self.db, "--addr", "127.0.0.1:0", "--seed", "demo",
+             "--ready-json", "--rate-limit", "0", "--render-ms", str(render_ms), "--smart-wait-ms", str(smart_wait_ms)],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        line = self.proc.stdout.readline()
+        ready = json.loads(line)
+        assert ready["ready"], line
+        self.url, self.key = ready["url"], ready["key"]
+
+    def key_with(self, scopes):
+        out = subprocess.run([f"{BIN}/contentdesk-sandbox", "keys", "create", "--db", self.db, "--scopes", scopes],
+                             capture_output=True, text=True, check=True)
+        return out.stdout.strip()
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def sandbox():
+    sb = Sandbox()
+    yield sb
+    sb.stop()
+
+
+def server(sb, key=None, extra_env=None):
+    home = tempfile.mkdtemp(prefix="cdesk-mcp-home-")
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": home,
+        "CONTENTHERO_CONFIG_DIR": os.path.join(home, "ch"),
+        "CONTENTDESK_DATA_DIR": os.path.join(home, "app"),
+        "CONTENTHERO_API_KEY": key or sb.key,
+        "CONTENTHERO_BASE_URL": sb.url,
+    }
+    env.update(extra_env or {})
+    return StdioServerParameters(command=f"{BIN}/cdesk", args=["mcp"], env=env)
+
+
+async def session_call(params, body):
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            return await body(session)
+
+
+def run(params, body):
+    return anyio.run(session_call, params, body)
+
+
+def result_json(result):
+    """A tool result's structured content (the reply as JSON)."""
+    assert result.structured_content is not None, result
+    return result.structured_content
+
+
+def balance(session):
+    async def read():
+        r = await session.call_tool("get_balance", {})
+        assert not r.is_error, r
+        return result_json(r)["balance"]
+    return read()
+
+
+def test_initialize_and_the_tool_list(sandbox):
+    async def body(s):
+        tools = (await s.list_tools()).tools
+        names = [t.name for t in tools]
+        assert len(names) == len(set(names)), "tool names are unique"
+        for expected in ["get_balance", "list_models", "list_cards", "get_card", "create_card", "update_card",
+                         "generate_image", "get_generation_status"]:
+            assert expected in names, expected
+        for t in tools:
+            jsonschema.Draft202012Validator.check_schema(t.input_schema)
+            assert t.input_schema["type"] == "object", t.name
+            a = t.annotations
+            assert a is not None and a.read_only_hint is not None and a.destructive_hint is not None, t.name
+            assert a.idempotent_hint is not None and a.open_world_hint is True, t.name
+            assert t.description and len(t.description) > 20, t.name
+        by = {t.name: t for t in tools}
+        assert by["get_balance"].annotations.read_only_hint is True
+        assert by["create_card"].annotations.read_only_hint is False
+        assert by["create_card"].annotations.idempotent_hint is False
+        assert "getCost" in by["generate_image"].description
+        assert "getCost" in by["generate_image"].input_schema["properties"]
+        # No tool takes a key.
+        for t in tools:
+            assert not any("key" == p.lower() or "apikey" in p.lower() for p in t.input_schema.get("properties", {})), t.name
+        return names
+    run(server(sandbox), body)
+
+
+def test_read_tools_of_each_group(sandbox):
+    async def body(s):
+        assert isinstance(await balance(s), (int, float))
+        models = result_json(await s.call_tool("list_models", {"contentType": "image"}))
+        assert models["result"], "the registry lists image models"
+        model_id = models["result"][0]["modelId"]
+        one = result_json(await s.call_tool("get_model", {"modelId": model_id}))
+        assert one["modelId"] == model_id
+        cards = result_json(await s.call_tool("list_cards", {"limit": 5}))
+        assert len(cards["cards"]) <= 5 and cards["total"] >= len(cards["cards"])
+        card = result_json(await s.call_tool("get_card", {"cardId": cards["cards"][0]["id"]}))
+        assert card["id"] == cards["cards"][0]["id"]
+        voices = await s.call_tool("list_voices", {})
+        assert not voices.is_error
+    run(server(sandbox), body)
+
+
+def test_a_quote_is_free_and_a_generate_sent_twice_with_one_output_id_is_charged_once(sandbox):
+    async def body(s):
+        before = await balance(s)
+        quote = result_json(await s.call_tool("generate_image", {"prompt": "a blue mug", "getCost": True}))
+        price = quote["creditsEstimate"]
+        assert price > 0
+        assert await balance(s) == before, "a quote charges nothing"
+        oid = str(uuid.uuid4())
+        first = result_json(await s.call_tool("generate_image", {"prompt": "a blue mug", "outputId": oid}))
+        assert first["outputId"] == oid and first["status"] == "completed", first
+        again = result_json(await s.call_tool("generate_image", {"prompt": "a blue mug", "outputId": oid}))
+        assert again["outputId"] == oid
+        assert before - await balance(s) == price, "one charge for one outputId"
+    run(server(sandbox), body)
+
+
+def test_a_render_that_outlasts_the_wait_is_followed_to_completion():
+    sb = Sandbox(render_ms=4000, smart_wait_ms=100)
+    try:
+        async def body(s):
+            oid = str(uuid.uuid4())
+            first = result_json(await s.call_tool("generate_image", {"prompt": "slow", "outputId": oid, "timeout": 1}))
+            assert first["outputId"] == oid and first["status"] != "completed", first
+            assert "get_generation_status" in first["next"]
+            done = None
+            for _ in range(10):
+                r = result_json(await s.call_tool("get_generation_status", {"outputId": oid, "timeout": 3}))
+                if r.get("status") == "completed":
+                    done = r
+                    break
+            assert done is not None and done["outputId"] == oid
+            assert done.get("outputUrls") or done.get("outputs"), done
+        run(server(sb), body)
+    finally:
+        sb.stop()
+
+
+def test_a_403_and_a_409_come_back_as_error_results_naming_the_scope_and_the_conflict(sandbox):
+    reader = sandbox.key_with("brandkit:read")
+
+    async def refused(s):
+        r = await s.call_tool("create_card", {"title": "No scope", "platform": "instagram"})
+        assert r.is_error is True
+        details = result_json(r)
+        assert details["status"] == 403 and details["scope"] == "planner:write", details
+        assert "planner:write" in r.content[0].text
+    run(server(sandbox, key=reader), refused)
+
+    async def conflict(s):
+        made = result_json(await s.call_tool("create_card", {"title": "Race", "platform": "instagram", "notes": "first"}))
+        card = result_json(await s.call_tool("get_card", {"cardId": made["id"]}))
+        rev = card["revision"]
+        ok = await s.call_tool("update_card", {"cardId": made["id"], "notes": "second", "expectedRevision": rev})
+        assert not ok.is_error, ok
+        stale = await s.call_tool("update_card", {"cardId": made["id"], "notes": "mine", "expectedRevision": rev})
+        assert stale.is_error is True
+        details = result_json(stale)
+        assert details["status"] == 409 and details["notes"] == "second", details
+        assert result_json(await s.call_tool("get_card", {"cardId": made["id"]}))["notes"] == "second"
+    run(server(sandbox), conflict)
+
+
+def test_resources_list_and_read_and_a_prompt(sandbox):
+    async def body(s):
+        resources = (await s.list_resources()).resources
+        assert resources, "each brand kit's sections are resources"
+        first = resources[0]
+        assert str(first.uri).startswith("contentdesk://brand-kit/") and first.mime_type == "text/markdown"
+        read = await s.read_resource(first.uri)
+        assert read.contents[0].text.strip(), "a section's Markdown"
+        templates = (await s.list_resource_templates()).resource_templates
+        assert templates[0].uri_template == "contentdesk://brand-kit/{brandKitId}/section/{key}"
+        prompts = (await s.list_prompts()).prompts
+        assert [p.name for p in prompts] == ["draft_post"]
+        cards = result_json(await s.call_tool("list_cards", {"limit": 1}))
+        prompt = await s.get_prompt("draft_post", {"cardId": cards["cards"][0]["id"]})
+        text = prompt.messages[0].content.text
+        assert cards["cards"][0]["title"] in text and "voice" in text.lower()
+    run(server(sandbox), body)
+
+
+def test_malformed_calls_get_clear_errors_and_the_server_keeps_answering(sandbox):
+    async def body(s):
+        wrong_type = await s.call_tool("list_cards", {"limit": "ten"})
+        assert wrong_type.is_error and "limit" in wrong_type.content[0].text
+        missing = await s.call_tool("get_card", {})
+        assert missing.is_error and "cardId" in missing.content[0].text
+        unknown_field = await s.call_tool("get_balance", {"apiKey": "x"})
+        assert unknown_field.is_error and "apiKey" in unknown_field.content[0].text
+        huge = await s.call_tool("create_card", {"title": "x" * (3 * 1024 * 1024), "platform": "instagram"})
+        assert huge.is_error
+        try:
+            r = await s.call_tool("no_such_tool", {})
+            assert r.is_error, "an unknown tool is refused"
+        except Exception as e:  # the protocol's invalid-params error
+            assert "no_such_tool" in str(e)
+        # Still serving.
+        assert isinstance(await balance(s), (int, float))
+    run(server(sandbox), body)
+
+
+def test_without_a_key_the_server_exits_at_start_saying_what_to_set(sandbox):
+    home = tempfile.mkdtemp(prefix="cdesk-mcp-nokey-")
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": home, "CONTENTHERO_CONFIG_DIR": os.path.join(home, "ch"),
+           "CONTENTDESK_DATA_DIR": os.path.join(home, "app")}
+    out = subprocess.run([f"{BIN}/cdesk", "mcp"], env=env, capture_output=True, text=True, timeout=20, stdin=subprocess.DEVNULL)
+    assert out.returncode == 3
+    assert out.stdout == "", "stdout is the protocol: nothing else goes there"
+    assert "CONTENTHERO_API_KEY" in out.stderr

@@ -1,0 +1,88 @@
+// `cdesk mcp` checked by a second, independent client: the official TypeScript MCP SDK
+// (@modelcontextprotocol/sdk from npm) spawns the server over stdio against a real sandbox, lists the tools
+// and calls get_balance, a free quote and a read with a bad argument. (The MCP Inspector's CLI needs
+// Node 22; this machine has Node 20, and the Inspector is itself built on this SDK's client.)
+// Run: `bash tests/mcp/run.sh`.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import readline from "node:readline";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+const BIN = process.env.CDESK_BIN_DIR ?? path.join(os.homedir(), ".cache/contentdesk-target/debug");
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "cdesk-mcp-ts-"));
+let sandbox, ready, client;
+
+before(async () => {
+  sandbox = spawn(`${BIN}/contentdesk-sandbox`, [
+    "serve", "--db", path.join(work, "sandbox.db"), "--addr", "127.0.0.1:0", "--seed", "demo", "--ready-json",
+    "--rate-limit", "0", "--render-ms", "200", "--smart-wait-ms", "2000",
+  ], { stdio: ["ignore", "pipe", "ignore"] });
+  const line = await new Promise((resolve, reject) => {
+    const rl = readline.createInterface({ input: sandbox.stdout });
+    rl.once("line", resolve);
+    sandbox.once("exit", (code) => reject(new Error(`the sandbox exited (${code})`)));
+  });
+  ready = JSON.parse(line);
+  const transport = new StdioClientTransport({
+    command: `${BIN}/cdesk`,
+    args: ["mcp"],
+    env: {
+      PATH: process.env.PATH,
+      HOME: work,
+      CONTENTHERO_CONFIG_DIR: path.join(work, "ch"),
+      CONTENTDESK_DATA_DIR: path.join(work, "app"),
+      CONTENTHERO_API_KEY: ready.key,
+      CONTENTHERO_BASE_URL: ready.url,
+    },
+    stderr: "ignore",
+  });
+  client = new Client({ name: "contentdesk-ts-test", version: "1.0.0" });
+  await client.connect(transport);
+});
+
+after(async () => {
+  await client?.close();
+  sandbox?.kill();
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+test("the server names itself and lists the catalogue's tools with annotations", async () => {
+  assert.equal(client.getServerVersion().name, "cdesk");
+  const { tools } = await client.listTools();
+  const names = tools.map((t) => t.name);
+  assert.equal(new Set(names).size, names.length, "unique names");
+  for (const name of ["get_balance", "list_cards", "update_card", "generate_image", "get_generation_status"]) {
+    assert.ok(names.includes(name), name);
+  }
+  for (const t of tools) {
+    assert.equal(t.inputSchema.type, "object", t.name);
+    assert.equal(typeof t.annotations?.readOnlyHint, "boolean", t.name);
+    assert.equal(t.annotations?.openWorldHint, true, t.name);
+  }
+});
+
+test("get_balance answers with the sandbox's balance; a quote leaves it as it was", async () => {
+  const first = await client.callTool({ name: "get_balance", arguments: {} });
+  assert.notEqual(first.isError, true);
+  const balance = first.structuredContent.balance;
+  assert.equal(typeof balance, "number");
+  const quote = await client.callTool({ name: "generate_image", arguments: { prompt: "a mug", getCost: true } });
+  assert.notEqual(quote.isError, true, JSON.stringify(quote));
+  assert.ok(quote.structuredContent.creditsEstimate > 0);
+  const again = await client.callTool({ name: "get_balance", arguments: {} });
+  assert.equal(again.structuredContent.balance, balance);
+});
+
+test("a bad argument is an error result naming it; the server answers the next call", async () => {
+  const bad = await client.callTool({ name: "list_cards", arguments: { limit: "ten" } });
+  assert.equal(bad.isError, true);
+  assert.match(bad.content[0].text, /limit/);
+  const ok = await client.callTool({ name: "list_cards", arguments: { limit: 2 } });
+  assert.notEqual(ok.isError, true);
+  assert.ok(ok.structuredContent.cards.length <= 2);
+});
