@@ -148,7 +148,7 @@ impl Caller {
     /// Checks again that the key is live: long requests call it before answering, so a key revoked
     /// while the request was in flight stops authenticating at once.
     pub fn ensure_active(&self, state: &AppState) -> ApiResult<()> {
-        let conn = state.db().lock();
+        let conn = state.db().reader()?;
         let live: Option<i64> = conn
             .cached_row("SELECT 1 FROM api_keys WHERE id = ?1 AND revoked_at IS NULL", [&self.key_id], |r| r.get(0))
             .optional()?;
@@ -178,7 +178,7 @@ impl FromRequestParts<AppState> for Caller {
             .ok_or(ApiError::Unauthorized)?;
         let hash = hash_secret(secret);
         let found = {
-            let conn = state.db().lock();
+            let conn = state.db().reader()?;
             conn.cached_row(
                 "SELECT id, account_id, scopes FROM api_keys WHERE secret_hash = ?1 AND revoked_at IS NULL",
                 [&hash],

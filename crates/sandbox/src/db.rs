@@ -1,12 +1,71 @@
-//! One SQLite file in WAL mode behind a mutex. Each resource module owns its tables (`SCHEMA`); they
-//! are created here in one place. A write that returned is committed to the WAL file.
-use rusqlite::Connection;
-use std::path::Path;
+//! One SQLite file in WAL mode: one writer connection behind a mutex, and a small pool of read-only
+//! connections. In WAL mode readers do not wait for a writer (they read the last committed snapshot), so a
+//! request that only reads (authenticating the key, a card, a list) goes on while a write holds the writer
+//! or waits for it; before the pool every read queued behind the one connection's mutex. Each resource
+//! module owns its tables (`SCHEMA`); they are created here in one place. A write that returned is
+//! committed to the WAL file, so every reader sees it from then on.
+use rusqlite::{Connection, OpenFlags};
+use std::ops::Deref;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
+
+/// Read connections kept open between requests (more are opened when all are busy, and closed after).
+const IDLE_READERS: usize = 4;
 
 #[derive(Clone)]
 pub struct Db {
     conn: Arc<Mutex<Connection>>,
+    readers: Arc<Readers>,
+}
+
+struct Readers {
+    path: PathBuf,
+    idle: Mutex<Vec<Connection>>,
+}
+
+/// A pooled read-only connection, handed back to the pool when dropped.
+pub struct Reader<'a> {
+    conn: Option<Connection>,
+    pool: &'a Readers,
+}
+
+impl Deref for Reader<'_> {
+    type Target = Connection;
+    fn deref(&self) -> &Connection {
+        self.conn.as_ref().expect("a reader holds its connection until dropped")
+    }
+}
+
+impl Drop for Reader<'_> {
+    fn drop(&mut self) {
+        if let Some(conn) = self.conn.take() {
+            let mut idle = self.pool.idle.lock().unwrap_or_else(|e| e.into_inner());
+            if idle.len() < IDLE_READERS {
+                idle.push(conn);
+            }
+        }
+    }
+}
+
+impl Readers {
+    fn take(&self) -> rusqlite::Result<Reader<'_>> {
+        let idle = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let conn = match idle {
+            Some(c) => c,
+            None => open_reader(&self.path)?,
+        };
+        Ok(Reader { conn: Some(conn), pool: self })
+    }
+}
+
+fn open_reader(path: &Path) -> rusqlite::Result<Connection> {
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_URI,
+    )?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    conn.set_prepared_statement_cache_capacity(256);
+    Ok(conn)
 }
 
 impl Db {
@@ -20,21 +79,33 @@ impl Db {
         // same SQL on every request was most of a request's cost under load.
         conn.set_prepared_statement_cache_capacity(256);
         migrate(&conn)?;
-        Ok(Db { conn: Arc::new(Mutex::new(conn)) })
+        // The file's own path as SQLite resolved it, so readers open the very same file.
+        let path = conn.path().map(PathBuf::from).unwrap_or_else(|| path.to_path_buf());
+        let readers = Readers { path, idle: Mutex::new(Vec::new()) };
+        // One reader opened now: a file the writer can open but a reader cannot fails here, not later.
+        drop(readers.take()?);
+        Ok(Db { conn: Arc::new(Mutex::new(conn)), readers: Arc::new(readers) })
     }
 
-    /// The connection, for one short synchronous piece of work (never held across an `.await`).
+    /// The writer connection, for one short synchronous piece of work (never held across an `.await`).
+    /// Writes, and reads that must see or block a write of the same request, go here.
     pub fn lock(&self) -> MutexGuard<'_, Connection> {
         self.conn.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Runs the reads of `f` in one read transaction: a record read with several statements (a card,
-    /// its posts, its assets…) sees one snapshot, and SQLite takes its file lock once.
+    /// A read-only connection from the pool, for a request that only reads: it does not wait for the
+    /// writer. It sees every write that has returned; a write made through it fails.
+    pub fn reader(&self) -> rusqlite::Result<Reader<'_>> {
+        self.readers.take()
+    }
+
+    /// Runs the reads of `f` in one read transaction on a pooled reader: a record read with several
+    /// statements (a card, its posts, its assets…) sees one snapshot, and SQLite takes its file lock once.
     pub fn read<T, E>(&self, f: impl FnOnce(&Connection) -> Result<T, E>) -> Result<T, E>
     where
         E: From<rusqlite::Error>,
     {
-        let conn = self.lock();
+        let conn = self.reader()?;
         let tx = conn.unchecked_transaction()?;
         let out = f(&tx)?;
         tx.commit()?;

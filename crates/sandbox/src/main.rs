@@ -123,10 +123,11 @@ fn check_addr(addr: &str, public: bool) -> Result<(), String> {
     ))
 }
 
-// One worker thread: every request goes through the one SQLite connection's mutex anyway, and with
-// several workers they contend for it and wake each other up. Measured on 2 cores shared with the load
-// generator (16 connections): GET /cards/{id} 13,300 req/s (p99 2.4 ms) with two workers, 25,400 req/s
-// (p99 1.1 ms) with one; PATCH 11,200 → 16,900 req/s. Render timers and blocking work still run.
+// One worker thread: measured when every request went through one SQLite connection's mutex, where
+// several workers contended for it and woke each other up (on 2 cores shared with the load generator, 16
+// connections: GET /cards/{id} 13,300 req/s, p99 2.4 ms, with two workers; 25,400 req/s, p99 1.1 ms, with
+// one; PATCH 11,200 → 16,900 req/s). Reads now have their own pooled connections (db.rs); whether two
+// workers pay off with them is for the next benchmark run. Render timers and blocking work still run.
 #[tokio::main(flavor = "multi_thread", worker_threads = 1)]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     tracing_subscriber::fmt()

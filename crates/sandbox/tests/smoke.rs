@@ -135,3 +135,49 @@ async fn unknown_endpoint_is_a_json_404() {
     assert_eq!(s, 404);
     assert!(v["error"].as_str().unwrap().contains("No such endpoint"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reads_go_on_while_a_write_holds_the_database() {
+    // Issue 12: the sandbox had one SQLite connection behind a mutex, so every request (each one reads
+    // its key first) queued behind a write. Now reads use a pool of read-only connections (WAL): with
+    // the writer held for 3 s in the middle of a write transaction, key checks, a card, lists and a file
+    // still answer at once, from the last committed state; the write is seen once it commits.
+    let sb = TestSandbox::start().await;
+    let http = Http::new(&sb);
+    let (s, cards) = http.get(&sb.key, "/cards").await;
+    assert_eq!(s, 200, "{cards}");
+    let card = cards["cards"][0]["id"].as_str().expect("a demo card").to_string();
+    let (_, before) = http.get(&sb.key, "/account/balance").await;
+    let before = before["balance"].as_f64().unwrap();
+    let (s, lib) = http.get(&sb.key, "/media").await;
+    assert_eq!(s, 200);
+    let file = lib["media"][0]["url"].as_str().expect("a demo render").to_string();
+
+    let state = sb.state().clone();
+    let (held, wait_held) = std::sync::mpsc::channel();
+    let writer = std::thread::spawn(move || {
+        let conn = state.db().lock();
+        conn.execute_batch("BEGIN IMMEDIATE; UPDATE accounts SET balance = balance + 1000;").unwrap();
+        held.send(()).unwrap();
+        std::thread::sleep(Duration::from_secs(3));
+        conn.execute_batch("COMMIT").unwrap();
+    });
+    wait_held.recv().unwrap();
+    let started = std::time::Instant::now();
+    let paths = ["/account/balance".to_string(), "/spaces".into(), "/tags".into(), format!("/cards/{card}"), "/connected-accounts".into(), "/projects".into()];
+    for path in &paths {
+        let (s, v) = tokio::time::timeout(Duration::from_secs(1), http.get(&sb.key, path))
+            .await
+            .unwrap_or_else(|_| panic!("GET {path} waited for the write"));
+        assert_eq!(s, 200, "{path}: {v}");
+        if path == "/account/balance" {
+            assert_eq!(v["balance"].as_f64().unwrap(), before, "the committed balance, not the write in progress");
+        }
+    }
+    let f = tokio::time::timeout(Duration::from_secs(1), reqwest::get(&file)).await.expect("a file waited for the write");
+    assert_eq!(f.unwrap().status().as_u16(), 200);
+    assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
+    writer.join().unwrap();
+    let (_, after) = http.get(&sb.key, "/account/balance").await;
+    assert_eq!(after["balance"].as_f64().unwrap(), before + 1000.0, "the write is read once committed");
+}

@@ -17,7 +17,7 @@ pub fn router() -> Router<AppState> {
 }
 
 async fn balance(State(state): State<AppState>, caller: Caller) -> ApiResult<Json<Balance>> {
-    let conn = state.db().lock();
+    let conn = state.db().reader()?;
     read_balance(&conn, &caller.account_id).map(Json)
 }
 

@@ -71,7 +71,7 @@ async fn list(
     State(state): State<AppState>,
     caller: Caller,
 ) -> ApiResult<Json<ConnectedAccountList>> {
-    let conn = state.db().lock();
+    let conn = state.db().reader()?;
     // Default accounts first (fact sheet 2.16), then by platform and name.
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLS} FROM connected_accounts WHERE account_id = ?1
@@ -88,7 +88,7 @@ async fn one(
     caller: Caller,
     Path(id): Path<String>,
 ) -> ApiResult<Json<ConnectedAccountEnvelope>> {
-    let conn = state.db().lock();
+    let conn = state.db().reader()?;
     let account = find(&conn, &caller.account_id, &id)?
         .ok_or_else(|| ApiError::not_found("Connected account"))?;
     Ok(Json(ConnectedAccountEnvelope { account }))

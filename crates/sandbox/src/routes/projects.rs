@@ -122,7 +122,7 @@ async fn list(
         conds.push("title LIKE '%' || ? || '%'".into());
         args.push(search.to_string());
     }
-    let conn = state.db().lock();
+    let conn = state.db().reader()?;
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLS} FROM projects WHERE {} ORDER BY rowid DESC", // newest first
         conds.join(" AND ")
@@ -138,7 +138,7 @@ async fn one(
     caller: Caller,
     Path(id): Path<String>,
 ) -> ApiResult<Json<ProjectEnvelope>> {
-    let conn = state.db().lock();
+    let conn = state.db().reader()?;
     let project =
         find(&conn, &caller.account_id, &id)?.ok_or_else(|| ApiError::not_found("Project"))?;
     Ok(Json(ProjectEnvelope { project }))

@@ -87,7 +87,7 @@ async fn list(
     caller: Caller,
     AppQuery(q): AppQuery<SpaceQuery>,
 ) -> ApiResult<Json<SpaceList>> {
-    let conn = state.db().lock();
+    let conn = state.db().reader()?;
     let archived = if q.include_archived == Some(true) {
         ""
     } else {
@@ -109,7 +109,7 @@ async fn one(
     caller: Caller,
     Path(id): Path<String>,
 ) -> ApiResult<Json<SpaceEnvelope>> {
-    let conn = state.db().lock();
+    let conn = state.db().reader()?;
     Ok(Json(SpaceEnvelope {
         space: read(&conn, &caller.account_id, &id)?,
     }))

@@ -39,7 +39,7 @@ pub fn router() -> Router<AppState> {
 }
 
 async fn list(State(state): State<AppState>, caller: Caller) -> ApiResult<Json<TagList>> {
-    let conn = state.db().lock();
+    let conn = state.db().reader()?;
     let mut stmt = conn.prepare_cached("SELECT id, name FROM tags WHERE account_id = ?1 ORDER BY name")?;
     let tags = stmt
         .query_map([&caller.account_id], |r| {

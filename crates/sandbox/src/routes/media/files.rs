@@ -40,7 +40,7 @@ pub(super) async fn serve_file(
     headers: HeaderMap,
 ) -> ApiResult<Response> {
     let file: Option<(Vec<u8>, String, String, bool)> = {
-        let conn = state.db().lock();
+        let conn = state.db().reader()?;
         conn.cached_row(
             "SELECT bytes, mime, sha256, sandbox_render FROM stored_files WHERE name = ?1",
             [&name],
