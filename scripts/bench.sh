@@ -7,7 +7,9 @@
 #  (d) the planner with 5,000 cards in headless Chromium (scripts/bench_planner.sh).
 #  (e) the studio: render polls beside the CLI's fixed interval, keystroke → price (scripts/bench_studio.sh).
 #  (f) the brand kit: 40 sections of 5 KB, page ready, editor open, save (scripts/bench_brandkit.sh).
-# BENCH_ONLY=api, desktop, planner, studio or brandkit runs that section alone.
+#  (g) cdesk and cdesk mcp (scripts/bench_cli.py): start to balance beside `node -e` fetch, status reads
+#      for a 300 s render (BENCH_RENDER_S), `card list --all` over 5,000 cards, MCP start/list/call overhead.
+# BENCH_ONLY=api, desktop, planner, studio, brandkit or cli runs that section alone.
 # Prism (npm @stoplight/prism-cli 5.14, the last release that runs on Node 20) is installed into .bench/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -117,4 +119,11 @@ if want brandkit; then
 echo
 echo "(f) brand kit: 40 sections of 5 KB Markdown in headless Chromium"
 scripts/bench_brandkit.sh
+fi
+
+if want cli; then
+echo
+echo "(g) cdesk and cdesk mcp: start to balance beside node, status reads for a long render, --all over 5,000 cards, MCP start and call overhead"
+cargo build --quiet --release -p contentdesk-cli -p contentdesk-sandbox
+python3 scripts/bench_cli.py "$CARGO_TARGET_DIR/release" --render-s "${BENCH_RENDER_S:-300}"
 fi

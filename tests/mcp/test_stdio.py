@@ -7,6 +7,7 @@ the scope and the conflict, resources listed and read, a prompt fetched, and mal
 without the server going down.
 
 Run: `bash tests/mcp/run.sh` (builds the binaries, installs the SDK when missing)."""
+import base64
 import json
 import os
 import subprocess
@@ -147,8 +148,12 @@ def test_a_quote_is_free_and_a_generate_sent_twice_with_one_output_id_is_charged
         assert price > 0
         assert await balance(s) == before, "a quote charges nothing"
         oid = str(uuid.uuid4())
-        first = result_json(await s.call_tool("generate_image", {"prompt": "a blue mug", "outputId": oid}))
+        made = await s.call_tool("generate_image", {"prompt": "a blue mug", "outputId": oid})
+        first = result_json(made)
         assert first["outputId"] == oid and first["status"] == "completed", first
+        images = [c for c in made.content if c.type == "image"]
+        assert images and images[0].mime_type == "image/png", "the finished image comes back as image content"
+        assert base64.b64decode(images[0].data)[:8] == b"\x89PNG\r\n\x1a\n"
         again = result_json(await s.call_tool("generate_image", {"prompt": "a blue mug", "outputId": oid}))
         assert again["outputId"] == oid
         assert before - await balance(s) == price, "one charge for one outputId"

@@ -26,6 +26,11 @@ use std::time::Duration;
 /// How long a tool waits for a render before it answers with the `outputId` (the official server's).
 pub const WAIT_CAP: Duration = Duration::from_secs(50);
 
+/// Finished images come back as image content too, at most this many and each at most this large (the
+/// URLs are always in the JSON).
+const PREVIEW_IMAGES: usize = 4;
+const PREVIEW_MAX_BYTES: usize = 1024 * 1024;
+
 /// The largest arguments object a tool call may carry (a whole brand-kit section fits many times over).
 const MAX_ARGS_BYTES: usize = 2 * 1024 * 1024;
 
@@ -144,6 +149,12 @@ impl Server {
             _ = context.ct.cancelled() => Err(OpError::Internal("cancelled by the client".into())),
         };
         Ok(match outcome {
+            Ok(value) if entry.meta.effect == Effect::Spend || entry.meta.tool == "get_generation_status" => {
+                let previews = self.previews(&value).await;
+                let mut r = success(value);
+                r.content.extend(previews);
+                r
+            }
             Ok(value) => success(value),
             // Not a failure for an agent: the render goes on; here is how to follow it.
             Err(OpError::NotFinished { output_id, status, waited, .. }) => success(json!({
@@ -154,6 +165,34 @@ impl Server {
             })),
             Err(e) => failure(&e),
         })
+    }
+}
+
+impl Server {
+    /// A finished render's images as MCP image content, so an agent sees what it made: the first few, each
+    /// small enough to pass; others (and every other kind) stay as URLs in the JSON.
+    async fn previews(&self, value: &Value) -> Vec<ContentBlock> {
+        use base64::Engine as _;
+        if value.get("status").and_then(Value::as_str) != Some("completed") {
+            return Vec::new();
+        }
+        let mut urls: Vec<&str> = value.get("outputUrls").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+        if urls.is_empty() {
+            urls = value
+                .get("outputs")
+                .and_then(Value::as_array)
+                .map(|a| a.iter().filter_map(|o| o.get("url").and_then(Value::as_str)).collect())
+                .unwrap_or_default();
+        }
+        let mut blocks = Vec::new();
+        for url in urls.into_iter().take(PREVIEW_IMAGES) {
+            let Ok(file) = self.client.download(url).await else { continue };
+            let mime = file.content_type.clone().unwrap_or_default();
+            if mime.starts_with("image/") && mime != "image/svg+xml" && file.bytes.len() <= PREVIEW_MAX_BYTES {
+                blocks.push(ContentBlock::image(base64::engine::general_purpose::STANDARD.encode(&file.bytes), mime));
+            }
+        }
+        blocks
     }
 }
 
