@@ -1,6 +1,7 @@
 //! Where the key and the base URL come from (spec §5.8, fact sheet 4.2), first found wins:
 //! `--api-key`, then `CONTENTHERO_API_KEY`, then what is stored: the OS keyring entry of a Content Desk
-//! profile (`--profile NAME`, else the app's selected remote profile), then the official CLI's credential
+//! profile (`--profile NAME`, else the app's selected remote profile), cdesk's own keyring entry (what
+//! `cdesk login --with-key` stores without a profile), then the official CLI's credential
 //! file `$CONTENTHERO_CONFIG_DIR/credentials` (default `~/.contenthero/credentials`), read only when no one
 //! else may read it (mode 0600, as ssh insists). The base URL: `--base-url`, `CONTENTHERO_BASE_URL`, the
 //! profile's, the official CLI's `config.json`, the service's default.
@@ -81,6 +82,11 @@ pub fn app_profiles() -> (Vec<ProfileRecord>, Option<String>) {
     let profiles = settings.get("profiles").and_then(|v| serde_json::from_value(v).ok()).unwrap_or_default();
     let selected = settings.get("selectedProfileId").and_then(|v| v.as_str().map(String::from));
     (profiles, selected)
+}
+
+/// The profile named (by name, case-insensitive, or id).
+pub fn find_profile(name: &str) -> Result<ProfileRecord, String> {
+    pick_profile(Some(name)).map(|p| p.expect("a named profile is found or refused"))
 }
 
 /// The profile `--profile` names (by name, case-insensitive, or id), or the app's selected one.
@@ -175,6 +181,12 @@ pub fn resolve(given: &Given) -> Result<Resolved, String> {
                 Err(e) if given.profile.is_some() => return Err(format!("cannot read the OS keyring: {e}")),
                 Err(_) => {}
             }
+        }
+    }
+    // cdesk's own keyring entry (`cdesk login --with-key` without a profile).
+    if given.profile.is_none() {
+        if let Ok(Some(key)) = KeyringStore::new(keyring_service()).get(crate::login::CLI_ENTRY) {
+            return Ok(Resolved { key: Some(key), source: KeySource::Keyring, base_url: fallback_base(), profile: None });
         }
     }
     if let Some(dir) = config.as_deref() {

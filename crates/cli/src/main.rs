@@ -3,6 +3,7 @@
 //! `completions` and `auth status` are the shell's own. Data goes to stdout, talk to stderr; exit codes
 //! as the official CLI's (see `contentdesk_ops::OpError::exit_code`).
 mod keys;
+mod login;
 mod mcp;
 mod output;
 mod progress;
@@ -18,7 +19,8 @@ use std::sync::Arc;
 const ABOUT: &str = "The Content Production Service API from a terminal: cards, renders, brand kits and more.";
 const AFTER_HELP: &str = "\
 Key: --api-key, then CONTENTHERO_API_KEY, then a Content Desk profile's key in the OS keyring (--profile,
-else the app's selected profile), then ~/.contenthero/credentials (mode 0600).
+else the app's selected profile), then cdesk's own keyring entry (cdesk login), then
+~/.contenthero/credentials (mode 0600).
 Output: JSON when piped or with --json; tables at a terminal or with --human.
 Exit codes: 0 ok, 1 error, 2 usage or 400, 3 auth (401, 403, no key), 4 not finished in time, 5 conflict.";
 
@@ -58,6 +60,14 @@ fn cli() -> Command {
             .long_about("Serve the operations as Model Context Protocol tools over stdio, with each brand kit's sections as resources and a draft_post prompt. Configure an MCP client with {\"command\": \"cdesk\", \"args\": [\"mcp\"]}. The key comes from the same ladder as every command; no tool takes or returns a key. Logs go to stderr; stdout is the protocol.")
             .arg(Arg::new("list-tools").long("list-tools").action(ArgAction::SetTrue).help("Print the tool table (name, command, effect, annotations) and exit")),
     )
+    .subcommand(
+        Command::new("login")
+            .about("Check a key with a balance read, then store it (the OS keyring, or ~/.contenthero/credentials)")
+            .arg(Arg::new("with-key").long("with-key").num_args(0..=1).value_name("KEY").required(true)
+                .help("The key to store; without a value it is read from stdin (the browser flow is not built yet)"))
+            .arg(Arg::new("file").long("file").action(ArgAction::SetTrue).help("Store it in ~/.contenthero/credentials (mode 0600), not the keyring")),
+    )
+    .subcommand(Command::new("logout").about("Remove the key login stored (cdesk's keyring entry, or --profile's; the credential file)"))
     .subcommand(
         Command::new("auth")
             .about("Which key is used and whether it works")
@@ -137,6 +147,8 @@ fn main() -> ExitCode {
         }
         ["mcp"] if sub.get_flag("list-tools") => Ok(mcp::tool_table()),
         ["mcp"] => return serve_mcp(&matches),
+        ["login"] => runtime().and_then(|rt| rt.block_on(login::login(&given(&matches), sub.get_one::<String>("with-key"), sub.get_flag("file")))),
+        ["logout"] => login::logout(&given(&matches)),
         ["auth", "status"] => runtime().and_then(|rt| rt.block_on(auth_status(&matches))),
         _ => match contentdesk_ops::by_path(&path_refs) {
             Some(entry) => runtime().and_then(|rt| rt.block_on(run(entry, &matches, sub))),

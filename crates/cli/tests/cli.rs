@@ -289,3 +289,38 @@ async fn schema_describes_every_command_and_completions_print() {
     assert_eq!(bad.code, 2, "{}", bad.stderr);
 }
 
+
+#[tokio::test(flavor = "multi_thread")]
+async fn login_with_a_key_checks_it_first_stores_it_0600_and_logout_removes_it() {
+    use std::os::unix::fs::PermissionsExt;
+    let sb = TestSandbox::start().await;
+    let url = sb.base_url();
+    let env = Env::new();
+    let creds = env.config_dir().join("credentials");
+    // A refused key stores nothing.
+    let bad = env.run(&["login", "--with-key", "ch_live_not_a_key", "--file", "--base-url", &url]).await;
+    assert_eq!(bad.code, 3, "{}", bad.stderr);
+    assert!(!creds.exists(), "nothing stored for a refused key");
+    assert!(!bad.stderr.contains("ch_live_not_a_key"), "the key is not echoed: {}", bad.stderr);
+    // An empty key is a usage error.
+    let empty = env.run(&["login", "--with-key", " ", "--file", "--base-url", &url]).await;
+    assert_eq!(empty.code, 2, "{}", empty.stderr);
+    // A good key: checked, stored in the file at 0600 in a 0700 folder, and used.
+    let ok = env.run(&["login", "--with-key", &sb.key, "--file", "--base-url", &url]).await;
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+    let v = ok.json();
+    assert_eq!((v["authenticated"].as_bool(), v["storedIn"].as_str()), (Some(true), Some("file")));
+    assert!(!ok.stdout.contains(&sb.key));
+    assert_eq!(std::fs::metadata(&creds).unwrap().permissions().mode() & 0o777, 0o600);
+    assert_eq!(std::fs::metadata(env.config_dir()).unwrap().permissions().mode() & 0o777, 0o700);
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&creds).unwrap()).unwrap();
+    assert_eq!(saved["apiKey"], sb.key.as_str());
+    let s = env.run(&["auth", "status", "--base-url", &url]).await;
+    assert_eq!((s.json()["keySource"].as_str(), s.json()["authenticated"].as_bool()), (Some("file"), Some(true)));
+    // Logout removes it; then there is no key.
+    let out = env.run(&["logout"]).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.json()["removed"], serde_json::json!(["file"]));
+    assert!(!creds.exists());
+    assert_eq!(env.run(&["auth", "status", "--base-url", &url]).await.json()["keySource"], "none");
+}
