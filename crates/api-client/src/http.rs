@@ -32,7 +32,20 @@ struct Inner {
     /// Built once; marked sensitive so hyper never logs it.
     auth: HeaderValue,
     retry: RetryConfig,
+    on_retry: Option<OnRetry>,
 }
+
+/// A retry about to happen: which attempt ended, how (the status, or none for a network error), and how
+/// long the client waits before the next one (a 429's `retryAfter`, or the backoff).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RetryNotice {
+    pub attempt: u32,
+    pub status: Option<u16>,
+    pub wait: Duration,
+}
+
+/// Told of each retry before its wait (a terminal says "rate limited: waiting 12 s").
+pub type OnRetry = Arc<dyn Fn(&RetryNotice) + Send + Sync>;
 
 impl std::fmt::Debug for Client {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -44,13 +57,27 @@ impl std::fmt::Debug for Client {
 }
 
 /// Options of a client. No `User-Agent` is sent (the SDK sends none).
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct ClientBuilder {
     base_url: String,
     key: ApiKey,
     timeout: Duration,
     connect_timeout: Duration,
     retry: RetryConfig,
+    on_retry: Option<OnRetry>,
+}
+
+impl std::fmt::Debug for ClientBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClientBuilder")
+            .field("base_url", &self.base_url)
+            .field("key", &self.key)
+            .field("timeout", &self.timeout)
+            .field("connect_timeout", &self.connect_timeout)
+            .field("retry", &self.retry)
+            .field("on_retry", &self.on_retry.is_some())
+            .finish()
+    }
 }
 
 impl ClientBuilder {
@@ -67,6 +94,12 @@ impl ClientBuilder {
 
     pub fn retry(mut self, retry: RetryConfig) -> Self {
         self.retry = retry;
+        self
+    }
+
+    /// Called before each retry's wait.
+    pub fn on_retry(mut self, f: OnRetry) -> Self {
+        self.on_retry = Some(f);
         self
     }
 
@@ -105,6 +138,7 @@ impl ClientBuilder {
                 key: self.key,
                 auth,
                 retry: self.retry,
+                on_retry: self.on_retry,
             }),
         })
     }
@@ -213,6 +247,17 @@ impl Client {
             timeout: Duration::from_secs(90),
             connect_timeout: Duration::from_secs(10),
             retry: RetryConfig::default(),
+            on_retry: None,
+        }
+    }
+
+    fn notify_retry(&self, attempt: u32, outcome: &retry::Outcome, wait: Duration) {
+        if let Some(f) = &self.inner.on_retry {
+            let status = match outcome {
+                retry::Outcome::Status(s, ..) => Some(*s),
+                retry::Outcome::Network(_) => None,
+            };
+            f(&RetryNotice { attempt, status, wait });
         }
     }
 
@@ -298,7 +343,10 @@ impl Client {
                 &self.inner.retry,
                 rand::random::<f64>(),
             ) {
-                Decision::Retry(wait) => tokio::time::sleep(wait).await,
+                Decision::Retry(wait) => {
+                    self.notify_retry(attempt, &outcome, wait);
+                    tokio::time::sleep(wait).await
+                }
                 Decision::GiveUp => return Err(error),
             }
         }
@@ -364,7 +412,10 @@ impl Client {
                 &self.inner.retry,
                 rand::random::<f64>(),
             ) {
-                Decision::Retry(wait) => tokio::time::sleep(wait).await,
+                Decision::Retry(wait) => {
+                    self.notify_retry(attempt, &outcome, wait);
+                    tokio::time::sleep(wait).await
+                }
                 Decision::GiveUp => return Err(error),
             }
         }
@@ -512,7 +563,10 @@ impl Client {
                 &self.inner.retry,
                 rand::random::<f64>(),
             ) {
-                Decision::Retry(wait) => tokio::time::sleep(wait).await,
+                Decision::Retry(wait) => {
+                    self.notify_retry(attempt, &outcome, wait);
+                    tokio::time::sleep(wait).await
+                }
                 Decision::GiveUp => return Err(error),
             }
         }

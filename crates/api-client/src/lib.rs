@@ -25,7 +25,7 @@ pub mod wait;
 
 pub use card_edit::CardEdit;
 pub use error::{ApiError, Result};
-pub use http::{Client, ClientBuilder, Downloaded, OnBytes, DEFAULT_BASE_URL};
+pub use http::{Client, ClientBuilder, Downloaded, OnBytes, OnRetry, RetryNotice, DEFAULT_BASE_URL};
 pub use key::ApiKey;
 pub use resources::*;
 pub use retry::{Decision, NetworkKind, Outcome, RetryConfig};

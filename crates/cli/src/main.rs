@@ -220,7 +220,20 @@ fn client(m: &ArgMatches) -> Result<(api_client::Client, keys::Resolved), OpErro
             "no API key: pass --api-key, set CONTENTHERO_API_KEY, add a key to a Content Desk profile, or put it in ~/.contenthero/credentials (mode 0600)".into(),
         ));
     };
-    let client = api_client::Client::new(&resolved.base_url, api_client::ApiKey::new(key)).map_err(OpError::from)?;
+    let talk = std::io::stderr().is_terminal() || m.get_flag("verbose");
+    let mut builder = api_client::Client::builder(api_client::ApiKey::new(key)).base_url(&resolved.base_url);
+    if talk {
+        // Waiting is said, never silent: a 429 names its wait, a failure its retry.
+        builder = builder.on_retry(Arc::new(|n: &api_client::RetryNotice| {
+            let secs = n.wait.as_secs_f64();
+            match n.status {
+                Some(429) => eprintln!("rate limited by the service: waiting {secs:.1} s, then trying again"),
+                Some(s) => eprintln!("the service answered {s}: trying again in {secs:.1} s"),
+                None => eprintln!("no answer from the service: trying again in {secs:.1} s"),
+            }
+        }));
+    }
+    let client = builder.build().map_err(OpError::from)?;
     Ok((client, resolved))
 }
 

@@ -324,3 +324,20 @@ async fn login_with_a_key_checks_it_first_stores_it_0600_and_logout_removes_it()
     assert!(!creds.exists());
     assert_eq!(env.run(&["auth", "status", "--base-url", &url]).await.json()["keySource"], "none");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_429_is_waited_out_and_said_on_stderr() {
+    let sb = TestSandbox::start_with(Config {
+        rate_limit: Some(contentdesk_sandbox::RateLimit { requests: 2, window: Duration::from_secs(2) }),
+        ..Config::for_tests()
+    })
+    .await;
+    let env = Env::new().var("CONTENTHERO_BASE_URL", &sb.base_url()).var("CONTENTHERO_API_KEY", &sb.key);
+    for _ in 0..2 {
+        assert_eq!(env.run(&["account", "balance"]).await.code, 0);
+    }
+    let r = env.run(&["account", "balance", "--verbose"]).await;
+    assert_eq!(r.code, 0, "the third call waits and succeeds: {}", r.stderr);
+    assert!(r.stderr.contains("rate limited by the service: waiting"), "{}", r.stderr);
+    assert_eq!(r.json()["balance"].as_f64(), Some(sb.balance()));
+}
