@@ -52,34 +52,53 @@ pub fn print_error(error: &Value, format: Format) {
     }
 }
 
-/// A scalar as a person reads it.
+/// A scalar as a person reads it; a nested record by its name or title.
 fn scalar(v: &Value) -> String {
     match v {
         Value::Null => "–".into(),
         Value::String(s) => s.clone(),
         Value::Array(a) if a.iter().all(|x| !x.is_object() && !x.is_array()) => a.iter().map(scalar).collect::<Vec<_>>().join(", "),
         Value::Array(a) => format!("[{} items]", a.len()),
-        Value::Object(o) => format!("{{{} fields}}", o.len()),
+        Value::Object(o) => match ["name", "title", "displayName", "id"].iter().find_map(|k| o.get(*k).and_then(Value::as_str)) {
+            Some(label) => label.to_string(),
+            None => format!("{{{} fields}}", o.len()),
+        },
         other => other.to_string(),
     }
 }
 
-/// The columns of a table of objects: the scalar fields of the first rows, the common ones first, at
-/// most eight.
+/// Columns a person reads first, in this order; then the rest; then the times.
+const FIRST: &[&str] = &[
+    "id", "key", "modelId", "outputId", "name", "sectionName", "title", "displayName", "status", "platform", "contentType",
+    "kind", "tab", "width", "version", "stageId", "scheduledAt", "balance",
+];
+/// Columns that say little in a table (positions, long texts, internal flags).
+const HIDDEN: &[&str] = &["boardOrder", "sortOrder", "description", "body", "notes", "metadata"];
+const LAST: &[&str] = &["createdAt", "updatedAt"];
+
+/// The columns of a table of objects: the scalar fields of the first rows that hold a value in at least one
+/// row, the common ones first, at most eight.
 fn columns(rows: &[Value]) -> Vec<String> {
-    const FIRST: &[&str] = &["id", "modelId", "outputId", "key", "name", "title", "displayName", "status", "stage", "platform", "contentType"];
     let mut cols: Vec<String> = Vec::new();
-    for row in rows.iter().take(20) {
+    for row in rows.iter().take(50) {
         if let Some(o) = row.as_object() {
             for (k, v) in o {
-                let simple = !v.is_object() && !(v.is_array() && v.as_array().is_some_and(|a| a.iter().any(|x| x.is_object())));
-                if simple && !cols.contains(k) {
+                let labelled = |o: &serde_json::Map<String, Value>| ["name", "title", "displayName", "id"].iter().any(|k| o.get(*k).is_some_and(Value::is_string));
+                let simple = match v {
+                    Value::Array(a) => !a.iter().any(Value::is_object),
+                    Value::Object(o) => labelled(o),
+                    _ => true,
+                };
+                if simple && !v.is_null() && !cols.contains(k) && !HIDDEN.contains(&k.as_str()) {
                     cols.push(k.clone());
                 }
             }
         }
     }
-    cols.sort_by_key(|c| FIRST.iter().position(|f| f == c).unwrap_or(FIRST.len()));
+    let rank = |c: &String| {
+        FIRST.iter().position(|f| f == c).unwrap_or(FIRST.len() + LAST.iter().position(|l| l == c).map_or(0, |i| i + 1))
+    };
+    cols.sort_by_key(rank);
     cols.truncate(8);
     cols
 }
