@@ -67,7 +67,6 @@ async fn main() {
     // Offline edits kept in the outbox are sent when the service answers again.
     contentdesk_core::drafts::spawn_sync_loop(core.clone(), std::time::Duration::from_secs(10));
     let token = contentdesk_web_shell::new_token();
-    let app = contentdesk_web_shell::router(core, &token, args.ui_dist);
     let listener = match tokio::net::TcpListener::bind(args.addr).await {
         Ok(l) => l,
         Err(e) => {
@@ -76,6 +75,7 @@ async fn main() {
         }
     };
     let addr = listener.local_addr().expect("bound address");
+    let app = contentdesk_web_shell::router(core, &token, args.ui_dist, addr.port());
     if args.ready_json {
         let line = serde_json::json!({
             "ready": true, "url": format!("http://{addr}/?token={token}"), "origin": format!("http://{addr}"), "token": token,

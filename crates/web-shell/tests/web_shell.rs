@@ -1,5 +1,6 @@
 //! web-shell over real HTTP: the token guard, a command round trip to the embedded sandbox, errors as
-//! status + IpcError JSON, the UI files with the CSP and the index fallback.
+//! status + IpcError JSON, the UI files with the CSP and the index fallback, the Host allow-list, and a
+//! body limit that fits the largest upload.
 use contentdesk_core::{AppState, CoreConfig, MemoryStore, Secrets};
 use std::sync::Arc;
 
@@ -26,9 +27,9 @@ async fn start() -> Shell {
     .await
     .unwrap();
     let token = contentdesk_web_shell::new_token();
-    let app = contentdesk_web_shell::router(core, &token, dist);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
+    let app = contentdesk_web_shell::router(core, &token, dist, addr.port());
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
     Shell { base: format!("http://{addr}"), token, http: reqwest::Client::new(), _dir: dir }
 }
@@ -117,4 +118,69 @@ async fn studio_events_stream_as_server_sent_events_behind_the_token() {
     assert_eq!(event["job"]["outputId"], id.as_str());
     assert_eq!(event["job"]["status"], "submitting");
     call.abort();
+}
+
+#[tokio::test]
+async fn only_its_own_loopback_names_are_answered() {
+    // Issue 12: no Host allow-list, so a page of another site whose name was made to resolve to 127.0.0.1
+    // (DNS rebinding) could read the UI. A forged Host now gets 421 and the IpcError JSON, on the UI files,
+    // the commands and the events alike; the loopback names with this port are answered.
+    let s = start().await;
+    let port = s.base.rsplit(':').next().unwrap().to_string();
+    let send = |path: &str, host: &str, post: bool| {
+        let url = format!("{}{path}", s.base);
+        let req = if post { s.http.post(url).header("X-ContentDesk-Token", &s.token).body("{}") } else { s.http.get(url) };
+        let req = req.header("host", host);
+        async move {
+            let res = req.send().await.unwrap();
+            let status = res.status().as_u16();
+            (status, res.text().await.unwrap())
+        }
+    };
+    for host in [format!("evil.example:{port}"), "evil.example".into(), format!("127.0.0.1.evil.example:{port}"), "127.0.0.1:1".into(), "localhost".into()] {
+        for (path, post) in [("/", false), ("/assets/app.js", false), ("/ipc/balance", true), (&*format!("/events?token={}", s.token), false)] {
+            let (status, body) = send(path, &host, post).await;
+            assert_eq!(status, 421, "{path} with Host {host}: {body}");
+            let v: serde_json::Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("not JSON ({e}): {body}"));
+            assert_eq!(v["code"], "unauthorized", "{v}");
+            assert!(v["message"].as_str().unwrap().contains("loopback"), "{v}");
+        }
+    }
+    for host in [format!("127.0.0.1:{port}"), format!("localhost:{port}"), format!("LocalHost:{port}"), format!("[::1]:{port}")] {
+        let (status, body) = send("/", &host, false).await;
+        assert_eq!(status, 200, "Host {host}: {body}");
+        let (status, body) = send("/ipc/balance", &host, true).await;
+        assert_eq!(status, 200, "Host {host}: {body}");
+    }
+}
+
+#[tokio::test]
+async fn a_10_mb_upload_goes_through_and_a_body_over_the_limit_is_ipc_error_json() {
+    // Issue 12: axum's default 2 MiB body limit refused a media upload over about 1.5 MB (base64 in JSON)
+    // with a plain-text 413. The limit now fits the UI's largest upload (50 MB as base64), and past it the
+    // answer is the IpcError JSON the UI reads.
+    let s = start().await;
+    let bytes = 10 * 1024 * 1024 + 2; // a multiple of 3: its base64 is all 'A's with no padding
+    let body = serde_json::json!({ "fileName": "big.png", "contentType": "image/png", "dataBase64": "A".repeat(bytes / 3 * 4) });
+    let (status, v) = s.ipc("media_upload", &body.to_string(), Some(&s.token)).await;
+    assert_eq!(status, 200, "a 10 MB upload: {v}");
+    let url = v["url"].as_str().unwrap_or_else(|| panic!("an uploaded file's url: {v}"));
+    let served = s.http.get(url).send().await.unwrap().bytes().await.unwrap();
+    assert_eq!(served.len(), bytes, "the sandbox holds the whole file");
+
+    assert!(contentdesk_web_shell::MAX_BODY_BYTES >= contentdesk_core::attach::MAX_UPLOAD_BYTES / 3 * 4);
+    let over = vec![b' '; contentdesk_web_shell::MAX_BODY_BYTES + 1];
+    let res = s
+        .http
+        .post(format!("{}/ipc/media_upload", s.base))
+        .header("X-ContentDesk-Token", &s.token)
+        .body(over)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 413);
+    assert!(res.headers()["content-type"].to_str().unwrap().starts_with("application/json"));
+    let v: serde_json::Value = res.json().await.unwrap();
+    assert_eq!(v["code"], "validation", "{v}");
+    assert!(v["message"].as_str().unwrap().contains("50 MB"), "{v}");
 }
