@@ -25,5 +25,35 @@ pub const ALL: &[&str] = &[
     EDITOR_WRITE,
 ];
 
+/// Each scope in words a person decides on (consent pages: the CLI's login, OAuth).
+pub const DESCRIPTIONS: &[(&str, &str)] = &[
+    (GENERATE, "Spend credits on renders (images, video, audio, boards)"),
+    (PIPELINE_WRITE, "Run and change pipelines"),
+    (PUBLISH_WRITE, "Publish and schedule posts on your connected accounts"),
+    (BRANDKIT_READ, "Read your brand kits, their knowledge and your inspiration"),
+    (BRANDKIT_WRITE, "Change your brand kits and add knowledge"),
+    (ASSETS_WRITE, "Upload and import media into your library"),
+    (PLANNER_WRITE, "Create and change spaces, stages, cards and tags"),
+    (FAVORITES_WRITE, "Favourite and archive items"),
+    (EDITOR_READ, "Read your editor and canvas projects"),
+    (EDITOR_WRITE, "Create and change editor and canvas projects"),
+];
+
+/// A scope's words (the scope itself when it has none).
+pub fn describe(scope: &str) -> &str {
+    DESCRIPTIONS.iter().find(|(s, _)| *s == scope).map_or(scope, |(_, d)| d)
+}
+
 /// Where a user grants a scope, for messages that tell them what to do.
 pub const WHERE_TO_GRANT: &str = "Settings → API keys in the ContentHero app";
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_scope_has_words() {
+        for s in super::ALL {
+            assert_ne!(super::describe(s), *s, "{s} has no description");
+        }
+        assert_eq!(super::DESCRIPTIONS.len(), super::ALL.len());
+    }
+}

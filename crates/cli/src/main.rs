@@ -62,9 +62,9 @@ fn cli() -> Command {
     )
     .subcommand(
         Command::new("login")
-            .about("Check a key with a balance read, then store it (the OS keyring, or ~/.contenthero/credentials)")
-            .arg(Arg::new("with-key").long("with-key").num_args(0..=1).value_name("KEY").required(true)
-                .help("The key to store; without a value it is read from stdin (the browser flow is not built yet)"))
+            .about("Connect in the browser (or --with-key), check the key with a balance read, store it (the OS keyring, or ~/.contenthero/credentials)")
+            .arg(Arg::new("with-key").long("with-key").num_args(0..=1).value_name("KEY")
+                .help("Store this key (without a value: read from stdin) instead of connecting in the browser"))
             .arg(Arg::new("file").long("file").action(ArgAction::SetTrue).help("Store it in ~/.contenthero/credentials (mode 0600), not the keyring")),
     )
     .subcommand(Command::new("logout").about("Remove the key login stored (cdesk's keyring entry, or --profile's; the credential file)"))
@@ -147,7 +147,10 @@ fn main() -> ExitCode {
         }
         ["mcp"] if sub.get_flag("list-tools") => Ok(mcp::tool_table()),
         ["mcp"] => return serve_mcp(&matches),
-        ["login"] => runtime().and_then(|rt| rt.block_on(login::login(&given(&matches), sub.get_one::<String>("with-key"), sub.get_flag("file")))),
+        ["login"] if sub.contains_id("with-key") && sub.value_source("with-key").is_some() => {
+            runtime().and_then(|rt| rt.block_on(login::login(&given(&matches), sub.get_one::<String>("with-key"), sub.get_flag("file"))))
+        }
+        ["login"] => runtime().and_then(|rt| rt.block_on(login::browser_login(&given(&matches), sub.get_flag("file")))),
         ["logout"] => login::logout(&given(&matches)),
         ["auth", "status"] => runtime().and_then(|rt| rt.block_on(auth_status(&matches))),
         _ => match contentdesk_ops::by_path(&path_refs) {

@@ -10,6 +10,7 @@ pub mod account;
 pub mod archive;
 pub mod brand_kits;
 pub mod cards;
+pub mod cli_auth;
 pub mod connected_accounts;
 pub mod inspiration;
 pub mod knowledge;
@@ -89,6 +90,7 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .nest(api_types::API_PREFIX, api)
         .merge(media::storage_router(&state))
+        .merge(cli_auth::router())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(state)
