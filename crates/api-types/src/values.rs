@@ -24,6 +24,15 @@ pub const ARCHIVE_ASSET_TYPES: &[&str] = &["card", "brand_kit", "brand_kit_secti
 pub const BOARD_TYPES: &[&str] =
     &["character", "pose", "mascot", "creature", "weapon", "vehicle", "object", "location", "shot"];
 
+/// Knowledge files that are video or audio by their extension: these are added only by a hosted URL
+/// (spec §4 "Knowledge base"), never sent from this computer.
+pub const KNOWLEDGE_MEDIA_EXTENSIONS: &[&str] =
+    &["mp4", "mov", "m4v", "webm", "avi", "mkv", "mp3", "wav", "m4a", "aac", "ogg", "flac", "opus"];
+
+/// The largest knowledge file sent from this computer as base64 `fileData`, decoded (the sandbox's limit;
+/// the real service's is not published). Larger files go by `fileUrl`.
+pub const KNOWLEDGE_MAX_FILE_BYTES: usize = 4 * 1024 * 1024;
+
 /// Upscale factors.
 pub const UPSCALE_FACTORS: &[&str] = &["2x", "4x"];
 
@@ -63,10 +72,16 @@ pub fn value_lists() -> Vec<(&'static str, Vec<&'static str>)> {
         ("ARCHIVE_ASSET_TYPES", ARCHIVE_ASSET_TYPES.to_vec()),
         ("BOARD_TYPES", BOARD_TYPES.to_vec()),
         ("UPSCALE_FACTORS", UPSCALE_FACTORS.to_vec()),
+        ("KNOWLEDGE_MEDIA_EXTENSIONS", KNOWLEDGE_MEDIA_EXTENSIONS.to_vec()),
         ("CONTENT_TYPES", ContentType::ALL.to_vec()),
         ("MODEL_KINDS", ModelKind::ALL.to_vec()),
         ("GENERATION_STATUSES", GenerationStatus::ALL.to_vec()),
     ]
+}
+
+/// Every number the UI checks too, by the name it imports it under, for `export-bindings`.
+pub fn value_numbers() -> Vec<(&'static str, u64)> {
+    vec![("KNOWLEDGE_MAX_FILE_BYTES", KNOWLEDGE_MAX_FILE_BYTES as u64)]
 }
 
 #[cfg(test)]

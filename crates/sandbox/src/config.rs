@@ -71,7 +71,7 @@ impl Default for Config {
             max_upload_bytes: 50 * 1024 * 1024,
             upload_ttl: Duration::from_secs(60 * 60),
             knowledge_cap: 25,
-            knowledge_max_file_bytes: 4 * 1024 * 1024,
+            knowledge_max_file_bytes: api_types::values::KNOWLEDGE_MAX_FILE_BYTES,
             poll_hint: true,
         }
     }

@@ -186,6 +186,9 @@ fn write_value_lists(dir: &Path) -> std::io::Result<()> {
         let items: Vec<String> = values.iter().map(|v| format!("{v:?}")).collect();
         out.push_str(&format!("export const {name} = [{}] as const;\n", items.join(", ")));
     }
+    for (name, value) in api_types::values::value_numbers() {
+        out.push_str(&format!("export const {name} = {value};\n"));
+    }
     std::fs::write(dir.join(VALUE_LISTS), out)
 }
 

@@ -33,13 +33,10 @@ use checks::*;
 pub use knowledge::*;
 pub use sections::*;
 
-/// The largest file sent from this computer as base64 `fileData`, decoded (the sandbox's
-/// `knowledge_max_file_bytes`; the real service's limit is not published). Larger files go by `fileUrl`.
-pub const KNOWLEDGE_MAX_FILE_BYTES: usize = 4 * 1024 * 1024;
-/// Video and audio are added only by hosted URL (spec §4 "Knowledge base").
-const MEDIA_EXTS: &[&str] = &[
-    "mp4", "mov", "m4v", "webm", "avi", "mkv", "mp3", "wav", "m4a", "aac", "ogg", "flac", "opus",
-];
+/// The largest file sent from this computer as base64 `fileData` (declared once in api-types).
+pub use api_types::values::KNOWLEDGE_MAX_FILE_BYTES;
+/// Video and audio are added only by hosted URL (spec §4 "Knowledge base"; declared once in api-types).
+use api_types::values::KNOWLEDGE_MEDIA_EXTENSIONS as MEDIA_EXTS;
 /// `GET /brand-kits/{id}/knowledge` pages: the service's maximum.
 const KNOWLEDGE_MAX_LIMIT: u32 = 100;
 const SEARCH_MAX_LIMIT: u32 = 50;

@@ -2,7 +2,7 @@
 // changed, with the version it was read at), a section's summary after a write, and how a knowledge file
 // can be sent (base64 from this computer, or a hosted URL). Table-tested in brandKitRules.test.ts.
 import type { BrandKitSection, BrandKitSectionAddArgs, SectionEdit, SectionSummary } from "../bindings";
-import { ROLES, TABS, WIDTHS } from "../bindings/valueLists";
+import { KNOWLEDGE_MAX_FILE_BYTES, KNOWLEDGE_MEDIA_EXTENSIONS, ROLES, TABS, WIDTHS } from "../bindings/valueLists";
 
 /** The service's tabs, in its order (generated from api-types `TABS`); an unknown one is answered with these. */
 export const KNOWN_TABS = TABS;
@@ -161,11 +161,12 @@ export function whenLabel(iso: string | null, now = Date.now()): string {
 // ---------- knowledge files ----------
 
 /**
- * The largest file sent from this computer as base64 (the core's `KNOWLEDGE_MAX_FILE_BYTES`: the
- * sandbox's limit; the service's is not published). The core checks again before sending.
+ * The largest file sent from this computer as base64 (the sandbox's limit; the service's is not
+ * published), and the video and audio extensions added only by hosted URL: both declared once in
+ * api-types and generated into the bindings. The core checks again before sending.
  */
-export const KNOWLEDGE_MAX_FILE_BYTES = 4 * 1024 * 1024;
-const MEDIA_EXTS = ["mp4", "mov", "m4v", "webm", "avi", "mkv", "mp3", "wav", "m4a", "aac", "ogg", "flac", "opus"];
+export { KNOWLEDGE_MAX_FILE_BYTES };
+const MEDIA_EXTS: readonly string[] = KNOWLEDGE_MEDIA_EXTENSIONS;
 
 export function extOf(name: string): string {
   const m = /\.([A-Za-z0-9]{1,10})$/.exec(name.trim());

@@ -78,9 +78,8 @@ pub use similarity::{chunk_text, similarities, terms};
 pub use source::refs_for_kit;
 use source::*;
 
-const MEDIA_EXTS: &[&str] = &[
-    "mp4", "mov", "m4v", "webm", "avi", "mkv", "mp3", "wav", "m4a", "aac", "ogg", "flac", "opus",
-];
+/// Video and audio knowledge files, by extension (declared once in api-types).
+use api_types::values::KNOWLEDGE_MEDIA_EXTENSIONS as MEDIA_EXTS;
 /// `fileData` whose bytes are text as they are.
 const TEXT_EXTS: &[&str] = &["txt", "md", "markdown", "csv", "json", "html", "htm", "rtf"];
 
