@@ -52,6 +52,31 @@ impl Progress for Line {
                 Some(t) => self.say(format!("fetched {fetched} of {t}")),
                 None => self.say(format!("fetched {fetched}")),
             },
+            ProgressEvent::Bytes { done, total } => {
+                let pct = if total == 0 { 100 } else { done * 100 / total };
+                self.say(format!("uploaded {} of {} · {pct} %", size(done), size(total)));
+            }
         }
+    }
+}
+
+/// A byte count as people read it (1 KB = 1000 bytes, as file managers show).
+fn size(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1_000_000_000 => format!("{:.1} GB", b as f64 / 1e9),
+        b if b >= 1_000_000 => format!("{:.1} MB", b as f64 / 1e6),
+        b if b >= 1_000 => format!("{:.0} KB", b as f64 / 1e3),
+        b => format!("{b} B"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn sizes_read_as_people_read_them() {
+        assert_eq!(super::size(512), "512 B");
+        assert_eq!(super::size(65_536), "66 KB");
+        assert_eq!(super::size(5_242_880), "5.2 MB");
+        assert_eq!(super::size(3_000_000_000), "3.0 GB");
     }
 }

@@ -17,11 +17,16 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 mod account;
+mod brand_kit;
 mod error;
+mod generate;
 mod inspiration;
 pub mod input;
+mod knowledge;
+mod media;
 mod planner;
 mod projects;
+mod save;
 mod studio;
 
 pub use error::OpError;
@@ -95,6 +100,8 @@ pub enum ProgressEvent {
     Polled { output_id: String, status: String, elapsed: Duration, next_in: Option<Duration> },
     /// One more page of a list was fetched.
     Page { fetched: usize, total: Option<u64> },
+    /// Bytes of an upload sent so far, of `total`.
+    Bytes { done: u64, total: u64 },
 }
 
 /// Shows nothing.
@@ -205,6 +212,27 @@ pub fn catalogue() -> &'static [Entry] {
             Entry::of::<inspiration::ContentGet>(),
             Entry::of::<studio::GenerateImage>(),
             Entry::of::<studio::GenerationStatus>(),
+            // Studio, media and brand kits.
+            Entry::of::<generate::GenerateVideo>(),
+            Entry::of::<generate::GenerateAudio>(),
+            Entry::of::<generate::GenerateBoard>(),
+            Entry::of::<generate::GenerateLipSync>(),
+            Entry::of::<generate::Upscale>(),
+            Entry::of::<media::MediaUpload>(),
+            Entry::of::<media::MediaList>(),
+            Entry::of::<media::MediaImport>(),
+            Entry::of::<brand_kit::BrandKitList>(),
+            Entry::of::<brand_kit::BrandKitGet>(),
+            Entry::of::<brand_kit::SectionGet>(),
+            Entry::of::<brand_kit::SectionSet>(),
+            Entry::of::<brand_kit::SectionAdd>(),
+            Entry::of::<brand_kit::SectionArchive>(),
+            Entry::of::<brand_kit::SectionRevert>(),
+            Entry::of::<knowledge::KnowledgeList>(),
+            Entry::of::<knowledge::KnowledgeGet>(),
+            Entry::of::<knowledge::KnowledgeSearch>(),
+            Entry::of::<knowledge::KnowledgeAdd>(),
+            Entry::of::<knowledge::KnowledgeRemove>(),
         ]
     })
 }

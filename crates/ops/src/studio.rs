@@ -2,9 +2,10 @@
 //! / `outputId`, minted when absent and reported before anything is sent, so a retry after a timeout
 //! sends the same id and is never charged twice), and waits with the adaptive cadence of
 //! `api_client::wait` (never a fixed 3 s) up to the input's timeout, or the face's cap.
-use crate::{out, Cx, Effect, Meta, OpError, Operation, ProgressEvent};
+use crate::{out, save, Cx, Effect, Meta, OpError, Operation, ProgressEvent};
 use api_client::{ApiError, WaitOptions};
-use api_types::{ContentType, GenerateRequest, Generation, References};
+use api_types::{BoardRequest, ContentType, CostEstimate, GenerateRequest, GenerateResult, Generation, References};
+use std::path::PathBuf;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
@@ -37,26 +38,71 @@ pub struct Spend {
     #[arg(long, default_value_t = default_timeout(), value_name = "SECONDS")]
     #[serde(default = "default_timeout")]
     pub timeout: u64,
+    /// Download the finished files into this folder, as `<outputId>-<n>.<ext>` (the shell only).
+    #[arg(long, value_name = "DIR")]
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub save: Option<PathBuf>,
 }
 
-/// Quote, or submit and wait: the one path every render takes.
-async fn render(cx: &Cx, mut req: GenerateRequest, spend: &Spend) -> Result<Value, OpError> {
+/// What a render sends: a generate (image, video, audio, lip-sync, upscale) or a reference board, which
+/// has an endpoint and a body of its own. [`render`] takes either.
+#[derive(Debug, Clone)]
+pub(crate) enum Job {
+    Generate(GenerateRequest),
+    Board(BoardRequest),
+}
+
+impl Job {
+    async fn quote(&self, cx: &Cx) -> Result<CostEstimate, ApiError> {
+        match self {
+            Job::Generate(r) => cx.client.studio().quote(r).await,
+            Job::Board(r) => cx.client.studio().quote_board(r).await,
+        }
+    }
+
+    fn set_output_id(&mut self, id: String) {
+        match self {
+            Job::Generate(r) => r.output_id = Some(id),
+            Job::Board(r) => r.output_id = Some(id),
+        }
+    }
+
+    async fn submit(&self, cx: &Cx) -> Result<GenerateResult, ApiError> {
+        match self {
+            Job::Generate(r) => cx.client.studio().generate(r).await,
+            Job::Board(r) => cx.client.studio().board(r).await,
+        }
+    }
+}
+
+/// Quote, or submit and wait: the one path every render takes (then `--save` downloads the files).
+pub(crate) async fn render(cx: &Cx, mut job: Job, spend: &Spend) -> Result<Value, OpError> {
     if spend.get_cost {
-        return out(cx.client.studio().quote(&req).await?);
+        return out(job.quote(cx).await?);
     }
     let output_id = match spend.output_id.as_deref().map(str::trim) {
         Some(id) if !id.is_empty() => id.to_string(),
         _ => uuid::Uuid::new_v4().to_string(),
     };
-    req.output_id = Some(output_id.clone());
+    job.set_output_id(output_id.clone());
     cx.progress.event(ProgressEvent::Submitted { output_id: output_id.clone() });
     let started = Instant::now();
-    let submitted = cx.client.studio().generate(&req).await.map_err(|error| unsent(&output_id, error))?;
+    let submitted = job.submit(cx).await.map_err(|error| unsent(&output_id, error))?;
     let done = submitted.status.get().is_some_and(|s| matches!(s, api_types::GenerationStatus::Completed | api_types::GenerationStatus::Failed));
     if spend.no_wait || done {
+        if let Some(dir) = &spend.save {
+            let completed = submitted.status.get() == Some(api_types::GenerationStatus::Completed);
+            save::outputs(cx, &submitted.output_id, &submitted.urls(), completed, dir).await?;
+        }
         return out(submitted);
     }
-    wait(cx, &output_id, spend.timeout, started).await
+    let generation = wait(cx, &output_id, spend.timeout, started).await?;
+    if let Some(dir) = &spend.save {
+        let completed = generation.status.get() == Some(api_types::GenerationStatus::Completed);
+        save::outputs(cx, &generation.output_id, &generation.urls(), completed, dir).await?;
+    }
+    out(generation)
 }
 
 /// A submit that ended in an error that does not prove the service refused it: the same `outputId` is
@@ -71,7 +117,7 @@ fn unsent(output_id: &str, error: ApiError) -> OpError {
 }
 
 /// Waits for a render up to `timeout_s` (or the face's cap), reporting each read.
-async fn wait(cx: &Cx, output_id: &str, timeout_s: u64, started: Instant) -> Result<Value, OpError> {
+async fn wait(cx: &Cx, output_id: &str, timeout_s: u64, started: Instant) -> Result<Generation, OpError> {
     let mut deadline = Duration::from_secs(timeout_s);
     if let Some(cap) = cx.wait_cap {
         deadline = deadline.min(cap);
@@ -94,7 +140,7 @@ async fn wait(cx: &Cx, output_id: &str, timeout_s: u64, started: Instant) -> Res
         ..WaitOptions::default()
     };
     match cx.client.studio().wait(output_id, opts).await {
-        Ok(outcome) => out(outcome.generation),
+        Ok(outcome) => Ok(outcome.generation),
         Err(ApiError::GenerationTimeout { .. }) => {
             let last = last.lock().unwrap_or_else(|e| e.into_inner()).clone();
             Err(OpError::NotFinished {
@@ -143,7 +189,7 @@ pub struct GenerateImageInput {
 }
 
 /// The model to use: the one named, else the registry's first of this content type.
-async fn model_or_first(cx: &Cx, given: Option<String>, kind: ContentType) -> Result<String, OpError> {
+pub(crate) async fn model_or_first(cx: &Cx, given: Option<String>, kind: ContentType) -> Result<String, OpError> {
     if let Some(m) = given.filter(|m| !m.trim().is_empty()) {
         return Ok(m);
     }
@@ -165,7 +211,7 @@ impl Operation for GenerateImage {
         details: "Spends credits. Call with getCost: true first for the free price. Send an outputId (a UUID) and send the same one again to retry: the service charges it once. Waits for the render within the timeout, else returns the outputId for get_generation_status.",
         effect: Effect::Spend,
         idempotent: true,
-        scope: Some("generate:image"),
+        scope: Some(api_types::scopes::GENERATE),
     };
     async fn run(cx: Cx, i: GenerateImageInput) -> Result<Value, OpError> {
         let model_id = model_or_first(&cx, i.model_id, ContentType::Image).await?;
@@ -181,7 +227,7 @@ impl Operation for GenerateImage {
             avatar_id: i.avatar_id,
             ..Default::default()
         };
-        render(&cx, req, &i.spend).await
+        render(&cx, Job::Generate(req), &i.spend).await
     }
 }
 
@@ -198,6 +244,11 @@ pub struct StatusInput {
     #[arg(long, default_value_t = default_timeout(), value_name = "SECONDS")]
     #[serde(default = "default_timeout")]
     pub timeout: u64,
+    /// Download the finished files into this folder, as `<outputId>-<n>.<ext>` (the shell only).
+    #[arg(long, value_name = "DIR")]
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub save: Option<PathBuf>,
 }
 
 pub struct GenerationStatus;
@@ -213,9 +264,15 @@ impl Operation for GenerationStatus {
         scope: None,
     };
     async fn run(cx: Cx, i: StatusInput) -> Result<Value, OpError> {
-        if i.no_wait {
-            return out(cx.client.studio().status(&i.output_id).await?);
+        let generation = if i.no_wait {
+            cx.client.studio().status(&i.output_id).await?
+        } else {
+            wait(&cx, &i.output_id, i.timeout, Instant::now()).await?
+        };
+        if let Some(dir) = &i.save {
+            let completed = generation.status.get() == Some(api_types::GenerationStatus::Completed);
+            save::outputs(&cx, &generation.output_id, &generation.urls(), completed, dir).await?;
         }
-        wait(&cx, &i.output_id, i.timeout, Instant::now()).await
+        out(generation)
     }
 }

@@ -1,0 +1,363 @@
+//! Brand kits and their sections: list, get with the read modes (`--detail`, `--keys`, `--roles`,
+//! `--tabs`, `--history`), and one section at a time: get, set (the whole body, with the version last
+//! read; a stale one is a 409 naming the conflicting sections, exit 5, nothing written), add, archive,
+//! revert. Writes go through `PATCH /brand-kits/{id}` with `sections` (spec §4 rules 1–8).
+use crate::input::one_of;
+use crate::{out, Cx, Effect, Meta, OpError, Operation};
+use api_client::{SectionFilter, SectionWriteExt};
+use api_types::values::{TABS, WIDTHS};
+use api_types::{ArchiveRequest, BrandKit, BrandKitQuery, BrandKitSection, SectionWrite};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::io::{IsTerminal, Read};
+use std::path::{Path, PathBuf};
+
+fn enum_schema(values: Vec<&'static str>) -> schemars::Schema {
+    schemars::json_schema!({ "type": "string", "enum": values })
+}
+fn tab_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    enum_schema(TABS.to_vec())
+}
+fn tabs_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({ "type": "array", "items": { "type": "string", "enum": TABS } })
+}
+fn roles_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({ "type": "array", "items": { "type": "string", "enum": api_types::roles() } })
+}
+fn width_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    enum_schema(WIDTHS.to_vec())
+}
+
+#[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BrandKitListInput {
+    /// Only favourites.
+    #[arg(long)]
+    #[serde(default)]
+    pub favorite: bool,
+    /// The archived kits instead of the live ones.
+    #[arg(long)]
+    #[serde(default)]
+    pub archived: bool,
+}
+
+pub struct BrandKitList;
+impl Operation for BrandKitList {
+    type Input = BrandKitListInput;
+    const META: Meta = Meta {
+        path: &["brand-kit", "list"],
+        tool: "list_brand_kits",
+        summary: "List the brand kits, the default first",
+        details: "Free. Then get_brand_kit with detail: summary for a kit's section keys and versions.",
+        effect: Effect::Read,
+        idempotent: true,
+        scope: Some(api_types::scopes::BRANDKIT_READ),
+    };
+    async fn run(cx: Cx, i: BrandKitListInput) -> Result<Value, OpError> {
+        let kits = cx.client.brand_kits().list_filtered(i.favorite, i.archived).await?;
+        Ok(json!({ "brandKits": crate::out(kits)? }))
+    }
+}
+
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BrandKitGetInput {
+    /// The kit's id (`brand-kit list`).
+    pub brand_kit_id: String,
+    /// `summary`: sections without bodies (keys, versions, sizes, outlines); `full`: everything.
+    #[arg(long)]
+    #[serde(default)]
+    pub detail: Option<String>,
+    /// Only these sections, by key (comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    #[serde(default)]
+    pub keys: Vec<String>,
+    /// Only these sections, by role (comma-separated).
+    #[arg(long, value_delimiter = ',', value_parser = one_of(api_types::roles()))]
+    #[serde(default)]
+    #[schemars(schema_with = "roles_schema")]
+    pub roles: Vec<String>,
+    /// Only the sections of these tabs (comma-separated).
+    #[arg(long, value_delimiter = ',', value_parser = one_of(TABS.iter().copied()))]
+    #[serde(default)]
+    #[schemars(schema_with = "tabs_schema")]
+    pub tabs: Vec<String>,
+    /// With each section's earlier versions (with a filter, or alone for every section).
+    #[arg(long)]
+    #[serde(default)]
+    pub history: bool,
+}
+
+pub struct BrandKitGet;
+impl Operation for BrandKitGet {
+    type Input = BrandKitGetInput;
+    const META: Meta = Meta {
+        path: &["brand-kit", "get"],
+        tool: "get_brand_kit",
+        summary: "Read a brand kit: whole, as a summary of its sections, or only some sections",
+        details: "Free. detail: summary gives each section's key, version and outline without bodies (cheap: read it first); keys, roles or tabs give those sections with their Markdown bodies; history adds earlier versions. A section's version is what a write's expectedVersion wants.",
+        effect: Effect::Read,
+        idempotent: true,
+        scope: Some(api_types::scopes::BRANDKIT_READ),
+    };
+    async fn run(cx: Cx, i: BrandKitGetInput) -> Result<Value, OpError> {
+        let csv = |v: Vec<String>| (!v.is_empty()).then(|| v.join(","));
+        let query = BrandKitQuery { detail: i.detail, keys: csv(i.keys), roles: csv(i.roles), tabs: csv(i.tabs), history: i.history.then_some(true) };
+        Ok(cx.client.brand_kits().get_with(&i.brand_kit_id, &query).await?)
+    }
+}
+
+/// One section of a kit, read with its body (and history when asked); a key not in the kit is a usage
+/// error naming the kit's keys.
+async fn read_section(cx: &Cx, kit: &str, key: &str, history: bool) -> Result<BrandKitSection, OpError> {
+    let mut filter = SectionFilter::keys([key]);
+    filter.history = history;
+    let view = cx.client.brand_kits().get_sections(kit, &filter).await?;
+    if let Some(s) = view.sections.into_iter().find(|s| s.key == key) {
+        return Ok(s);
+    }
+    let keys: Vec<String> = cx.client.brand_kits().get_summary(kit).await?.sections.into_iter().map(|s| s.key).collect();
+    Err(OpError::usage("key", format!("no section `{key}` in brand kit {kit}; its keys: {}", keys.join(", "))))
+}
+
+/// The section `key` of a kit a write answered with.
+fn section_of(kit: BrandKit, key: &str) -> Result<Value, OpError> {
+    match kit.sections.into_iter().find(|s| s.key == key) {
+        Some(s) => out(s),
+        None => Err(OpError::Internal(format!("the write went through but the reply has no section `{key}`"))),
+    }
+}
+
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SectionGetInput {
+    /// The kit's id.
+    pub brand_kit_id: String,
+    /// The section's key (`brand-kit get <id> --detail summary` lists them).
+    pub key: String,
+    /// With its earlier versions (`revisions`, newest first).
+    #[arg(long)]
+    #[serde(default)]
+    pub history: bool,
+}
+
+pub struct SectionGet;
+impl Operation for SectionGet {
+    type Input = SectionGetInput;
+    const META: Meta = Meta {
+        path: &["brand-kit", "section", "get"],
+        tool: "get_brand_kit_section",
+        summary: "Read one section of a brand kit: its Markdown body and version",
+        details: "Free. The version is what update_brand_kit_section's expectedVersion wants.",
+        effect: Effect::Read,
+        idempotent: true,
+        scope: Some(api_types::scopes::BRANDKIT_READ),
+    };
+    async fn run(cx: Cx, i: SectionGetInput) -> Result<Value, OpError> {
+        out(read_section(&cx, &i.brand_kit_id, &i.key, i.history).await?)
+    }
+}
+
+/// The body of a write: `--body`, else `--file`, else (the shell only, when asked) stdin.
+fn body_from(body: Option<String>, file: Option<&Path>, stdin: bool) -> Result<Option<String>, OpError> {
+    if let Some(b) = body {
+        return Ok(Some(b));
+    }
+    if let Some(path) = file {
+        let text = if path == Path::new("-") {
+            read_stdin()?
+        } else {
+            std::fs::read_to_string(path).map_err(|e| OpError::usage("file", format!("cannot read {}: {e}", path.display())))?
+        };
+        return Ok(Some(text));
+    }
+    if stdin {
+        if std::io::stdin().is_terminal() {
+            return Err(OpError::usage("body", "give the section's Markdown with --file FILE, --body TEXT, or on stdin"));
+        }
+        let text = read_stdin()?;
+        if text.is_empty() {
+            return Err(OpError::usage("body", "stdin was empty; to empty a section, pass --body ''"));
+        }
+        return Ok(Some(text));
+    }
+    Ok(None)
+}
+
+fn read_stdin() -> Result<String, OpError> {
+    let mut text = String::new();
+    std::io::stdin().read_to_string(&mut text).map_err(|e| OpError::usage("body", format!("cannot read stdin: {e}")))?;
+    Ok(text)
+}
+
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SectionSetInput {
+    /// The kit's id.
+    pub brand_kit_id: String,
+    /// The section's key.
+    pub key: String,
+    /// The whole new Markdown body (the shell also takes --file, or stdin).
+    #[arg(long, conflicts_with = "file")]
+    #[serde(default)]
+    pub body: Option<String>,
+    /// Read the body from this file (`-`: stdin).
+    #[arg(long, value_name = "FILE")]
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub file: Option<PathBuf>,
+    /// The version last read: if the section changed since, nothing is written and the current
+    /// versions and bodies come back (exit 5).
+    #[arg(long)]
+    pub expected_version: i64,
+    /// The shell reads stdin when neither --body nor --file is given; agents always send `body`.
+    #[arg(skip = true)]
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub from_shell: bool,
+}
+
+pub struct SectionSet;
+impl Operation for SectionSet {
+    type Input = SectionSetInput;
+    const META: Meta = Meta {
+        path: &["brand-kit", "section", "set"],
+        tool: "update_brand_kit_section",
+        summary: "Replace a brand-kit section's Markdown body, if it has not changed since it was read",
+        details: "Free. Send the whole body and the version you read (get_brand_kit_section or get_brand_kit). If someone changed the section since, nothing is written and the error carries the current version and body of each conflicting section: merge your change into that body and send again with the new version.",
+        effect: Effect::Write,
+        idempotent: false,
+        scope: Some(api_types::scopes::BRANDKIT_WRITE),
+    };
+    async fn run(cx: Cx, i: SectionSetInput) -> Result<Value, OpError> {
+        let body = body_from(i.body, i.file.as_deref(), i.from_shell)?.ok_or_else(|| OpError::usage("body", "the section's new Markdown body is required"))?;
+        let reply = cx.client.brand_kits().write_sections(&i.brand_kit_id, vec![SectionWrite::edit(i.key.clone(), body, i.expected_version)]).await?;
+        section_of(reply, &i.key)
+    }
+}
+
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SectionAddInput {
+    /// The kit's id.
+    pub brand_kit_id: String,
+    /// The new section's name.
+    #[arg(long = "name")]
+    pub section_name: String,
+    /// The tab it goes in.
+    #[arg(long, value_parser = one_of(TABS.iter().copied()))]
+    #[schemars(schema_with = "tab_schema")]
+    pub tab: String,
+    /// Its card's width (the service's default: full).
+    #[arg(long, value_parser = one_of(WIDTHS.iter().copied()))]
+    #[serde(default)]
+    #[schemars(schema_with = "width_schema")]
+    pub width: Option<String>,
+    /// Its Markdown body (the shell also takes --file).
+    #[arg(long, conflicts_with = "file")]
+    #[serde(default)]
+    pub body: Option<String>,
+    /// Read the body from this file (`-`: stdin).
+    #[arg(long, value_name = "FILE")]
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub file: Option<PathBuf>,
+}
+
+pub struct SectionAdd;
+impl Operation for SectionAdd {
+    type Input = SectionAddInput;
+    const META: Meta = Meta {
+        path: &["brand-kit", "section", "add"],
+        tool: "add_brand_kit_section",
+        summary: "Add a section to a brand kit's tab",
+        details: "Free. Returns the new section with the key the service gave it (use that key to write it later). Each call adds another section.",
+        effect: Effect::Write,
+        idempotent: false,
+        scope: Some(api_types::scopes::BRANDKIT_WRITE),
+    };
+    async fn run(cx: Cx, i: SectionAddInput) -> Result<Value, OpError> {
+        let body = body_from(i.body, i.file.as_deref(), false)?.unwrap_or_default();
+        let before: Vec<String> = cx.client.brand_kits().get_summary(&i.brand_kit_id).await?.sections.into_iter().map(|s| s.key).collect();
+        let mut write = SectionWrite::add(i.section_name.clone(), i.tab.clone(), body);
+        write.width = i.width;
+        let reply = cx.client.brand_kits().write_sections(&i.brand_kit_id, vec![write]).await?;
+        let added = reply
+            .sections
+            .into_iter()
+            .filter(|s| !before.contains(&s.key))
+            .find(|s| s.section_name == i.section_name && s.tab == i.tab)
+            .ok_or_else(|| OpError::Internal("the section was added but the reply does not show it: read the kit with --detail summary".into()))?;
+        out(added)
+    }
+}
+
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SectionKeyInput {
+    /// The kit's id.
+    pub brand_kit_id: String,
+    /// The section's key.
+    pub key: String,
+}
+
+pub struct SectionArchive;
+impl Operation for SectionArchive {
+    type Input = SectionKeyInput;
+    const META: Meta = Meta {
+        path: &["brand-kit", "section", "archive"],
+        tool: "archive_brand_kit_section",
+        summary: "Archive a brand-kit section (it leaves the kit's pages; it can be restored)",
+        details: "Free. Archiving is not deleting: the section and its versions are kept and can be restored in the app.",
+        effect: Effect::Destroy,
+        idempotent: true,
+        scope: Some(api_types::scopes::FAVORITES_WRITE),
+    };
+    async fn run(cx: Cx, i: SectionKeyInput) -> Result<Value, OpError> {
+        let section = read_section(&cx, &i.brand_kit_id, &i.key, false).await?;
+        let done = cx
+            .client
+            .archive(&ArchiveRequest { asset_type: "brand_kit_section".into(), id: section.id.clone(), archived: None, ..Default::default() })
+            .await?;
+        Ok(json!({ "archived": done.archived, "brandKitId": i.brand_kit_id, "key": i.key, "sectionId": section.id }))
+    }
+}
+
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SectionRevertInput {
+    /// The kit's id.
+    pub brand_kit_id: String,
+    /// The section's key.
+    pub key: String,
+    /// The earlier version to bring back (it lands as a new version).
+    #[arg(long = "to", value_name = "VERSION")]
+    pub to: i64,
+    /// The version last read; when absent, the current one is read first.
+    #[arg(long)]
+    #[serde(default)]
+    pub expected_version: Option<i64>,
+}
+
+pub struct SectionRevert;
+impl Operation for SectionRevert {
+    type Input = SectionRevertInput;
+    const META: Meta = Meta {
+        path: &["brand-kit", "section", "revert"],
+        tool: "revert_brand_kit_section",
+        summary: "Bring back an earlier version of a brand-kit section, as a new version",
+        details: "Free. The earlier versions are listed by get_brand_kit_section with history. A revert is itself a version, so it can be reverted too.",
+        effect: Effect::Write,
+        idempotent: false,
+        scope: Some(api_types::scopes::BRANDKIT_WRITE),
+    };
+    async fn run(cx: Cx, i: SectionRevertInput) -> Result<Value, OpError> {
+        let expected = match i.expected_version {
+            Some(v) => v,
+            None => read_section(&cx, &i.brand_kit_id, &i.key, false).await?.version,
+        };
+        let reply = cx.client.brand_kits().write_sections(&i.brand_kit_id, vec![SectionWrite::revert(i.key.clone(), i.to, expected)]).await?;
+        section_of(reply, &i.key)
+    }
+}

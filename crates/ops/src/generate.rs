@@ -1,0 +1,426 @@
+//! The other renders: video, audio, reference boards, lip-sync and upscale. Each is one input struct
+//! (the shell's flags of the official CLI, fact sheet 4.6) turned into a request and handed to
+//! [`render`], the one path every render takes (free quote, `outputId` minted and reported first,
+//! adaptive wait, `--save`). Boards go to their own endpoint through [`Job::Board`].
+use crate::input::one_of;
+use crate::studio::{render, Job, Spend};
+use crate::{Cx, Effect, Meta, OpError, Operation};
+use api_types::{BoardRequest, ContentType, GenerateRequest, ModelKind, References, BOARD_TYPES, UPSCALE_FACTORS};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::Value;
+
+fn board_type_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({ "type": "string", "enum": BOARD_TYPES })
+}
+
+fn upscale_factor_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({ "type": "string", "enum": UPSCALE_FACTORS })
+}
+
+/// The model to use: the one named, else the registry's first of this content type and kind.
+async fn model_of_kind(cx: &Cx, given: Option<String>, content_type: ContentType, kind: ModelKind) -> Result<String, OpError> {
+    if let Some(m) = given.filter(|m| !m.trim().is_empty()) {
+        return Ok(m);
+    }
+    let models = cx.client.models().list(Some(content_type)).await?;
+    models
+        .into_iter()
+        .find(|m| m.kind.get() == Some(kind))
+        .map(|m| m.model_id)
+        .ok_or_else(|| OpError::usage("modelId", format!("no {} {} model in the registry: name one with --model", content_type.as_str(), kind.as_str())))
+}
+
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GenerateVideoInput {
+    /// What to film.
+    #[serde(default)]
+    pub prompt: Option<String>,
+    /// The model's id (`model list --type video`); the registry's first video model when absent.
+    #[arg(short = 'm', long = "model")]
+    #[serde(default)]
+    pub model_id: Option<String>,
+    /// e.g. 16:9, 9:16 (what the model takes: `model get`).
+    #[arg(long = "aspect")]
+    #[serde(default)]
+    pub aspect_ratio: Option<String>,
+    /// e.g. 720p, 1080p.
+    #[arg(long)]
+    #[serde(default)]
+    pub resolution: Option<String>,
+    /// The clip's length in seconds (within the model's range).
+    #[arg(long, value_name = "SECONDS")]
+    #[serde(default)]
+    pub duration: Option<f64>,
+    /// With sound (models that make it; costs more).
+    #[arg(long = "audio")]
+    #[serde(default)]
+    pub audio_enabled: bool,
+    /// How many clips, 1 to 4.
+    #[arg(short = 'n', long = "count", value_parser = clap::value_parser!(u32).range(1..=4))]
+    #[serde(default)]
+    pub num_generations: Option<u32>,
+    /// What the clip should not show.
+    #[arg(long = "negative")]
+    #[serde(default)]
+    pub negative_prompt: Option<String>,
+    /// The first frame: an image URL or an output token (`<outputId>`, `<outputId>-<n>`).
+    #[arg(long, value_name = "URL|TOKEN")]
+    #[serde(default)]
+    pub start_frame: Option<String>,
+    /// The last frame: an image URL or an output token.
+    #[arg(long, value_name = "URL|TOKEN")]
+    #[serde(default)]
+    pub end_frame: Option<String>,
+    /// Reference images: URLs or output tokens; repeat the flag.
+    #[arg(long = "ref", value_name = "URL|TOKEN")]
+    #[serde(default)]
+    pub refs: Vec<String>,
+    /// Reference videos: URLs or output tokens; repeat the flag.
+    #[arg(long = "ref-video", value_name = "URL|TOKEN")]
+    #[serde(default)]
+    pub ref_videos: Vec<String>,
+    /// Reference audio: a URL or an output token.
+    #[arg(long = "ref-audio", value_name = "URL|TOKEN")]
+    #[serde(default)]
+    pub ref_audio: Vec<String>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub spend: Spend,
+}
+
+pub struct GenerateVideo;
+impl Operation for GenerateVideo {
+    type Input = GenerateVideoInput;
+    const META: Meta = Meta {
+        path: &["generate", "video"],
+        tool: "generate_video",
+        summary: "Render video clips from a prompt, start and end frames and references",
+        details: "Spends credits by the second of video, per clip, more with sound. Frames and references take URLs or output tokens of earlier renders (an image's outputId as startFrame animates it). Call with getCost: true first for the free price. Send an outputId (a UUID) and send the same one again to retry: the service charges it once. Waits for the render within the timeout, else returns the outputId for get_generation_status.",
+        effect: Effect::Spend,
+        idempotent: true,
+        scope: Some(api_types::scopes::GENERATE),
+    };
+    async fn run(cx: Cx, i: GenerateVideoInput) -> Result<Value, OpError> {
+        let model_id = model_of_kind(&cx, i.model_id, ContentType::Video, ModelKind::Generate).await?;
+        let references = References {
+            images: i.refs,
+            videos: i.ref_videos,
+            audio: i.ref_audio,
+            start_frame: i.start_frame,
+            end_frame: i.end_frame,
+            ..Default::default()
+        };
+        let req = GenerateRequest {
+            model_id,
+            content_type: Some(ContentType::Video),
+            prompt: i.prompt,
+            aspect_ratio: i.aspect_ratio,
+            resolution: i.resolution,
+            duration: i.duration,
+            audio_enabled: i.audio_enabled.then_some(true),
+            num_generations: i.num_generations,
+            negative_prompt: i.negative_prompt,
+            references: (!references.is_empty()).then_some(references),
+            ..Default::default()
+        };
+        render(&cx, Job::Generate(req), &i.spend).await
+    }
+}
+
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GenerateAudioInput {
+    /// The model's id (`model list --type audio`): speech (`elevenlabs-tts`), music or sound effects.
+    /// When absent: the first speech model with `text`, else the first music or effects model.
+    #[arg(short = 'm', long = "model")]
+    #[serde(default)]
+    pub model_id: Option<String>,
+    /// What music or sound to make (music and sound-effect models).
+    #[arg(long)]
+    #[serde(default)]
+    pub prompt: Option<String>,
+    /// The words to speak (speech models; needs a voice).
+    #[arg(long)]
+    #[serde(default)]
+    pub text: Option<String>,
+    /// The voice's id (`voice list`).
+    #[arg(long = "voice")]
+    #[serde(default)]
+    pub voice_id: Option<String>,
+    /// The voice's display name, shown in the library.
+    #[arg(long = "voice-name")]
+    #[serde(default)]
+    pub voice_name: Option<String>,
+    /// Length in seconds (music and sound effects).
+    #[arg(long = "duration", value_name = "SECONDS")]
+    #[serde(default)]
+    pub duration_seconds: Option<f64>,
+    /// How closely a sound effect follows the prompt, 0 to 1.
+    #[arg(long)]
+    #[serde(default)]
+    pub prompt_influence: Option<f64>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub spend: Spend,
+}
+
+pub struct GenerateAudio;
+impl Operation for GenerateAudio {
+    type Input = GenerateAudioInput;
+    const META: Meta = Meta {
+        path: &["generate", "audio"],
+        tool: "generate_audio",
+        summary: "Render speech from text in a voice, or music and sound effects from a prompt",
+        details: "Spends credits: speech by the length of the text, music and effects by the started 10 s. Speech needs text and a voiceId (list_voices). Usually finishes within the call. Call with getCost: true first for the free price. Send an outputId (a UUID) and send the same one again to retry: the service charges it once.",
+        effect: Effect::Spend,
+        idempotent: true,
+        scope: Some(api_types::scopes::GENERATE),
+    };
+    async fn run(cx: Cx, i: GenerateAudioInput) -> Result<Value, OpError> {
+        let kind = if i.text.is_some() { ModelKind::Voice } else { ModelKind::Generate };
+        let model_id = model_of_kind(&cx, i.model_id, ContentType::Audio, kind).await?;
+        let req = GenerateRequest {
+            model_id,
+            content_type: Some(ContentType::Audio),
+            prompt: i.prompt,
+            text: i.text,
+            voice_id: i.voice_id,
+            voice_name: i.voice_name,
+            duration_seconds: i.duration_seconds,
+            prompt_influence: i.prompt_influence,
+            ..Default::default()
+        };
+        render(&cx, Job::Generate(req), &i.spend).await
+    }
+}
+
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GenerateBoardInput {
+    /// What the board shows (needed when no reference image is given).
+    #[serde(default)]
+    pub prompt: Option<String>,
+    /// The kind of board.
+    #[arg(short = 't', long = "type", value_parser = one_of(BOARD_TYPES.iter().copied()))]
+    #[schemars(schema_with = "board_type_schema")]
+    pub board_type: String,
+    /// Reference images: URLs or output tokens; repeat the flag.
+    #[arg(long = "ref", value_name = "URL|TOKEN")]
+    #[serde(default)]
+    pub reference_images: Vec<String>,
+    /// How many boards, 1 to 4.
+    #[arg(short = 'n', long = "count", value_parser = clap::value_parser!(u32).range(1..=4))]
+    #[serde(default)]
+    pub num_images: Option<u32>,
+    /// The board's name in the library.
+    #[arg(long = "name")]
+    #[serde(default)]
+    pub board_name: Option<String>,
+    /// File the board as a look of this avatar.
+    #[arg(long = "avatar")]
+    #[serde(default)]
+    pub avatar_id: Option<String>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub spend: Spend,
+}
+
+pub struct GenerateBoard;
+impl Operation for GenerateBoard {
+    type Input = GenerateBoardInput;
+    const META: Meta = Meta {
+        path: &["generate", "board"],
+        tool: "generate_board",
+        summary: "Render a reference board (a character, pose, location … sheet) from a prompt or images",
+        details: "Spends credits per board image. A board is a pipeline, not a registry model: choose boardType, give a prompt or reference images (URLs or output tokens). Call with getCost: true first for the free price. Send an outputId (a UUID) and send the same one again to retry: the service charges it once. Waits for the render within the timeout, else returns the outputId for get_generation_status.",
+        effect: Effect::Spend,
+        idempotent: true,
+        scope: Some(api_types::scopes::GENERATE),
+    };
+    async fn run(cx: Cx, i: GenerateBoardInput) -> Result<Value, OpError> {
+        let req = BoardRequest {
+            board_type: i.board_type,
+            prompt: i.prompt,
+            reference_images: i.reference_images,
+            num_images: i.num_images,
+            board_name: i.board_name,
+            avatar_id: i.avatar_id,
+            ..Default::default()
+        };
+        render(&cx, Job::Board(req), &i.spend).await
+    }
+}
+
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GenerateLipSyncInput {
+    /// The model's id (`model list --type video`, a lip-sync model); the registry's first when absent.
+    #[arg(short = 'm', long = "model")]
+    #[serde(default)]
+    pub model_id: Option<String>,
+    /// The portrait to animate: an image URL or an output token.
+    #[arg(long, value_name = "URL|TOKEN")]
+    pub image: String,
+    /// The speech: an audio URL or an output token (or give --script and --voice instead).
+    #[arg(long, value_name = "URL|TOKEN", conflicts_with = "script")]
+    #[serde(default)]
+    pub audio: Option<String>,
+    /// The words to speak, in --voice (instead of --audio).
+    #[arg(long)]
+    #[serde(default)]
+    pub script: Option<String>,
+    /// The voice's id for --script (`voice list`).
+    #[arg(long = "voice")]
+    #[serde(default)]
+    pub voice_id: Option<String>,
+    /// The voice's display name, shown in the library.
+    #[arg(long = "voice-name")]
+    #[serde(default)]
+    pub voice_name: Option<String>,
+    /// A hint for the motion (head, gestures).
+    #[arg(long)]
+    #[serde(default)]
+    pub motion: Option<String>,
+    /// e.g. 480p, 720p.
+    #[arg(long)]
+    #[serde(default)]
+    pub resolution: Option<String>,
+    /// The audio clip's length in seconds (prices a lip-sync from --audio).
+    #[arg(long = "audio-duration", value_name = "SECONDS")]
+    #[serde(default)]
+    pub audio_duration: Option<f64>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub spend: Spend,
+}
+
+pub struct GenerateLipSync;
+impl Operation for GenerateLipSync {
+    type Input = GenerateLipSyncInput;
+    const META: Meta = Meta {
+        path: &["generate", "lip-sync"],
+        tool: "generate_lip_sync",
+        summary: "Make a portrait speak: a clip of audio, or a script in a voice",
+        details: "Spends credits by the second of speech. Give the portrait (image) and either audio (with audioDuration for the price) or script with voiceId. Call with getCost: true first for the free price. Send an outputId (a UUID) and send the same one again to retry: the service charges it once. Waits for the render within the timeout, else returns the outputId for get_generation_status.",
+        effect: Effect::Spend,
+        idempotent: true,
+        scope: Some(api_types::scopes::GENERATE),
+    };
+    async fn run(cx: Cx, i: GenerateLipSyncInput) -> Result<Value, OpError> {
+        if i.audio.is_some() && i.script.is_some() {
+            return Err(OpError::usage("audio", "give either audio or a script with a voice, not both"));
+        }
+        let model_id = model_of_kind(&cx, i.model_id, ContentType::Video, ModelKind::LipSync).await?;
+        let references = References { images: vec![i.image], audio: i.audio.into_iter().collect(), ..Default::default() };
+        let req = GenerateRequest {
+            model_id,
+            content_type: Some(ContentType::Video),
+            prompt: i.motion,
+            text: i.script,
+            voice_id: i.voice_id,
+            voice_name: i.voice_name,
+            resolution: i.resolution,
+            duration_seconds: i.audio_duration,
+            references: Some(references),
+            ..Default::default()
+        };
+        render(&cx, Job::Generate(req), &i.spend).await
+    }
+}
+
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UpscaleInput {
+    /// The image or video to upscale: a URL or an output token.
+    #[arg(value_name = "SOURCE")]
+    pub source: String,
+    /// The upscale model (`model list`); when absent, the registry's first upscale model for the
+    /// source's kind (a video when --duration is given, the URL ends in a video extension or the output
+    /// is a video).
+    #[arg(short = 'm', long = "model")]
+    #[serde(default)]
+    pub model_id: Option<String>,
+    /// How much larger.
+    #[arg(long = "factor", value_parser = one_of(UPSCALE_FACTORS.iter().copied()))]
+    #[serde(default)]
+    #[schemars(schema_with = "upscale_factor_schema")]
+    pub upscale_factor: Option<String>,
+    /// A video source's length in seconds.
+    #[arg(long, value_name = "SECONDS")]
+    #[serde(default)]
+    pub duration: Option<f64>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub spend: Spend,
+}
+
+const VIDEO_EXTENSIONS: &[&str] = &["mp4", "mov", "webm", "m4v", "mkv"];
+
+/// Whether the source is a video: the named model's content type, else `--duration`, else the URL's
+/// extension, else the output's own content type (one status read); an image otherwise.
+async fn upscale_kind(cx: &Cx, i: &UpscaleInput) -> Result<ContentType, OpError> {
+    if let Some(m) = i.model_id.as_deref().filter(|m| !m.trim().is_empty()) {
+        let model = cx.client.models().get(m).await?;
+        return Ok(model.content_type.get().unwrap_or(ContentType::Image));
+    }
+    if i.duration.is_some() {
+        return Ok(ContentType::Video);
+    }
+    let source = i.source.trim();
+    if source.contains("://") {
+        let path = source.split(['?', '#']).next().unwrap_or("");
+        let ext = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
+        return Ok(if VIDEO_EXTENSIONS.contains(&ext.as_str()) { ContentType::Video } else { ContentType::Image });
+    }
+    // An output token: `<uuid>` or `<uuid>-<n>`.
+    let id = if source.len() > 36 && source.as_bytes()[36] == b'-' { &source[..36] } else { source };
+    Ok(match cx.client.studio().status(id).await {
+        Ok(g) => g.content_type.and_then(|c| c.get()).unwrap_or(ContentType::Image),
+        Err(_) => ContentType::Image,
+    })
+}
+
+pub struct Upscale;
+impl Operation for Upscale {
+    type Input = UpscaleInput;
+    const META: Meta = Meta {
+        path: &["upscale"],
+        tool: "upscale",
+        summary: "Upscale an image or a video (a URL or an output token)",
+        details: "Spends credits per upscale. The source is a URL or an output token of an earlier render or upload; a video needs its length (duration). Call with getCost: true first for the free price. Send an outputId (a UUID) and send the same one again to retry: the service charges it once. Waits for the render within the timeout, else returns the outputId for get_generation_status.",
+        effect: Effect::Spend,
+        idempotent: true,
+        scope: Some(api_types::scopes::GENERATE),
+    };
+    async fn run(cx: Cx, i: UpscaleInput) -> Result<Value, OpError> {
+        let kind = upscale_kind(&cx, &i).await?;
+        let model_id = model_of_kind(&cx, i.model_id, kind, ModelKind::Upscale).await?;
+        let references = match kind {
+            ContentType::Video => References { videos: vec![i.source], ..Default::default() },
+            _ => References { images: vec![i.source], ..Default::default() },
+        };
+        let req = GenerateRequest {
+            model_id,
+            content_type: Some(kind),
+            upscale_factor: i.upscale_factor,
+            duration: i.duration,
+            references: Some(references),
+            ..Default::default()
+        };
+        render(&cx, Job::Generate(req), &i.spend).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn details_say_what_a_render_costs() {
+        for d in [GenerateVideo::META.details, GenerateAudio::META.details, GenerateBoard::META.details, GenerateLipSync::META.details, Upscale::META.details] {
+            assert!(d.contains("Spends credits") && d.contains("getCost") && d.contains("outputId"), "{d}");
+        }
+    }
+}
