@@ -1,0 +1,169 @@
+//! Brand kits and their knowledge as a separate process against the real sandbox: the read modes, one
+//! section at a time (get, set from a file or stdin, a stale --expected-version is exit 5 with the
+//! conflicting sections and nothing written, add, archive, revert), and knowledge (add --text, search
+//! finds it, list, get, remove). JSON checked field by field.
+mod desk;
+use contentdesk_sandbox::testing::TestSandbox;
+use desk::*;
+use serde_json::Value;
+
+/// The default kit's id.
+async fn kit(desk: &Desk) -> String {
+    let list = desk.run(&["brand-kit", "list"]).await.ok();
+    let kits = list["brandKits"].as_array().unwrap_or_else(|| panic!("{list}"));
+    assert_eq!(kits[0]["isDefault"], true, "the default first: {list}");
+    kits[0]["id"].as_str().unwrap().to_string()
+}
+
+fn keys(sections: &Value) -> Vec<String> {
+    sections.as_array().unwrap().iter().map(|s| s["key"].as_str().unwrap().to_string()).collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn list_and_the_read_modes() {
+    let sb = TestSandbox::start().await;
+    let desk = Desk::new(&sb);
+    let id = kit(&desk).await;
+    let all = desk.run(&["brand-kit", "list"]).await.ok()["brandKits"].as_array().unwrap().len();
+    let favourites = desk.run(&["brand-kit", "list", "--favorite"]).await.ok();
+    assert!(favourites["brandKits"].as_array().unwrap().iter().all(|k| k["isFavorited"] == true));
+    assert!(desk.run(&["brand-kit", "list", "--archived"]).await.ok()["brandKits"].as_array().unwrap().is_empty());
+    assert!(all >= 2);
+
+    let summary = desk.run(&["brand-kit", "get", &id, "--detail", "summary"]).await.ok();
+    assert_eq!(summary["id"], id.as_str());
+    let ks = keys(&summary["sections"]);
+    for (key, _, _) in api_types::STARTER_SECTIONS {
+        assert!(ks.iter().any(|k| k == key), "{key} in {ks:?}");
+    }
+    assert!(summary["sections"][0].get("body").is_none() && summary["sections"][0]["version"].is_number(), "no bodies: {summary}");
+
+    let two = desk.run(&["brand-kit", "get", &id, "--keys", "about,offer"]).await.ok();
+    assert_eq!(keys(&two["sections"]), ["about", "offer"]);
+    assert!(two["sections"][0]["body"].is_string());
+    let voice = desk.run(&["brand-kit", "get", &id, "--tabs", "voice"]).await.ok();
+    assert!(voice["sections"].as_array().unwrap().iter().all(|s| s["tab"] == "voice") && keys(&voice["sections"]).len() == 3, "{voice}");
+    let role = desk.run(&["brand-kit", "get", &id, "--roles", "audience", "--history"]).await.ok();
+    assert_eq!(keys(&role["sections"]), ["audience"]);
+    assert!(role["sections"][0]["revisions"].is_array(), "{role}");
+    let full = desk.run(&["brand-kit", "get", &id]).await.ok();
+    assert!(full["sections"].as_array().unwrap().len() >= 8 && full["name"].is_string());
+
+    // Values outside the lists: the shell refuses tabs and roles itself; the service names the details.
+    assert_eq!(desk.run(&["brand-kit", "get", &id, "--tabs", "sound"]).await.code, 2);
+    let bad = desk.run(&["brand-kit", "get", &id, "--detail", "brief"]).await.fails(2);
+    assert_eq!(bad["validValues"], serde_json::json!(["summary", "full"]), "{bad}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_section_set_on_a_stale_version_is_exit_5_and_writes_nothing() {
+    let sb = TestSandbox::start().await;
+    let desk = Desk::new(&sb);
+    let id = kit(&desk).await;
+    let about = desk.run(&["brand-kit", "section", "get", &id, "about"]).await.ok();
+    assert_eq!(about["key"], "about");
+    let v = about["version"].as_i64().unwrap();
+
+    // From a file.
+    let file = desk.path("about.md");
+    std::fs::write(&file, "# About\n\nWe make mugs by hand.\n").unwrap();
+    let set = desk.run(&["brand-kit", "section", "set", &id, "about", "--file", file.to_str().unwrap(), "--expected-version", &v.to_string()]).await.ok();
+    assert_eq!((set["key"].as_str(), set["version"].as_i64(), set["body"].as_str()), (Some("about"), Some(v + 1), Some("# About\n\nWe make mugs by hand.\n")), "{set}");
+
+    // Stale: the version read before that write. Exit 5, the conflict in the error, nothing written.
+    let stale = desk.run_stdin(&["brand-kit", "section", "set", &id, "about", "--expected-version", &v.to_string()], "mine").await.fails(5);
+    assert_eq!(stale["status"], 409);
+    let conflicts = stale["conflicts"].as_array().unwrap_or_else(|| panic!("{stale}"));
+    assert_eq!(conflicts.len(), 1);
+    assert_eq!((conflicts[0]["key"].as_str(), conflicts[0]["version"].as_i64()), (Some("about"), Some(v + 1)));
+    assert_eq!(conflicts[0]["body"], "# About\n\nWe make mugs by hand.\n");
+    let now = desk.run(&["brand-kit", "section", "get", &id, "about"]).await.ok();
+    assert_eq!((now["version"].as_i64(), now["body"].as_str()), (Some(v + 1), Some("# About\n\nWe make mugs by hand.\n")), "nothing written");
+
+    // From stdin, with the current version.
+    let piped = desk.run_stdin(&["brand-kit", "section", "set", &id, "about", "--expected-version", &(v + 1).to_string()], "Piped in.").await.ok();
+    assert_eq!((piped["version"].as_i64(), piped["body"].as_str()), (Some(v + 2), Some("Piped in.")));
+    // No body at all: refused before anything is sent.
+    let none = desk.run(&["brand-kit", "section", "set", &id, "about", "--expected-version", &(v + 2).to_string()]).await.fails(2);
+    assert_eq!(none["field"], "body", "{none}");
+    assert_eq!(desk.run(&["brand-kit", "section", "get", &id, "about"]).await.ok()["version"].as_i64(), Some(v + 2));
+    // A key the kit does not have.
+    let missing = desk.run(&["brand-kit", "section", "get", &id, "no_such_key"]).await.fails(2);
+    assert_eq!(missing["field"], "key");
+    assert!(missing["error"].as_str().unwrap().contains("about, audience"), "names the kit's keys: {missing}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_section_added_archived_and_reverted() {
+    let sb = TestSandbox::start().await;
+    let desk = Desk::new(&sb);
+    let id = kit(&desk).await;
+    let body = desk.path("pricing.md");
+    std::fs::write(&body, "Mugs from 24 EUR.").unwrap();
+    let added = desk.run(&["brand-kit", "section", "add", &id, "--name", "Pricing", "--tab", "overview", "--width", "half", "--file", body.to_str().unwrap()]).await.ok();
+    let key = added["key"].as_str().unwrap_or_else(|| panic!("{added}")).to_string();
+    assert_eq!((added["sectionName"].as_str(), added["tab"].as_str(), added["width"].as_str(), added["body"].as_str()), (Some("Pricing"), Some("overview"), Some("half"), Some("Mugs from 24 EUR.")));
+    assert_eq!(added["version"], 1);
+    assert!(!api_types::roles().contains(&key.as_str()), "a new key, not a starter's");
+
+    // Two more versions, then back to the first: it lands as version 4 with the first body.
+    let two = desk.run(&["brand-kit", "section", "set", &id, &key, "--body", "Mugs from 26 EUR.", "--expected-version", "1"]).await.ok();
+    assert_eq!(two["version"], 2);
+    desk.run(&["brand-kit", "section", "set", &id, &key, "--body", "Mugs from 28 EUR.", "--expected-version", "2"]).await.ok();
+    let reverted = desk.run(&["brand-kit", "section", "revert", &id, &key, "--to", "1"]).await.ok();
+    assert_eq!((reverted["version"].as_i64(), reverted["body"].as_str()), (Some(4), Some("Mugs from 24 EUR.")), "{reverted}");
+    let history = desk.run(&["brand-kit", "section", "get", &id, &key, "--history"]).await.ok();
+    assert_eq!(history["revisions"].as_array().map(Vec::len), Some(3), "{history}");
+    // A stale --expected-version on a revert is a conflict too.
+    desk.run(&["brand-kit", "section", "revert", &id, &key, "--to", "2", "--expected-version", "1"]).await.fails(5);
+
+    let archived = desk.run(&["brand-kit", "section", "archive", &id, &key]).await.ok();
+    assert_eq!((archived["archived"].as_bool(), archived["key"].as_str(), archived["sectionId"].as_str()), (Some(true), Some(key.as_str()), added["id"].as_str()));
+    let summary = desk.run(&["brand-kit", "get", &id, "--detail", "summary"]).await.ok();
+    assert!(!keys(&summary["sections"]).contains(&key), "archived: gone from the kit");
+    // Tabs and widths come from the value lists.
+    assert_eq!(desk.run(&["brand-kit", "section", "add", &id, "--name", "X", "--tab", "sound"]).await.code, 2);
+    assert_eq!(desk.run(&["brand-kit", "section", "add", &id, "--name", "X", "--tab", "voice", "--width", "third"]).await.code, 2);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn knowledge_added_as_text_is_found_by_search_and_removed() {
+    let sb = TestSandbox::start().await;
+    let desk = Desk::new(&sb);
+    let id = kit(&desk).await;
+    let text = "Every mug is glazed by hand in our Porto studio, then fired twice in a wood kiln.";
+    let added = desk.run(&["knowledge", "add", &id, "--text", text, "--title", "How we make mugs"]).await.ok();
+    let item = &added["item"];
+    let kid = item["id"].as_str().unwrap_or_else(|| panic!("{added}")).to_string();
+    assert_eq!((item["sourceType"].as_str(), item["title"].as_str()), (Some("text"), Some("How we make mugs")));
+
+    let found = desk.run(&["knowledge", "search", &id, "glazed by hand in a wood kiln"]).await.ok();
+    let matches = found["matches"].as_array().unwrap_or_else(|| panic!("{found}"));
+    let hit = matches.iter().find(|m| m["knowledgeId"] == kid.as_str()).unwrap_or_else(|| panic!("the new item is found: {found}"));
+    assert!(hit["content"].as_str().unwrap().contains("glazed by hand"), "{hit}");
+    assert!(hit["similarity"].as_f64().unwrap() > 0.0);
+
+    let list = desk.run(&["knowledge", "list", &id]).await.ok();
+    assert!(list["items"].as_array().unwrap().iter().any(|i| i["id"] == kid.as_str()), "{list}");
+    let one = desk.run(&["knowledge", "get", &id, &kid]).await.ok();
+    assert!(one["item"]["content"].as_str().is_some_and(|c| c.contains("Porto")), "{one}");
+
+    // A file from this computer goes inline, named by its file.
+    let notes = desk.path("care.md");
+    std::fs::write(&notes, "Dishwasher safe; not for the microwave.").unwrap();
+    let f = desk.run(&["knowledge", "add", &id, "--file", notes.to_str().unwrap()]).await.ok();
+    assert_eq!((f["item"]["sourceType"].as_str(), f["item"]["title"].as_str()), (Some("file"), Some("care.md")), "{f}");
+
+    let removed = desk.run(&["knowledge", "remove", &id, &kid]).await.ok();
+    assert_eq!(removed["id"], kid.as_str());
+    let after = desk.run(&["knowledge", "search", &id, "glazed by hand in a wood kiln"]).await.ok();
+    assert!(after["matches"].as_array().unwrap().iter().all(|m| m["knowledgeId"] != kid.as_str()), "{after}");
+    assert!(desk.run(&["knowledge", "list", &id]).await.ok()["items"].as_array().unwrap().iter().all(|i| i["id"] != kid.as_str()));
+
+    // Exactly one source.
+    assert_eq!(desk.run(&["knowledge", "add", &id, "--text", "a", "--url", "https://example.com"]).await.fails(2)["field"], "text");
+    assert_eq!(desk.run(&["knowledge", "add", &id]).await.code, 2);
+    // A reader cannot add.
+    let reader = sb.key_with(&["brandkit:read"]);
+    assert_eq!(desk.run_as(&reader, &["knowledge", "add", &id, "--text", "x"]).await.fails(3)["scope"], "brandkit:write");
+}
