@@ -94,6 +94,25 @@ mod tests {
     }
 
     #[test]
+    fn shell_only_fields_are_hidden_from_agents() {
+        let client = api_client::Client::new("http://127.0.0.1:9/api/v1", api_client::ApiKey::new("ch_live_x")).unwrap();
+        let mut with_save = 0;
+        for e in crate::catalogue() {
+            let props = e.input_schema()["properties"].clone();
+            for hidden in ["save", "fromShell"] {
+                assert!(props.get(hidden).is_none(), "{}: `{hidden}` is the shell's only", e.meta.tool);
+            }
+            if e.command().get_arguments().any(|a| a.get_long() == Some("save")) {
+                with_save += 1;
+                let refused = e.run_json(crate::Cx::new(client.clone()), serde_json::json!({ "save": "/tmp" })).err().expect("refused");
+                assert!(refused.to_string().contains("unknown field `save`"), "{}: {refused}", e.meta.tool);
+            }
+        }
+        // generate image|video|audio|board|lip-sync, upscale, generation status.
+        assert_eq!(with_save, 7);
+    }
+
+    #[test]
     fn content_types_by_extension() {
         assert_eq!(content_type_of(Path::new("a/b/cover.PNG")), "image/png");
         assert_eq!(content_type_of(Path::new("clip.mov")), "video/quicktime");
