@@ -125,7 +125,7 @@ impl Operation for GenerateVideo {
             references: (!references.is_empty()).then_some(references),
             ..Default::default()
         };
-        render(&cx, Job::Generate(req), &i.spend).await
+        render(&cx, req.into(), &i.spend).await
     }
 }
 
@@ -192,7 +192,7 @@ impl Operation for GenerateAudio {
             prompt_influence: i.prompt_influence,
             ..Default::default()
         };
-        render(&cx, Job::Generate(req), &i.spend).await
+        render(&cx, req.into(), &i.spend).await
     }
 }
 
@@ -326,7 +326,7 @@ impl Operation for GenerateLipSync {
             references: Some(references),
             ..Default::default()
         };
-        render(&cx, Job::Generate(req), &i.spend).await
+        render(&cx, req.into(), &i.spend).await
     }
 }
 
@@ -409,7 +409,7 @@ impl Operation for Upscale {
             references: Some(references),
             ..Default::default()
         };
-        render(&cx, Job::Generate(req), &i.spend).await
+        render(&cx, req.into(), &i.spend).await
     }
 }
 

@@ -49,8 +49,14 @@ pub struct Spend {
 /// has an endpoint and a body of its own. [`render`] takes either.
 #[derive(Debug, Clone)]
 pub(crate) enum Job {
-    Generate(GenerateRequest),
+    Generate(Box<GenerateRequest>),
     Board(BoardRequest),
+}
+
+impl From<GenerateRequest> for Job {
+    fn from(req: GenerateRequest) -> Job {
+        Job::Generate(Box::new(req))
+    }
 }
 
 impl Job {
@@ -227,7 +233,7 @@ impl Operation for GenerateImage {
             avatar_id: i.avatar_id,
             ..Default::default()
         };
-        render(&cx, Job::Generate(req), &i.spend).await
+        render(&cx, req.into(), &i.spend).await
     }
 }
 
