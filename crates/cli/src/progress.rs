@@ -53,7 +53,7 @@ impl Progress for Line {
                 None => self.say(format!("fetched {fetched}")),
             },
             ProgressEvent::Bytes { done, total } => {
-                let pct = if total == 0 { 100 } else { done * 100 / total };
+                let pct = (done * 100).checked_div(total).unwrap_or(100);
                 self.say(format!("uploaded {} of {} · {pct} %", size(done), size(total)));
             }
         }
