@@ -116,9 +116,11 @@ def test_initialize_and_the_tool_list(sandbox):
         assert by["create_card"].annotations.idempotent_hint is False
         assert "getCost" in by["generate_image"].description
         assert "getCost" in by["generate_image"].input_schema["properties"]
+        assert "upload_media" not in names, "no tool reads a local file by its path"
+        assert "import_media" in names
         # No tool takes a key.
         for t in tools:
-            assert not any("key" == p.lower() or "apikey" in p.lower() for p in t.input_schema.get("properties", {})), t.name
+            assert not any(p.lower().replace("_", "") in ("apikey", "bearer", "authorization", "secret") for p in t.input_schema.get("properties", {})), t.name
         return names
     run(server(sandbox), body)
 

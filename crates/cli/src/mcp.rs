@@ -10,7 +10,7 @@
 //! with its `outputId` to follow with `get_generation_status`. No tool takes or returns a key: the key
 //! comes from the same ladder as the shell's, once, at start. stdout is the protocol; logs go to stderr.
 use api_client::Client;
-use contentdesk_ops::{by_tool, catalogue, Cx, Effect, Entry, OpError, Progress, ProgressEvent};
+use contentdesk_ops::{agent_catalogue, by_tool, Cx, Effect, Entry, OpError, Progress, ProgressEvent};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams, GetPromptResponse,
     GetPromptResult, Implementation, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
@@ -71,7 +71,7 @@ pub fn tool_of(e: &Entry) -> Tool {
 
 impl Server {
     pub fn new(client: Client) -> Server {
-        Server { client, tools: Arc::new(catalogue().iter().map(tool_of).collect()) }
+        Server { client, tools: Arc::new(agent_catalogue().map(tool_of).collect()) }
     }
 }
 
@@ -351,8 +351,7 @@ pub async fn serve(client: Client) -> Result<(), String> {
 /// `cdesk mcp --list-tools`: the tool table.
 pub fn tool_table() -> Value {
     Value::Array(
-        catalogue()
-            .iter()
+        agent_catalogue()
             .map(|e| {
                 json!({
                     "tool": e.meta.tool,
@@ -374,7 +373,7 @@ mod tests {
 
     #[test]
     fn every_tool_has_annotations_from_the_catalogue() {
-        for e in catalogue() {
+        for e in agent_catalogue() {
             let t = tool_of(e);
             let a = t.annotations.as_ref().expect("annotations");
             assert_eq!(a.read_only_hint, Some(e.meta.effect == Effect::Read), "{}", e.meta.tool);

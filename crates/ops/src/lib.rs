@@ -125,24 +125,27 @@ pub type OpFuture = Pin<Box<dyn Future<Output = Result<Value, OpError>> + Send>>
 /// An operation with its types erased, as the faces hold it.
 pub struct Entry {
     pub meta: Meta,
-    input_schema: fn() -> Value,
+    make_schema: fn() -> Value,
+    /// Made at first use (a shell command that never asks pays nothing; an agent's calls reuse it).
+    schema: OnceLock<Value>,
     args: fn(clap::Command) -> clap::Command,
     from_matches: fn(Cx, &clap::ArgMatches) -> Result<OpFuture, clap::Error>,
-    from_json: fn(Cx, Value) -> Result<OpFuture, OpError>,
+    from_json: fn(Cx, Value, &Value) -> Result<OpFuture, OpError>,
 }
 
 impl Entry {
     fn of<O: Operation>() -> Entry {
         Entry {
             meta: O::META,
-            input_schema: || serde_json::to_value(schemars::schema_for!(O::Input)).unwrap_or(Value::Null),
+            make_schema: || serde_json::to_value(schemars::schema_for!(O::Input)).unwrap_or(Value::Null),
+            schema: OnceLock::new(),
             args: |c| <O::Input as clap::Args>::augment_args(c),
             from_matches: |cx, m| {
                 let input = <O::Input as clap::FromArgMatches>::from_arg_matches(m)?;
                 Ok(Box::pin(O::run(cx, input)))
             },
-            from_json: |cx, v| {
-                let input = input::from_json::<O::Input>(v, &serde_json::to_value(schemars::schema_for!(O::Input)).unwrap_or(Value::Null))?;
+            from_json: |cx, v, schema| {
+                let input = input::from_json::<O::Input>(v, schema)?;
                 Ok(Box::pin(O::run(cx, input)))
             },
         }
@@ -150,7 +153,11 @@ impl Entry {
 
     /// The input's JSON Schema (an object schema; `cdesk schema`, the agent tool's `inputSchema`).
     pub fn input_schema(&self) -> Value {
-        (self.input_schema)()
+        self.schema().clone()
+    }
+
+    fn schema(&self) -> &Value {
+        self.schema.get_or_init(self.make_schema)
     }
 
     /// The shell subcommand: its flags from the input, its help from the summary.
@@ -166,7 +173,7 @@ impl Entry {
 
     /// Runs it with an agent's JSON arguments (unknown fields are refused, naming them).
     pub fn run_json(&self, cx: Cx, args: Value) -> Result<OpFuture, OpError> {
-        (self.from_json)(cx, args)
+        (self.from_json)(cx, args, self.schema())
     }
 }
 
@@ -270,9 +277,21 @@ pub fn by_path(path: &[&str]) -> Option<&'static Entry> {
     catalogue().iter().find(|e| e.meta.path == path)
 }
 
-/// The operation behind an agent tool name.
+/// Operations offered in the shell only, with why: an agent tool that reads a local path could be talked
+/// into sending any file the user can read to the service (an agent uploads by URL: `import_media`).
+pub const SHELL_ONLY: &[(&str, &str)] = &[(
+    "upload_media",
+    "reads a file of this computer by its path: an agent could be led to send any file the user can read",
+)];
+
+/// The operations offered as agent tools: every one but [`SHELL_ONLY`].
+pub fn agent_catalogue() -> impl Iterator<Item = &'static Entry> {
+    catalogue().iter().filter(|e| !SHELL_ONLY.iter().any(|(t, _)| *t == e.meta.tool))
+}
+
+/// The agent tool of this name (never a shell-only operation).
 pub fn by_tool(tool: &str) -> Option<&'static Entry> {
-    catalogue().iter().find(|e| e.meta.tool == tool)
+    agent_catalogue().find(|e| e.meta.tool == tool)
 }
 
 /// Serialises a reply for output (every reply type of `api-types` serialises).
