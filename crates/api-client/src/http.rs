@@ -4,6 +4,7 @@
 use crate::error::{ApiError, Result};
 use crate::key::ApiKey;
 use crate::retry::{self, Decision, Outcome, RetryConfig};
+use crate::transfer::{ChunkedBody, OnBytes};
 use bytes::Bytes;
 use reqwest::header::{
     HeaderMap, HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_LENGTH, CONTENT_TYPE, RETRY_AFTER,
@@ -21,17 +22,17 @@ pub const DEFAULT_BASE_URL: &str = "https://app.contenthero.ai/api/v1";
 /// connection pool, so make one and hand out clones.
 #[derive(Clone)]
 pub struct Client {
-    inner: Arc<Inner>,
+    pub(crate) inner: Arc<Inner>,
 }
 
-struct Inner {
-    http: reqwest::Client,
+pub(crate) struct Inner {
+    pub(crate) http: reqwest::Client,
     /// Ends in `/api/v1`, no trailing slash.
-    base_url: String,
-    key: ApiKey,
+    pub(crate) base_url: String,
+    pub(crate) key: ApiKey,
     /// Built once; marked sensitive so hyper never logs it.
-    auth: HeaderValue,
-    retry: RetryConfig,
+    pub(crate) auth: HeaderValue,
+    pub(crate) retry: RetryConfig,
     on_retry: Option<OnRetry>,
 }
 
@@ -251,7 +252,7 @@ impl Client {
         }
     }
 
-    fn notify_retry(&self, attempt: u32, outcome: &retry::Outcome, wait: Duration) {
+    pub(crate) fn notify_retry(&self, attempt: u32, outcome: &retry::Outcome, wait: Duration) {
         if let Some(f) = &self.inner.on_retry {
             let status = match outcome {
                 retry::Outcome::Status(s, ..) => Some(*s),
@@ -422,159 +423,8 @@ impl Client {
     }
 }
 
-/// A file fetched by [`Client::download`].
-#[derive(Debug, Clone)]
-pub struct Downloaded {
-    pub bytes: Bytes,
-    /// The `Content-Type` the server sent, without parameters.
-    pub content_type: Option<String>,
-}
-
-/// Reports `(bytes sent, total)` of an upload.
-pub type OnBytes = Arc<dyn Fn(u64, u64) + Send + Sync>;
-
-/// How much of an upload is handed to the connection at a time (and reported).
-const UPLOAD_CHUNK: usize = 64 * 1024;
-
-/// An upload body that reports each chunk as the connection takes it.
-struct ChunkedBody {
-    bytes: Bytes,
-    sent: usize,
-    report: OnBytes,
-}
-
-impl http_body::Body for ChunkedBody {
-    type Data = Bytes;
-    type Error = std::convert::Infallible;
-
-    fn poll_frame(
-        mut self: std::pin::Pin<&mut Self>,
-        _: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<Option<std::result::Result<http_body::Frame<Bytes>, Self::Error>>> {
-        let total = self.bytes.len();
-        if self.sent >= total {
-            return std::task::Poll::Ready(None);
-        }
-        let end = (self.sent + UPLOAD_CHUNK).min(total);
-        let chunk = self.bytes.slice(self.sent..end);
-        self.sent = end;
-        (self.report)(end as u64, total as u64);
-        std::task::Poll::Ready(Some(Ok(http_body::Frame::data(chunk))))
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.sent >= self.bytes.len()
-    }
-
-    fn size_hint(&self) -> http_body::SizeHint {
-        http_body::SizeHint::with_exact((self.bytes.len() - self.sent) as u64)
-    }
-}
-
-impl Client {
-    /// An absolute URL: a path starting with `/` is on the API's origin.
-    fn absolute(&self, url: &str) -> String {
-        if url.starts_with('/') {
-            format!("{}{}", origin(&self.inner.base_url), url)
-        } else {
-            url.to_string()
-        }
-    }
-
-    /// Whether `url` is on the API's own origin (same scheme, host and port as the base URL).
-    pub fn is_api_origin(&self, url: &str) -> bool {
-        match (reqwest::Url::parse(url), reqwest::Url::parse(&self.inner.base_url)) {
-            (Ok(u), Ok(base)) => {
-                u.scheme() == base.scheme()
-                    && u.host_str() == base.host_str()
-                    && u.port_or_known_default() == base.port_or_known_default()
-            }
-            _ => false,
-        }
-    }
-
-    /// GETs a file the service pointed to (a render's output URL, a library item's URL): the whole body
-    /// and its content type. The API key goes only to the API's own origin (object storage and CDNs
-    /// take none); a redirect to another host drops it too. Retried like any read.
-    pub async fn download(&self, url: &str) -> Result<Downloaded> {
-        let url = self.absolute(url);
-        if !(url.starts_with("https://") || url.starts_with("http://")) {
-            return Err(ApiError::Config(format!(
-                "cannot download `{url}`: not an http(s) URL"
-            )));
-        }
-        let with_key = self.is_api_origin(&url);
-        let mut attempt = 0;
-        loop {
-            attempt += 1;
-            let mut req = self.inner.http.get(&url);
-            if with_key {
-                req = req.header(AUTHORIZATION, self.inner.auth.clone());
-            }
-            let secret = if with_key { self.inner.key.expose() } else { "" };
-            let result = async {
-                let resp = req
-                    .send()
-                    .await
-                    .map_err(|e| ApiError::from_reqwest(&e, secret))?;
-                let status = resp.status().as_u16();
-                let header_retry = resp
-                    .headers()
-                    .get(RETRY_AFTER)
-                    .and_then(|v| v.to_str().ok())
-                    .and_then(|v| retry::parse_retry_after(v, SystemTime::now()));
-                let content_type = resp
-                    .headers()
-                    .get(CONTENT_TYPE)
-                    .and_then(|v| v.to_str().ok())
-                    .map(|v| v.split(';').next().unwrap_or(v).trim().to_ascii_lowercase())
-                    .filter(|v| !v.is_empty());
-                let bytes = resp
-                    .bytes()
-                    .await
-                    .map_err(|e| ApiError::from_reqwest(&e, secret))?;
-                Ok::<_, ApiError>((status, header_retry, content_type, bytes))
-            }
-            .await;
-            let (outcome, error) = match result {
-                Ok((status, _, content_type, bytes)) if (200..300).contains(&status) => {
-                    tracing::debug!(method = "GET", path = "<file url>", status, "download");
-                    return Ok(Downloaded { bytes, content_type });
-                }
-                Ok((status, header_retry, _, body)) => {
-                    let body = String::from_utf8_lossy(&body).into_owned();
-                    (
-                        Outcome::Status(status, None, header_retry),
-                        ApiError::from_response(status, header_retry, body),
-                    )
-                }
-                Err(e) => {
-                    let kind = match &e {
-                        ApiError::Network { kind, .. } => *kind,
-                        _ => crate::retry::NetworkKind::Other,
-                    };
-                    (Outcome::Network(kind), e)
-                }
-            };
-            match retry::decide(
-                attempt,
-                &outcome,
-                true,
-                &self.inner.retry,
-                rand::random::<f64>(),
-            ) {
-                Decision::Retry(wait) => {
-                    self.notify_retry(attempt, &outcome, wait);
-                    tokio::time::sleep(wait).await
-                }
-                Decision::GiveUp => return Err(error),
-            }
-        }
-    }
-}
-
 /// One attempt: the status, the parsed `Retry-After`, and the whole body.
-async fn send(
+pub(crate) async fn send(
     req: reqwest::RequestBuilder,
     secret: &str,
 ) -> Result<(u16, Option<std::time::Duration>, Bytes)> {
@@ -595,7 +445,7 @@ async fn send(
     Ok((status, retry_after, bytes))
 }
 
-fn body_retry_after(body: &str) -> Option<f64> {
+pub(crate) fn body_retry_after(body: &str) -> Option<f64> {
     #[derive(serde::Deserialize)]
     #[serde(rename_all = "camelCase")]
     struct Hint {
@@ -605,7 +455,7 @@ fn body_retry_after(body: &str) -> Option<f64> {
 }
 
 /// `scheme://host:port` of the base.
-fn origin(base: &str) -> &str {
+pub(crate) fn origin(base: &str) -> &str {
     let after_scheme = base.find("://").map(|i| i + 3).unwrap_or(0);
     match base[after_scheme..].find('/') {
         Some(i) => &base[..after_scheme + i],

@@ -21,11 +21,13 @@ pub mod key;
 pub mod resources;
 pub mod retry;
 pub mod sections;
+mod transfer;
 pub mod wait;
 
 pub use card_edit::CardEdit;
 pub use error::{ApiError, Result};
-pub use http::{Client, ClientBuilder, Downloaded, OnBytes, OnRetry, RetryNotice, DEFAULT_BASE_URL};
+pub use http::{Client, ClientBuilder, OnRetry, RetryNotice, DEFAULT_BASE_URL};
+pub use transfer::{Downloaded, OnBytes};
 pub use key::ApiKey;
 pub use resources::*;
 pub use retry::{Decision, NetworkKind, Outcome, RetryConfig};

@@ -2,7 +2,8 @@
 //! (facts 2.4). The PUT goes to object storage, so it carries no `Authorization` header and exactly the
 //! ticket's `uploadHeaders`.
 use crate::error::{ApiError, Result};
-use crate::http::{seg, Call, OnBytes};
+use crate::http::{seg, Call};
+use crate::transfer::OnBytes;
 use crate::Client;
 use api_types::{
     CreateUpload, ImportMedia, ImportedMedia, MediaList, MediaQuery, UploadTicket, UploadedMedia,
