@@ -184,7 +184,8 @@ fn serve_mcp(m: &ArgMatches) -> ExitCode {
             return ExitCode::from(e.exit_code());
         }
     };
-    let rt = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
+    // One thread: an agent's calls are few and I/O-bound; handing them between threads costs more.
+    let rt = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("cdesk mcp: cannot start: {e}");

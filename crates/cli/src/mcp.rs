@@ -109,7 +109,8 @@ impl Progress for Notify {
 
 /// The result an agent sees: the reply as text (JSON) and as structured content.
 fn success(value: Value) -> CallToolResult {
-    let text = serde_json::to_string_pretty(&value).unwrap_or_default();
+    // Compact: agents read JSON as well either way, and a large list costs less to send.
+    let text = serde_json::to_string(&value).unwrap_or_default();
     let mut r = CallToolResult::success(vec![ContentBlock::text(text)]);
     r.structured_content = Some(if value.is_object() { value } else { json!({ "result": value }) });
     r
