@@ -261,5 +261,46 @@ pub async fn media_upload(session: &impl Session, args: MediaUploadArgs) -> IpcR
 pub async fn card_publish(session: &impl Session, args: CardPublishArgs) -> IpcResult<PublishResult> {
     let card_id = check_card_id(&args.card_id)?;
     let req = PublishRequest { platform: check_platform("platform", args.platform)?, ..Default::default() };
-    Ok(session.client().await?.cards().publish(&card_id, &req).await?)
+    let client = session.client().await?;
+    // Never sent twice blindly: the posts are read first, so that when the answer is lost a second read
+    // shows which were published by this request.
+    let wanted = |p: &api_types::Post| req.platform.as_ref().is_none_or(|w| p.platform.as_ref() == Some(w));
+    let before = client.cards().get(&card_id).await?;
+    let published_before: Vec<(String, Option<String>)> =
+        before.posts.iter().filter(|p| wanted(p)).map(|p| (p.id.clone(), p.published_at.clone())).collect();
+    match client.cards().publish(&card_id, &req).await {
+        Ok(r) => Ok(r),
+        Err(e) if crate::planner::answer_lost(&e) => {
+            let mut err = IpcError::from(e);
+            match client.cards().get(&card_id).await {
+                Ok(after) => {
+                    let results: Vec<api_types::PublishOutcome> = after
+                        .posts
+                        .iter()
+                        .filter(|p| wanted(p) && p.published_at.is_some())
+                        .filter(|p| !published_before.iter().any(|(id, at)| id == &p.id && at == &p.published_at))
+                        .map(|p| api_types::PublishOutcome {
+                            success: true,
+                            platform: p.platform.clone().unwrap_or_default(),
+                            post_id: Some(p.id.clone()),
+                            url: None,
+                            error: None,
+                        })
+                        .collect();
+                    if results.is_empty() {
+                        err.message = format!("{} Nothing was published (checked); publishing again is safe.", err.message);
+                        Err(err)
+                    } else {
+                        tracing::info!(card = %card_id, "publish's answer was lost; the read shows it landed");
+                        Ok(PublishResult { card_id, published_count: results.len() as i64, failed_count: 0, results })
+                    }
+                }
+                Err(_) => {
+                    err.message = format!("{} The posts may have been published: open the card and check before publishing again.", err.message);
+                    Err(err)
+                }
+            }
+        }
+        Err(e) => Err(e.into()),
+    }
 }

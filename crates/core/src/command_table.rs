@@ -57,7 +57,8 @@ macro_rules! with_commands {
                 stage_update($crate::commands::StageUpdateArgs) -> $crate::api::StageUpdated;
                 /// its cards move to `targetStageId` (the first other stage when absent)
                 stage_delete($crate::commands::StageDeleteArgs) -> $crate::api::StageDeleted;
-                /// at the end of the stage
+                /// at the end of the stage; never sent twice blindly: when its answer is lost (no answer, a 5xx,
+                /// an unreadable body) a read of the stage shows whether it landed (then the card is returned)
                 card_create($crate::commands::CardCreateArgs) -> $crate::api::CardSummary;
                 /// `PATCH /cards/{id}` with `stage` and `beforeCardId`; without `beforeCardId` the card goes to
                 /// the end of the stage
@@ -108,7 +109,8 @@ macro_rules! with_commands {
                 media_upload($crate::commands::MediaUploadArgs) -> $crate::api::UploadedMedia;
                 /// publishes now (every post, or `platform`'s only); each platform answers on its own (a post
                 /// with no connected account fails with its `error`, the others still publish); needs
-                /// `publish:write` (403 → `missingScope`, `scope: "publish:write"`)
+                /// `publish:write` (403 → `missingScope`, `scope: "publish:write"`); when its answer is lost, a
+                /// read of the card shows which posts it published (never sent twice blindly)
                 card_publish($crate::commands::CardPublishArgs) -> $crate::api::PublishResult;
             }
             "Studio" {
@@ -123,10 +125,12 @@ macro_rules! with_commands {
                 studio_quote($crate::commands::StudioQuoteArgs) -> $crate::commands::StudioQuote;
                 /// `outputId` is a UUID the UI mints once per click; the job is written to `studio.db` before
                 /// the request goes out, with the exact request; `completed` when the render finished within
-                /// the smart-wait, else `processing` and polled here; a refused request (400/402/403) is
-                /// removed (event `removed`) and returned as the error: nothing was charged; a request nothing
-                /// answered stays `submitting` and is sent again with the same `outputId` (never charged
-                /// twice); the same `outputId` again returns the existing job
+                /// the smart-wait, else `processing` and polled here; only a refusal the service sent
+                /// (400/402/403 with a body) removes the job (event `removed`, returned as the error: nothing
+                /// was charged); a request nothing answered stays `submitting` and is sent again with the same
+                /// `outputId` (never charged twice); an unreadable 2xx keeps the job `processing` and reads its
+                /// status; a 401 keeps it and stops the profile's polling until `key_set` (error
+                /// `unauthorized`); the same `outputId` again returns the existing job
                 studio_generate($crate::commands::StudioGenerateArgs) -> $crate::commands::StudioJob;
                 /// the selected profile's jobs, newest first (at most 500): the queue (not `cleared`) and the
                 /// gallery (`completed`)
@@ -134,8 +138,10 @@ macro_rules! with_commands {
                 /// stops waiting (`cancelled`); the service cannot stop a render, the message says it may still
                 /// finish
                 studio_cancel($crate::commands::StudioJobArgs) -> $crate::commands::StudioJob;
-                /// failed or cancelled: a new job (new `outputId`) with the same form; submitting/processing:
-                /// its poller starts again at once
+                /// cancelled: resumes the same `outputId` (sent again; the service replays the render it has,
+                /// `idempotentReplay`, nothing charged twice; `error` says so); failed or abandoned: a new job
+                /// (new `outputId`) with the same form; submitting/processing: its poller starts again at once;
+                /// `unauthorized` while the profile's key is refused
                 studio_retry($crate::commands::StudioJobArgs) -> $crate::commands::StudioJob;
                 /// marks finished jobs `cleared` (off the queue list; completed ones stay in the gallery)
                 studio_clear_finished() -> u32;

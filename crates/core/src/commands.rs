@@ -145,6 +145,8 @@ pub async fn key_set(state: &AppState, args: KeySetArgs) -> IpcResult<Balance> {
     let balance = client.account().balance().await?;
     state.secret_set(&p.id, key).await?;
     tracing::info!(profile = %p.id, "key checked and stored");
+    // Renders waiting for a key (a 401 stopped their polling) are checked again now.
+    crate::studio::resume_profile(state, &p.id);
     Ok(balance)
 }
 

@@ -354,8 +354,52 @@ pub async fn card_create(session: &impl Session, args: CardCreateArgs) -> IpcRes
     if platform.is_empty() {
         return Err(IpcError::validation("platform", "Choose the card's platform."));
     }
-    let req = CreateCard { title, platform, space_id: Some(args.space_id), stage: Some(args.stage_id), ..Default::default() };
-    Ok(session.client().await?.cards().create(&req).await?)
+    let client = session.client().await?;
+    // A create is never sent twice blindly: the cards of this title in the stage are read first, so that
+    // when its answer is lost (timeout, dropped connection, a 5xx) a second read shows whether it landed.
+    let query = api_types::CardQuery {
+        space_id: Some(args.space_id.clone()),
+        stage: Some(args.stage_id.clone()),
+        search: Some(title.clone()),
+        limit: Some(100),
+        ..Default::default()
+    };
+    let same = |l: api_types::CardList| -> Vec<CardSummary> {
+        l.cards.into_iter().filter(|c| c.title == title && c.platform.as_deref().is_none_or(|p| p == platform)).collect()
+    };
+    let before: Vec<String> = same(client.cards().list(&query).await?).into_iter().map(|c| c.id).collect();
+    let req = CreateCard { title: title.clone(), platform: platform.clone(), space_id: Some(args.space_id), stage: Some(args.stage_id), ..Default::default() };
+    match client.cards().create(&req).await {
+        Ok(card) => Ok(card),
+        Err(e) if answer_lost(&e) => match client.cards().list(&query).await {
+            Ok(list) => match same(list).into_iter().find(|c| !before.contains(&c.id)) {
+                Some(card) => {
+                    tracing::info!(card = %card.id, "create's answer was lost; the read shows it landed");
+                    Ok(card)
+                }
+                None => {
+                    let mut err = IpcError::from(e);
+                    err.message = format!("{} The card was not created (checked); creating it again is safe.", err.message);
+                    Err(err)
+                }
+            },
+            Err(_) => {
+                let mut err = IpcError::from(e);
+                err.message = format!(
+                    "{} The card may have been created: refresh the board and look for “{title}” before creating it again.",
+                    err.message
+                );
+                Err(err)
+            }
+        },
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// A failure after which a write may or may not have landed: nothing (or something unreadable) answered.
+pub(crate) fn answer_lost(e: &api_client::ApiError) -> bool {
+    use api_client::ApiError as E;
+    matches!(e, E::Network { .. } | E::Server { .. } | E::Decode { .. } | E::Http { .. })
 }
 
 pub async fn card_move(session: &impl WithOutbox, args: CardMoveArgs) -> IpcResult<CardSummary> {

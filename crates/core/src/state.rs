@@ -158,7 +158,8 @@ impl AppState {
             state.set_has_key(&p.id, has);
         }
         // Renders under way when the app last closed are polled again (and unsent ones sent again).
-        crate::studio::resume(&state);
+        let ids: Vec<String> = state.records().into_iter().map(|p| p.id).collect();
+        crate::studio::resume(&state, &ids);
         Ok(state)
     }
 

@@ -156,18 +156,47 @@ pub async fn studio_generate(session: &impl WithStudio, args: StudioGenerateArgs
             }
             Ok(studio.get(&output_id).map(|(_, j, _)| j).unwrap_or(job))
         }
-        Err(e) if kept_for_resend(&e) => {
-            job.error = Some(format!("Not answered yet ({}); it is sent again with the same outputId, so it is never charged twice.", short(e)));
-            job.updated_at = now_ms();
-            if studio.save_live(&job) {
-                ensure_poller(session, &profile, &output_id);
+        Err(e) => match failure(&e) {
+            Failure::Resend => {
+                job.error = Some(format!("Not answered yet ({}); it is sent again with the same outputId, so it is never charged twice.", short(e)));
+                job.updated_at = now_ms();
+                if studio.save_live(&job) {
+                    ensure_poller(session, &profile, &output_id);
+                }
+                Ok(job)
             }
-            Ok(job)
-        }
-        Err(e) => {
-            studio.remove(&output_id);
-            Err(IpcError::from(e))
-        }
+            Failure::Refused => {
+                // The service said no (or nothing went out): nothing was charged.
+                studio.remove(&output_id);
+                Err(IpcError::from(e))
+            }
+            Failure::KeyRefused => {
+                // Kept, unsent: it goes out (same outputId) once a key is given.
+                job.updated_at = now_ms();
+                studio.save_live(&job);
+                pause_profile(session, &profile);
+                Err(IpcError::from(e))
+            }
+            Failure::Unknown => {
+                // It may have started (an unreadable 2xx was charged): kept and its status read.
+                let ok = e.status().is_some_and(|s| (200..300).contains(&s));
+                job.status = JobStatus::Processing;
+                let shown = IpcError::from(e);
+                job.error = Some(format!(
+                    "The service's answer could not be read ({}); this render is kept and its status checked, so nothing is lost or charged twice.",
+                    shown.message.chars().take(160).collect::<String>()
+                ));
+                job.updated_at = now_ms();
+                if studio.save_live(&job) {
+                    ensure_poller(session, &profile, &output_id);
+                }
+                if ok {
+                    Ok(job)
+                } else {
+                    Err(shown)
+                }
+            }
+        },
     }
 }
 
@@ -204,10 +233,16 @@ pub async fn studio_cancel(session: &impl WithStudio, args: StudioJobArgs) -> Ip
     Ok(job)
 }
 
-/// A failed or cancelled job again, as a new job (a new `outputId`, so a new charge: the failed one was
-/// refunded). A job still being sent is sent again at once with its own `outputId`.
+/// A job again. A cancelled one resumes with its own `outputId`: its request is sent again and the
+/// service answers with the render it already has (`idempotentReplay`), so nothing is charged twice
+/// (and if it never reached the service, it starts now, once). A failed or abandoned one is a new job (a
+/// new `outputId`, so a new charge: the failed one was refunded). A job still being sent is sent again
+/// at once with its own `outputId`.
 pub async fn studio_retry(session: &impl WithStudio, args: StudioJobArgs) -> IpcResult<StudioJob> {
-    let (profile, job, _) = own_job(session, &args.output_id)?;
+    let (profile, mut job, _) = own_job(session, &args.output_id)?;
+    if is_paused(session, &profile) && !job.status.is_terminal() {
+        return Err(IpcError::from(ApiError::Unauthorized { message: String::new(), body: String::new() }));
+    }
     match job.status {
         JobStatus::Submitting | JobStatus::Processing => {
             stop_poller(session, &job.output_id);
@@ -215,12 +250,27 @@ pub async fn studio_retry(session: &impl WithStudio, args: StudioJobArgs) -> Ipc
             Ok(job)
         }
         JobStatus::Completed => Err(IpcError::validation("outputId", "This render finished; generate again to make another.")),
-        JobStatus::Failed | JobStatus::Cancelled | JobStatus::Abandoned => {
+        JobStatus::Cancelled => {
+            stop_poller(session, &job.output_id);
+            job.status = JobStatus::Submitting;
+            job.error = Some(RESUMED.into());
+            job.next_poll_at = None;
+            job.completed_at = None;
+            job.updated_at = now_ms();
+            session.studio().save(&job);
+            ensure_poller(session, &profile, &job.output_id);
+            Ok(job)
+        }
+        JobStatus::Failed | JobStatus::Abandoned => {
             let fresh = uuid::Uuid::new_v4().to_string();
             studio_generate(session, StudioGenerateArgs { form: job.form, output_id: fresh }).await
         }
     }
 }
+
+/// What a cancelled job says when Retry resumes it.
+pub const RESUMED: &str =
+    "Resumed with the same outputId: the service answers with the render it already has, so it is not charged again.";
 
 /// Takes finished jobs (completed, failed, cancelled) off the queue list; completed ones stay in the
 /// gallery. Returns how many were cleared.

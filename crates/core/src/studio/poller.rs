@@ -7,6 +7,78 @@ pub(super) fn kept_for_resend(e: &ApiError) -> bool {
     matches!(e, ApiError::Network { .. } | ApiError::Server { .. } | ApiError::RateLimited { .. })
 }
 
+/// What a failed generate request says about the render: only a refusal the service actually sent
+/// (400/402/403 with a body), or a rule checked here before anything went out, means nothing was charged
+/// and the job may go. Anything else leaves the job, because the render may exist and be charged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Failure {
+    /// Refused: nothing was charged; the job is dropped (or failed, on a resend).
+    Refused,
+    /// Nothing (or a failure) answered: sent again with the same `outputId`.
+    Resend,
+    /// 401: the key was refused; the profile's pollers stop until a key is given.
+    KeyRefused,
+    /// Something answered that does not say whether it ran (an unreadable 2xx, a 404 or 409 from
+    /// something in between, …): the job is kept and its status read.
+    Unknown,
+}
+
+pub(super) fn failure(e: &ApiError) -> Failure {
+    match e {
+        _ if kept_for_resend(e) => Failure::Resend,
+        ApiError::Unauthorized { .. } => Failure::KeyRefused,
+        // An empty body: a rule checked here, before sending (nothing went out); else the service's 400.
+        ApiError::Validation { .. } | ApiError::Config(_) => Failure::Refused,
+        ApiError::InsufficientCredits { body, .. } | ApiError::MissingScope { body, .. } if !body.trim().is_empty() => {
+            Failure::Refused
+        }
+        ApiError::LimitReached { status: 400 | 402 | 403, body, .. } if !body.trim().is_empty() => Failure::Refused,
+        _ => Failure::Unknown,
+    }
+}
+
+/// What a job of a profile whose key the service refused says while it waits.
+pub const KEY_REFUSED: &str =
+    "Paused: the service refused this profile's API key. Paste a current key in Settings; checking on this render resumes then.";
+
+/// What a job of a profile that no longer exists says (it is kept, never polled).
+pub const PROFILE_GONE: &str =
+    "Not checked: the profile this render was started from no longer exists. The render stays listed here; the service may still have it.";
+
+/// Stops every poller of a profile whose key the service refused (a 401): each of its unfinished jobs
+/// says so and waits, unpolled, for a key ([`resume_profile`] after `key_set`).
+pub(super) fn pause_profile(session: &impl WithStudio, profile: &str) {
+    let studio = session.studio();
+    for (output_id, owner) in studio.unfinished() {
+        if owner != profile {
+            continue;
+        }
+        stop_poller(session, &output_id);
+        if let Some((_, mut job, _)) = studio.get(&output_id) {
+            job.error = Some(KEY_REFUSED.into());
+            job.next_poll_at = None;
+            job.updated_at = now_ms();
+            studio.save_live(&job);
+        }
+    }
+    studio.paused.lock().unwrap_or_else(|e| e.into_inner()).insert(profile.to_string());
+}
+
+/// Starts again the pollers of a profile (a key was just given): its unfinished jobs are read at once.
+pub fn resume_profile(session: &impl WithStudio, profile: &str) {
+    session.studio().paused.lock().unwrap_or_else(|e| e.into_inner()).remove(profile);
+    for (output_id, owner) in session.studio().unfinished() {
+        if owner == profile {
+            ensure_poller(session, &owner, &output_id);
+        }
+    }
+}
+
+/// Whether a profile's pollers are stopped until a key is given.
+pub fn is_paused(session: &impl WithStudio, profile: &str) -> bool {
+    session.studio().paused.lock().unwrap_or_else(|e| e.into_inner()).contains(profile)
+}
+
 pub(super) fn short(e: ApiError) -> String {
     let s = IpcError::from(e).message;
     s.chars().take(160).collect()
@@ -45,11 +117,24 @@ pub(super) fn apply_status(job: &mut StudioJob, g: &Generation) {
     }
 }
 
-/// Starts the pollers of every unfinished job (all profiles). Called once when the core starts.
-pub fn resume(session: &impl WithStudio) {
+/// Starts the pollers of every unfinished job of the profiles that exist (`profiles`). Called once when
+/// the core starts. A job whose profile is gone is kept and says so, and is not polled (there is no key
+/// to ask with); returns how many such jobs there are, for the start-up notice.
+pub fn resume(session: &impl WithStudio, profiles: &[String]) -> usize {
+    let mut orphans = 0;
     for (output_id, profile) in session.studio().unfinished() {
-        ensure_poller(session, &profile, &output_id);
+        if profiles.contains(&profile) {
+            ensure_poller(session, &profile, &output_id);
+        } else {
+            orphans += 1;
+            if let Some((_, mut job, _)) = session.studio().get(&output_id) {
+                job.error = Some(PROFILE_GONE.into());
+                job.next_poll_at = None;
+                session.studio().save_live(&job);
+            }
+        }
     }
+    orphans
 }
 
 pub(super) fn stop_poller(session: &impl WithStudio, output_id: &str) {
@@ -119,6 +204,19 @@ pub(super) async fn drive(session: &impl WithStudio, profile: &str, output_id: &
         }
         let client = match session.client_for(profile).await {
             Ok(c) => c,
+            Err(e) if e.code == IpcCode::NoProfile => {
+                // The profile was removed: nothing to ask with; the job stays listed, unpolled.
+                job.error = Some(PROFILE_GONE.into());
+                job.next_poll_at = None;
+                studio.save_live(&job);
+                return;
+            }
+            Err(e) if e.code == IpcCode::NoKey => {
+                job.error = Some(KEY_REFUSED.into());
+                job.next_poll_at = None;
+                studio.save_live(&job);
+                return;
+            }
             Err(e) => {
                 job.error = Some(format!("Waiting: {}", e.message));
                 failures += 1;
@@ -143,23 +241,39 @@ pub(super) async fn drive(session: &impl WithStudio, profile: &str, output_id: &
                     }
                     r.poll_after_seconds
                 }
-                Err(e) if kept_for_resend(&e) => {
-                    failures += 1;
-                    job.error = Some(format!("Not answered yet ({}); sent again with the same outputId.", short(e)));
-                    if !pause(stop, retry_delay(failures), &mut job, studio).await {
+                Err(e) => match failure(&e) {
+                    Failure::Resend => {
+                        failures += 1;
+                        job.error = Some(format!("Not answered yet ({}); sent again with the same outputId.", short(e)));
+                        if !pause(stop, retry_delay(failures), &mut job, studio).await {
+                            return;
+                        }
+                        continue;
+                    }
+                    Failure::KeyRefused => {
+                        pause_profile(session, profile);
                         return;
                     }
-                    continue;
-                }
-                Err(e) => {
-                    // Refused on resend (e.g. the balance fell meanwhile): nothing was charged.
-                    job.status = JobStatus::Failed;
-                    job.error = Some(IpcError::from(e).message);
-                    job.completed_at = Some(now_ms());
-                    job.updated_at = now_ms();
-                    studio.save_live(&job);
-                    return;
-                }
+                    Failure::Refused => {
+                        // Refused on resend (e.g. the balance fell meanwhile): nothing was charged.
+                        job.status = JobStatus::Failed;
+                        job.error = Some(IpcError::from(e).message);
+                        job.completed_at = Some(now_ms());
+                        job.updated_at = now_ms();
+                        studio.save_live(&job);
+                        return;
+                    }
+                    Failure::Unknown => {
+                        // It may have run: its status says (a 404 there: it did not).
+                        failures += 1;
+                        job.status = JobStatus::Processing;
+                        job.error = Some(format!("The service's answer did not say whether this render started ({}); checking its status.", short(e)));
+                        if !pause(stop, retry_delay(failures.min(1)), &mut job, studio).await {
+                            return;
+                        }
+                        continue;
+                    }
+                },
             }
         } else {
             let api = client.studio();
@@ -178,9 +292,13 @@ pub(super) async fn drive(session: &impl WithStudio, profile: &str, output_id: &
                     }
                     g.poll_after_seconds
                 }
+                Err(ApiError::Unauthorized { .. }) => {
+                    pause_profile(session, profile);
+                    return;
+                }
                 Err(ApiError::NotFound { .. }) => {
                     job.status = JobStatus::Failed;
-                    job.error = Some("The service does not know this render (deleted, or made with another account's key).".into());
+                    job.error = Some("The service does not know this render (it never started, was deleted, or was made with another account's key); nothing was charged for it here.".into());
                     job.completed_at = Some(now_ms());
                     job.updated_at = now_ms();
                     studio.save_live(&job);

@@ -20,6 +20,8 @@ pub struct Studio {
     pub(super) voices: Mutex<HashMap<String, Vec<Voice>>>,
     pub(super) quotes: Mutex<HashMap<(String, String), f64>>,
     pub(super) balance: Mutex<HashMap<String, f64>>,
+    /// Profiles whose key the service refused while polling (a 401): their pollers wait for a key.
+    pub(super) paused: Mutex<std::collections::HashSet<String>>,
     /// Stops every poller (the app is closing, or a test stops "the app").
     pub(super) shutdown: CancellationToken,
 }
@@ -56,6 +58,7 @@ impl Studio {
             voices: Mutex::new(HashMap::new()),
             quotes: Mutex::new(HashMap::new()),
             balance: Mutex::new(HashMap::new()),
+            paused: Mutex::new(Default::default()),
             shutdown: CancellationToken::new(),
         })
     }

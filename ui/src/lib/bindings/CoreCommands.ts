@@ -111,7 +111,7 @@ export interface CoreCommands {
   stage_update: { args: StageUpdateArgs; result: StageUpdated };
   /** its cards move to `targetStageId` (the first other stage when absent) */
   stage_delete: { args: StageDeleteArgs; result: StageDeleted };
-  /** at the end of the stage */
+  /** at the end of the stage; never sent twice blindly: when its answer is lost (no answer, a 5xx, an unreadable body) a read of the stage shows whether it landed (then the card is returned) */
   card_create: { args: CardCreateArgs; result: CardSummary };
   /** `PATCH /cards/{id}` with `stage` and `beforeCardId`; without `beforeCardId` the card goes to the end of the stage */
   card_move: { args: CardMoveArgs; result: CardSummary };
@@ -138,7 +138,7 @@ export interface CoreCommands {
   project_import: { args: ProjectImportArgs; result: ProjectCreated };
   /** the bytes as base64 from the web view (a `data:…;base64,` prefix is accepted); checked first: `fileName` 1–255 characters, `contentType` an `image/`, `video/` or `audio/` type, at most 50 MB decoded and not empty (validation naming `fileName` / `contentType` / `dataBase64`); then ticket → PUT → complete; attach with `{ outputId }`; needs `assets:write`. The bytes never appear in a log line */
   media_upload: { args: MediaUploadArgs; result: UploadedMedia };
-  /** publishes now (every post, or `platform`'s only); each platform answers on its own (a post with no connected account fails with its `error`, the others still publish); needs `publish:write` (403 → `missingScope`, `scope: "publish:write"`) */
+  /** publishes now (every post, or `platform`'s only); each platform answers on its own (a post with no connected account fails with its `error`, the others still publish); needs `publish:write` (403 → `missingScope`, `scope: "publish:write"`); when its answer is lost, a read of the card shows which posts it published (never sent twice blindly) */
   card_publish: { args: CardPublishArgs; result: PublishResult };
   /** the live registry (`GET /models?contentType=`), kept for the session per profile; `capabilities` decide the form's fields */
   models_list: { args: ModelsListArgs; result: Array<ModelInfo> };
@@ -146,13 +146,13 @@ export interface CoreCommands {
   voices_list: { args: undefined; result: Array<Voice> };
   /** `getCost: true`: nothing runs, nothing is charged; an identical request (after trimming) is answered from the session's copy (`cached`); `reason` says how many credits are missing when `affordable` is false */
   studio_quote: { args: StudioQuoteArgs; result: StudioQuote };
-  /** `outputId` is a UUID the UI mints once per click; the job is written to `studio.db` before the request goes out, with the exact request; `completed` when the render finished within the smart-wait, else `processing` and polled here; a refused request (400/402/403) is removed (event `removed`) and returned as the error: nothing was charged; a request nothing answered stays `submitting` and is sent again with the same `outputId` (never charged twice); the same `outputId` again returns the existing job */
+  /** `outputId` is a UUID the UI mints once per click; the job is written to `studio.db` before the request goes out, with the exact request; `completed` when the render finished within the smart-wait, else `processing` and polled here; only a refusal the service sent (400/402/403 with a body) removes the job (event `removed`, returned as the error: nothing was charged); a request nothing answered stays `submitting` and is sent again with the same `outputId` (never charged twice); an unreadable 2xx keeps the job `processing` and reads its status; a 401 keeps it and stops the profile's polling until `key_set` (error `unauthorized`); the same `outputId` again returns the existing job */
   studio_generate: { args: StudioGenerateArgs; result: StudioJob };
   /** the selected profile's jobs, newest first (at most 500): the queue (not `cleared`) and the gallery (`completed`) */
   studio_jobs: { args: undefined; result: Array<StudioJob> };
   /** stops waiting (`cancelled`); the service cannot stop a render, the message says it may still finish */
   studio_cancel: { args: StudioJobArgs; result: StudioJob };
-  /** failed or cancelled: a new job (new `outputId`) with the same form; submitting/processing: its poller starts again at once */
+  /** cancelled: resumes the same `outputId` (sent again; the service replays the render it has, `idempotentReplay`, nothing charged twice; `error` says so); failed or abandoned: a new job (new `outputId`) with the same form; submitting/processing: its poller starts again at once; `unauthorized` while the profile's key is refused */
   studio_retry: { args: StudioJobArgs; result: StudioJob };
   /** marks finished jobs `cleared` (off the queue list; completed ones stay in the gallery) */
   studio_clear_finished: { args: undefined; result: number };
