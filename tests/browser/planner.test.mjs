@@ -152,7 +152,7 @@ test("a notes conflict shows theirs beside yours and loses nothing", async () =>
   assert.equal(await conflict.getByLabel("Theirs").inputValue(), "Their text");
   assert.equal(await conflict.getByLabel("Yours").inputValue(), "My careful text");
   await page.screenshot({ path: path.join(ARTIFACTS, "planner-notes-conflict.png") });
-  await conflict.getByRole("button", { name: /Keep mine/ }).click();
+  await conflict.getByRole("button", { name: "Keep mine", exact: true }).click();
   for (let i = 0; i < 50 && (await ipc("card_get", { cardId: id })).notes !== "My careful text"; i++) await page.waitForTimeout(100);
   assert.equal((await ipc("card_get", { cardId: id })).notes, "My careful text");
 });

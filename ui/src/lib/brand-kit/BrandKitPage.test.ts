@@ -129,6 +129,10 @@ it("a 409 shows theirs beside mine, writes nothing and loses nothing; take their
   const conflict = await within(card("about")).findByTestId("section-conflict");
   expect(conflict).toHaveTextContent("Changed elsewhere");
   expect(conflict).toHaveTextContent("version 2");
+  // The shared conflict choice, after the user's own save: its first choice has focus.
+  await waitFor(() => expect(within(conflict).getByRole("button", { name: "Take theirs" })).toHaveFocus());
+  expect(within(conflict).getAllByRole("button").filter((b) => b.dataset.choice).map((b) => b.textContent?.trim()))
+    .toEqual(["Take theirs", "Keep mine", "Merge…"]);
   expect(textOf("Theirs: version 2 (current)")).toBe("## Who we are\nTheir new text.");
   expect(textOf("Yours (edit here to merge by hand)")).toBe("## Who we are\nMy new text.");
   expect(core.section("about").body).toBe("## Who we are\nTheir new text.");
@@ -166,7 +170,7 @@ it("merge by hand: the text edited in the merge view is saved on the new version
   typeInto("Markdown of “About”", "## Mine\nB");
   await user.click(within(card("about")).getByRole("button", { name: "Save" }));
   const conflict = await within(card("about")).findByTestId("section-conflict");
-  const merged = within(conflict).getByRole("button", { name: "Save merged version" });
+  const merged = within(conflict).getByRole("button", { name: "Merge…" });
   expect(merged).toBeDisabled();
   typeInto("Yours (edit here to merge by hand)", "## Theirs\nA\n## Mine\nB");
   await waitFor(() => expect(merged).toBeEnabled());

@@ -76,7 +76,7 @@ export async function syncDrafts() {
   }
 }
 
-/** A card in conflict: "Send mine anyway" or "Discard mine". */
+/** A card in conflict: "Keep mine" (`sendMine`) or "Take theirs" (`discardMine`). */
 export async function resolveDraft(cardId: string, action: "sendMine" | "discardMine") {
   drafts.error = null;
   const mine = ++request;

@@ -69,7 +69,7 @@ it("polls drafts_status every few seconds while changes wait, and stops when non
   expect(core.called("drafts_status")).toHaveLength(3);
 });
 
-it("the conflicts panel lists each card with its fields; Send mine anyway, Discard mine, and Open", async () => {
+it("the conflicts panel lists each card with its fields; Keep mine, Take theirs, and Open", async () => {
   const core = fakeCore();
   const conflicts = [
     { cardId: "c1", title: "Launch video", fields: ["title", "notes"], theirsUpdatedAt: "2026-03-04T13:30:00.000Z", savedAt: 1 },
@@ -90,8 +90,11 @@ it("the conflicts panel lists each card with its fields; Send mine anyway, Disca
   expect(first).toHaveTextContent("Your change: title, notes.");
   expect(first).toHaveTextContent("Changed elsewhere");
   expect(within(panel).getByTestId("drafts-conflict-c2")).toHaveTextContent("The card was deleted elsewhere.");
+  // The shared conflict choice: Take theirs first (and focused), Keep mine, no merge for a whole card.
+  expect(within(first).getAllByRole("button").map((b) => b.textContent?.trim())).toEqual(["Launch video", "Take theirs", "Keep mine"]);
+  expect(within(first).getByRole("button", { name: "Take theirs" })).toHaveFocus();
 
-  await user.click(within(first).getByRole("button", { name: "Send mine anyway" }));
+  await user.click(within(first).getByRole("button", { name: "Keep mine" }));
   await waitFor(() => expect(core.called("drafts_resolve")[0]?.args).toEqual({ cardId: "c1", action: "sendMine" }));
   await waitFor(() => expect(screen.queryByTestId("drafts-conflict-c1")).toBeNull());
 
@@ -99,7 +102,7 @@ it("the conflicts panel lists each card with its fields; Send mine anyway, Disca
   expect(drafts.openCard).toBe("c2");
   expect(screen.queryByTestId("drafts-conflicts")).toBeNull();
   await user.click(screen.getByRole("button", { name: "1 conflict" }));
-  await user.click(screen.getByRole("button", { name: "Discard mine" }));
+  await user.click(screen.getByRole("button", { name: "Take theirs" }));
   await waitFor(() => expect(core.called("drafts_resolve")[1]?.args).toEqual({ cardId: "c2", action: "discardMine" }));
   await waitFor(() => expect(screen.queryByTestId("drafts-indicator")).toBeNull());
 });

@@ -154,22 +154,25 @@ it("a notes conflict shows theirs beside yours, keeps yours, and 'Keep mine' re-
   expect(within(box).getByLabelText("Yours")).toHaveValue("Shoot at one, outside.");
   expect(screen.getByLabelText(/^Notes/)).toHaveValue("Shoot at one, outside.");
   expect(within(box).getByLabelText("Merge")).toHaveValue("Shoot at two (Sam).\n\nShoot at one, outside.");
+  // The shared conflict choice: the same three words and order, the first focused.
+  expect(within(box).getAllByRole("button").map((b) => b.textContent?.trim())).toEqual(["Take theirs", "Keep mine", "Merge…"]);
+  await waitFor(() => expect(within(box).getByRole("button", { name: "Take theirs" })).toHaveFocus());
   expect(updates(core)[0]).toEqual({ notes: "Shoot at one, outside.", expectedRevision: 3 });
   delete core.failWith.card_update;
-  await user.click(within(box).getByRole("button", { name: "Keep mine (overwrite)" }));
+  await user.click(within(box).getByRole("button", { name: "Keep mine" }));
   await waitFor(() => expect(updates(core)).toHaveLength(2));
   expect(updates(core)[1]).toEqual({ notes: "Shoot at one, outside.", expectedRevision: 5 });
   await waitFor(() => expect(screen.queryByTestId("notes-conflict")).not.toBeInTheDocument());
 });
 
-it("'Use theirs' takes their notes and leaves nothing to save for them", async () => {
+it("'Take theirs' takes their notes and leaves nothing to save for them", async () => {
   const core = editorCore();
   open();
   const user = userEvent.setup();
   await user.type(await screen.findByLabelText(/^Notes/), " Mine.");
   core.failWith.card_update = { code: "notesConflict", message: "", notes: "Theirs.", revision: 9 };
   await user.click(screen.getByRole("button", { name: "Save" }));
-  await user.click(await screen.findByRole("button", { name: "Use theirs" }));
+  await user.click(await screen.findByRole("button", { name: "Take theirs" }));
   expect(screen.getByLabelText(/^Notes/)).toHaveValue("Theirs.");
   expect(screen.getByRole("button", { name: "Save" })).toBeDisabled();
   expect(core.called("card_update")).toHaveLength(1);
@@ -186,7 +189,7 @@ it("a merge is saved with their revision", async () => {
   delete core.failWith.card_update;
   await user.clear(merge);
   await user.type(merge, "Both.");
-  await user.click(screen.getByRole("button", { name: "Save the merge" }));
+  await user.click(screen.getByRole("button", { name: "Merge…" }));
   await waitFor(() => expect(updates(core)).toHaveLength(2));
   expect(updates(core)[1]).toEqual({ notes: "Both.", expectedRevision: 9 });
 });

@@ -146,8 +146,7 @@ export function createCardEditor(cardId: string, hooks: EditorHooks) {
     if (err.code === "notesConflict") {
       conflict = { theirs: err.notes ?? "", revision: err.revision ?? revision };
       merged = mergeProposal(draft.notes, conflict.theirs);
-      await tick();
-      hooks.focus("notes-merged");
+      // The conflict's first choice takes focus when it appears (shared/ConflictChoice.svelte).
     } else if (err.code === "queued") {
       kept = err.message;
       keptSnapshot = JSON.stringify(draft);
