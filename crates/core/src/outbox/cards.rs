@@ -385,7 +385,7 @@ pub(crate) async fn keep_and_send(
         Outcome::Conflict => Err(IpcError::new(
             IpcCode::Conflict,
             "This card changed elsewhere while your earlier change was waiting. Nothing was sent; your changes are \
-             kept: choose “Send mine anyway” or “Discard mine” in the waiting changes.",
+             kept: choose “Keep mine” or “Take theirs” in the waiting changes.",
         )),
         Outcome::Failed(e) => Err(e),
     }
