@@ -386,39 +386,49 @@ impl Client {
                 .put(&url)
                 .headers(headers.clone())
                 .body(body);
-            let (outcome, error) = match send(req, "").await {
+            match send(req, "").await {
                 Ok((status, _, _)) if (200..300).contains(&status) => {
                     tracing::debug!(method = "PUT", path = "<upload url>", status, "upload");
                     return Ok(());
                 }
-                Ok((status, header_retry, body)) => {
-                    let body = String::from_utf8_lossy(&body).into_owned();
-                    (
-                        Outcome::Status(status, None, header_retry),
-                        ApiError::from_response(status, header_retry, body),
-                    )
+                failed => {
+                    let (outcome, error) = failed_attempt(failed);
+                    self.wait_or_give_up(attempt, &outcome, error).await?;
                 }
-                Err(e) => {
-                    let kind = match &e {
-                        ApiError::Network { kind, .. } => *kind,
-                        _ => crate::retry::NetworkKind::Other,
-                    };
-                    (Outcome::Network(kind), e)
-                }
-            };
-            match retry::decide(
-                attempt,
-                &outcome,
-                true,
-                &self.inner.retry,
-                rand::random::<f64>(),
-            ) {
-                Decision::Retry(wait) => {
-                    self.notify_retry(attempt, &outcome, wait);
-                    tokio::time::sleep(wait).await
-                }
-                Decision::GiveUp => return Err(error),
             }
+        }
+    }
+}
+
+impl Client {
+    /// After a failed idempotent attempt: waits as the retry policy says (telling `on_retry`), or gives
+    /// the error back when it says to stop.
+    pub(crate) async fn wait_or_give_up(&self, attempt: u32, outcome: &Outcome, error: ApiError) -> Result<()> {
+        match retry::decide(attempt, outcome, true, &self.inner.retry, rand::random::<f64>()) {
+            Decision::Retry(wait) => {
+                self.notify_retry(attempt, outcome, wait);
+                tokio::time::sleep(wait).await;
+                Ok(())
+            }
+            Decision::GiveUp => Err(error),
+        }
+    }
+}
+
+/// A transfer attempt that did not succeed (a non-2xx answer or a failed send), as the retry policy and the
+/// caller see it.
+pub(crate) fn failed_attempt(result: Result<(u16, Option<std::time::Duration>, Bytes)>) -> (Outcome, ApiError) {
+    match result {
+        Ok((status, header_retry, body)) => {
+            let body = String::from_utf8_lossy(&body).into_owned();
+            (Outcome::Status(status, None, header_retry), ApiError::from_response(status, header_retry, body))
+        }
+        Err(e) => {
+            let kind = match &e {
+                ApiError::Network { kind, .. } => *kind,
+                _ => crate::retry::NetworkKind::Other,
+            };
+            (Outcome::Network(kind), e)
         }
     }
 }

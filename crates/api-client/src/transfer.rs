@@ -1,8 +1,8 @@
 //! Files: downloading what the service points to (a render's output, a library item) with the key only for
 //! the API's own origin, and upload bodies that report their progress chunk by chunk.
 use crate::error::{ApiError, Result};
-use crate::http::origin;
-use crate::retry::{self, Decision, Outcome};
+use crate::http::{failed_attempt, origin};
+use crate::retry;
 use crate::Client;
 use bytes::Bytes;
 use reqwest::header::{AUTHORIZATION, CONTENT_TYPE, RETRY_AFTER};
@@ -123,38 +123,15 @@ impl Client {
                 Ok::<_, ApiError>((status, header_retry, content_type, bytes))
             }
             .await;
-            let (outcome, error) = match result {
+            match result {
                 Ok((status, _, content_type, bytes)) if (200..300).contains(&status) => {
                     tracing::debug!(method = "GET", path = "<file url>", status, "download");
                     return Ok(Downloaded { bytes, content_type });
                 }
-                Ok((status, header_retry, _, body)) => {
-                    let body = String::from_utf8_lossy(&body).into_owned();
-                    (
-                        Outcome::Status(status, None, header_retry),
-                        ApiError::from_response(status, header_retry, body),
-                    )
+                failed => {
+                    let (outcome, error) = failed_attempt(failed.map(|(status, retry, _, body)| (status, retry, body)));
+                    self.wait_or_give_up(attempt, &outcome, error).await?;
                 }
-                Err(e) => {
-                    let kind = match &e {
-                        ApiError::Network { kind, .. } => *kind,
-                        _ => crate::retry::NetworkKind::Other,
-                    };
-                    (Outcome::Network(kind), e)
-                }
-            };
-            match retry::decide(
-                attempt,
-                &outcome,
-                true,
-                &self.inner.retry,
-                rand::random::<f64>(),
-            ) {
-                Decision::Retry(wait) => {
-                    self.notify_retry(attempt, &outcome, wait);
-                    tokio::time::sleep(wait).await
-                }
-                Decision::GiveUp => return Err(error),
             }
         }
     }
