@@ -1,16 +1,17 @@
-//! The desktop shell: one `#[tauri::command]` per core command (docs/ipc.md), the settings kept by
-//! tauri-plugin-store, logs in the data folder, one instance at a time.
+//! The desktop shell: one `#[tauri::command]` per core command (docs/ipc.md), logs in the data folder, one
+//! instance at a time (the single-instance plugin focuses the first window over D-Bus; without D-Bus the
+//! core's lock on the data folder refuses the second start and this one exits saying so). Profiles live
+//! in the core's `settings.json` (atomic writes, set aside when damaged); tauri-plugin-store is kept for
+//! UI preferences only (none yet) and never holds a profile.
 //!
 //! Every command takes at most one argument named `args` and returns `Result<T, IpcError>`, so the web
 //! view receives either the value or the `{code, message, ...}` object.
 use contentdesk_core::commands::{self as c, JobStatus, StudioEvent, StudioJob};
-use contentdesk_core::{AppState, CoreConfig, IpcError, SettingsBackend};
-use serde_json::Value;
+use contentdesk_core::{AppState, CoreConfig, IpcError};
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 use tauri::{Manager, Runtime, State};
-use tauri_plugin_store::{Store, StoreExt};
 
 type R<T> = Result<T, IpcError>;
 
@@ -73,6 +74,12 @@ impl Core {
                     // Offline edits kept in the outbox are sent when the service answers again.
                     contentdesk_core::drafts::spawn_sync_loop(state.clone(), std::time::Duration::from_secs(10));
                     forward_studio_events(&app, &state);
+                }
+                Err(e) if e.contains(contentdesk_core::state::ALREADY_RUNNING) => {
+                    // No D-Bus (or the plugin did not answer): the first instance holds the data folder.
+                    eprintln!("{e}");
+                    tracing::error!(error = %e, "another instance holds the data folder; exiting");
+                    app.exit(1);
                 }
                 Err(e) => tracing::error!(error = %e, "core failed to start"),
             }
@@ -234,21 +241,6 @@ fn ui_ready() {
 }
 
 
-/// Core settings kept by tauri-plugin-store (`settings.json` in the data folder).
-struct PluginStore<Rt: Runtime>(Arc<Store<Rt>>);
-
-impl<Rt: Runtime> SettingsBackend for PluginStore<Rt> {
-    fn get(&self, key: &str) -> Option<Value> {
-        self.0.get(key)
-    }
-    fn set(&self, key: &str, value: Value) {
-        self.0.set(key, value)
-    }
-    fn save(&self) -> Result<(), String> {
-        self.0.save().map_err(|e| e.to_string())
-    }
-}
-
 /// The data folder: `CONTENTDESK_DATA_DIR` (tests, benchmarks) or the platform's app data folder.
 pub fn data_dir<Rt: Runtime>(app: &tauri::AppHandle<Rt>) -> Result<PathBuf, String> {
     if let Some(d) = std::env::var_os("CONTENTDESK_DATA_DIR") {
@@ -272,16 +264,14 @@ fn init_logging(dir: &std::path::Path) {
     };
 }
 
-/// Builds the core for this window: settings in the store, keys in the OS keyring (memory when none
-/// answers), the embedded sandbox.
+/// Builds the core for this window: profiles in the core's `settings.json` (the file tauri-plugin-store
+/// wrote before, same format, read as it is), keys in the OS keyring (memory when none answers), the
+/// embedded sandbox.
 pub async fn start_core<Rt: Runtime>(app: &tauri::AppHandle<Rt>) -> Result<AppState, String> {
     let dir = data_dir(app)?;
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     init_logging(&dir);
-    let store = app.store(dir.join("settings.json")).map_err(|e| format!("cannot open the settings: {e}"))?;
-    let mut config = CoreConfig::from_env(&dir);
-    config.settings = Some(Arc::new(PluginStore(store)));
-    AppState::start(config).await.map_err(|e| e.message)
+    AppState::start(CoreConfig::from_env(&dir)).await.map_err(|e| e.message)
 }
 
 /// The desktop app.

@@ -84,7 +84,7 @@ it("when the core cannot start, the reason shows instead of an empty app", async
 });
 
 it("keys in memory only: a banner on every page but Settings says so and links there", async () => {
-  withPlanner(fakeCore({ info: { version: "0.1.0", keyStorage: "memory", keyringProblem: "No keyring is reachable: install gnome-keyring.", dataDir: "/tmp" } }));
+  withPlanner(fakeCore({ info: { version: "0.1.0", keyStorage: "memory", keyringProblem: "No keyring is reachable: install gnome-keyring.", dataDir: "/tmp", notices: [] } }));
   render(App);
   const banner = await screen.findByTestId("keyring-banner");
   expect(banner).toHaveTextContent("Keys are kept in memory for this run only");

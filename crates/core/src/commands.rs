@@ -20,6 +20,9 @@ pub struct AppInfo {
     /// Why keys are in memory only, and what to do about it.
     pub keyring_problem: Option<String>,
     pub data_dir: String,
+    /// What this start found and did about it: each file that could not be read and where it was set
+    /// aside, kept work of a profile that no longer exists. Empty when all was well.
+    pub notices: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, Serialize, TS)]
@@ -82,6 +85,7 @@ pub async fn app_info(state: &AppState) -> IpcResult<AppInfo> {
         key_storage: state.key_storage(),
         keyring_problem: state.keyring_problem(),
         data_dir: state.data_dir().display().to_string(),
+        notices: state.notices(),
     })
 }
 

@@ -44,16 +44,44 @@ fn apply_render_spec(r: &mut RenderTimes, spec: &str) {
     }
 }
 
+/// Whether an existing SQLite file is sound (`quick_check`); a missing file is fine (created fresh).
+fn check_sqlite(path: &Path) -> Result<(), String> {
+    if !path.exists() {
+        return Ok(());
+    }
+    let conn = rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE).map_err(|e| e.to_string())?;
+    let check: String = conn.query_row("PRAGMA quick_check", [], |r| r.get(0)).map_err(|e| e.to_string())?;
+    if check == "ok" {
+        Ok(())
+    } else {
+        Err(format!("the database is damaged: {check}"))
+    }
+}
+
 pub struct Embedded {
     pub running: RunningSandbox,
 }
 
 impl Embedded {
     /// Opens (or creates and seeds) `sandbox.db` in `data_dir` and serves it on `127.0.0.1:0`.
-    pub async fn start(data_dir: &Path, config: Config) -> IpcResult<Embedded> {
+    /// A `sandbox.db` that is not a sound SQLite database, or that the sandbox cannot open, is set aside as
+    /// `sandbox.db.damaged-<UTC time>` and a fresh one seeded; the notice says so, for the user.
+    pub async fn start(data_dir: &Path, config: Config) -> IpcResult<(Embedded, Option<String>)> {
         let path = data_dir.join("sandbox.db");
-        let state = sandbox::AppState::open(&path, config)
-            .map_err(|e| IpcError::internal(format!("cannot open the local sandbox at {}: {e}", path.display())))?;
+        let mut notice = None;
+        let checked = check_sqlite(&path).and_then(|()| sandbox::AppState::open(&path, config.clone()).map_err(|e| e.to_string()));
+        let state = match checked {
+            Ok(s) => s,
+            Err(why) if path.exists() => {
+                let to = crate::jsonfile::set_aside(&path).map_err(|e| {
+                    IpcError::internal(format!("the local sandbox {} cannot be read ({why}) nor set aside ({e})", path.display()))
+                })?;
+                notice = Some(crate::jsonfile::set_aside_notice("The local sandbox's data", &path, &to, &why));
+                sandbox::AppState::open(&path, config)
+                    .map_err(|e| IpcError::internal(format!("cannot open the local sandbox at {}: {e}", path.display())))?
+            }
+            Err(why) => return Err(IpcError::internal(format!("cannot open the local sandbox at {}: {why}", path.display()))),
+        };
         let seeded = seed::seed_demo(&state, &seed::DemoOptions::default())
             .map_err(|e| IpcError::internal(format!("cannot seed the local sandbox: {e}")))?;
         if seeded.created {
@@ -63,7 +91,7 @@ impl Embedded {
             .await
             .map_err(|e| IpcError::internal(format!("cannot start the local sandbox: {e}")))?;
         tracing::info!(url = %running.base_url(), "local sandbox serving");
-        Ok(Embedded { running })
+        Ok((Embedded { running }, notice))
     }
 
     pub fn base_url(&self) -> String {

@@ -82,6 +82,66 @@ struct Inner {
     clients: Mutex<HashMap<String, Client>>,
     studio: crate::studio::Studio,
     outbox: crate::outbox::Outbox,
+    notices: Mutex<Vec<String>>,
+    /// The data folder's lock: released when the last handle of this core is dropped.
+    _lock: DataDirLock,
+}
+
+/// The lock file `contentdesk.lock` in the data folder, held (`flock` / `LockFileEx`, released by the OS
+/// when the process ends, even on `kill -9`) while a core runs on that folder.
+struct DataDirLock(#[allow(dead_code)] std::fs::File);
+
+/// What a second start on a locked data folder answers.
+pub const ALREADY_RUNNING: &str = "Content Desk is already running with this data folder";
+
+impl DataDirLock {
+    fn take(dir: &Path) -> IpcResult<DataDirLock> {
+        let path = dir.join("contentdesk.lock");
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(|e| IpcError::internal(format!("cannot open the lock file {}: {e}", path.display())))?;
+        match file.try_lock() {
+            Ok(()) => Ok(DataDirLock(file)),
+            Err(std::fs::TryLockError::WouldBlock) => Err(IpcError::internal(format!(
+                "{ALREADY_RUNNING} ({}). Switch to its window, or close it first.",
+                dir.display()
+            ))),
+            Err(std::fs::TryLockError::Error(e)) => {
+                Err(IpcError::internal(format!("cannot lock the data folder ({}): {e}", path.display())))
+            }
+        }
+    }
+}
+
+/// The profiles in the settings. A `profiles` value that cannot be read whole keeps the records that
+/// can, and the raw value is written beside the settings (`settings-profiles.damaged-<UTC time>.json`)
+/// before anything is saved over it.
+fn read_profiles(settings: &dyn SettingsBackend, dir: &Path, notices: &mut Vec<String>) -> Vec<ProfileRecord> {
+    let Some(raw) = settings.get(PROFILES) else { return Vec::new() };
+    if let Ok(all) = serde_json::from_value::<Vec<ProfileRecord>>(raw.clone()) {
+        return all;
+    }
+    let kept: Vec<ProfileRecord> = match &raw {
+        serde_json::Value::Array(items) => items.iter().filter_map(|v| serde_json::from_value(v.clone()).ok()).collect(),
+        _ => Vec::new(),
+    };
+    let aside = dir.join(format!("settings-profiles.damaged-{}.json", crate::jsonfile::utc_stamp()));
+    let written = serde_json::to_vec_pretty(&raw)
+        .map_err(|e| e.to_string())
+        .and_then(|b| crate::jsonfile::write_bytes(&aside, &b));
+    notices.push(match written {
+        Ok(()) => format!(
+            "Some profiles in the settings could not be read; {} were kept. The profiles as they were are set aside in {}.",
+            kept.len(),
+            aside.display()
+        ),
+        Err(e) => format!("Some profiles in the settings could not be read, and could not be set aside ({e})."),
+    });
+    kept
 }
 
 const PROFILES: &str = "profiles";
@@ -94,6 +154,10 @@ impl AppState {
         std::fs::create_dir_all(&config.data_dir).map_err(|e| {
             IpcError::internal(format!("cannot create the data folder {}: {e}", config.data_dir.display()))
         })?;
+        // One running core per data folder: a second one would revoke the first's sandbox key and race it
+        // on every file. Held (an OS lock, gone with the process) until the last handle is dropped.
+        let lock = DataDirLock::take(&config.data_dir)?;
+        let mut notices = Vec::new();
         let settings = config
             .settings
             .unwrap_or_else(|| Arc::new(JsonFileSettings::open(config.data_dir.join("settings.json"))));
@@ -104,21 +168,22 @@ impl AppState {
                 Ok(tokio::task::spawn_blocking(move || secrets::keyring_or_memory(service)))
             }
         };
-        let mut profiles: Vec<ProfileRecord> = settings
-            .get(PROFILES)
-            .and_then(|v| serde_json::from_value(v).ok())
-            .unwrap_or_default();
+        let mut profiles = read_profiles(&*settings, &config.data_dir, &mut notices);
         let mut selected: Option<String> =
             settings.get(SELECTED).and_then(|v| v.as_str().map(String::from));
 
         let embedded = if config.embedded_sandbox {
             if profiles.is_empty() {
+                // A settings file that could not be read is set aside by its first save (below), never
+                // written over: this fresh profile does not replace anything.
                 let id = uuid::Uuid::new_v4().to_string();
                 profiles.push(ProfileRecord { id: id.clone(), name: "Sandbox".into(), base_url: String::new(), kind: ProfileKind::Sandbox });
                 selected = Some(id);
             }
             if profiles.iter().any(|p| p.kind == ProfileKind::Sandbox) {
-                Some(Embedded::start(&config.data_dir, config.embedded_sandbox_config.clone()).await?)
+                let (e, notice) = Embedded::start(&config.data_dir, config.embedded_sandbox_config.clone()).await?;
+                notices.extend(notice);
+                Some(e)
             } else {
                 None
             }
@@ -133,7 +198,9 @@ impl AppState {
             selected = profiles.first().map(|p| p.id.clone());
         }
 
-        let studio = crate::studio::Studio::open(&config.data_dir)?;
+        let (studio, notice) = crate::studio::Studio::open(&config.data_dir)?;
+        notices.extend(notice);
+        notices.extend(crate::outbox::set_aside_if_damaged(&config.data_dir));
         // Reads the kept changes of earlier versions' files into the one outbox, once.
         let outbox = crate::outbox::Outbox::open(&config.data_dir);
         let state = AppState {
@@ -149,18 +216,42 @@ impl AppState {
                 clients: Mutex::new(HashMap::new()),
                 studio,
                 outbox,
+                notices: Mutex::new(Vec::new()),
+                _lock: lock,
             }),
         };
         state.persist()?;
+        notices.extend(state.inner.settings.notice());
         state.ensure_sandbox_key().await?;
         for p in state.records() {
             let has = state.secret_get(&p.id).await.map(|k| k.is_some()).unwrap_or(false);
             state.set_has_key(&p.id, has);
         }
-        // Renders under way when the app last closed are polled again (and unsent ones sent again).
+        // Renders under way when the app last closed are polled again (and unsent ones sent again); those
+        // of a profile that no longer exists are kept and shown, never polled.
         let ids: Vec<String> = state.records().into_iter().map(|p| p.id).collect();
-        crate::studio::resume(&state, &ids);
+        let under_way = crate::studio::resume(&state, &ids);
+        let orphans = |counts: Vec<(String, usize)>| -> usize { counts.into_iter().filter(|(id, _)| !ids.contains(id)).map(|(_, n)| n).sum() };
+        let orphan_jobs = orphans(state.studio().jobs_per_profile());
+        let orphan_kept = orphans(crate::outbox::kept_per_profile(state.data_dir()));
+        if orphan_jobs + orphan_kept > 0 {
+            notices.push(format!(
+                "{orphan_jobs} render(s) ({under_way} still under way) and {orphan_kept} change(s) kept on this computer belong to a profile \
+                 that no longer exists. They are kept (studio.db, outbox.json in {}) and not sent or checked.",
+                state.data_dir().display()
+            ));
+        }
+        for n in &notices {
+            tracing::warn!(notice = %n, "start-up notice");
+        }
+        *state.inner.notices.lock().unwrap_or_else(|e| e.into_inner()) = notices;
         Ok(state)
+    }
+
+    /// What the user is told about this start: files that could not be read and were set aside (and
+    /// where), kept work of a profile that no longer exists.
+    pub fn notices(&self) -> Vec<String> {
+        self.inner.notices.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
     /// The studio: caches, the render queue and its events.

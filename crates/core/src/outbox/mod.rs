@@ -72,6 +72,38 @@ impl Outbox {
     }
 }
 
+/// At start: an `outbox.json` that cannot be read is set aside as `outbox.json.damaged-<UTC time>` (the
+/// kept changes start empty rather than every offline edit being refused); returns what the user is told.
+pub(crate) fn set_aside_if_damaged(dir: &Path) -> Option<String> {
+    let p = path(dir);
+    let why = match std::fs::read(&p) {
+        Ok(bytes) => match serde_json::from_slice::<OutboxFile>(&bytes) {
+            Ok(_) => return None,
+            Err(_) if bytes.is_empty() => "it is empty".to_string(),
+            Err(e) => e.to_string(),
+        },
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+        Err(e) => e.to_string(),
+    };
+    match crate::jsonfile::set_aside(&p) {
+        Ok(to) => Some(crate::jsonfile::set_aside_notice("The changes kept on this computer", &p, &to, &why)),
+        Err(e) => Some(format!("The changes kept on this computer ({}) cannot be read ({why}) nor set aside ({e}).", p.display())),
+    }
+}
+
+/// Profiles with kept changes, and how many each has (cards and brand-kit sections).
+pub(crate) fn kept_per_profile(dir: &Path) -> Vec<(String, usize)> {
+    read(dir)
+        .map(|f| {
+            f.profiles
+                .into_iter()
+                .map(|(id, k)| (id, k.cards.len() + k.brand_kits.values().map(|b| b.sections.len() + b.archived.len()).sum::<usize>()))
+                .filter(|(_, n)| *n > 0)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 // --- the file
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

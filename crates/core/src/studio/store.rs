@@ -40,16 +40,28 @@ CREATE INDEX IF NOT EXISTS jobs_profile ON jobs (profile_id, created_at);";
 pub(super) const LIST_LIMIT: usize = 500;
 
 impl Studio {
-    pub fn open(data_dir: &Path) -> IpcResult<Studio> {
+    /// Opens `studio.db` in `data_dir`. A file that is not a sound SQLite database (truncated, overwritten,
+    /// garbage) is set aside as `studio.db.damaged-<UTC time>` and a fresh queue opened; the second value
+    /// says so, for the user.
+    pub fn open(data_dir: &Path) -> IpcResult<(Studio, Option<String>)> {
         let path = data_dir.join("studio.db");
-        let conn = Connection::open(&path)
-            .and_then(|c| {
-                c.execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")?;
-                c.execute_batch(SCHEMA)?;
-                Ok(c)
-            })
-            .map_err(|e| IpcError::internal(format!("cannot open the render queue {}: {e}", path.display())))?;
-        Ok(Studio {
+        let mut notice = None;
+        let conn = match open_checked(&path) {
+            Ok(c) => c,
+            Err(e) if path.exists() => {
+                let to = crate::jsonfile::set_aside(&path)
+                    .map_err(|e2| IpcError::internal(format!("the render queue {} cannot be read ({e}) nor set aside ({e2})", path.display())))?;
+                notice = Some(crate::jsonfile::set_aside_notice("The render queue", &path, &to, &e.to_string()));
+                open_checked(&path)
+                    .map_err(|e| IpcError::internal(format!("cannot open the render queue {}: {e}", path.display())))?
+            }
+            Err(e) => return Err(IpcError::internal(format!("cannot open the render queue {}: {e}", path.display()))),
+        };
+        Ok((Self::with(conn), notice))
+    }
+
+    fn with(conn: Connection) -> Studio {
+        Studio {
             db: Mutex::new(conn),
             events: broadcast::channel(256).0,
             pollers: Mutex::new(HashMap::new()),
@@ -60,7 +72,7 @@ impl Studio {
             balance: Mutex::new(HashMap::new()),
             paused: Mutex::new(Default::default()),
             shutdown: CancellationToken::new(),
-        })
+        }
     }
 
     pub fn subscribe(&self) -> broadcast::Receiver<StudioEvent> {
@@ -152,6 +164,17 @@ impl Studio {
         rows.map(|it| it.flatten().filter_map(|s| serde_json::from_str(&s).ok()).collect()).unwrap_or_default()
     }
 
+    /// How many jobs each profile has in the queue (all states).
+    pub(crate) fn jobs_per_profile(&self) -> Vec<(String, usize)> {
+        let db = self.db();
+        let Ok(mut stmt) = db.prepare("SELECT profile_id, COUNT(*) FROM jobs GROUP BY profile_id") else {
+            return Vec::new();
+        };
+        stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as usize)))
+            .map(|it| it.flatten().collect())
+            .unwrap_or_default()
+    }
+
     /// Jobs still under way, of every profile.
     pub(super) fn unfinished(&self) -> Vec<(String, String)> {
         let db = self.db();
@@ -197,6 +220,21 @@ impl Studio {
     pub fn shutdown(&self) {
         self.shutdown.cancel();
     }
+}
+
+/// Opens a SQLite file and checks it is sound (`quick_check`) before anything is written to it.
+pub(crate) fn open_checked(path: &Path) -> rusqlite::Result<Connection> {
+    let c = Connection::open(path)?;
+    let check: String = c.query_row("PRAGMA quick_check", [], |r| r.get(0))?;
+    if check != "ok" {
+        return Err(rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CORRUPT),
+            Some(format!("the database is damaged: {check}")),
+        ));
+    }
+    c.execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")?;
+    c.execute_batch(SCHEMA)?;
+    Ok(c)
 }
 
 pub(super) fn db_error(e: rusqlite::Error) -> IpcError {

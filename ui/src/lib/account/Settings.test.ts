@@ -253,10 +253,27 @@ describe("where keys live", () => {
   it("keys in memory: each profile says so, and the warning says why and what to do", async () => {
     await setup({
       profiles: [SANDBOX, STUDIO, { ...STUDIO, id: "r2", name: "Empty", hasKey: false }],
-      info: { version: "0.1.0", keyStorage: "memory", keyringProblem: "No keyring is reachable: install gnome-keyring.", dataDir: "/tmp" },
+      info: { version: "0.1.0", keyStorage: "memory", keyringProblem: "No keyring is reachable: install gnome-keyring.", dataDir: "/tmp", notices: [] },
     });
     expect(screen.getByTestId("keyring-warning")).toHaveTextContent("install gnome-keyring");
     expect(within(screen.getByTestId("profile-Studio")).getByTestId("key-status")).toHaveTextContent("memory for this run only");
     expect(within(screen.getByTestId("profile-Empty")).getByTestId("key-status")).toHaveTextContent("No key");
+  });
+});
+
+describe("what the start found", () => {
+  const aside = "The settings file, with the profiles, (settings.json) could not be read (it is empty). It was set aside as /home/me/.local/share/contentdesk/settings.json.damaged-20260101T120000Z and Content Desk started without it; nothing in it was deleted.";
+
+  it("a file set aside at start is named, with where it went", async () => {
+    await setup({ info: { version: "0.1.0", keyStorage: "keyring", keyringProblem: null, dataDir: "/tmp", notices: [aside] } });
+    const note = screen.getByTestId("startup-notices");
+    expect(note).toHaveAttribute("role", "status");
+    expect(note).toHaveTextContent("files set aside");
+    expect(note).toHaveTextContent("settings.json.damaged-20260101T120000Z");
+  });
+
+  it("a clean start shows nothing", async () => {
+    await setup();
+    expect(screen.queryByTestId("startup-notices")).toBeNull();
   });
 });

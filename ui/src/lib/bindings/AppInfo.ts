@@ -5,4 +5,9 @@ export type AppInfo = { version: string, keyStorage: KeyStorage,
 /**
  * Why keys are in memory only, and what to do about it.
  */
-keyringProblem: string | null, dataDir: string, };
+keyringProblem: string | null, dataDir: string, 
+/**
+ * What this start found and did about it: each file that could not be read and where it was set
+ * aside, kept work of a profile that no longer exists. Empty when all was well.
+ */
+notices: Array<string>, };

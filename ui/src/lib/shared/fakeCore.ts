@@ -31,7 +31,7 @@ export function fakeCore(
   const core: FakeCore = {
     profiles: init.profiles ?? [SANDBOX],
     selectedId: init.selectedId ?? "sb",
-    info: init.info ?? { version: "0.1.0", keyStorage: "keyring", keyringProblem: null, dataDir: "/tmp/cd" },
+    info: init.info ?? { version: "0.1.0", keyStorage: "keyring", keyringProblem: null, dataDir: "/tmp/cd", notices: [] },
     balance: init.balance ?? { balance: 120, tier: "hero", autoTopupEnabled: false },
     failWith: {},
     hold: {},
