@@ -1,17 +1,24 @@
-//! The API key as a secret: it prints as `ch_live_…<redacted>`, cannot be serialised, and is read only
-//! where the `Authorization` header is built.
+//! The API key as a secret: it prints as `ch_live_…<redacted>`, cannot be serialised, is read only
+//! where the `Authorization` header is built, and its bytes are overwritten with zeros when it is
+//! dropped (each clone its own), so a freed key does not linger in the heap.
 use std::fmt;
+use zeroize::Zeroize;
 
 /// The prefix every key of the service starts with (spec §5.3, facts 1.1).
 pub const KEY_PREFIX: &str = "ch_live_";
 
-/// A bearer API key. `Debug` and `Display` never show the secret; there is no `Serialize`.
+/// A bearer API key. `Debug` and `Display` never show the secret; there is no `Serialize`; zeroized on
+/// drop.
 #[derive(Clone, PartialEq, Eq)]
 pub struct ApiKey(String);
 
 impl ApiKey {
+    /// Takes the secret (trimmed); the string given is zeroized once copied.
     pub fn new(secret: impl Into<String>) -> Self {
-        ApiKey(secret.into().trim().to_string())
+        let mut given: String = secret.into();
+        let key = ApiKey(given.trim().to_string());
+        given.zeroize();
+        key
     }
 
     /// The secret itself. Only the request builder should need it.
@@ -31,6 +38,12 @@ impl ApiKey {
         } else {
             "<redacted>"
         }
+    }
+}
+
+impl Drop for ApiKey {
+    fn drop(&mut self) {
+        self.0.zeroize();
     }
 }
 

@@ -59,6 +59,12 @@ pub struct KeySetArgs {
     pub key: String,
 }
 
+impl Drop for KeySetArgs {
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.key);
+    }
+}
+
 impl std::fmt::Debug for KeySetArgs {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("KeySetArgs").field("profile_id", &self.profile_id).field("key", &"<redacted>").finish()
@@ -141,13 +147,13 @@ pub async fn profile_select(state: &AppState, args: ProfileIdArgs) -> IpcResult<
 /// Checks the key with `GET /account/balance` and stores it only when that answers 200.
 pub async fn key_set(state: &AppState, args: KeySetArgs) -> IpcResult<Balance> {
     let p = state.record(&args.profile_id)?;
-    let key = args.key.trim().to_string();
+    let key = zeroize::Zeroizing::new(args.key.trim().to_string());
     if key.is_empty() {
         return Err(IpcError::validation("key", "Paste the API key (it starts with ch_live_)."));
     }
     let client = AppState::client_with(&state.base_url_of(&p)?, &key)?;
     let balance = client.account().balance().await?;
-    state.secret_set(&p.id, key).await?;
+    state.secret_set(&p.id, key.to_string()).await?;
     tracing::info!(profile = %p.id, "key checked and stored");
     // Renders waiting for a key (a 401 stopped their polling) are checked again now.
     crate::studio::resume_profile(state, &p.id);

@@ -289,7 +289,7 @@ impl AppState {
                 None
             }
         };
-        if stored.as_deref().is_some_and(|k| embedded.key_is_live(k)) {
+        if stored.as_deref().is_some_and(|k| embedded.key_is_live(k.as_str())) {
             return Ok(());
         }
         let key = embedded.mint_key()?;
@@ -349,15 +349,17 @@ impl AppState {
 
     // --- keys and clients
 
-    async fn secret_get(&self, id: &str) -> Result<Option<String>, SecretError> {
+    /// The stored key, zeroized when dropped.
+    async fn secret_get(&self, id: &str) -> Result<Option<zeroize::Zeroizing<String>>, SecretError> {
         let store = self.inner.secrets.clone();
         let id = id.to_string();
-        tokio::task::spawn_blocking(move || store.get(&id))
+        tokio::task::spawn_blocking(move || store.get(&id).map(|k| k.map(zeroize::Zeroizing::new)))
             .await
             .unwrap_or_else(|e| Err(SecretError::Other { reason: e.to_string() }))
     }
 
     pub(crate) async fn secret_set(&self, id: &str, key: String) -> IpcResult<()> {
+        let key = zeroize::Zeroizing::new(key);
         let store = self.inner.secrets.clone();
         let account = id.to_string();
         tokio::task::spawn_blocking(move || store.set(&account, &key))
