@@ -51,6 +51,45 @@ async fn drag_a_card_to_the_next_column(c: &Client, artifacts: &std::path::Path)
     wait_css(c, &in_target).await;
 }
 
+/// The app launched again on `data` outside D-Bus: it must exit, non-zero, naming the running instance.
+async fn second_start_without_dbus_exits_saying_so(data: &std::path::Path) {
+    let mut second = Command::new(env("CONTENTDESK_APP_BIN"));
+    second
+        .env("CONTENTDESK_DATA_DIR", data)
+        .env_remove("DBUS_SESSION_BUS_ADDRESS")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
+    let child = second.spawn().expect("the app starts a second time");
+    let out = tokio::time::timeout(Duration::from_secs(60), tokio::task::spawn_blocking(move || child.wait_with_output()))
+        .await
+        .expect("the second instance exits by itself")
+        .unwrap()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "the second instance exits with an error: {stderr}");
+    assert!(stderr.contains("already running with this data folder"), "it says why: {stderr}");
+}
+
+/// The app launched again on `data` inside the session's D-Bus: it hands over to the running window and
+/// exits without starting a core.
+async fn second_start_with_dbus_hands_over(data: &std::path::Path) {
+    let child = Command::new(env("CONTENTDESK_APP_BIN"))
+        .env("CONTENTDESK_DATA_DIR", data)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the app starts a second time");
+    let out = tokio::time::timeout(Duration::from_secs(60), tokio::task::spawn_blocking(move || child.wait_with_output()))
+        .await
+        .expect("the second instance hands over and exits by itself")
+        .unwrap()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("already running with this data folder"), "it handed over, not refused: {stderr}");
+}
+
 /// Studio: type a prompt, wait for the price, Generate; the job shows in the queue, then its image in
 /// the gallery (the core polled it and told the window through a Tauri event).
 async fn generate_an_image(c: &Client, artifacts: &std::path::Path) {
@@ -119,6 +158,15 @@ async fn the_window_shows_the_sandbox_keeps_a_key_in_the_keyring_across_restarts
 
     // Restart: the remote profile still works with the key read back from the keyring.
     let c = session(port).await;
+    wait_css(&c, "[data-testid=balance]").await;
+
+    // A second start on the same data folder with no session D-Bus (the single-instance plugin cannot
+    // hand over): it exits with a message that says so, and the first window goes on.
+    second_start_without_dbus_exits_saying_so(&data).await;
+    wait_css(&c, "[data-testid=balance]").await;
+    // With D-Bus the single-instance plugin hands over to the first window: the second exits at once,
+    // without reaching the core's refusal.
+    second_start_with_dbus_hands_over(&data).await;
     wait_css(&c, "[data-testid=balance]").await;
     wait_css(&c, "a[href='#/settings']").await.click().await.unwrap();
     let card = wait_css(&c, "[data-testid='profile-Remote studio']").await;
