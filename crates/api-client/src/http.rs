@@ -337,19 +337,7 @@ impl Client {
                     (Outcome::Network(kind), e)
                 }
             };
-            match retry::decide(
-                attempt,
-                &outcome,
-                call.idempotent,
-                &self.inner.retry,
-                rand::random::<f64>(),
-            ) {
-                Decision::Retry(wait) => {
-                    self.notify_retry(attempt, &outcome, wait);
-                    tokio::time::sleep(wait).await
-                }
-                Decision::GiveUp => return Err(error),
-            }
+            self.wait_or_give_up(attempt, &outcome, error, call.idempotent).await?;
         }
     }
 
@@ -393,7 +381,7 @@ impl Client {
                 }
                 failed => {
                     let (outcome, error) = failed_attempt(failed);
-                    self.wait_or_give_up(attempt, &outcome, error).await?;
+                    self.wait_or_give_up(attempt, &outcome, error, true).await?;
                 }
             }
         }
@@ -401,10 +389,10 @@ impl Client {
 }
 
 impl Client {
-    /// After a failed idempotent attempt: waits as the retry policy says (telling `on_retry`), or gives
-    /// the error back when it says to stop.
-    pub(crate) async fn wait_or_give_up(&self, attempt: u32, outcome: &Outcome, error: ApiError) -> Result<()> {
-        match retry::decide(attempt, outcome, true, &self.inner.retry, rand::random::<f64>()) {
+    /// After a failed attempt: waits as the retry policy says (telling `on_retry`), or gives the error
+    /// back when it says to stop.
+    pub(crate) async fn wait_or_give_up(&self, attempt: u32, outcome: &Outcome, error: ApiError, idempotent: bool) -> Result<()> {
+        match retry::decide(attempt, outcome, idempotent, &self.inner.retry, rand::random::<f64>()) {
             Decision::Retry(wait) => {
                 self.notify_retry(attempt, outcome, wait);
                 tokio::time::sleep(wait).await;

@@ -130,7 +130,7 @@ impl Client {
                 }
                 failed => {
                     let (outcome, error) = failed_attempt(failed.map(|(status, retry, _, body)| (status, retry, body)));
-                    self.wait_or_give_up(attempt, &outcome, error).await?;
+                    self.wait_or_give_up(attempt, &outcome, error, true).await?;
                 }
             }
         }

@@ -142,17 +142,25 @@ fn file_base_url(dir: &Path) -> Option<String> {
     serde_json::from_str::<serde_json::Value>(&text).ok()?.get("baseUrl")?.as_str().map(str::to_string)
 }
 
+/// The base URL asked for by `--base-url` or `CONTENTHERO_BASE_URL`, when one is.
+pub fn explicit_base_url(given: &Given) -> Option<String> {
+    given.base_url.clone().or_else(|| env("CONTENTHERO_BASE_URL"))
+}
+
+/// The base URL when no profile gives one: asked for, else the official CLI's `config.json`, else the
+/// service's default.
+pub fn default_base_url(given: &Given) -> String {
+    explicit_base_url(given)
+        .or_else(|| config_dir().as_deref().and_then(file_base_url))
+        .unwrap_or_else(|| REMOTE_DEFAULT_BASE_URL.to_string())
+}
+
 /// Walks the ladder. An error is a rung that is there but unusable (a profile not found, a credential
 /// file others may read): said plainly rather than skipped.
 pub fn resolve(given: &Given) -> Result<Resolved, String> {
-    let explicit_base = given.base_url.clone().or_else(|| env("CONTENTHERO_BASE_URL"));
+    let explicit_base = explicit_base_url(given);
     let config = config_dir();
-    let fallback_base = || {
-        explicit_base
-            .clone()
-            .or_else(|| config.as_deref().and_then(file_base_url))
-            .unwrap_or_else(|| REMOTE_DEFAULT_BASE_URL.to_string())
-    };
+    let fallback_base = || default_base_url(given);
     if let Some(k) = given.api_key.clone().filter(|k| !k.trim().is_empty()) {
         return Ok(Resolved { key: Some(k), source: KeySource::Flag, base_url: fallback_base(), profile: None });
     }

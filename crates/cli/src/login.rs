@@ -90,13 +90,12 @@ fn named_profile(given: &Given) -> Result<Option<ProfileRecord>, OpError> {
     Ok(Some(p))
 }
 
-/// The base URL a new key is for: `--base-url`, the named profile's, else the ladder's.
-fn base_url_for(given: &Given, profile: Option<&ProfileRecord>) -> Result<String, OpError> {
-    Ok(match (&given.base_url, profile) {
-        (Some(b), _) => b.clone(),
-        (None, Some(p)) => p.base_url.clone(),
-        (None, None) => keys::resolve(&Given { api_key: Some("-".into()), ..Default::default() }).map_err(OpError::Auth)?.base_url,
-    })
+/// The base URL a new key is for, in the ladder's order: asked for (`--base-url`, `CONTENTHERO_BASE_URL`),
+/// the named profile's, `config.json`'s, the default.
+fn base_url_for(given: &Given, profile: Option<&ProfileRecord>) -> String {
+    keys::explicit_base_url(given)
+        .or_else(|| profile.map(|p| p.base_url.clone()))
+        .unwrap_or_else(|| keys::default_base_url(given))
 }
 
 /// Checks the key with a balance read, then stores it; the reply says where.
@@ -130,7 +129,7 @@ async fn check_and_store(key: &str, base_url: &str, profile: Option<&ProfileReco
 pub async fn login(given: &Given, key_arg: Option<&String>, to_file: bool) -> Result<Value, OpError> {
     let key = key_from(key_arg)?;
     let profile = named_profile(given)?;
-    let base_url = base_url_for(given, profile.as_ref())?;
+    let base_url = base_url_for(given, profile.as_ref());
     check_and_store(&key, &base_url, profile.as_ref(), to_file).await
 }
 
@@ -142,7 +141,7 @@ pub async fn login(given: &Given, key_arg: Option<&String>, to_file: bool) -> Re
 pub async fn browser_login(given: &Given, to_file: bool) -> Result<Value, OpError> {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let profile = named_profile(given)?;
-    let base_url = base_url_for(given, profile.as_ref())?;
+    let base_url = base_url_for(given, profile.as_ref());
     let origin = base_url.trim_end_matches('/').trim_end_matches(api_types::API_PREFIX).to_string();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.map_err(|e| OpError::Internal(format!("cannot listen for the browser: {e}")))?;
     let port = listener.local_addr().map_err(|e| OpError::Internal(e.to_string()))?.port();

@@ -147,7 +147,7 @@ fn main() -> ExitCode {
         }
         ["mcp"] if sub.get_flag("list-tools") => Ok(mcp::tool_table()),
         ["mcp"] => return serve_mcp(&matches),
-        ["login"] if sub.contains_id("with-key") && sub.value_source("with-key").is_some() => {
+        ["login"] if sub.value_source("with-key").is_some() => {
             runtime().and_then(|rt| rt.block_on(login::login(&given(&matches), sub.get_one::<String>("with-key"), sub.get_flag("file"))))
         }
         ["login"] => runtime().and_then(|rt| rt.block_on(login::browser_login(&given(&matches), sub.get_flag("file")))),

@@ -91,8 +91,7 @@ impl Progress for Notify {
                 Some(t) => format!("fetched {fetched} of {t}"),
                 None => format!("fetched {fetched}"),
             },
-            #[allow(unreachable_patterns)]
-            _ => return,
+            ProgressEvent::Bytes { done, total } => format!("sent {done} of {total} bytes"),
         };
         let progress = self.step.fetch_add(1, std::sync::atomic::Ordering::Relaxed) as f64 + 1.0;
         let param: Result<ProgressNotificationParam, _> = serde_json::from_value(json!({
