@@ -266,6 +266,27 @@ impl Client {
         &self.inner.base_url
     }
 
+    /// The same client (base URL, timeouts, retries, connection pool) acting with another credential: a
+    /// server acting for many users (`cdesk mcp --http`, one delegated OAuth access token each) makes one
+    /// client and derives one per user without opening a pool each. The credential is sent as
+    /// `Authorization: Bearer …` like a key, and is as secret (never printed, zeroized on drop).
+    pub fn with_key(&self, key: ApiKey) -> Result<Client> {
+        let mut auth = HeaderValue::from_str(&format!("Bearer {}", key.expose()))
+            .map_err(|_| ApiError::Config("the credential holds characters a header cannot carry".into()))?;
+        auth.set_sensitive(true);
+        let i = &self.inner;
+        Ok(Client {
+            inner: Arc::new(Inner {
+                http: i.http.clone(),
+                base_url: i.base_url.clone(),
+                key,
+                auth,
+                retry: i.retry.clone(),
+                on_retry: i.on_retry.clone(),
+            }),
+        })
+    }
+
     pub fn retry_config(&self) -> &RetryConfig {
         &self.inner.retry
     }
@@ -492,6 +513,18 @@ mod tests {
         let c = Client::new("http://localhost:1/api/v1/", ApiKey::new("ch_live_x")).unwrap();
         assert_eq!(c.base_url(), "http://localhost:1/api/v1");
         assert!(Client::new("localhost/api/v1", ApiKey::new("k")).is_err());
+    }
+
+    #[test]
+    fn with_key_keeps_the_options_and_hides_the_new_credential() {
+        let c = Client::new("http://localhost:1/api/v1", ApiKey::new("ch_live_first")).unwrap();
+        let d = c.with_key(ApiKey::new("cho_at_delegatedsecret")).unwrap();
+        assert_eq!(d.base_url(), c.base_url());
+        assert_eq!(d.inner.auth.to_str().unwrap(), "Bearer cho_at_delegatedsecret");
+        assert!(d.inner.auth.is_sensitive());
+        assert!(!format!("{d:?}").contains("delegatedsecret"), "{d:?}");
+        assert_eq!(c.inner.auth.to_str().unwrap(), "Bearer ch_live_first", "the first client keeps its own");
+        assert!(c.with_key(ApiKey::new("bad\nvalue")).is_err());
     }
 
     #[test]
