@@ -5,6 +5,7 @@
 mod keys;
 mod login;
 mod mcp;
+mod mcp_http;
 mod output;
 mod progress;
 
@@ -58,7 +59,13 @@ fn cli() -> Command {
         Command::new("mcp")
             .about("Serve the operations as MCP agent tools over stdio (for Claude, Cursor, …)")
             .long_about("Serve the operations as Model Context Protocol tools over stdio, with each brand kit's sections as resources and a draft_post prompt. Configure an MCP client with {\"command\": \"cdesk\", \"args\": [\"mcp\"]}. The key comes from the same ladder as every command; no tool takes or returns a key. Logs go to stderr; stdout is the protocol.")
-            .arg(Arg::new("list-tools").long("list-tools").action(ArgAction::SetTrue).help("Print the tool table (name, command, effect, annotations) and exit")),
+            .arg(Arg::new("list-tools").long("list-tools").action(ArgAction::SetTrue).help("Print the tool table (name, command, effect, annotations) and exit"))
+            .arg(Arg::new("http").long("http").value_name("ADDR").conflicts_with("list-tools")
+                .help("Serve over Streamable HTTP at ADDR (e.g. 127.0.0.1:8790), path /mcp, as an OAuth protected resource: no API key, each request acts with its user's access token"))
+            .arg(Arg::new("issuer").long("issuer").value_name("URL").requires("http")
+                .help("The OAuth authorization server (default: the base URL without /api/v1)"))
+            .arg(Arg::new("public-url").long("public-url").value_name("URL").requires("http")
+                .help("How clients reach this server (default: http://ADDR); the resource is <URL>/mcp")),
     )
     .subcommand(
         Command::new("login")
@@ -146,6 +153,7 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         ["mcp"] if sub.get_flag("list-tools") => Ok(mcp::tool_table()),
+        ["mcp"] if sub.contains_id("http") => return serve_mcp_http(&matches, sub),
         ["mcp"] => return serve_mcp(&matches),
         ["login"] if sub.value_source("with-key").is_some() => {
             runtime().and_then(|rt| rt.block_on(login::login(&given(&matches), sub.get_one::<String>("with-key"), sub.get_flag("file"))))
@@ -196,6 +204,28 @@ fn serve_mcp(m: &ArgMatches) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("cdesk mcp: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `cdesk mcp --http`: no key; the issuer from `--issuer` or the base URL (`--base-url`,
+/// `CONTENTHERO_BASE_URL`, the profile's).
+fn serve_mcp_http(m: &ArgMatches, sub: &ArgMatches) -> ExitCode {
+    let options = mcp_http::Options {
+        addr: sub.get_one::<String>("http").cloned().unwrap_or_default(),
+        issuer: sub.get_one::<String>("issuer").cloned(),
+        public_url: sub.get_one::<String>("public-url").cloned(),
+        base_url: keys::explicit_base_url(&given(m)).or_else(|| {
+            // A profile's base URL, when one is named or selected (the key itself is not used).
+            keys::resolve(&given(m)).ok().filter(|r| r.profile.is_some()).map(|r| r.base_url)
+        }),
+    };
+    let result = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start: {e}")).and_then(|rt| rt.block_on(mcp_http::serve(options)));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("cdesk mcp --http: {e}");
             ExitCode::from(1)
         }
     }

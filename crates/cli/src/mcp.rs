@@ -41,7 +41,9 @@ its outputId: follow it with get_generation_status. Brand-kit sections are also 
 
 #[derive(Clone)]
 pub struct Server {
-    client: Client,
+    /// The stdio server's one client; `None` for the HTTP server, where each request carries its
+    /// caller's (see [`Server::client`]).
+    client: Option<Client>,
     tools: Arc<Vec<Tool>>,
 }
 
@@ -71,7 +73,21 @@ pub fn tool_of(e: &Entry) -> Tool {
 
 impl Server {
     pub fn new(client: Client) -> Server {
-        Server { client, tools: Arc::new(agent_catalogue().map(tool_of).collect()) }
+        Server { client: Some(client), tools: Arc::new(agent_catalogue().map(tool_of).collect()) }
+    }
+
+    /// A server with no credential of its own (`cdesk mcp --http`): every request acts as the user whose
+    /// token the HTTP layer checked and put on it.
+    pub fn per_request() -> Server {
+        Server { client: None, tools: Arc::new(agent_catalogue().map(tool_of).collect()) }
+    }
+
+    /// Who this request acts as: the stdio server's client, or the HTTP request's caller.
+    fn client(&self, context: &RequestContext<RoleServer>) -> Result<Client, McpError> {
+        match &self.client {
+            Some(c) => Ok(c.clone()),
+            None => crate::mcp_http::caller(context).ok_or_else(|| McpError::internal_error("this request carries no checked caller", None)),
+        }
     }
 }
 
@@ -135,7 +151,8 @@ impl Server {
         if serde_json::to_vec(&args).map(|b| b.len()).unwrap_or(0) > MAX_ARGS_BYTES {
             return Ok(failure(&OpError::Usage { message: format!("the arguments are larger than {} MiB", MAX_ARGS_BYTES / (1024 * 1024)), field: None }));
         }
-        let mut cx = Cx::new(self.client.clone());
+        let client = self.client(&context)?;
+        let mut cx = Cx::new(client.clone());
         cx.wait_cap = Some(WAIT_CAP);
         if let Some(token) = context.meta.get_progress_token() {
             cx.progress = Arc::new(Notify { peer: context.peer.clone(), token, step: Default::default() });
@@ -150,7 +167,7 @@ impl Server {
         };
         Ok(match outcome {
             Ok(value) if entry.meta.effect == Effect::Spend || entry.meta.tool == "get_generation_status" => {
-                let previews = self.previews(&value).await;
+                let previews = previews(&client, &value).await;
                 let mut r = success(value);
                 r.content.extend(previews);
                 r
@@ -168,32 +185,30 @@ impl Server {
     }
 }
 
-impl Server {
-    /// A finished render's images as MCP image content, so an agent sees what it made: the first few, each
-    /// small enough to pass; others (and every other kind) stay as URLs in the JSON.
-    async fn previews(&self, value: &Value) -> Vec<ContentBlock> {
-        use base64::Engine as _;
-        if value.get("status").and_then(Value::as_str) != Some("completed") {
-            return Vec::new();
-        }
-        let mut urls: Vec<&str> = value.get("outputUrls").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
-        if urls.is_empty() {
-            urls = value
-                .get("outputs")
-                .and_then(Value::as_array)
-                .map(|a| a.iter().filter_map(|o| o.get("url").and_then(Value::as_str)).collect())
-                .unwrap_or_default();
-        }
-        let mut blocks = Vec::new();
-        for url in urls.into_iter().take(PREVIEW_IMAGES) {
-            let Ok(file) = self.client.download(url).await else { continue };
-            let mime = file.content_type.clone().unwrap_or_default();
-            if mime.starts_with("image/") && mime != "image/svg+xml" && file.bytes.len() <= PREVIEW_MAX_BYTES {
-                blocks.push(ContentBlock::image(base64::engine::general_purpose::STANDARD.encode(&file.bytes), mime));
-            }
-        }
-        blocks
+/// A finished render's images as MCP image content, so an agent sees what it made: the first few, each
+/// small enough to pass; others (and every other kind) stay as URLs in the JSON.
+async fn previews(client: &Client, value: &Value) -> Vec<ContentBlock> {
+    use base64::Engine as _;
+    if value.get("status").and_then(Value::as_str) != Some("completed") {
+        return Vec::new();
     }
+    let mut urls: Vec<&str> = value.get("outputUrls").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+    if urls.is_empty() {
+        urls = value
+            .get("outputs")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(|o| o.get("url").and_then(Value::as_str)).collect())
+            .unwrap_or_default();
+    }
+    let mut blocks = Vec::new();
+    for url in urls.into_iter().take(PREVIEW_IMAGES) {
+        let Ok(file) = client.download(url).await else { continue };
+        let mime = file.content_type.clone().unwrap_or_default();
+        if mime.starts_with("image/") && mime != "image/svg+xml" && file.bytes.len() <= PREVIEW_MAX_BYTES {
+            blocks.push(ContentBlock::image(base64::engine::general_purpose::STANDARD.encode(&file.bytes), mime));
+        }
+    }
+    blocks
 }
 
 const SECTION_URI: &str = "contentdesk://brand-kit/{brandKitId}/section/{key}";
@@ -238,11 +253,12 @@ impl ServerHandler for Server {
         self.call(request, context).await.map(CallToolResponse::from)
     }
 
-    async fn list_resources(&self, _: Option<PaginatedRequestParams>, _: RequestContext<RoleServer>) -> Result<ListResourcesResult, McpError> {
-        let kits = self.client.brand_kits().list().await.map_err(service_error)?;
+    async fn list_resources(&self, _: Option<PaginatedRequestParams>, context: RequestContext<RoleServer>) -> Result<ListResourcesResult, McpError> {
+        let client = self.client(&context)?;
+        let kits = client.brand_kits().list().await.map_err(service_error)?;
         let mut resources = Vec::new();
         for kit in kits.iter().filter(|k| !k.is_archived) {
-            let view = self.client.brand_kits().get_summary(&kit.id).await.map_err(service_error)?;
+            let view = client.brand_kits().get_summary(&kit.id).await.map_err(service_error)?;
             for s in view.sections {
                 resources.push(from_json(json!({
                     "uri": section_uri(&kit.id, &s.key),
@@ -266,12 +282,13 @@ impl ServerHandler for Server {
         }))?]))
     }
 
-    async fn read_resource(&self, request: ReadResourceRequestParams, _: RequestContext<RoleServer>) -> Result<ReadResourceResponse, McpError> {
+    async fn read_resource(&self, request: ReadResourceRequestParams, context: RequestContext<RoleServer>) -> Result<ReadResourceResponse, McpError> {
+        let client = self.client(&context)?;
         let Some((kit, key)) = parse_section_uri(&request.uri) else {
             return Err(McpError::resource_not_found(format!("no resource `{}`: the form is {SECTION_URI}", request.uri), None));
         };
         let filter = api_client::SectionFilter { keys: vec![key.clone()], ..Default::default() };
-        let view = match self.client.brand_kits().get_sections(&kit, &filter).await {
+        let view = match client.brand_kits().get_sections(&kit, &filter).await {
             Ok(v) => v,
             Err(api_client::ApiError::NotFound { .. }) => {
                 return Err(McpError::resource_not_found(format!("no brand kit `{kit}`"), None))
@@ -299,7 +316,8 @@ impl ServerHandler for Server {
         }))?]))
     }
 
-    async fn get_prompt(&self, request: GetPromptRequestParams, _: RequestContext<RoleServer>) -> Result<GetPromptResponse, McpError> {
+    async fn get_prompt(&self, request: GetPromptRequestParams, context: RequestContext<RoleServer>) -> Result<GetPromptResponse, McpError> {
+        let client = self.client(&context)?;
         if request.name != "draft_post" {
             return Err(McpError::invalid_params(format!("unknown prompt `{}`: prompts/list names them", request.name), None));
         }
@@ -308,8 +326,8 @@ impl ServerHandler for Server {
         let Some(card_id) = arg("cardId") else {
             return Err(McpError::invalid_params("draft_post needs cardId", None));
         };
-        let card = self.client.cards().get(&card_id).await.map_err(service_error)?;
-        let kits = self.client.brand_kits().list().await.map_err(service_error)?;
+        let card = client.cards().get(&card_id).await.map_err(service_error)?;
+        let kits = client.brand_kits().list().await.map_err(service_error)?;
         let kit_id = match arg("brandKitId") {
             Some(id) => id,
             None => kits
@@ -320,7 +338,7 @@ impl ServerHandler for Server {
                 .ok_or_else(|| McpError::invalid_params("the account has no brand kit: pass brandKitId", None))?,
         };
         let filter = api_client::SectionFilter { tabs: vec!["voice".into()], ..Default::default() };
-        let voice = self.client.brand_kits().get_sections(&kit_id, &filter).await.map_err(service_error)?;
+        let voice = client.brand_kits().get_sections(&kit_id, &filter).await.map_err(service_error)?;
         let mut text = format!(
             "Write the caption for the card “{}” (platform: {}). Follow the brand's voice below; keep it to what the platform suits.\n\n",
             card.summary.title,

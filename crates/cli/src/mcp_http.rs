@@ -1,0 +1,501 @@
+//! `cdesk mcp --http ADDR`: the same agent tools, resources and prompt as `cdesk mcp` (the one
+//! [`crate::mcp::Server`]), over MCP's Streamable HTTP transport at `/mcp`, as an OAuth 2.0 protected
+//! resource (MCP authorization; RFC 9728 metadata, RFC 8707 audience, RFC 7662 introspection, RFC 8693
+//! token exchange). No API key is configured: every request carries its user's access token.
+//!
+//! Each request to `/mcp`:
+//! 1. has `Authorization: Bearer <token>`, else 401 with `WWW-Authenticate: Bearer resource_metadata="…"`
+//!    naming this server's metadata (the client discovers the authorization server from it);
+//! 2. the token is introspected at the authorization server (`/oauth/introspect`) on every request, no
+//!    cache: active, audience = this server's resource (`<public-url>/mcp`: a token minted for another
+//!    resource, the API's included, is refused), not expired; else 401 `error="invalid_token"`;
+//! 3. the token is exchanged (RFC 8693) for an access token of the API (`resource = <issuer>/api/v1`,
+//!    same grant, same scopes) once per token, kept until the earlier of the two expiries, and the API is
+//!    called with it. A scope the grant lacks is the API's 403, which reaches the agent as a tool result
+//!    with `isError` naming the scope; a revoked grant fails the next request's introspection (401).
+//!
+//! Stateless transport (`legacy_session_mode: false`, JSON responses): rmcp's sessions live in one
+//! process's memory, so a second instance behind the same address would not know a session the first
+//! began. Without them every request is served by whichever instance receives it; what ties a request
+//! to a user is its token alone. The cost: no server-initiated messages between requests (progress
+//! notifications of a long render still stream within the tool call's own response).
+use crate::mcp::Server;
+use api_client::{ApiKey, Client};
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use rmcp::service::RequestContext;
+use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::RoleServer;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+const TOKEN_EXCHANGE: &str = "urn:ietf:params:oauth:grant-type:token-exchange";
+const ACCESS_TOKEN_TYPE: &str = "urn:ietf:params:oauth:token-type:access_token";
+
+/// Exchanged tokens kept at most this many; past it the expired ones go first, then the oldest.
+const EXCHANGE_CACHE_MAX: usize = 10_000;
+
+/// What the server needs to know: where it is reached and who issues its tokens.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// The authorization server's issuer (the sandbox's origin), no trailing slash.
+    pub issuer: String,
+    /// The API's base URL (`…/api/v1`): the audience of the exchanged tokens.
+    pub api_base: String,
+    /// How clients reach this server (`http://127.0.0.1:PORT` by default), no trailing slash.
+    pub public_url: String,
+    /// The authorization server's endpoints (from its RFC 8414 metadata).
+    pub introspection_endpoint: String,
+    pub token_endpoint: String,
+}
+
+impl Settings {
+    /// This server's resource identifier: the audience its tokens must carry.
+    pub fn resource(&self) -> String {
+        format!("{}/mcp", self.public_url)
+    }
+
+    /// Where the protected-resource metadata is (RFC 9728 section 3.1: the resource's path after the
+    /// well-known prefix).
+    pub fn metadata_url(&self) -> String {
+        format!("{}/.well-known/oauth-protected-resource/mcp", self.public_url)
+    }
+}
+
+/// The user a request acts as: an API client holding their exchanged token. Put on the HTTP request by
+/// [`check_token`]; the tool handlers find it through [`caller`].
+#[derive(Clone)]
+pub struct Caller {
+    client: Client,
+}
+
+/// The API client of the request's checked caller (`None` outside `cdesk mcp --http`).
+pub fn caller(context: &RequestContext<RoleServer>) -> Option<Client> {
+    let parts = context.extensions.get::<axum::http::request::Parts>()?;
+    parts.extensions.get::<Caller>().map(|c| c.client.clone())
+}
+
+/// An RFC 7662 answer (the fields this server reads).
+#[derive(Debug, Deserialize)]
+struct Introspection {
+    active: bool,
+    #[serde(default)]
+    aud: Option<Value>,
+    #[serde(default)]
+    exp: Option<u64>,
+    #[serde(default)]
+    client_id: Option<String>,
+}
+
+impl Introspection {
+    fn audiences(&self) -> Vec<&str> {
+        match &self.aud {
+            Some(Value::String(s)) => vec![s.as_str()],
+            Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+struct Exchanged {
+    client: Client,
+    until: Instant,
+}
+
+pub struct Gate {
+    settings: Settings,
+    http: reqwest::Client,
+    /// Every user's client derives from this one (one connection pool); it never sends its own
+    /// credential.
+    api: Client,
+    /// sha256(subject token) → the API client with its exchanged token. Not the token itself as key.
+    exchanged: Mutex<HashMap<[u8; 32], Exchanged>>,
+}
+
+/// Why a request is refused before it reaches a tool.
+enum Refusal {
+    /// No bearer token: the client should discover how to get one.
+    NoToken,
+    /// A token that is not (or no longer) good for this server.
+    Invalid(String),
+    /// The authorization server could not be asked.
+    Unavailable(String),
+}
+
+fn now_secs() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
+}
+
+impl Gate {
+    pub fn new(settings: Settings) -> Result<Gate, String> {
+        let http = reqwest::Client::builder()
+            .timeout(Duration::from_secs(20))
+            .connect_timeout(Duration::from_secs(5))
+            .build()
+            .map_err(|e| format!("cannot start the HTTP client: {e}"))?;
+        // Never sent: every call goes through a client derived with the caller's own token.
+        let api = Client::builder(ApiKey::new("no-credential-of-its-own"))
+            .base_url(&settings.api_base)
+            .build()
+            .map_err(|e| e.to_string())?;
+        Ok(Gate { settings, http, api, exchanged: Mutex::new(HashMap::new()) })
+    }
+
+    /// Introspects the token and checks it is for this server; then the API client acting as its user.
+    async fn check(&self, token: &str) -> Result<Client, Refusal> {
+        let answer = self
+            .http
+            .post(&self.settings.introspection_endpoint)
+            .form(&[("token", token)])
+            .send()
+            .await
+            .map_err(|e| Refusal::Unavailable(format!("the authorization server did not answer the introspection: {}", e.without_url())))?;
+        if !answer.status().is_success() {
+            return Err(Refusal::Unavailable(format!("the authorization server answered the introspection with {}", answer.status())));
+        }
+        let info: Introspection = answer
+            .json()
+            .await
+            .map_err(|e| Refusal::Unavailable(format!("the introspection's answer is not RFC 7662 JSON: {e}")))?;
+        if !info.active {
+            return Err(Refusal::Invalid("the access token is not active (expired, revoked or unknown): get a new one".into()));
+        }
+        let resource = self.settings.resource();
+        if !info.audiences().contains(&resource.as_str()) {
+            return Err(Refusal::Invalid(format!("the access token is for another resource: ask for one with resource={resource}")));
+        }
+        let exp = info.exp.unwrap_or(0);
+        if exp <= now_secs() {
+            return Err(Refusal::Invalid("the access token has expired: refresh it".into()));
+        }
+        self.api_client(token, exp, info.client_id.as_deref()).await
+    }
+
+    /// The API client for this token: exchanged once, kept until the earlier expiry.
+    async fn api_client(&self, token: &str, exp: u64, client_id: Option<&str>) -> Result<Client, Refusal> {
+        let digest: [u8; 32] = Sha256::digest(token.as_bytes()).into();
+        let now = Instant::now();
+        if let Some(e) = self.exchanged.lock().expect("cache").get(&digest) {
+            if e.until > now {
+                return Ok(e.client.clone());
+            }
+        }
+        let mut form = vec![
+            ("grant_type", TOKEN_EXCHANGE),
+            ("subject_token", token),
+            ("subject_token_type", ACCESS_TOKEN_TYPE),
+            ("requested_token_type", ACCESS_TOKEN_TYPE),
+            ("resource", self.settings.api_base.as_str()),
+        ];
+        if let Some(id) = client_id {
+            form.push(("client_id", id));
+        }
+        let answer = self
+            .http
+            .post(&self.settings.token_endpoint)
+            .form(&form)
+            .send()
+            .await
+            .map_err(|e| Refusal::Unavailable(format!("the authorization server did not answer the token exchange: {}", e.without_url())))?;
+        let status = answer.status();
+        let body: Value = answer.json().await.unwrap_or(Value::Null);
+        if status.is_client_error() {
+            // The grant went away between the introspection and here, or cannot reach the API.
+            let why = body.get("error_description").or(body.get("error")).and_then(Value::as_str).unwrap_or("refused");
+            return Err(Refusal::Invalid(format!("the access token cannot be exchanged for the API: {why}")));
+        }
+        let (Some(access), true) = (body.get("access_token").and_then(Value::as_str), status.is_success()) else {
+            return Err(Refusal::Unavailable(format!("the token exchange answered {status} without an access token")));
+        };
+        let client = self
+            .api
+            .with_key(ApiKey::new(access))
+            .map_err(|e| Refusal::Unavailable(format!("the exchanged token is unusable: {e}")))?;
+        let lifetime = body.get("expires_in").and_then(Value::as_u64).unwrap_or(0);
+        let subject_left = exp.saturating_sub(now_secs());
+        let until = now + Duration::from_secs(lifetime.min(subject_left));
+        let mut cache = self.exchanged.lock().expect("cache");
+        if cache.len() >= EXCHANGE_CACHE_MAX {
+            cache.retain(|_, e| e.until > now);
+            if cache.len() >= EXCHANGE_CACHE_MAX {
+                if let Some(oldest) = cache.iter().min_by_key(|(_, e)| e.until).map(|(k, _)| *k) {
+                    cache.remove(&oldest);
+                }
+            }
+        }
+        cache.insert(digest, Exchanged { client: client.clone(), until });
+        Ok(client)
+    }
+
+    /// The 401 (or 503) a refused request gets: RFC 6750's `WWW-Authenticate` naming the metadata.
+    fn refuse(&self, refusal: Refusal) -> Response {
+        let metadata = self.settings.metadata_url();
+        let (status, challenge, body) = match refusal {
+            Refusal::NoToken => (
+                StatusCode::UNAUTHORIZED,
+                format!("Bearer resource_metadata=\"{metadata}\""),
+                json!({ "error": "unauthorized", "error_description": format!("this server needs an OAuth access token: its metadata is at {metadata}") }),
+            ),
+            Refusal::Invalid(why) => (
+                StatusCode::UNAUTHORIZED,
+                format!("Bearer resource_metadata=\"{metadata}\", error=\"invalid_token\", error_description=\"{}\"", why.replace('"', "'")),
+                json!({ "error": "invalid_token", "error_description": why }),
+            ),
+            Refusal::Unavailable(why) => {
+                eprintln!("cdesk mcp: {why}");
+                return (StatusCode::SERVICE_UNAVAILABLE, Json(json!({ "error": "temporarily_unavailable", "error_description": why }))).into_response();
+            }
+        };
+        let mut r = (status, Json(body)).into_response();
+        if let Ok(v) = HeaderValue::from_str(&challenge) {
+            r.headers_mut().insert(header::WWW_AUTHENTICATE, v);
+        }
+        r
+    }
+}
+
+/// The bearer token of a request, when it has one.
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.split_once(' ')?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
+}
+
+/// Middleware in front of `/mcp`: the token checked, the caller put on the request, or a refusal.
+async fn check_token(State(gate): State<Arc<Gate>>, mut request: Request, next: Next) -> Response {
+    let Some(token) = bearer(request.headers()) else {
+        return gate.refuse(Refusal::NoToken);
+    };
+    match gate.check(token).await {
+        Ok(client) => {
+            request.extensions_mut().insert(Caller { client });
+            next.run(request).await
+        }
+        Err(refusal) => gate.refuse(refusal),
+    }
+}
+
+/// RFC 9728 protected-resource metadata.
+async fn metadata(State(gate): State<Arc<Gate>>) -> Json<Value> {
+    Json(json!({
+        "resource": gate.settings.resource(),
+        "authorization_servers": [gate.settings.issuer],
+        "scopes_supported": api_types::scopes::ALL,
+        "bearer_methods_supported": ["header"],
+        "resource_name": "Content Desk agent tools (cdesk mcp)",
+    }))
+}
+
+/// The whole HTTP app: metadata, and the MCP transport behind the token check.
+pub fn app(gate: Arc<Gate>) -> Router {
+    let mut hosts: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
+    if let Ok(u) = url::Url::parse(&gate.settings.public_url) {
+        if let Some(h) = u.host_str() {
+            hosts.push(h.trim_matches(['[', ']']).to_string());
+            if let Some(p) = u.port() {
+                hosts.push(format!("{h}:{p}"));
+            }
+        }
+    }
+    let config = StreamableHttpServerConfig::default()
+        .with_legacy_session_mode(false)
+        .with_json_response(true)
+        .with_sse_keep_alive(None)
+        .with_allowed_hosts(hosts);
+    let mcp = StreamableHttpService::new(|| Ok(Server::per_request()), Arc::new(NeverSessionManager::default()), config);
+    let guarded = Router::new()
+        .fallback_service(mcp)
+        .layer(axum::middleware::from_fn_with_state(gate.clone(), check_token));
+    Router::new()
+        .route("/.well-known/oauth-protected-resource", get(metadata))
+        .route("/.well-known/oauth-protected-resource/mcp", get(metadata))
+        .nest("/mcp", guarded)
+        .with_state(gate)
+}
+
+/// The authorization server's endpoints, from its RFC 8414 metadata; a clear refusal when it is not
+/// there.
+pub async fn discover(issuer: &str, api_base: &str, public_url: &str) -> Result<Settings, String> {
+    let url = format!("{issuer}/.well-known/oauth-authorization-server");
+    let http = reqwest::Client::builder().timeout(Duration::from_secs(10)).build().map_err(|e| e.to_string())?;
+    let answer = http
+        .get(&url)
+        .send()
+        .await
+        .map_err(|e| format!("the authorization server at {issuer} did not answer ({}): start it, or pass --issuer", e.without_url()))?;
+    if !answer.status().is_success() {
+        return Err(format!("{url} answered {}: {issuer} is not an OAuth authorization server; pass --issuer", answer.status()));
+    }
+    let meta: Value = answer.json().await.map_err(|e| format!("{url} is not JSON metadata: {e}"))?;
+    let endpoint = |name: &str| {
+        meta.get(name)
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .ok_or_else(|| format!("the authorization server's metadata has no {name}: this server needs introspection (RFC 7662) and token exchange (RFC 8693)"))
+    };
+    if meta.get("issuer").and_then(Value::as_str).map(|s| s.trim_end_matches('/')) != Some(issuer) {
+        return Err(format!("{url} names another issuer ({}); pass --issuer with that one", meta.get("issuer").unwrap_or(&Value::Null)));
+    }
+    Ok(Settings {
+        issuer: issuer.to_string(),
+        api_base: api_base.to_string(),
+        public_url: public_url.to_string(),
+        introspection_endpoint: endpoint("introspection_endpoint")?,
+        token_endpoint: endpoint("token_endpoint")?,
+    })
+}
+
+/// What `cdesk mcp --http` was given.
+pub struct Options {
+    pub addr: String,
+    pub issuer: Option<String>,
+    pub public_url: Option<String>,
+    /// The API's base URL from the usual ladder (`--base-url`, `CONTENTHERO_BASE_URL`, the profile's).
+    pub base_url: Option<String>,
+}
+
+/// The authorization server and the API's base URL, from what was given: one gives the other.
+fn issuer_and_api(issuer: Option<String>, base_url: Option<String>) -> Result<(String, String), String> {
+    let issuer = issuer.map(|i| i.trim_end_matches('/').to_string());
+    let api = base_url.map(|b| b.trim_end_matches('/').to_string());
+    match (issuer, api) {
+        (Some(i), Some(a)) => Ok((i, a)),
+        (Some(i), None) => Ok((i.clone(), format!("{i}/api/v1"))),
+        (None, Some(a)) => match a.strip_suffix("/api/v1") {
+            Some(origin) => Ok((origin.to_string(), a.clone())),
+            None => Err(format!("cannot tell the authorization server from the base URL {a} (it does not end in /api/v1): pass --issuer URL")),
+        },
+        (None, None) => Err("no authorization server: pass --issuer URL, or --base-url (e.g. http://127.0.0.1:8787/api/v1, a sandbox's), or set CONTENTHERO_BASE_URL, or choose a profile with --profile".into()),
+    }
+}
+
+/// Serves until interrupted. Prints one line on stdout when listening (`{"listening": URL, …}`), for
+/// scripts and tests that start it on port 0.
+pub async fn serve(options: Options) -> Result<(), String> {
+    let (issuer, api_base) = issuer_and_api(options.issuer, options.base_url)?;
+    let listener = tokio::net::TcpListener::bind(&options.addr)
+        .await
+        .map_err(|e| format!("cannot listen on {}: {e}", options.addr))?;
+    let local = listener.local_addr().map_err(|e| e.to_string())?;
+    let public_url = options.public_url.map(|u| u.trim_end_matches('/').to_string()).unwrap_or_else(|| format!("http://{local}"));
+    let settings = discover(&issuer, &api_base, &public_url).await?;
+    let resource = settings.resource();
+    let gate = Arc::new(Gate::new(settings)?);
+    println!("{}", json!({ "listening": format!("http://{local}"), "resource": resource, "issuer": issuer }));
+    eprintln!("cdesk mcp: serving {resource} (authorization server {issuer})");
+    axum::serve(listener, app(gate))
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await
+        .map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings() -> Settings {
+        Settings {
+            issuer: "http://127.0.0.1:1".into(),
+            api_base: "http://127.0.0.1:1/api/v1".into(),
+            public_url: "http://127.0.0.1:2".into(),
+            introspection_endpoint: "http://127.0.0.1:1/oauth/introspect".into(),
+            token_endpoint: "http://127.0.0.1:1/oauth/token".into(),
+        }
+    }
+
+    #[test]
+    fn the_bearer_token_is_read_from_the_header_only() {
+        let mut h = HeaderMap::new();
+        assert_eq!(bearer(&h), None);
+        h.insert(header::AUTHORIZATION, HeaderValue::from_static("Bearer cho_at_x"));
+        assert_eq!(bearer(&h), Some("cho_at_x"));
+        h.insert(header::AUTHORIZATION, HeaderValue::from_static("bearer  cho_at_y "));
+        assert_eq!(bearer(&h), Some("cho_at_y"));
+        for other in ["Basic abc", "Bearer ", "cho_at_x"] {
+            h.insert(header::AUTHORIZATION, HeaderValue::from_static(other));
+            assert_eq!(bearer(&h), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn the_resource_and_its_metadata_follow_rfc_9728() {
+        let s = settings();
+        assert_eq!(s.resource(), "http://127.0.0.1:2/mcp");
+        assert_eq!(s.metadata_url(), "http://127.0.0.1:2/.well-known/oauth-protected-resource/mcp");
+    }
+
+    #[test]
+    fn the_issuer_and_the_api_give_each_other() {
+        let s = |v: &str| Some(v.to_string());
+        assert_eq!(issuer_and_api(None, s("http://h:1/api/v1/")).unwrap(), ("http://h:1".into(), "http://h:1/api/v1".into()));
+        assert_eq!(issuer_and_api(s("https://a/"), None).unwrap(), ("https://a".into(), "https://a/api/v1".into()));
+        assert_eq!(issuer_and_api(s("https://a"), s("https://b/api/v1")).unwrap(), ("https://a".into(), "https://b/api/v1".into()));
+        assert!(issuer_and_api(None, s("http://h:1/v2")).unwrap_err().contains("--issuer"));
+        assert!(issuer_and_api(None, None).unwrap_err().contains("--issuer"));
+    }
+
+    /// The app on a loopback port; its authorization server is port 1 (nothing answers there).
+    async fn started() -> (String, tokio::task::JoinHandle<()>) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let gate = Arc::new(Gate::new(Settings { public_url: url.clone(), ..settings() }).unwrap());
+        let task = tokio::spawn(async move {
+            axum::serve(listener, app(gate)).await.unwrap();
+        });
+        (url, task)
+    }
+
+    #[tokio::test]
+    async fn the_metadata_names_the_resource_and_its_authorization_server() {
+        let (url, task) = started().await;
+        for path in ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"] {
+            let m: Value = reqwest::get(format!("{url}{path}")).await.unwrap().json().await.unwrap();
+            assert_eq!(m["resource"], json!(format!("{url}/mcp")), "{path}");
+            assert_eq!(m["authorization_servers"], json!(["http://127.0.0.1:1"]));
+            assert_eq!(m["bearer_methods_supported"], json!(["header"]));
+            assert!(m["scopes_supported"].as_array().unwrap().contains(&json!("generate:*")));
+        }
+        task.abort();
+    }
+
+    #[tokio::test]
+    async fn a_request_without_a_token_is_told_where_the_metadata_is() {
+        let (url, task) = started().await;
+        let http = reqwest::Client::new();
+        let init = json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {} });
+        for path in ["/mcp"] {
+            let r = http.post(format!("{url}{path}")).json(&init).send().await.unwrap();
+            assert_eq!(r.status(), 401, "{path}");
+            let challenge = r.headers()[header::WWW_AUTHENTICATE].to_str().unwrap().to_string();
+            assert_eq!(challenge, format!("Bearer resource_metadata=\"{url}/.well-known/oauth-protected-resource/mcp\""));
+        }
+        let r = http.post(format!("{url}/mcp")).header("authorization", "Basic eDp5").json(&init).send().await.unwrap();
+        assert_eq!(r.status(), 401, "another scheme is no token");
+        // A token, but the authorization server cannot be asked: not a 401 (the token may be good).
+        let r = http.post(format!("{url}/mcp")).bearer_auth("cho_at_whatever").json(&init).send().await.unwrap();
+        assert_eq!(r.status(), 503);
+        task.abort();
+    }
+
+    #[test]
+    fn audiences_are_a_string_or_a_list() {
+        let i: Introspection = serde_json::from_value(json!({ "active": true, "aud": "a" })).unwrap();
+        assert_eq!(i.audiences(), vec!["a"]);
+        let i: Introspection = serde_json::from_value(json!({ "active": true, "aud": ["a", "b"] })).unwrap();
+        assert_eq!(i.audiences(), vec!["a", "b"]);
+        let i: Introspection = serde_json::from_value(json!({ "active": false })).unwrap();
+        assert!(i.audiences().is_empty());
+    }
+}
