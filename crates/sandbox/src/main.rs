@@ -68,8 +68,12 @@ enum KeysCommand {
         #[arg(long, default_value = "cli")]
         name: String,
         /// The account (default: the first one, created when there is none).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "new_accounts")]
         account: Option<String>,
+        /// Make N new accounts (demo credits, nothing else) and mint a key on each: N secrets, one a line
+        /// (for tests of many users, e.g. `cdesk mcp --http`'s load test).
+        #[arg(long, value_name = "N")]
+        new_accounts: Option<u32>,
     },
     /// Revoke a key at once.
     Revoke {
@@ -178,7 +182,19 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             running.stop().await;
         }
         Command::Keys { command } => match command {
-            KeysCommand::Create { db, scopes: given, except, name, account } => {
+            KeysCommand::Create { db, scopes: given, except, name, account: _, new_accounts: Some(n) } => {
+                let left_out = expand_scopes(&except)?;
+                let scopes: Vec<&str> = expand_scopes(&given)?.into_iter().filter(|s| !left_out.contains(s)).collect();
+                let state = AppState::open(&db, Config::default())?;
+                let conn = state.db().lock();
+                for i in 1..=n {
+                    let account_id = auth::create_account(&conn, &format!("Sandbox account {i}"), seed::DEMO_CREDITS)?;
+                    let (_, secret) = auth::create_key(&conn, &account_id, &name, &scopes)?;
+                    println!("{secret}");
+                }
+                eprintln!("{n} accounts, one key each: {}", scopes.join(" "));
+            }
+            KeysCommand::Create { db, scopes: given, except, name, account, new_accounts: None } => {
                 let left_out = expand_scopes(&except)?;
                 let scopes: Vec<&str> = expand_scopes(&given)?.into_iter().filter(|s| !left_out.contains(s)).collect();
                 let state = AppState::open(&db, Config::default())?;

@@ -73,6 +73,28 @@ async fn serve_seed_demo_prints_url_and_a_working_key_and_keys_can_be_revoked() 
 }
 
 #[test]
+fn keys_create_new_accounts_mints_one_key_on_each_of_n_new_accounts() {
+    let db = temp_db();
+    let dbs = db.to_str().unwrap();
+    let (ok, out, err) = run(&["keys", "create", "--db", dbs, "--new-accounts", "3", "--scopes", "planner:write"]);
+    assert!(ok, "{err}");
+    let secrets: Vec<&str> = out.lines().collect();
+    assert_eq!(secrets.len(), 3, "{out}");
+    assert!(secrets.iter().all(|s| s.starts_with("ch_live_")), "{out}");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let (keys, accounts): (i64, i64) = conn
+        .query_row("SELECT COUNT(*), COUNT(DISTINCT account_id) FROM api_keys WHERE scopes = 'planner:write'", [], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap();
+    assert_eq!((keys, accounts), (3, 3), "one key on each of three accounts");
+    let (ok, _, err) = run(&["keys", "create", "--db", dbs, "--new-accounts", "2", "--account", "x"]);
+    assert!(!ok && err.contains("cannot be used with"), "{err}");
+    drop(conn);
+    for ext in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{dbs}{ext}"));
+    }
+}
+
+#[test]
 fn keys_create_refuses_an_unknown_scope() {
     let db = temp_db();
     let (ok, _, err) = run(&["keys", "create", "--db", db.to_str().unwrap(), "--scopes", "planner:wrte"]);
