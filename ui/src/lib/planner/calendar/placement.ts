@@ -1,0 +1,237 @@
+// The calendar's placement rules as plain functions: which day and time slot an instant falls on in an
+// IANA time zone, the month grid's weeks, the week's slots, per-day buckets with their "+N" overflow,
+// the instant a drop asks for (wall-clock arithmetic in the zone, correct across DST changes), and the
+// keyboard's moves. No DOM, no Svelte: placement.test.ts pins each rule.
+import type { CardSummary, Post } from "../../bindings";
+
+/** A calendar day, "YYYY-MM-DD" (a date in the chosen zone, not an instant). */
+export type DayKey = string;
+/** One thing on the calendar: a post (or a card without posts) at its own time. */
+export type CalendarItem = {
+  /** Unique on the calendar: the card id, or `cardId:platform` for a post. */
+  key: string;
+  cardId: string;
+  title: string;
+  platform: string | null;
+  /** Epoch milliseconds. */
+  at: number;
+  /** The post's own time (it overrides the card's), or the card's. */
+  own: boolean;
+};
+export type View = "month" | "week";
+/** Where a drop lands: a day (month view), or a day and a slot's start minute (week view). */
+export type Target = { day: DayKey; minute?: number };
+
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+/** The week view's slot length. */
+export const SLOT_MINUTES = 60;
+
+// ---- wall clock in a zone ----
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(zone: string): Intl.DateTimeFormat {
+  let f = formatters.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-US", {
+      timeZone: zone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit",
+    });
+    formatters.set(zone, f);
+  }
+  return f;
+}
+
+/** Whether the runtime knows `zone` as an IANA time zone. */
+export function isZone(zone: string): boolean {
+  try { formatter(zone); return true; } catch { return false; }
+}
+
+/** Offsets are asked once per zone and quarter hour of UTC (every zone changes offset on a quarter hour). */
+const offsets = new Map<string, Map<number, number>>();
+const QUARTER = 15 * MINUTE;
+
+/** Milliseconds `zone` is ahead of UTC at the instant `ms`. */
+export function offsetAt(ms: number, zone: string): number {
+  let byQuarter = offsets.get(zone);
+  if (!byQuarter) offsets.set(zone, (byQuarter = new Map()));
+  const q = Math.floor(ms / QUARTER);
+  let off = byQuarter.get(q);
+  if (off === undefined) {
+    const p: Record<string, number> = {};
+    for (const part of formatter(zone).formatToParts(new Date(q * QUARTER))) if (part.type !== "literal") p[part.type] = Number(part.value);
+    off = Date.UTC(p.year, p.month - 1, p.day, p.hour % 24, p.minute, p.second) - q * QUARTER;
+    byQuarter.set(q, off);
+  }
+  return off;
+}
+
+/** The zone's wall clock at `ms`, as a UTC Date's fields (read with getUTC*). */
+export function wallClock(ms: number, zone: string): Date {
+  return new Date(ms + offsetAt(ms, zone));
+}
+
+const pad = (n: number, w = 2) => String(n).padStart(w, "0");
+const keyOfUtc = (d: Date): DayKey => `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+
+/** The day `ms` falls on in `zone`. */
+export const dayOf = (ms: number, zone: string): DayKey => keyOfUtc(wallClock(ms, zone));
+
+/** Minutes since the zone's local midnight by the wall clock (23:30 → 1410). */
+export function minuteOfDay(ms: number, zone: string): number {
+  const w = wallClock(ms, zone);
+  return w.getUTCHours() * 60 + w.getUTCMinutes();
+}
+
+/** The week view's slot start (minutes since midnight) that `ms` falls in. */
+export const slotOf = (ms: number, zone: string, slot = SLOT_MINUTES): number => Math.floor(minuteOfDay(ms, zone) / slot) * slot;
+
+/** A day key's date as UTC midnight milliseconds (calendar arithmetic only, never an instant). */
+export function dayMs(day: DayKey): number {
+  const [y, m, d] = day.split("-").map(Number);
+  return Date.UTC(y, m - 1, d);
+}
+
+export const addDays = (day: DayKey, n: number): DayKey => keyOfUtc(new Date(dayMs(day) + n * DAY));
+
+/**
+ * The instant the zone's clock reads `day` at `minute` (minutes since midnight, seconds and ms kept
+ * from `extraMs`). A time the zone skips (02:30 on a spring-forward night) moves forward by the jump
+ * (03:30), as the editor's time field reads it; a time that happens twice (the fall-back night) is the
+ * first of the two.
+ */
+export function zonedInstant(day: DayKey, minute: number, zone: string, extraMs = 0): number {
+  const wall = dayMs(day) + minute * MINUTE + extraMs;
+  // Try the offsets around the guess: an instant whose wall clock matches is the answer.
+  const candidates = [offsetAt(wall - DAY / 2, zone), offsetAt(wall, zone), offsetAt(wall + DAY / 2, zone)];
+  const matches = [...new Set(candidates)].map((off) => wall - off).filter((ms) => ms + offsetAt(ms, zone) === wall).sort((a, b) => a - b);
+  if (matches.length > 0) return matches[0];
+  // Skipped: read with the offset before the change, which lands after the gap.
+  return wall - Math.min(...candidates);
+}
+
+// ---- what goes on the calendar ----
+
+/**
+ * A card's items: one per post at the post's own time (the card's where the post has none), or the
+ * card itself at its time when it has no posts read. Posts and cards without any time are left out
+ * (the unscheduled list shows them).
+ */
+export function itemsOf(card: CardSummary, posts?: Pick<Post, "platform" | "scheduledAt">[] | null): CalendarItem[] {
+  const cardAt = card.scheduledAt ? Date.parse(card.scheduledAt) : NaN;
+  if (posts && posts.length > 0) {
+    const out: CalendarItem[] = [];
+    for (const p of posts) {
+      const at = p.scheduledAt ? Date.parse(p.scheduledAt) : cardAt;
+      if (Number.isNaN(at)) continue;
+      out.push({ key: `${card.id}:${p.platform ?? ""}`, cardId: card.id, title: card.title, platform: p.platform ?? card.platform, at, own: !!p.scheduledAt && at !== cardAt });
+    }
+    return out;
+  }
+  if (Number.isNaN(cardAt)) return [];
+  return [{ key: card.id, cardId: card.id, title: card.title, platform: card.platform ?? card.platforms?.[0] ?? null, at: cardAt, own: false }];
+}
+
+/** Cards with no time at all (for the side list). */
+export const unscheduled = (cards: CardSummary[]): CardSummary[] => cards.filter((c) => !c.scheduledAt || Number.isNaN(Date.parse(c.scheduledAt)));
+
+/** Items by the day they fall on in `zone`, each day's in time order (then title). Built once per
+ *  change, so a month of thousands of posts is one pass, and each day cell reads its own list. */
+export function bucketByDay(items: CalendarItem[], zone: string): Map<DayKey, CalendarItem[]> {
+  const days = new Map<DayKey, CalendarItem[]>();
+  for (const it of items) {
+    const k = dayOf(it.at, zone);
+    const list = days.get(k);
+    if (list) list.push(it); else days.set(k, [it]);
+  }
+  for (const list of days.values()) list.sort((a, b) => a.at - b.at || a.title.localeCompare(b.title));
+  return days;
+}
+
+/** A day cell holding `capacity` rows: the items shown and how many the "+N" stands for. When they
+ *  do not all fit, the last row is the "+N" button. */
+export function overflow<T>(items: T[], capacity: number): { shown: T[]; more: number } {
+  const cap = Math.max(0, Math.floor(capacity));
+  if (items.length <= cap) return { shown: items, more: 0 };
+  const shown = items.slice(0, Math.max(0, cap - 1));
+  return { shown, more: items.length - shown.length };
+}
+
+// ---- grids ----
+
+/** The month's weeks (each seven day keys, starting on `weekStart`: 1 Monday, 0 Sunday), covering
+ *  every day of the month; leading and trailing days belong to the neighbouring months. */
+export function monthGrid(year: number, month: number, weekStart = 1): DayKey[][] {
+  const first = Date.UTC(year, month - 1, 1);
+  const lead = (new Date(first).getUTCDay() - weekStart + 7) % 7;
+  const daysIn = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const weeks = Math.ceil((lead + daysIn) / 7);
+  const start = keyOfUtc(new Date(first - lead * DAY));
+  return Array.from({ length: weeks }, (_w, w) => Array.from({ length: 7 }, (_d, d) => addDays(start, w * 7 + d)));
+}
+
+/** The seven days of the week holding `day`. */
+export function weekOf(day: DayKey, weekStart = 1): DayKey[] {
+  const lead = (new Date(dayMs(day)).getUTCDay() - weekStart + 7) % 7;
+  return Array.from({ length: 7 }, (_d, i) => addDays(day, i - lead));
+}
+
+/** The week view's slots of a day (minutes since midnight). */
+export const daySlots = (slot = SLOT_MINUTES): number[] => Array.from({ length: (24 * 60) / slot }, (_s, i) => i * slot);
+
+// ---- drops ----
+
+/**
+ * The new instant for an item dropped on `target`. Month view (no `minute`): the same wall-clock time
+ * of day on the new day, in `zone` (09:00 stays 09:00 across a DST change). Week view: the slot's start
+ * plus the item's minutes past its own slot start (09:20 dropped on the 14:00 slot is 14:20). Null when
+ * nothing changes.
+ */
+export function dropInstant(at: number, target: Target, zone: string, slot = SLOT_MINUTES): number | null {
+  const secondsAndMs = ((at % MINUTE) + MINUTE) % MINUTE;
+  const minute = minuteOfDay(at, zone);
+  const wanted = target.minute === undefined ? minute : target.minute + (minute % slot);
+  const next = zonedInstant(target.day, wanted, zone, secondsAndMs);
+  return next === at ? null : next;
+}
+
+/** Where an unscheduled card dropped on a day lands when no slot says: 09:00 that day. */
+export const DEFAULT_MINUTE = 9 * 60;
+
+/** The instant for a card with no time dropped on `target`. */
+export const firstInstant = (target: Target, zone: string): number => zonedInstant(target.day, target.minute ?? DEFAULT_MINUTE, zone);
+
+/** The keyboard's moves while an item is picked up: month view moves by days and weeks; week view
+ *  by days (left/right) and slots (up/down, staying within the day). */
+export function keyTarget(t: Target, key: string, view: View, slot = SLOT_MINUTES): Target | null {
+  if (view === "month") {
+    const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -7, ArrowDown: 7 }[key];
+    return step === undefined ? null : { day: addDays(t.day, step) };
+  }
+  const minute = t.minute ?? 0;
+  if (key === "ArrowLeft" || key === "ArrowRight") return { day: addDays(t.day, key === "ArrowLeft" ? -1 : 1), minute };
+  if (key === "ArrowUp") return minute - slot >= 0 ? { day: t.day, minute: minute - slot } : null;
+  if (key === "ArrowDown") return minute + slot < 24 * 60 ? { day: t.day, minute: minute + slot } : null;
+  return null;
+}
+
+// ---- words ----
+
+const dayFormat = new Map<string, Intl.DateTimeFormat>();
+/** "Sunday 29 March 2026" for a day key (its own date, no zone shift). */
+export function dayLabel(day: DayKey, locale = "en-GB"): string {
+  let f = dayFormat.get(locale);
+  if (!f) dayFormat.set(locale, (f = new Intl.DateTimeFormat(locale, { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })));
+  return f.format(new Date(dayMs(day)));
+}
+
+export const timeLabel = (ms: number, zone: string): string => {
+  const m = minuteOfDay(ms, zone);
+  return `${pad(Math.floor(m / 60))}:${pad(m % 60)}`;
+};
+
+export const slotLabel = (minute: number): string => `${pad(Math.floor(minute / 60))}:${pad(minute % 60)}`;
+
+/** What the live region says about a target while an item is carried, or after a drop. */
+export function targetLabel(t: Target, locale?: string): string {
+  return t.minute === undefined ? dayLabel(t.day, locale) : `${dayLabel(t.day, locale)}, ${slotLabel(t.minute)}`;
+}
