@@ -237,6 +237,10 @@ pub struct BrandKitQuery {
     /// With a filter only: include `revisions`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub history: Option<bool>,
+    /// With `detail=summary` only: the kit's archived sections instead of its live ones (the spec is
+    /// silent on listing archived sections; this follows `archived=true` of the kit, card and media lists).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub archived: Option<bool>,
 }
 
 /// A brand colour: `#RRGGBB`, with an optional name and role (`primary | secondary | tertiary | accent`).
@@ -307,6 +311,16 @@ pub struct SectionWrite {
     /// Restore an earlier version as a new version; not combined with `body`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revert_to: Option<i64>,
+    /// Placement within the section's tab (its new tab when `tab` moves it), newest era's `Placement`:
+    /// right after the section with this id …
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after_id: Option<String>,
+    /// … or right before this one …
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before_id: Option<String>,
+    /// … or at the tab's `top` or `bottom`. At most one of the three.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<String>,
     #[serde(flatten)]
     #[ts(skip)]
     pub extra: Extra,

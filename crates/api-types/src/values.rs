@@ -14,6 +14,9 @@ pub const TABS: &[&str] = &["overview", "voice", "visual"];
 /// Widths of a brand-kit section's card.
 pub const WIDTHS: &[&str] = &["full", "half"];
 
+/// A section's `position` in its tab (the newest era's `Placement`).
+pub const SECTION_POSITIONS: &[&str] = &["top", "bottom"];
+
 /// Where a knowledge item comes from.
 pub const KNOWLEDGE_SOURCE_TYPES: &[&str] = &["text", "url", "youtube", "file"];
 
@@ -67,6 +70,7 @@ pub fn value_lists() -> Vec<(&'static str, Vec<&'static str>)> {
         ("PLATFORMS", PLATFORMS.to_vec()),
         ("TABS", TABS.to_vec()),
         ("WIDTHS", WIDTHS.to_vec()),
+        ("SECTION_POSITIONS", SECTION_POSITIONS.to_vec()),
         ("ROLES", crate::roles()),
         ("KNOWLEDGE_SOURCE_TYPES", KNOWLEDGE_SOURCE_TYPES.to_vec()),
         ("ARCHIVE_ASSET_TYPES", ARCHIVE_ASSET_TYPES.to_vec()),

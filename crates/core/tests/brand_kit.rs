@@ -181,6 +181,65 @@ async fn a_save_nothing_answers_keeps_the_text_and_renames_and_widths_save_witho
     assert!(c::brand_kit_drafts(&app, BrandKitIdArgs { brand_kit_id: kit }).await.unwrap().is_empty());
 }
 
+/// The keys of one tab in page order.
+async fn tab_keys(app: &AppState, kit: &str, tab: &str) -> Vec<String> {
+    let page = c::brand_kit_page(app, BrandKitIdArgs { brand_kit_id: kit.into() }).await.unwrap();
+    page.sections.into_iter().filter(|s| s.tab == tab).map(|s| s.key).collect()
+}
+
+fn place(key: &str, expected_version: i64) -> SectionEdit {
+    SectionEdit { key: key.into(), expected_version, ..Default::default() }
+}
+
+#[tokio::test]
+async fn sections_move_to_another_tab_and_reorder_through_the_save_with_conflicts_and_offline_kept() {
+    let mut remote = Remote::start().await;
+    let (app, dir, store) = app_on(&remote).await;
+    let kit = kit_id(&app).await;
+    let page = c::brand_kit_page(&app, BrandKitIdArgs { brand_kit_id: kit.clone() }).await.unwrap();
+    let id = |k: &str| page.sections.iter().find(|s| s.key == k).unwrap().id.clone();
+    assert_eq!(tab_keys(&app, &kit, "overview").await, ["about", "audience", "offer", "content_strategy"]);
+    // Reorder within the tab: offer before about.
+    let v = version_of(&app, &kit, "offer").await;
+    save(&app, &kit, vec![SectionEdit { before_id: Some(id("about")), ..place("offer", v) }]).await.unwrap();
+    assert_eq!(tab_keys(&app, &kit, "overview").await, ["offer", "about", "audience", "content_strategy"]);
+    // Move to another tab, after a section there; the version stays (it counts body changes).
+    let saved = save(&app, &kit, vec![SectionEdit { tab: Some("voice".into()), after_id: Some(id("voice_and_tone")), ..place("offer", v) }])
+        .await
+        .unwrap();
+    assert_eq!((saved[0].tab.as_str(), saved[0].version), ("voice", v));
+    assert_eq!(tab_keys(&app, &kit, "voice").await, ["voice_and_tone", "offer", "writing_style", "speaking_style"]);
+    // Placed two ways: refused before sending.
+    let e = save(&app, &kit, vec![SectionEdit { position: Some("top".into()), after_id: Some(id("about")), ..place("offer", v) }])
+        .await
+        .unwrap_err();
+    assert_eq!((e.code, e.field.as_deref(), e.status), (IpcCode::Validation, Some("sections[0].position"), None));
+
+    // Someone else changes the body meanwhile: the move is a conflict, nothing moves, the move is kept.
+    remote.client().brand_kits().write_sections(&kit, vec![api_types::SectionWrite { key: Some("offer".into()), body: Some("theirs".into()), expected_version: Some(v), ..Default::default() }])
+        .await
+        .unwrap();
+    let e = save(&app, &kit, vec![SectionEdit { position: Some("top".into()), ..place("offer", v) }]).await.unwrap_err();
+    assert_eq!(e.code, IpcCode::Conflict, "{e:?}");
+    assert_eq!(tab_keys(&app, &kit, "voice").await[1], "offer", "nothing moved");
+    let drafts = c::brand_kit_drafts(&app, BrandKitIdArgs { brand_kit_id: kit.clone() }).await.unwrap();
+    assert_eq!((drafts[0].key.as_str(), drafts[0].position.as_deref(), drafts[0].reason), ("offer", Some("top"), DraftReason::Conflict));
+
+    // Offline: the move is kept on this computer across a restart, then sent.
+    remote.stop().await;
+    let e = save(&app, &kit, vec![SectionEdit { tab: Some("visual".into()), position: Some("top".into()), ..place("offer", v + 1) }]).await.unwrap_err();
+    assert_eq!(e.code, IpcCode::Network, "{e:?}");
+    drop(app);
+    let app = start_app(&dir, &store).await;
+    let drafts = c::brand_kit_drafts(&app, BrandKitIdArgs { brand_kit_id: kit.clone() }).await.unwrap();
+    let d = drafts.iter().find(|d| d.key == "offer").unwrap();
+    assert_eq!((d.tab.as_deref(), d.position.as_deref(), d.expected_version, d.reason), (Some("visual"), Some("top"), v + 1, DraftReason::Offline));
+    remote.restart().await;
+    save(&app, &kit, vec![SectionEdit { tab: d.tab.clone(), position: d.position.clone(), ..place("offer", d.expected_version) }]).await.unwrap();
+    assert_eq!(tab_keys(&app, &kit, "visual").await, ["offer", "design_guidelines"]);
+    assert!(c::brand_kit_drafts(&app, BrandKitIdArgs { brand_kit_id: kit }).await.unwrap().is_empty());
+}
+
 #[tokio::test]
 async fn a_revert_lands_as_a_new_version_and_can_itself_be_reverted() {
     let remote = Remote::start().await;
@@ -273,19 +332,21 @@ async fn a_section_is_added_archived_and_restored() {
     assert!(page.sections.iter().any(|p| p.key == s.key && p.version == 1));
     assert!(page.archived.is_empty());
 
-    // A starter section too; restoring one this computer did not archive needs its id.
+    // A starter section archived on this computer is listed on another (read from the service, not from
+    // what this computer remembers) and restored there by its key alone.
     c::brand_kit_section_archive(&app, BrandKitSectionArchiveArgs { brand_kit_id: kit.clone(), key: "speaking_style".into(), archived: true, section_id: None })
         .await
         .unwrap();
     let (other, _, _) = app_on(&remote).await;
+    let there = c::brand_kit_page(&other, BrandKitIdArgs { brand_kit_id: kit.clone() }).await.unwrap();
+    assert_eq!(there.archived.iter().map(|a| (a.key.as_str(), a.tab.as_str())).collect::<Vec<_>>(), [("speaking_style", "voice")]);
+    c::brand_kit_section_archive(&other, BrandKitSectionArchiveArgs { brand_kit_id: kit.clone(), key: "speaking_style".into(), archived: false, section_id: None })
+        .await
+        .unwrap();
     let e = c::brand_kit_section_archive(&other, BrandKitSectionArchiveArgs { brand_kit_id: kit.clone(), key: "speaking_style".into(), archived: false, section_id: None })
         .await
         .unwrap_err();
-    assert_eq!(e.code, IpcCode::NotFound);
-    let id = c::brand_kit_page(&app, BrandKitIdArgs { brand_kit_id: kit.clone() }).await.unwrap().archived[0].id.clone();
-    c::brand_kit_section_archive(&other, BrandKitSectionArchiveArgs { brand_kit_id: kit.clone(), key: "speaking_style".into(), archived: false, section_id: Some(id) })
-        .await
-        .unwrap();
+    assert_eq!(e.code, IpcCode::NotFound, "restored already: {e:?}");
     // Restored elsewhere: no longer offered here.
     let page = c::brand_kit_page(&app, BrandKitIdArgs { brand_kit_id: kit }).await.unwrap();
     assert!(page.sections.iter().any(|p| p.key == "speaking_style"));

@@ -103,7 +103,7 @@ impl Operation for BrandKitGet {
     };
     async fn run(cx: Cx, i: BrandKitGetInput) -> Result<Value, OpError> {
         let csv = |v: Vec<String>| (!v.is_empty()).then(|| v.join(","));
-        let query = BrandKitQuery { detail: i.detail, keys: csv(i.keys), roles: csv(i.roles), tabs: csv(i.tabs), history: i.history.then_some(true) };
+        let query = BrandKitQuery { detail: i.detail, keys: csv(i.keys), roles: csv(i.roles), tabs: csv(i.tabs), history: i.history.then_some(true), archived: None };
         Ok(cx.client.brand_kits().get_with(&i.brand_kit_id, &query).await?)
     }
 }

@@ -55,6 +55,7 @@ impl SectionFilter {
             roles: csv(&self.roles),
             tabs: csv(&self.tabs),
             history: self.history.then_some(true),
+            archived: None,
         }
     }
 }
@@ -88,6 +89,13 @@ impl BrandKitsHandler<'_> {
     pub async fn get_summary(&self, id: &str) -> Result<BrandKitSummaryView> {
         self.client
             .call(Call::get(format!("/brand-kits/{}", seg(id))).query("detail", "summary"))
+            .await
+    }
+
+    /// The kit's archived sections in summary form (`detail=summary&archived=true`), which a restore names.
+    pub async fn get_archived_sections(&self, id: &str) -> Result<BrandKitSummaryView> {
+        self.client
+            .call(Call::get(format!("/brand-kits/{}", seg(id))).query("detail", "summary").query("archived", "true"))
             .await
     }
 

@@ -80,7 +80,17 @@ pub(super) fn check_edits(edits: &[SectionEdit]) -> IpcResult<Vec<SectionWrite>>
         };
         let width = e.width.as_deref().map(|w| one_of(&at("width"), w, WIDTHS, "width")).transpose()?;
         let tab = e.tab.as_deref().map(|t| one_of(&at("tab"), t, TABS, "tab")).transpose()?;
-        if e.body.is_none() && name.is_none() && width.is_none() && tab.is_none() {
+        let trimmed = |v: &Option<String>| v.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string);
+        let (after_id, before_id) = (trimmed(&e.after_id), trimmed(&e.before_id));
+        let position = e.position.as_deref().map(|p| one_of(&at("position"), p, SECTION_POSITIONS, "position")).transpose()?;
+        if [after_id.is_some(), before_id.is_some(), position.is_some()].iter().filter(|g| **g).count() > 1 {
+            return Err(IpcError::validation(
+                at("position"),
+                "Place the section one way: after a section, before one, or at the top or bottom of its tab.",
+            ));
+        }
+        let placed = after_id.is_some() || before_id.is_some() || position.is_some();
+        if e.body.is_none() && name.is_none() && width.is_none() && tab.is_none() && !placed {
             return Err(IpcError::validation(at("body"), format!("Section “{key}” has nothing to save.")));
         }
         out.push(SectionWrite {
@@ -91,6 +101,9 @@ pub(super) fn check_edits(edits: &[SectionEdit]) -> IpcResult<Vec<SectionWrite>>
             width,
             expected_version: Some(e.expected_version),
             revert_to: None,
+            after_id,
+            before_id,
+            position,
             ..Default::default()
         });
     }

@@ -6,15 +6,16 @@
 //! here until they choose what to do with it: in the outbox (`crate::outbox`, `outbox.json` in the data
 //! folder, per profile and kit, written atomically). A later successful save of the section clears it;
 //! `brand_kit_draft_discard` drops it on purpose ("take theirs"). The outbox also remembers the sections
-//! archived from this computer (key, id, name), because the service lists no archived sections and
-//! restoring needs the id.
+//! archived from this computer (key, id, name): the archived sections are read from the service
+//! (`detail=summary&archived=true`, any computer's), and this record is what a service that does not
+//! list them still lets the user restore.
 //!
 //! The old field model's inputs (`businessName`, … `designPrinciples`, `fields`) have no field in any
 //! args struct here, and every struct denies unknown fields, so the UI has no way to send one.
 use api_client::{ApiError, SectionFilter, SectionWriteExt};
 use api_types::{
     ArchiveRequest, ArchiveResult, BrandKitSection, BrandKitSectionsView, Deleted, KnowledgeAdded, KnowledgeList,
-    KnowledgeMatch, SectionRevision, SectionSummary, SectionWrite, TABS, WIDTHS,
+    KnowledgeMatch, SectionRevision, SectionSummary, SectionWrite, SECTION_POSITIONS, TABS, WIDTHS,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
@@ -52,7 +53,9 @@ pub struct BrandKitPage {
     /// In page order (tab, then the kit's order): key, role, tab, sectionName, width, version, charCount,
     /// outline (the section's own `##` headings).
     pub sections: Vec<SectionSummary>,
-    /// Sections archived from this computer, which `brand_kit_section_archive` can restore.
+    /// The kit's archived sections as the service lists them (`detail=summary&archived=true`), wherever
+    /// they were archived, which `brand_kit_section_archive` can restore. A service that does not list
+    /// archived sections: those archived from this computer.
     pub archived: Vec<ArchivedSection>,
     /// Unsaved texts kept after a refused save, until resolved.
     pub drafts: Vec<SectionDraft>,
@@ -115,6 +118,18 @@ pub struct SectionEdit {
     #[serde(default)]
     #[ts(optional)]
     pub tab: Option<String>,
+    /// Places the section right after this section id of its (new) tab …
+    #[serde(default)]
+    #[ts(optional)]
+    pub after_id: Option<String>,
+    /// … or right before this one …
+    #[serde(default)]
+    #[ts(optional)]
+    pub before_id: Option<String>,
+    /// … or at the tab's `top` or `bottom`. At most one of the three.
+    #[serde(default)]
+    #[ts(optional)]
+    pub position: Option<String>,
     /// A role cannot be changed: accepted only as the section's own (a starter section's role is its key).
     #[serde(default)]
     #[ts(optional)]

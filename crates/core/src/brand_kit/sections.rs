@@ -3,12 +3,37 @@ use super::*;
 
 pub async fn brand_kit_page(session: &impl WithOutbox, args: BrandKitIdArgs) -> IpcResult<BrandKitPage> {
     let kit_id = required("brandKitId", &args.brand_kit_id, "brand kit")?;
-    let view = session.client().await?.brand_kits().get_summary(&kit_id).await?;
+    let client = session.client().await?;
+    let view = client.brand_kits().get_summary(&kit_id).await?;
     let kept = kit_kept(session, &kit_id)?;
-    // A section restored elsewhere is live again: it is no longer offered for restore.
-    let live: HashSet<&str> = view.sections.iter().map(|s| s.key.as_str()).collect();
-    let archived = kept.archived.into_iter().filter(|a| !live.contains(a.key.as_str())).collect();
+    let archived = archived_sections(&client, &kit_id, &view.sections, kept.archived).await?;
     Ok(BrandKitPage { id: view.id, name: view.name, sections: view.sections, archived, drafts: kept.sections })
+}
+
+/// The kit's archived sections as the service lists them, wherever they were archived. A service that
+/// refuses the read (400: it lists no archived sections) leaves those archived from this computer that
+/// are not live again (restored elsewhere).
+async fn archived_sections(
+    client: &api_client::Client,
+    kit_id: &str,
+    live: &[SectionSummary],
+    kept: Vec<ArchivedSection>,
+) -> IpcResult<Vec<ArchivedSection>> {
+    match client.brand_kits().get_archived_sections(kit_id).await {
+        Ok(view) => Ok(view
+            .sections
+            .into_iter()
+            .map(|s| {
+                let at = kept.iter().find(|a| a.id == s.id).map_or(0.0, |a| a.archived_at);
+                ArchivedSection { key: s.key, id: s.id, section_name: s.section_name, tab: s.tab, archived_at: at }
+            })
+            .collect()),
+        Err(ApiError::Validation { .. }) => {
+            let live: HashSet<&str> = live.iter().map(|s| s.key.as_str()).collect();
+            Ok(kept.into_iter().filter(|a| !live.contains(a.key.as_str())).collect())
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// Sections with their bodies, by key, role or tab (lists AND-combined). An unknown role or tab is the
@@ -83,6 +108,9 @@ pub(super) fn keep_drafts(session: &impl WithOutbox, kit_id: &str, edits: &[Sect
                         name: None,
                         width: None,
                         tab: None,
+                        after_id: None,
+                        before_id: None,
+                        position: None,
                         expected_version: e.expected_version,
                         theirs_version: None,
                         reason,
@@ -102,6 +130,11 @@ pub(super) fn keep_drafts(session: &impl WithOutbox, kit_id: &str, edits: &[Sect
             }
             if e.tab.is_some() {
                 draft.tab = e.tab.clone();
+            }
+            if e.after_id.is_some() || e.before_id.is_some() || e.position.is_some() {
+                draft.after_id = e.after_id.clone();
+                draft.before_id = e.before_id.clone();
+                draft.position = e.position.clone();
             }
             draft.expected_version = e.expected_version;
             draft.theirs_version = theirs;
@@ -162,13 +195,12 @@ pub async fn brand_kit_section_archive(session: &impl WithOutbox, args: BrandKit
         }
         None => {
             let kept = kit_kept(session, &kit_id)?;
-            let a = kept.archived.into_iter().find(|a| a.key == key).ok_or_else(|| {
+            let live = client.brand_kits().get_summary(&kit_id).await?.sections;
+            let archived = archived_sections(&client, &kit_id, &live, kept.archived).await?;
+            let a = archived.into_iter().find(|a| a.key == key).ok_or_else(|| {
                 IpcError::new(
                     IpcCode::NotFound,
-                    format!(
-                        "Section “{key}” was not archived from this computer, and the service does not list archived \
-                         sections: restore it where it was archived."
-                    ),
+                    format!("This kit has no archived section “{key}”: it may have been restored already; refresh the page."),
                 )
             })?;
             (a.id, None)

@@ -18,7 +18,8 @@ pub struct ArchivedSection {
     pub id: String,
     pub section_name: String,
     pub tab: String,
-    /// Unix milliseconds.
+    /// Unix milliseconds when archived from this computer; 0 for a section the service lists as archived
+    /// that was archived elsewhere (a summary read gives no archive time).
     pub archived_at: f64,
 }
 
@@ -49,6 +50,16 @@ pub struct SectionDraft {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub tab: Option<String>,
+    /// Where the section was placed in its tab (one of the three, as the save sent it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub after_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub before_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub position: Option<String>,
     /// The version the change was made from (the `expectedVersion` sent).
     pub expected_version: i64,
     /// The section's version on the service when the save was refused (409 only).

@@ -45,6 +45,7 @@ mod reads;
 mod edits;
 mod rules;
 mod fixture_rules;
+mod placement;
 #[allow(unused_imports)]
 use reads::*;
 #[allow(unused_imports)]

@@ -9,6 +9,7 @@ export type ArchivedSection = { key: string,
  */
 id: string, sectionName: string, tab: string, 
 /**
- * Unix milliseconds.
+ * Unix milliseconds when archived from this computer; 0 for a section the service lists as archived
+ * that was archived elsewhere (a summary read gives no archive time).
  */
 archivedAt: number, };

@@ -13,7 +13,9 @@ export type BrandKitPage = { id: string, name: string,
  */
 sections: Array<SectionSummary>, 
 /**
- * Sections archived from this computer, which `brand_kit_section_archive` can restore.
+ * The kit's archived sections as the service lists them (`detail=summary&archived=true`), wherever
+ * they were archived, which `brand_kit_section_archive` can restore. A service that does not list
+ * archived sections: those archived from this computer.
  */
 archived: Array<ArchivedSection>, 
 /**

@@ -10,6 +10,10 @@ export type SectionDraft = { key: string,
  */
 body?: string, name?: string, width?: string, tab?: string, 
 /**
+ * Where the section was placed in its tab (one of the three, as the save sent it).
+ */
+afterId?: string, beforeId?: string, position?: string, 
+/**
  * The version the change was made from (the `expectedVersion` sent).
  */
 expectedVersion: number, 

@@ -21,6 +21,18 @@ width?: string,
  */
 tab?: string, 
 /**
+ * Places the section right after this section id of its (new) tab …
+ */
+afterId?: string, 
+/**
+ * … or right before this one …
+ */
+beforeId?: string, 
+/**
+ * … or at the tab's `top` or `bottom`. At most one of the three.
+ */
+position?: string, 
+/**
  * A role cannot be changed: accepted only as the section's own (a starter section's role is its key).
  */
 role?: string, expectedVersion: number, };

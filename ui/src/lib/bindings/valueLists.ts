@@ -2,6 +2,7 @@
 export const PLATFORMS = ["youtube", "instagram", "tiktok", "facebook", "linkedin", "x", "threads", "general"] as const;
 export const TABS = ["overview", "voice", "visual"] as const;
 export const WIDTHS = ["full", "half"] as const;
+export const SECTION_POSITIONS = ["top", "bottom"] as const;
 export const ROLES = ["about", "audience", "offer", "content_strategy", "voice_and_tone", "writing_style", "speaking_style", "design_guidelines"] as const;
 export const KNOWLEDGE_SOURCE_TYPES = ["text", "url", "youtube", "file"] as const;
 export const ARCHIVE_ASSET_TYPES = ["card", "brand_kit", "brand_kit_section", "project", "space"] as const;

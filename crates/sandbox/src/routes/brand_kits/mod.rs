@@ -24,7 +24,7 @@ use api_types::scopes::{BRANDKIT_READ, BRANDKIT_WRITE};
 use api_types::{
     roles, BrandKit, BrandKitList, BrandKitQuery, BrandKitSection, BrandKitSectionsView,
     BrandKitSummary, BrandKitSummaryView, SectionConflict, SectionRevision, SectionSummary,
-    SectionWrite, UpdateBrandKit, BrandColor, LogoInput, Typography, COLOR_ROLES, REMOVED_INPUTS, STARTER_SECTIONS, TABS, WIDTHS,
+    SectionWrite, UpdateBrandKit, BrandColor, LogoInput, Typography, COLOR_ROLES, REMOVED_INPUTS, SECTION_POSITIONS, STARTER_SECTIONS, TABS, WIDTHS,
 };
 use axum::extract::{Path, Request, State};
 use axum::response::{IntoResponse, Response};
@@ -155,6 +155,19 @@ async fn read_kit(
             let sections = visible_sections(&conn, &kit.summary.id)?
                 .into_iter()
                 .filter(|s| filter.matches(s))
+                .map(SectionRow::summary)
+                .collect();
+            Json(BrandKitSummaryView {
+                id: kit.summary.id,
+                name: kit.summary.name,
+                sections,
+            })
+            .into_response()
+        }
+        ReadMode::Archived(filter) => {
+            let sections = all_sections(&conn, &kit.summary.id)?
+                .into_iter()
+                .filter(|s| s.archived && filter.matches(s))
                 .map(SectionRow::summary)
                 .collect();
             Json(BrandKitSummaryView {

@@ -4,6 +4,8 @@ use super::*;
 pub(super) enum ReadMode {
     Full,
     Summary(SectionFilter),
+    /// `detail=summary&archived=true`: the archived sections, in summary form.
+    Archived(SectionFilter),
     Filtered {
         filter: SectionFilter,
         history: bool,
@@ -102,7 +104,16 @@ impl ReadMode {
                 &["false"],
             ));
         }
-        Ok(if detail == Some("summary") {
+        if q.archived.unwrap_or(false) && detail != Some("summary") {
+            return Err(invalid(
+                "archived",
+                "`archived=true` lists the archived sections in summary form: add `detail=summary`".into(),
+                &["summary"],
+            ));
+        }
+        Ok(if detail == Some("summary") && q.archived.unwrap_or(false) {
+            ReadMode::Archived(filter)
+        } else if detail == Some("summary") {
             ReadMode::Summary(filter)
         } else if !filter.is_empty() || history {
             // An unfiltered history read is every section with its earlier versions.

@@ -9,14 +9,49 @@ pub(super) enum Planned<'a> {
         name: Option<String>,
         width: Option<String>,
         tab: Option<String>,
+        place: Option<Place>,
     },
     Add {
         name: String,
         tab: String,
         width: String,
         body: String,
+        place: Option<Place>,
     },
 }
+
+/// Where an entry puts its section within its tab (the newest era's `Placement`).
+#[derive(Clone)]
+pub(super) enum Place {
+    After(String),
+    Before(String),
+    Top,
+    Bottom,
+}
+
+/// At most one of `afterId`, `beforeId`, `position` (`top | bottom`).
+fn check_place(w: &SectionWrite, at: &dyn Fn(&str) -> String) -> ApiResult<Option<Place>> {
+    let given = [w.after_id.is_some(), w.before_id.is_some(), w.position.is_some()];
+    if given.iter().filter(|g| **g).count() > 1 {
+        return Err(ApiError::bad(
+            at("position"),
+            "Give one of `afterId`, `beforeId` or `position`, not several",
+        ));
+    }
+    if let Some(p) = &w.position {
+        return match p.as_str() {
+            "top" => Ok(Some(Place::Top)),
+            "bottom" => Ok(Some(Place::Bottom)),
+            _ => Err(invalid(
+                &at("position"),
+                format!("Unknown position \"{p}\": valid values are {}", SECTION_POSITIONS.join(", ")),
+                SECTION_POSITIONS,
+            )),
+        };
+    }
+    Ok(w.after_id.clone().map(Place::After).or_else(|| w.before_id.clone().map(Place::Before)))
+}
+
 
 /// Spec §4 rules 1–5: every entry is checked against the current sections first; a single invalid
 /// entry is a 400 and a single stale `expectedVersion` a 409 listing every stale entry, and in both
@@ -61,6 +96,7 @@ pub(super) fn write_sections(tx: &Connection, kit_id: &str, writes: &[SectionWri
                 ));
             }
         }
+        let place = check_place(w, &at)?;
         let Some(key) = &w.key else {
             // Rule 2: an entry without a key adds a section.
             let Some(name) = name else {
@@ -90,6 +126,7 @@ pub(super) fn write_sections(tx: &Connection, kit_id: &str, writes: &[SectionWri
                 tab,
                 width: w.width.clone().unwrap_or_else(|| "full".into()),
                 body: w.body.clone().unwrap_or_default(),
+                place,
             });
             continue;
         };
@@ -169,13 +206,14 @@ pub(super) fn write_sections(tx: &Connection, kit_id: &str, writes: &[SectionWri
             name,
             width: w.width.clone(),
             tab: w.tab.clone(),
+            place,
         });
     }
     if !conflicts.is_empty() {
         return Err(ApiError::SectionConflict(conflicts));
     }
     let now = time::now_str();
-    for p in planned {
+    for (i, p) in planned.into_iter().enumerate() {
         match p {
             Planned::Edit {
                 row,
@@ -183,14 +221,21 @@ pub(super) fn write_sections(tx: &Connection, kit_id: &str, writes: &[SectionWri
                 name,
                 width,
                 tab,
-            } => edit_section(tx, row, body, name, width, tab, &now)?,
+                place,
+            } => {
+                edit_section(tx, row, body, name, width, tab, &now)?;
+                if let Some(place) = place {
+                    place_section(tx, kit_id, &row.id, &place, i, &now)?;
+                }
+            }
             Planned::Add {
                 name,
                 tab,
                 width,
                 body,
+                place,
             } => {
-                add_section(
+                let id = add_section(
                     tx,
                     kit_id,
                     &new_key(tx, kit_id)?,
@@ -202,6 +247,9 @@ pub(super) fn write_sections(tx: &Connection, kit_id: &str, writes: &[SectionWri
                     SOURCE_API,
                     &now,
                 )?;
+                if let Some(place) = place {
+                    place_section(tx, kit_id, &id, &place, i, &now)?;
+                }
             }
         }
     }
@@ -262,6 +310,43 @@ pub(super) fn edit_section(
             params![row.id, now],
         )?;
     }
+    Ok(())
+}
+
+/// Puts a section at its place within its (possibly new) tab and numbers the tab's live sections 1..n.
+/// A neighbour must be another live section of the same tab.
+fn place_section(tx: &Connection, kit_id: &str, id: &str, place: &Place, i: usize, now: &str) -> ApiResult<()> {
+    let all = all_sections(tx, kit_id)?;
+    let tab = all.iter().find(|s| s.id == id).map(|s| s.tab.clone()).unwrap_or_default();
+    let mut order: Vec<&SectionRow> = all.iter().filter(|s| !s.archived && s.tab == tab && s.id != id).collect();
+    let neighbour = |field: &str, nid: &str| -> ApiResult<usize> {
+        order.iter().position(|s| s.id == nid).ok_or_else(|| {
+            let valid: Vec<&str> = order.iter().map(|s| s.id.as_str()).collect();
+            invalid(
+                &format!("sections[{i}].{field}"),
+                format!(
+                    "`{nid}` is not another live section of the tab `{tab}`: name a section id from that tab ({})",
+                    valid.join(", ")
+                ),
+                &valid,
+            )
+        })
+    };
+    let at = match place {
+        Place::Top => 0,
+        Place::Bottom => order.len(),
+        Place::After(n) => neighbour("afterId", n)? + 1,
+        Place::Before(n) => neighbour("beforeId", n)?,
+    };
+    let me = all.iter().find(|s| s.id == id).expect("the section placed exists");
+    order.insert(at, me);
+    for (n, s) in order.iter().enumerate() {
+        tx.execute(
+            "UPDATE brand_kit_sections SET sort_order = ?2 WHERE id = ?1",
+            params![s.id, (n + 1) as f64],
+        )?;
+    }
+    tx.execute("UPDATE brand_kit_sections SET updated_at = ?2 WHERE id = ?1", params![id, now])?;
     Ok(())
 }
 
