@@ -15,7 +15,9 @@ import { plannerApi } from "./plannerApi";
 
 export type Undo =
   | { kind: "move"; cardId: string; title: string; from: Position }
-  | { kind: "archive"; card: CardSummary; from: Position };
+  | { kind: "archive"; card: CardSummary; from: Position }
+  /** A card's time changed on the calendar: `from` is its time before (null: it had none). */
+  | { kind: "schedule"; cardId: string; title: string; from: string | null };
 
 /** What the state asks of the view: focus a card (after it is on screen), and say when a board shows. */
 export interface BoardView {
@@ -256,6 +258,52 @@ export class BoardState {
     );
   }
 
+  /**
+   * A card's new time (the calendar's drop): shown at once, then `card_update { scheduledAt }`, the
+   * editor's command, so a change made offline is kept by the core's outbox like any card edit. A
+   * refusal puts the old time back and says why. `label` says the new time in words.
+   */
+  reschedule(cardId: string, at: string | null, opts: { label?: string; isUndo?: boolean } = {}) {
+    this.changes++;
+    const found = findCard(this.columns, cardId);
+    if (!found) return;
+    const before = found.card;
+    const title = before.title;
+    mark("calendar:drop");
+    this.columns = replaceCard(this.columns, { ...before, scheduledAt: at });
+    markRendered("calendar:moved");
+    this.actionError = null;
+    const when = opts.label ?? (at ? formatScheduled(at) : "no time");
+    this.say(opts.isUndo ? `Card “${cardLabel(title)}” is back at ${when}.` : `Card “${cardLabel(title)}” rescheduled to ${when}.`);
+    const mine: Undo | null = opts.isUndo ? null : { kind: "schedule", cardId, title, from: before.scheduledAt };
+    this.undo = mine;
+    const seq = ++this.moveSeq;
+    this.latestMove.set(cardId, seq);
+    plannerApi.cardUpdate(cardId, { scheduledAt: at }).then(
+      (read) => {
+        if (this.latestMove.get(cardId) !== seq) return;
+        this.latestMove.delete(cardId);
+        const now = findCard(this.columns, cardId)?.card;
+        if (now) this.columns = replaceCard(this.columns, { ...now, scheduledAt: read.scheduledAt, updatedAt: read.updatedAt });
+      },
+      (e) => {
+        if (isQueued(e)) {
+          this.latestMove.delete(cardId);
+          noteQueued();
+          this.say(`Card “${cardLabel(title)}” is rescheduled here and will change on the service when it answers.`);
+          return;
+        }
+        this.actionError = toIpcError(e);
+        if (this.undo === mine) this.undo = null;
+        if (this.latestMove.get(cardId) !== seq) return;
+        this.latestMove.delete(cardId);
+        const now = findCard(this.columns, cardId)?.card;
+        if (now) this.columns = replaceCard(this.columns, { ...now, scheduledAt: before.scheduledAt });
+        this.say(`Card “${cardLabel(title)}” could not be rescheduled; it is back at ${before.scheduledAt ? formatScheduled(before.scheduledAt) : "no time"}.`);
+      },
+    );
+  }
+
   keyMove(card: CardSummary, m: KeyMove, from: "open" | "handle" = "handle") {
     const req = keyboardRequest(this.columns, this.stageOrder, card.id, m);
     if (req) this.move(req, { focus: from });
@@ -305,6 +353,10 @@ export class BoardState {
     const u = this.undo;
     if (!u) return;
     this.undo = null;
+    if (u.kind === "schedule") {
+      this.reschedule(u.cardId, u.from, { isUndo: true });
+      return;
+    }
     if (u.kind === "move") {
       if (findCard(this.columns, u.cardId)) this.move(inverseMove(u.cardId, u.from), { isUndo: true, focus: "open" });
       return;

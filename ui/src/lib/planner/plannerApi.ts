@@ -17,6 +17,13 @@ export const PLATFORM_LABELS: Record<string, string> = {
 
 export const platformLabel = (p: string) => PLATFORM_LABELS[p] ?? p;
 
+/** Each platform's colour on the calendar (a new platform in `PLATFORMS` fails the type check here). */
+export const PLATFORM_COLORS: Record<(typeof PLATFORMS)[number], string> = {
+  youtube: "#c4302b", instagram: "#c13584", tiktok: "#111827", facebook: "#1877f2", linkedin: "#0a66c2",
+  x: "#4b5563", threads: "#7c3aed", general: "#0f766e",
+};
+export const platformColor = (p: string | null | undefined) => (p && (PLATFORM_COLORS as Record<string, string>)[p]) || "#64748b";
+
 /** `board_load`'s args: the space and only the filters that narrow something. */
 export function boardArgs(spaceId: string, f: BoardFilters = {}): BoardLoadArgs {
   const args: BoardLoadArgs = { spaceId };
@@ -43,6 +50,8 @@ export const plannerApi = {
     api.stageDelete(targetStageId ? { spaceId, stageId, targetStageId } : { spaceId, stageId }),
   cardCreate: (spaceId: string, stageId: string, title: string, platform: string) => api.cardCreate({ spaceId, stageId, title, platform }),
   cardMove: api.cardMove,
+  /** The editor's card write (`card_update`): kept by the core's outbox when the service does not answer. */
+  cardUpdate: api.cardUpdate,
   cardArchive: api.cardArchive,
   tagsList: api.tagsList,
 };

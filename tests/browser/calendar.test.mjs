@@ -1,0 +1,132 @@
+// The planner's calendar in Debian's Chromium (playwright-core) against web-shell and its embedded
+// sandbox (scripts/ui-e2e.sh): a scheduled post dragged to the next day — across Berlin's 2026
+// spring-forward, so the kept time of day is checked end to end — then by keyboard, then undone; each
+// read back from the service and after a reload. Its own space, so it depends on no other journey.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { launch } from "./browser.mjs";
+import { callCore } from "./webshell.mjs";
+
+const { WEB_SHELL_URL } = process.env;
+const ARTIFACTS = process.env.E2E_ARTIFACTS ?? fileURLToPath(new URL("../artifacts/browser", import.meta.url));
+if (!WEB_SHELL_URL) throw new Error("WEB_SHELL_URL is not set: run scripts/ui-e2e.sh");
+const TOKEN = new URL(WEB_SHELL_URL).searchParams.get("token");
+const ORIGIN = new URL(WEB_SHELL_URL).origin;
+const ipc = (command, args) => callCore(ORIGIN, TOKEN, command, args);
+
+let browser, page, pageErrors = [];
+
+before(async () => {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  browser = await launch({ width: 1360, height: 900, tag: "calendar" });
+  ({ page, pageErrors } = browser);
+  await page.goto(WEB_SHELL_URL);
+  await page.getByRole("tab", { name: /Content plan/ }).waitFor();
+  // The calendar's zone is this computer's UI state: Berlin, whatever the machine's zone.
+  await page.evaluate(() => localStorage.setItem("contentdesk.calendar.zone", "Europe/Berlin"));
+});
+
+after(async () => {
+  if (page) fs.writeFileSync(path.join(ARTIFACTS, "calendar-dom.html"), await page.content());
+  fs.writeFileSync(path.join(ARTIFACTS, "calendar-page-errors.txt"), pageErrors.join("\n") + (pageErrors.length ? "\n" : ""));
+  await browser?.close();
+});
+
+/** The calendar's month view paged to `title` ("March 2026"). */
+async function showMonth(title, target) {
+  const heading = page.getByTestId("calendar-title");
+  await heading.waitFor();
+  for (let i = 0; i < 48 && (await heading.innerText()) !== title; i++) {
+    const now = Date.parse(`1 ${await heading.innerText()}`);
+    await page.getByRole("button", { name: now > target ? "Previous month" : "Next month" }).click();
+  }
+  assert.equal(await heading.innerText(), title);
+}
+
+async function scheduledAt(cardId, expected) {
+  for (let i = 0; i < 50; i++) {
+    const card = await ipc("card_get", { cardId });
+    if (card.scheduledAt && Date.parse(card.scheduledAt) === Date.parse(expected)) return card;
+    await page.waitForTimeout(100);
+  }
+  return ipc("card_get", { cardId });
+}
+
+const dayCell = (day) => page.locator(`[data-testid="calendar-day"][data-day="${day}"]`);
+
+test("drag a scheduled post to the next day, by mouse then by keyboard, undo; the service and a reload agree", async () => {
+  const space = await ipc("space_create", { name: "Calendar journey" });
+  const { stages } = await ipc("board_load", { spaceId: space.id });
+  const post = await ipc("card_create", { spaceId: space.id, stageId: stages[0].id, title: "Spring launch", platform: "instagram" });
+  const other = await ipc("card_create", { spaceId: space.id, stageId: stages[0].id, title: "Teaser reel", platform: "youtube" });
+  await ipc("card_create", { spaceId: space.id, stageId: stages[1].id, title: "Someday idea", platform: "tiktok" });
+  // 09:00 in Berlin on the Saturday before the clocks go forward (CET, UTC+1).
+  await ipc("card_update", { cardId: post.id, update: { scheduledAt: "2026-03-28T08:00:00Z" } });
+  await ipc("card_update", { cardId: other.id, update: { scheduledAt: "2026-03-28T17:30:00Z" } });
+
+  await page.goto(`${ORIGIN}/`);
+  await page.getByRole("tab", { name: "Calendar journey" }).click();
+  await page.getByRole("button", { name: "Calendar", exact: true }).click();
+  await showMonth("March 2026", Date.UTC(2026, 2, 15));
+  const item = page.locator(`[data-testid="calendar-item"][data-card="${post.id}"]`);
+  await dayCell("2026-03-28").locator(`[data-card="${post.id}"]`).waitFor();
+  assert.match(await item.innerText(), /09:00\s+Spring launch/);
+  assert.match(await page.getByTestId("calendar-unscheduled").innerText(), /Someday idea/);
+  await dayCell("2026-03-28").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(ARTIFACTS, "calendar-month.png") });
+
+  // Mouse: onto Sunday the 29th. Still 09:00 on Berlin's wall clock, now CEST: 07:00 UTC.
+  await item.dragTo(dayCell("2026-03-29"));
+  await dayCell("2026-03-29").locator(`[data-card="${post.id}"]`).waitFor();
+  assert.match(await page.getByTestId("board-status").innerText(), /Spring launch.*rescheduled to Sunday,? 29 March 2026, 09:00 \(Europe\/Berlin\)/);
+  assert.equal((await scheduledAt(post.id, "2026-03-29T07:00:00Z")).scheduledAt.replace(".000", ""), "2026-03-29T07:00:00Z");
+
+  await page.reload();
+  await showMonth("March 2026", Date.UTC(2026, 2, 15));
+  await dayCell("2026-03-29").locator(`[data-card="${post.id}"]`).waitFor();
+  assert.equal(await dayCell("2026-03-28").locator(`[data-card="${post.id}"]`).count(), 0);
+
+  // Keyboard: Space picks up, ArrowRight moves a day (announced), Enter drops.
+  await item.focus();
+  await page.keyboard.press("Space");
+  await page.waitForFunction(() => /Picked up/.test(document.querySelector('[data-testid="board-status"]')?.textContent ?? ""));
+  await page.keyboard.press("ArrowRight");
+  assert.match(await page.getByTestId("board-status").innerText(), /^Monday,? 30 March 2026$/);
+  await page.keyboard.press("Enter");
+  await dayCell("2026-03-30").locator(`[data-card="${post.id}"]`).waitFor();
+  assert.equal((await scheduledAt(post.id, "2026-03-30T07:00:00Z")).scheduledAt.replace(".000", ""), "2026-03-30T07:00:00Z");
+  const focused = await page.evaluate(() => document.activeElement?.getAttribute("data-card"));
+  assert.equal(focused, post.id, "focus stays on the moved post");
+
+  // Escape cancels a pick-up: nothing moves.
+  await page.keyboard.press("Space");
+  await page.keyboard.press("ArrowLeft");
+  await page.keyboard.press("Escape");
+  assert.match(await page.getByTestId("board-status").innerText(), /Move cancelled/);
+  await dayCell("2026-03-30").locator(`[data-card="${post.id}"]`).waitFor();
+
+  // Undo (the board's): back on the 29th, on the service too.
+  await page.getByRole("button", { name: "Undo" }).click();
+  await dayCell("2026-03-29").locator(`[data-card="${post.id}"]`).waitFor();
+  assert.equal((await scheduledAt(post.id, "2026-03-29T07:00:00Z")).scheduledAt.replace(".000", ""), "2026-03-29T07:00:00Z");
+
+  // An unscheduled card dragged onto a day gets 09:00 there.
+  const idea = page.locator(`[data-testid="calendar-unscheduled"] [data-card]`).filter({ hasText: "Someday idea" });
+  const ideaId = await idea.getAttribute("data-card");
+  await idea.dragTo(dayCell("2026-03-31"));
+  await dayCell("2026-03-31").locator(`[data-card="${ideaId}"]`).waitFor();
+  assert.equal((await scheduledAt(ideaId, "2026-03-31T07:00:00Z")).scheduledAt.replace(".000", ""), "2026-03-31T07:00:00Z");
+
+  await page.getByRole("button", { name: "Week", exact: true }).click();
+  await page.getByTestId("calendar-week").waitFor();
+  // The week of the last move (30 March – 5 April); one back shows the spring-forward weekend.
+  await page.getByRole("button", { name: "Previous week" }).click();
+  await page.locator(`[data-testid="calendar-slot"][data-day="2026-03-29"][data-minute="540"] [data-card="${post.id}"]`).waitFor();
+  await page.screenshot({ path: path.join(ARTIFACTS, "calendar-week.png") });
+  await page.getByRole("button", { name: "Month", exact: true }).click();
+  await page.getByRole("button", { name: "Board", exact: true }).click();
+  assert.deepEqual(pageErrors, []);
+});
