@@ -428,3 +428,55 @@ it("unsaved text is kept on this computer: after a restart its editor reopens wi
   // Saved: nothing is kept any more.
   await waitFor(() => expect(Object.keys(localStorage).some((k) => k.startsWith("contentdesk.brandKit.unsaved"))).toBe(false));
 });
+
+it("moves a section by keyboard: picked up, arrows within and across tabs, Enter saves one entry with its place; Escape puts back", async () => {
+  const { core, user } = await open();
+  const grid = () => [...screen.getByTestId("section-grid").children].map((c) => c.getAttribute("data-key"));
+  expect(grid()).toEqual(["about", "audience", "offer"]);
+  screen.getByTestId("move-offer").focus();
+  await user.keyboard(" ");
+  expect(screen.getByTestId("move-status").textContent).toMatch(/Picked up “Offer”, position 3 of 3 in Overview/);
+  await user.keyboard("{ArrowUp}{ArrowUp}");
+  expect(grid()).toEqual(["offer", "about", "audience"]);
+  await user.keyboard("{Escape}");
+  expect(grid()).toEqual(["about", "audience", "offer"]);
+  expect(screen.getByTestId("move-status").textContent).toMatch(/put back/);
+  expect(saves(core)).toHaveLength(0);
+  // Within the tab.
+  screen.getByTestId("move-offer").focus();
+  await user.keyboard(" {ArrowUp}{Enter}");
+  await waitFor(() => expect(saves(core)).toHaveLength(1));
+  const about = core.kit.sections.find((s) => s.key === "about")!;
+  expect(saves(core)[0]).toEqual({ brandKitId: KIT, sections: [{ key: "offer", afterId: about.id, expectedVersion: 1 }] });
+  await waitFor(() => expect(grid()).toEqual(["about", "offer", "audience"]));
+  expect(screen.getByTestId("move-status").textContent).toMatch(/Moved “Offer” to position 2/);
+  // To the next tab, at its top.
+  screen.getByTestId("move-offer").focus();
+  await user.keyboard(" {ArrowRight}{ArrowUp}{ArrowUp}{Enter}");
+  await waitFor(() => expect(saves(core)).toHaveLength(2));
+  expect(saves(core)[1].sections).toEqual([{ key: "offer", tab: "voice", position: "top", expectedVersion: 1 }]);
+  expect(screen.getByRole("tab", { name: /Voice/ })).toHaveAttribute("aria-selected", "true");
+  await waitFor(() => expect(grid()[0]).toBe("offer"));
+});
+
+it("a move refused because the section changed elsewhere is put back and shows the conflict; the tab list moves too", async () => {
+  const { core, user } = await open();
+  core.kit.sections.find((s) => s.key === "audience")!.version = 5;
+  await user.selectOptions(screen.getByTestId("tab-of-audience"), "visual");
+  await waitFor(() => expect(card("audience").classList.contains("has-conflict")).toBe(true));
+  expect(screen.getByTestId("move-status").textContent).toMatch(/“Audience” was not moved\. .*changed since you opened/);
+  expect([...screen.getByTestId("section-grid").children].map((c) => c.getAttribute("data-key"))).toContain("audience");
+  expect(saves(core)[0].sections).toEqual([{ key: "audience", tab: "visual", afterId: expect.any(String), expectedVersion: 1 }]);
+});
+
+it("every archived section of the kit can be restored, wherever it was archived", async () => {
+  const core = kitCore();
+  core.kit.sections.find((s) => s.key === "offer")!.archived = true; // archived on another computer
+  const { user } = await open(core);
+  const list = screen.getByTestId("archived-sections");
+  expect(list.textContent).toMatch(/Archived sections \(1\)/);
+  await user.click(within(list).getByText(/Archived sections/));
+  await user.click(within(list).getByRole("button", { name: "Restore “Offer”" }));
+  await waitFor(() => expect(screen.getByTestId("section-offer")).toBeTruthy());
+  expect(core.called("brand_kit_section_archive").map((c) => c.args)).toEqual([{ brandKitId: KIT, key: "offer", archived: false }]);
+});

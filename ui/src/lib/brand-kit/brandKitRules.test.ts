@@ -3,9 +3,10 @@ import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SectionEdit } from "../bindings";
 import {
-  KNOWLEDGE_MAX_FILE_BYTES, checkSectionAdd, checkSectionEdits, editFor, fileRoute, outlineOf, sizeLabel, summaryOf, tabsOf,
-  type RuleError,
+  KNOWLEDGE_MAX_FILE_BYTES, applyPlacement, checkSectionAdd, checkSectionEdits, editFor, fileRoute, outlineOf, placementFor, sizeLabel,
+  summaryOf, tabsOf, type RuleError,
 } from "./brandKitRules";
+import { dropIndex } from "./sectionDnd";
 
 const read = { key: "about", sectionName: "About", width: "full", tab: "overview" };
 
@@ -66,5 +67,30 @@ describe("the section rules follow the cases the core checks", () => {
   });
   it.each(fixture.save.map((c) => [c.name, c] as const))("save: %s", (_name, c) => {
     expect(checkSectionEdits(c.sections)).toEqual(c.expect);
+  });
+});
+
+describe("moving a section: the placement a save sends and the order it makes", () => {
+  const S = [
+    { key: "a", id: "ia", tab: "overview" }, { key: "b", id: "ib", tab: "overview" }, { key: "c", id: "ic", tab: "overview" },
+    { key: "v", id: "iv", tab: "voice" },
+  ];
+  const keys = (xs: { key: string; tab: string }[], tab: string) => xs.filter((x) => x.tab === tab).map((x) => x.key);
+  it.each([
+    ["c to the top", "c", "overview", 0, { position: "top" }, ["c", "a", "b"]],
+    ["a after b", "a", "overview", 1, { afterId: "ib" }, ["b", "a", "c"]],
+    ["a to the end", "a", "overview", 2, { afterId: "ic" }, ["b", "c", "a"]],
+    ["b to voice, after v", "b", "voice", 1, { afterId: "iv" }, ["v", "b"]],
+    ["b to visual (empty)", "b", "visual", 0, { position: "top" }, ["b"]],
+  ] as const)("%s", (_n, key, tab, to, place, order) => {
+    const p = placementFor(S, key, tab, to);
+    expect(p).toEqual(place);
+    expect(keys(applyPlacement(S, key, tab, p!), tab)).toEqual(order);
+  });
+  it("no placement where it already is; a drop's index counts the others", () => {
+    expect(placementFor(S, "b", "overview", 1)).toBeNull();
+    expect(dropIndex(S, "a", { tab: "overview", beside: "c", edge: "bottom" })).toBe(2);
+    expect(dropIndex(S, "a", { tab: "overview", beside: "b", edge: "top" })).toBe(0);
+    expect(dropIndex(S, "a", { tab: "voice", beside: null, edge: null })).toBe(1);
   });
 });

@@ -2,7 +2,7 @@
 // changed, with the version it was read at), a section's summary after a write, and how a knowledge file
 // can be sent (base64 from this computer, or a hosted URL). Table-tested in brandKitRules.test.ts.
 import type { BrandKitSection, BrandKitSectionAddArgs, SectionEdit, SectionSummary } from "../bindings";
-import { KNOWLEDGE_MAX_FILE_BYTES, KNOWLEDGE_MEDIA_EXTENSIONS, ROLES, TABS, WIDTHS } from "../bindings/valueLists";
+import { KNOWLEDGE_MAX_FILE_BYTES, KNOWLEDGE_MEDIA_EXTENSIONS, ROLES, SECTION_POSITIONS, TABS, WIDTHS } from "../bindings/valueLists";
 
 /** The service's tabs, in its order (generated from api-types `TABS`); an unknown one is answered with these. */
 export const KNOWN_TABS = TABS;
@@ -72,9 +72,15 @@ export function checkSectionEdits(edits: readonly SectionEdit[]): RuleError | nu
     }
     const err = (e.name != null ? required(at("name"), e.name, "section's name") : null)
       ?? (e.width != null ? oneOf(at("width"), e.width, WIDTHS, "width") : null)
-      ?? (e.tab != null ? oneOf(at("tab"), e.tab, TABS, "tab") : null);
+      ?? (e.tab != null ? oneOf(at("tab"), e.tab, TABS, "tab") : null)
+      ?? (e.position != null ? oneOf(at("position"), e.position, SECTION_POSITIONS, "position") : null);
     if (err) return err;
-    if (e.body == null && e.name == null && e.width == null && e.tab == null) {
+    const given = (v: string | null | undefined) => v != null && trimmed(v) !== "";
+    const placements = [given(e.afterId), given(e.beforeId), e.position != null].filter(Boolean).length;
+    if (placements > 1) {
+      return { field: at("position"), message: "Place the section one way: after a section, before one, or at the top or bottom of its tab." };
+    }
+    if (e.body == null && e.name == null && e.width == null && e.tab == null && placements === 0) {
       return { field: at("body"), message: `Section “${key}” has nothing to save.` };
     }
   }
@@ -87,6 +93,10 @@ export interface SectionChange {
   name?: string;
   width?: string;
   tab?: string;
+  /** Its place in its tab (one of the three), as a move sent it. */
+  afterId?: string;
+  beforeId?: string;
+  position?: string;
 }
 
 /**
@@ -106,6 +116,55 @@ export function editFor(
   if (change.tab !== undefined && change.tab !== read.tab) edit.tab = change.tab;
   const changed = edit.body !== undefined || edit.name !== undefined || edit.width !== undefined || edit.tab !== undefined;
   return changed ? edit : null;
+}
+
+// ---------- order within a tab ----------
+
+/** Where a section goes in its tab: right after or before another section (ids), or at an edge. */
+export type Placement = { afterId: string } | { beforeId: string } | { position: "top" | "bottom" };
+
+/**
+ * The placement that puts `key` at index `to` of the tab `tab` (counted without it), as the save sends
+ * it: after the section before that slot, or at the top when there is none. `null` when it is already there.
+ */
+export function placementFor(
+  sections: readonly Pick<SectionSummary, "key" | "id" | "tab">[], key: string, tab: string, to: number,
+): Placement | null {
+  const moving = sections.find((s) => s.key === key);
+  if (!moving) return null;
+  const others = sections.filter((s) => s.tab === tab && s.key !== key);
+  const at = Math.max(0, Math.min(to, others.length));
+  if (moving.tab === tab) {
+    const now = sections.filter((s) => s.tab === tab).findIndex((s) => s.key === key);
+    if (now === at) return null;
+  }
+  return at === 0 ? { position: "top" } : { afterId: others[at - 1].id };
+}
+
+/** The page's sections after a placement, as the service will order them (optimistic). */
+export function applyPlacement<T extends Pick<SectionSummary, "key" | "id" | "tab">>(
+  sections: readonly T[], key: string, tab: string, place: Placement,
+): T[] {
+  const moving = sections.find((s) => s.key === key);
+  if (!moving) return [...sections];
+  const moved = { ...moving, tab } as T;
+  const rest = sections.filter((s) => s.key !== key);
+  const inTab = rest.filter((s) => s.tab === tab);
+  let index: number;
+  if ("position" in place) {
+    const edge = place.position === "top" ? inTab[0] : inTab[inTab.length - 1];
+    index = edge ? rest.indexOf(edge) + (place.position === "top" ? 0 : 1) : -1;
+  } else {
+    const n = rest.findIndex((s) => s.id === ("afterId" in place ? place.afterId : place.beforeId));
+    index = n < 0 ? -1 : n + ("afterId" in place ? 1 : 0);
+  }
+  if (index < 0) {
+    // An empty tab: after the last section of an earlier tab in the service's order, else at the end.
+    const order = (t: string) => (KNOWN_TABS as readonly string[]).indexOf(t);
+    const after = rest.filter((s) => order(s.tab) <= order(tab));
+    index = after.length ? rest.indexOf(after[after.length - 1]) + 1 : 0;
+  }
+  return [...rest.slice(0, index), moved, ...rest.slice(index)];
 }
 
 /** The section's own `##` headings, as the summary read lists them. */

@@ -10,7 +10,7 @@ import type {
   SectionHistory, SectionSummary,
 } from "../bindings";
 import { api, toIpcError } from "../shared/backend";
-import { editFor, outlineOf, summaryOf, type SectionChange } from "./brandKitRules";
+import { applyPlacement, editFor, outlineOf, placementFor, summaryOf, tabLabel, type SectionChange } from "./brandKitRules";
 import { UNSAVED_PREFIX } from "./unsaved";
 
 /** A refused change of one section, and what the service has now. */
@@ -62,6 +62,9 @@ function changeOf(e: SectionEdit): SectionChange {
   if (e.name != null) c.name = e.name;
   if (e.width != null) c.width = e.width;
   if (e.tab != null) c.tab = e.tab;
+  if (e.afterId != null) c.afterId = e.afterId;
+  if (e.beforeId != null) c.beforeId = e.beforeId;
+  if (e.position != null) c.position = e.position;
   return c;
 }
 
@@ -186,6 +189,9 @@ export class KitSession {
       if (d.name != null) mine.name = d.name;
       if (d.width != null) mine.width = d.width;
       if (d.tab != null) mine.tab = d.tab;
+      if (d.afterId != null) mine.afterId = d.afterId;
+      if (d.beforeId != null) mine.beforeId = d.beforeId;
+      if (d.position != null) mine.position = d.position;
       const v = this.view(d.key);
       v.keptByCore = true;
       v.open = true;
@@ -345,6 +351,41 @@ export class KitSession {
     return this.write([edit], { closeEditors: false });
   }
 
+  /**
+   * Moves a section to index `to` of tab `tab` (counted without it): one save entry with the tab (when
+   * it changes) and its place, with the version it has now, so a change made elsewhere meanwhile is a
+   * conflict and no answer keeps the move on this computer. Shown at once; refused, put back.
+   */
+  async move(key: string, tab: string, to: number): Promise<boolean> {
+    const s = this.summary(key);
+    if (!s) return false;
+    const place = placementFor(this.sections, key, tab, to);
+    if (!place) return true;
+    const edit: SectionEdit = { key, expectedVersion: s.version, ...(tab !== s.tab ? { tab } : {}), ...place };
+    const before = this.sections.map((x) => x.key);
+    this.sections = applyPlacement(this.sections, key, tab, place);
+    this.notice = "";
+    const ok = await this.write([edit], { closeEditors: false });
+    const n = this.sections.filter((x) => x.tab === tab).findIndex((x) => x.key === key) + 1;
+    if (ok) {
+      this.notice = `Moved “${s.sectionName}” to ${tab === s.tab ? "" : `${tabLabel(tab)}, `}position ${n}.`;
+    } else {
+      // Nothing was written: the section goes back where it was (with what the refusal said of it).
+      const byKey = new Map(this.sections.map((x) => [x.key, x]));
+      this.sections = before.map((k) => byKey.get(k)).filter((x): x is SectionSummary => !!x).map((x) => (x.key === key ? { ...x, tab: s.tab } : x));
+      this.notice = `“${s.sectionName}” was not moved. ${this.view(key).error?.message ?? this.notice}`.trim();
+    }
+    return ok;
+  }
+
+  /** The page's order as the service has it now (after a move landed from a kept change). */
+  private async reorder() {
+    const page = await api.brandKitPage(this.kitId);
+    const byKey = new Map(this.sections.map((x) => [x.key, x]));
+    this.sections = page.sections.map((p) => ({ ...(byKey.get(p.key) ?? p), tab: p.tab, sortOrder: p.sortOrder }));
+    this.archived = page.archived;
+  }
+
   private async write(entries: SectionEdit[], { closeEditors }: { closeEditors: boolean }): Promise<boolean> {
     const keys = entries.map((e) => e.key);
     for (const k of keys) {
@@ -421,11 +462,17 @@ export class KitSession {
     if (change.name !== undefined) edit.name = change.name;
     if (change.width !== undefined) edit.width = change.width;
     if (change.tab !== undefined) edit.tab = change.tab;
+    if (change.afterId !== undefined) edit.afterId = change.afterId;
+    if (change.beforeId !== undefined) edit.beforeId = change.beforeId;
+    if (change.position !== undefined) edit.position = change.position;
     c.busy = true;
     c.error = null;
     try {
       const saved = await api.brandKitSave(this.kitId, [edit]);
       for (const s of saved) this.takeRead(s);
+      if (change.tab !== undefined || change.afterId !== undefined || change.beforeId !== undefined || change.position !== undefined) {
+        await this.reorder();
+      }
       v.conflict = null;
       v.keptByCore = false;
       if (change.body !== undefined) {

@@ -110,7 +110,8 @@ export function kitCore(init: { sections?: Stored[]; drafts?: SectionDraft[]; kn
   ];
   core.answers.brand_kit_page = () => ({
     id: KIT, name: "Clay Studio", sections: live().map(summary),
-    archived: kit.sections.filter((s) => s.archived && kit.archivedHere.includes(s.key))
+    // As the core answers with a service that lists archived sections: every archived one, wherever archived.
+    archived: kit.sections.filter((s) => s.archived)
       .map((s) => ({ key: s.key, id: s.id, sectionName: s.sectionName, tab: s.tab, archivedAt: 1 })),
     drafts: kit.drafts.map((d) => ({ ...d })),
   });
@@ -125,6 +126,21 @@ export function kitCore(init: { sections?: Stored[]; drafts?: SectionDraft[]; kn
     const sections = live().filter((s) => (!a.keys || a.keys.includes(s.key)) && (!a.roles || a.roles.includes(s.role ?? ""))
       && (!a.tabs || a.tabs.includes(s.tab)));
     return { id: KIT, name: "Clay Studio", sections: sections.map(wire) };
+  };
+  /** A section's place in its tab (`afterId`/`beforeId`/`position`), as the service orders it. */
+  const place = (s: Stored, e: SectionEdit) => {
+    if (e.afterId == null && e.beforeId == null && e.position == null) return;
+    kit.sections = kit.sections.filter((x) => x !== s);
+    const inTab = kit.sections.filter((x) => x.tab === s.tab && !x.archived);
+    const anchor = e.position === "top" ? inTab[0] : e.position === "bottom" ? inTab[inTab.length - 1]
+      : kit.sections.find((x) => x.id === (e.afterId ?? e.beforeId));
+    if (!anchor) {
+      if (e.afterId != null || e.beforeId != null) throw { code: "validation", status: 400, field: "sections[0].afterId", message: "Not a section of that tab." } satisfies IpcError;
+      kit.sections.push(s);
+      return;
+    }
+    const at = kit.sections.indexOf(anchor) + (e.position === "top" || e.beforeId != null ? 0 : 1);
+    kit.sections.splice(at, 0, s);
   };
   core.answers.brand_kit_save = (args) => {
     const edits = (args as { sections: SectionEdit[] }).sections;
@@ -145,6 +161,7 @@ export function kitCore(init: { sections?: Stored[]; drafts?: SectionDraft[]; kn
       if (e.name != null) s.sectionName = e.name;
       if (e.width != null) s.width = e.width;
       if (e.tab != null) s.tab = e.tab;
+      place(s, e);
       out.push(wire(s));
     }
     kit.drafts = kit.drafts.filter((d) => !edits.some((e) => e.key === d.key));
