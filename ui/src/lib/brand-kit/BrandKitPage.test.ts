@@ -454,7 +454,7 @@ it("moves a section by keyboard: picked up, arrows within and across tabs, Enter
   screen.getByTestId("move-offer").focus();
   await user.keyboard(" {ArrowRight}{ArrowUp}{ArrowUp}{Enter}");
   await waitFor(() => expect(saves(core)).toHaveLength(2));
-  expect(saves(core)[1].sections).toEqual([{ key: "offer", tab: "voice", position: "top", expectedVersion: 1 }]);
+  expect((saves(core)[1] as { sections: unknown }).sections).toEqual([{ key: "offer", tab: "voice", position: "top", expectedVersion: 1 }]);
   expect(screen.getByRole("tab", { name: /Voice/ })).toHaveAttribute("aria-selected", "true");
   await waitFor(() => expect(grid()[0]).toBe("offer"));
 });
@@ -466,7 +466,7 @@ it("a move refused because the section changed elsewhere is put back and shows t
   await waitFor(() => expect(card("audience").classList.contains("has-conflict")).toBe(true));
   expect(screen.getByTestId("move-status").textContent).toMatch(/“Audience” was not moved\. .*changed since you opened/);
   expect([...screen.getByTestId("section-grid").children].map((c) => c.getAttribute("data-key"))).toContain("audience");
-  expect(saves(core)[0].sections).toEqual([{ key: "audience", tab: "visual", afterId: expect.any(String), expectedVersion: 1 }]);
+  expect((saves(core)[0] as { sections: unknown }).sections).toEqual([{ key: "audience", tab: "visual", afterId: expect.any(String), expectedVersion: 1 }]);
 });
 
 it("every archived section of the kit can be restored, wherever it was archived", async () => {
