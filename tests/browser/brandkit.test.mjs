@@ -271,6 +271,42 @@ test("a remote image in a body: no request leaves until the user allows its host
   }
 });
 
+test("a section moved to another tab and reordered by drag and by keyboard, kept after a reload", async () => {
+  const order = async (tab) => (await ipc("brand_kit_page", { brandKitId: kitId })).sections.filter((s) => s.tab === tab).map((s) => s.key);
+  const shown = () => page.locator('[data-testid="section-grid"] > article').evaluateAll((els) => els.map((e) => e.getAttribute("data-key")));
+  await page.getByRole("tab", { name: /Overview/ }).click();
+  const before = await order("overview");
+  assert.ok(before.length >= 4, JSON.stringify(before));
+  const last = before[before.length - 1];
+  // Drag the last card's handle onto the top half of the first card.
+  const target = await card(before[0]).boundingBox();
+  await page.getByTestId(`move-${last}`).dragTo(card(before[0]), { targetPosition: { x: target.width / 2, y: 8 } });
+  await page.waitForFunction((k) => document.querySelector('[data-testid="section-grid"] > article')?.getAttribute("data-key") === k, last);
+  assert.deepEqual(await order("overview"), [last, ...before.slice(0, -1)], "the service has the new order");
+  // By keyboard: pick up the second card, one down, drop.
+  const second = before[0];
+  await page.getByTestId(`move-${second}`).focus();
+  await page.keyboard.press("Space");
+  await page.getByTestId("move-status").filter({ hasText: "Picked up" }).waitFor({ state: "attached" });
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Enter");
+  await page.getByTestId("move-status").filter({ hasText: "Moved" }).waitFor({ state: "attached" });
+  const reordered = [last, before[1], before[0], ...before.slice(2, -1)];
+  assert.deepEqual(await order("overview"), reordered);
+  // To another tab through the card's tab choice.
+  await page.getByTestId("tab-of-offer").selectOption("visual");
+  await page.getByRole("tab", { name: /Visual/ }).and(page.locator('[aria-selected="true"]')).waitFor();
+  assert.deepEqual((await order("visual")).slice(-1), ["offer"]);
+  await page.screenshot({ path: path.join(ARTIFACTS, "brandkit-moved.png"), fullPage: true });
+  // Reload: kept.
+  await page.reload();
+  await page.getByTestId("balance").waitFor();
+  await openBrandKit();
+  assert.deepEqual(await shown(), reordered.filter((k) => k !== "offer"));
+  await page.getByRole("tab", { name: /Visual/ }).click();
+  assert.deepEqual((await shown()).slice(-1), ["offer"]);
+});
+
 test("the brand-kit journeys raised no page errors beyond the expected 409", () => {
   const expected = (e) => /status of 409 \(Conflict\)/.test(e);
   assert.deepEqual(pageErrors.filter((e) => !expected(e)), []);
