@@ -4,7 +4,8 @@
 #      GET /cards/{id} and PATCH /cards/{id} at 16 connections on loopback, same load generator, same run;
 #  (b) client overhead: 10,000 GET /account/balance through api-client vs raw reqwest;
 #  (c) desktop launch time and idle memory (scripts/bench_desktop.py);
-#  (d) the planner with 5,000 cards in headless Chromium (scripts/bench_planner.sh).
+#  (d) the planner with 5,000 cards in headless Chromium (scripts/bench_planner.sh), then the calendar's
+#      month view with those 5,000 scheduled (ui/bench/calendar.mjs).
 #  (e) the studio: render polls beside the CLI's fixed interval, keystroke → price (scripts/bench_studio.sh).
 #  (f) the brand kit: 40 sections of 5 KB, page ready, editor open, save (scripts/bench_brandkit.sh).
 #  (g) cdesk and cdesk mcp (scripts/bench_cli.py): start to balance beside `node -e` fetch, status reads

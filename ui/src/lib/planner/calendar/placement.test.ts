@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CardSummary } from "../../bindings";
 import {
-  bucketByDay, dayOf, dropInstant, firstInstant, itemsOf, keyTarget, minuteOfDay, monthGrid, overflow, slotOf, unscheduled, weekOf,
+  bucketByDay, dayOf, dropInstant, firstInstant, indexDays, itemsOf, keyTarget, minuteOfDay, monthGrid, overflow, slotOf, unscheduled, weekOf,
   zonedInstant, type CalendarItem,
 } from "./placement";
 
@@ -203,5 +203,35 @@ describe("keyboard moves", () => {
     [{ day: "2026-03-29" }, "Home", "month", null],
   ] as const)("%o %s in %s view → %o", (t, key, view, expected) => {
     expect(keyTarget(t, key, view)).toEqual(expected);
+  });
+});
+
+describe("the day index kept between changes", () => {
+  const keys = (m: Map<string, CalendarItem[]>) => Object.fromEntries([...m].sort(([a], [b]) => a.localeCompare(b)).map(([d, l]) => [d, l.map((i) => i.key)]));
+  const fresh = (cards: CardSummary[], zone: string) => bucketByDay(cards.flatMap((c) => itemsOf(c)), zone);
+
+  it("equals a fresh bucketing after moves, clears, additions and removals, and reuses untouched days", () => {
+    let cards = Array.from({ length: 60 }, (_v, i) => card({ id: `c${i}`, title: `T${String(i).padStart(2, "0")}`,
+      scheduledAt: i % 7 === 0 ? null : new Date(Date.UTC(2026, 9, 20 + (i % 10), (i * 5) % 24, (i * 11) % 60)).toISOString() }));
+    let index = indexDays(null, cards, BERLIN);
+    expect(keys(index.byDay)).toEqual(keys(fresh(cards, BERLIN)));
+    let seed = 7;
+    const rnd = (n: number) => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n; };
+    for (let step = 0; step < 200; step++) {
+      const i = rnd(cards.length);
+      const kind = rnd(4);
+      const before = index.byDay;
+      if (kind === 0) cards = cards.filter((_c, j) => j !== i);
+      else if (kind === 1) cards = [...cards, card({ id: `n${step}`, title: `N${step}`, scheduledAt: new Date(Date.UTC(2026, 9, 24, rnd(24), rnd(60))).toISOString() })];
+      else if (kind === 2) cards = cards.map((c, j) => (j === i ? { ...c, scheduledAt: null } : c));
+      else cards = cards.map((c, j) => (j === i ? { ...c, scheduledAt: new Date(Date.UTC(2026, 9, 20 + rnd(10), rnd(24), rnd(60))).toISOString() } : c));
+      index = indexDays(index, cards, BERLIN);
+      expect(keys(index.byDay)).toEqual(keys(fresh(cards, BERLIN)));
+      // Days the change did not touch keep their lists (the month's cells need not change).
+      const changedDays = [...index.byDay].filter(([d, l]) => before.get(d) !== l).length;
+      expect(changedDays).toBeLessThanOrEqual(2);
+    }
+    // Another zone is a fresh index.
+    expect(keys(indexDays(index, cards, NY).byDay)).toEqual(keys(fresh(cards, NY)));
   });
 });

@@ -50,8 +50,25 @@ export function isZone(zone: string): boolean {
 const offsets = new Map<string, Map<number, number>>();
 const QUARTER = 15 * MINUTE;
 
+/** Per zone and UTC day: the offset when it is the same at both ends of the day (no change within it),
+ *  else null (the day of a change is read per quarter hour). */
+const dayOffsets = new Map<string, Map<number, number | null>>();
+
 /** Milliseconds `zone` is ahead of UTC at the instant `ms`. */
 export function offsetAt(ms: number, zone: string): number {
+  let byDay = dayOffsets.get(zone);
+  if (!byDay) dayOffsets.set(zone, (byDay = new Map()));
+  const d = Math.floor(ms / DAY);
+  let whole = byDay.get(d);
+  if (whole === undefined) {
+    const start = quarterOffset(d * DAY, zone);
+    whole = start === quarterOffset(d * DAY + DAY - QUARTER, zone) ? start : null;
+    byDay.set(d, whole);
+  }
+  return whole ?? quarterOffset(ms, zone);
+}
+
+function quarterOffset(ms: number, zone: string): number {
   let byQuarter = offsets.get(zone);
   if (!byQuarter) offsets.set(zone, (byQuarter = new Map()));
   const q = Math.floor(ms / QUARTER);
@@ -143,8 +160,77 @@ export function bucketByDay(items: CalendarItem[], zone: string): Map<DayKey, Ca
     const list = days.get(k);
     if (list) list.push(it); else days.set(k, [it]);
   }
-  for (const list of days.values()) list.sort((a, b) => a.at - b.at || a.title.localeCompare(b.title));
+  for (const list of days.values()) list.sort(byTime);
   return days;
+}
+
+/** The calendar's items by day, kept between changes: a move changes one card, so only its days are
+ *  rebuilt (a month of 5,000 posts is not bucketed again on every drop). */
+export type DayIndex = {
+  zone: string;
+  /** The cards as last indexed (compared by identity: a changed card is a new object). */
+  cards: Map<string, CardSummary>;
+  /** Each card's items and the days they fall on. */
+  placed: Map<string, CalendarItem[]>;
+  byDay: Map<DayKey, CalendarItem[]>;
+};
+
+const byTime = (a: CalendarItem, b: CalendarItem) => a.at - b.at || a.title.localeCompare(b.title);
+
+/** The index for `cards` in `zone`, reusing `prev` where cards did not change (same object); `prev`'s
+ *  card and item maps are taken over (not copied: 5,000 entries on every drop), so `prev` itself must
+ *  not be used again — its `byDay` and its day lists stay as they were. The answer equals a fresh
+ *  `bucketByDay` of every card's items (placement.test.ts checks that). */
+export function indexDays(prev: DayIndex | null, cards: CardSummary[], zone: string): DayIndex {
+  const full = (): DayIndex => {
+    const cardMap = new Map<string, CardSummary>();
+    const placed = new Map<string, CalendarItem[]>();
+    for (const c of cards) { cardMap.set(c.id, c); placed.set(c.id, itemsOf(c)); }
+    return { zone, cards: cardMap, placed, byDay: bucketByDay([...placed.values()].flat(), zone) };
+  };
+  if (!prev || prev.zone !== zone) return full();
+  const changed: CardSummary[] = [];
+  let added = 0;
+  for (const c of cards) {
+    const was = prev.cards.get(c.id);
+    if (was !== c) { changed.push(c); if (!was) added++; }
+    if (changed.length > 200) return full();
+  }
+  let removed: string[] = [];
+  if (prev.cards.size !== cards.length - added) {
+    const ids = new Set(cards.map((c) => c.id));
+    removed = [...prev.cards.keys()].filter((id) => !ids.has(id));
+  }
+  if (changed.length === 0 && removed.length === 0) return prev;
+  const cardMap = prev.cards;
+  const placed = prev.placed;
+  const byDay = new Map(prev.byDay);
+  const take = (id: string) => {
+    for (const it of placed.get(id) ?? []) {
+      const k = dayOf(it.at, zone);
+      const list = byDay.get(k);
+      if (!list) continue;
+      const rest = list.filter((x) => x.cardId !== id);
+      if (rest.length) byDay.set(k, rest); else byDay.delete(k);
+    }
+    placed.delete(id);
+  };
+  for (const id of removed) { take(id); cardMap.delete(id); }
+  for (const card of changed) {
+    take(card.id);
+    cardMap.set(card.id, card);
+    const items = itemsOf(card);
+    placed.set(card.id, items);
+    for (const it of items) {
+      const k = dayOf(it.at, zone);
+      const list = [...(byDay.get(k) ?? [])];
+      let lo = 0, hi = list.length;
+      while (lo < hi) { const mid = (lo + hi) >> 1; if (byTime(list[mid], it) <= 0) lo = mid + 1; else hi = mid; }
+      list.splice(lo, 0, it);
+      byDay.set(k, list);
+    }
+  }
+  return { zone, cards: cardMap, placed, byDay };
 }
 
 /** A day cell holding `capacity` rows: the items shown and how many the "+N" stands for. When they
