@@ -1,0 +1,95 @@
+// The calendar inside the planner (Board.svelte, its BoardState) over the fake core: the core's refusal
+// and its "kept offline" answer cannot be made on demand by the real one, so they are the fake's here
+// (the Chromium journey tests/browser/calendar.test.mjs covers the real path). Dates are relative to
+// today (the calendar opens on today's month).
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/svelte";
+import { clearMocks } from "@tauri-apps/api/mocks";
+import type { CardSummary } from "../../bindings";
+import Board from "../Board.svelte";
+import { fakeCore } from "../../shared/fakeCore";
+import { addDays, dayOf, zonedInstant } from "./placement";
+
+const ZONE = "Europe/Berlin";
+const today = dayOf(Date.now(), ZONE);
+const tomorrow = addDays(today, 1);
+const nineOn = (day: string) => new Date(zonedInstant(day, 9 * 60, ZONE)).toISOString();
+
+beforeEach(() => {
+  localStorage.setItem("contentdesk.plannerView", "calendar");
+  localStorage.setItem("contentdesk.calendar.zone", ZONE);
+  localStorage.setItem("contentdesk.calendar.view", "month");
+});
+afterEach(() => { clearMocks(); localStorage.clear(); });
+
+const card = (id: string, title: string, extra: Partial<CardSummary> = {}): CardSummary => ({
+  id, title, platform: "youtube", spaceId: "s1", stageId: "a", boardOrder: 1, contentType: null, coverUrl: null, isFavorite: false,
+  archivedAt: null, isArchived: false, scheduledAt: null, publishedAt: null, publishUrl: null, createdAt: null, updatedAt: null,
+  platforms: [], tags: [], ...extra,
+});
+
+function setup(cards: CardSummary[]) {
+  const core = fakeCore();
+  core.answers.spaces_list = () => [{ id: "s1", name: "Content plan", postCount: cards.length, archivedAt: null }];
+  core.answers.tags_list = () => [];
+  core.answers.board_load = () => ({
+    space: { id: "s1", name: "Content plan" }, stages: [{ id: "a", name: "Ideas", slug: "a", color: null, sortOrder: 1, isDefault: true }],
+    cards, total: cards.length, stageTotals: {}, complete: true,
+  });
+  core.answers.card_update = (a) => ({ ...card(String(a?.cardId), "read back"), ...(a?.update as object), posts: [], assets: [], revision: 2 });
+  return core;
+}
+
+const cell = (day: string) => document.querySelector<HTMLElement>(`[data-testid="calendar-day"][data-day="${day}"]`)!;
+const status = () => screen.getByTestId("board-status").textContent ?? "";
+
+async function pickUpAndMoveRight(title: string) {
+  // The calendar is its own chunk: the first test waits for its import.
+  const item = await screen.findByRole("button", { name: new RegExp(`${title}.*Space picks up`) }, { timeout: 5000 });
+  item.focus();
+  await fireEvent.keyDown(item, { key: " " });
+  expect(status()).toMatch(new RegExp(`Picked up “${title}”`));
+  await fireEvent.keyDown(window, { key: "ArrowRight" });
+  await fireEvent.keyDown(window, { key: "Enter" });
+}
+
+it("a refused reschedule puts the post back on its day and says why", async () => {
+  const core = setup([card("c1", "Launch", { scheduledAt: nineOn(today) })]);
+  core.failWith.card_update = { code: "forbidden", message: "This key cannot schedule posts (publish:write). Ask the account owner for a key with it." };
+  render(Board);
+  await pickUpAndMoveRight("Launch");
+  await waitFor(() => expect(core.called("card_update").at(-1)?.args).toEqual({ cardId: "c1", update: { scheduledAt: nineOn(tomorrow) } }));
+  const error = await screen.findByTestId("planner-action-error");
+  expect(error).toHaveTextContent("cannot schedule posts");
+  await waitFor(() => expect(within(cell(today)).queryByText("Launch")).not.toBeNull());
+  expect(status()).toMatch(/could not be rescheduled; it is back/);
+  expect(screen.queryByRole("button", { name: "Undo" })).toBeNull();
+});
+
+it("kept offline: the post stays on its new day, and Undo puts it back through the same command", async () => {
+  const core = setup([card("c1", "Launch", { scheduledAt: nineOn(today) })]);
+  core.failWith.card_update = { code: "queued", message: "Kept on this computer." };
+  core.answers.drafts_status = () => ({ waiting: 1, cardIds: ["c1"], conflicts: [], sent: 0 });
+  render(Board);
+  await pickUpAndMoveRight("Launch");
+  await waitFor(() => expect(status()).toMatch(/rescheduled here and will change on the service/));
+  expect(screen.queryByTestId("planner-action-error")).toBeNull();
+  expect(within(cell(tomorrow) ?? document.body).queryByText("Launch")).not.toBeNull();
+  delete core.failWith.card_update;
+  await fireEvent.click(screen.getByRole("button", { name: "Undo" }));
+  await waitFor(() => expect(core.called("card_update").at(-1)?.args).toEqual({ cardId: "c1", update: { scheduledAt: nineOn(today) } }));
+  expect(within(cell(today)).queryByText("Launch")).not.toBeNull();
+});
+
+it("a day with more posts than fit shows +N, which opens the day with every post", async () => {
+  const many = Array.from({ length: 7 }, (_v, i) => card(`m${i}`, `Post ${i}`, { scheduledAt: new Date(zonedInstant(today, 8 * 60 + i, ZONE)).toISOString() }));
+  setup([...many, card("u1", "Someday")]);
+  render(Board);
+  const more = await screen.findByRole("button", { name: /^4 more on .*: show the day$/ });
+  expect(more).toHaveTextContent("+4");
+  expect(within(cell(today)).getAllByTestId("calendar-item")).toHaveLength(3);
+  await fireEvent.click(more);
+  const panel = screen.getByTestId("calendar-day-panel");
+  expect(within(panel).getAllByTestId("calendar-item").map((b) => b.querySelector(".title")?.textContent)).toEqual(many.map((c) => c.title));
+  expect(within(screen.getByTestId("calendar-unscheduled")).getByText("Someday")).toBeTruthy();
+});
