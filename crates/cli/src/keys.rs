@@ -17,6 +17,9 @@ pub enum KeySource {
     Env,
     Keyring,
     File,
+    /// A key minted in the app's local sandbox for this one command (revoked when it ends), when the
+    /// app's own sandbox key cannot be read from the keyring.
+    Sandbox,
     None,
 }
 
@@ -27,6 +30,16 @@ pub struct Resolved {
     pub base_url: String,
     /// The Content Desk profile the key came from, when it did.
     pub profile: Option<String>,
+    /// The app's local sandbox was asked for: `key` and `base_url` are found by `local::open`.
+    pub local: Option<LocalTarget>,
+}
+
+/// The desktop app's local sandbox: its data folder and its profile (none when the app has not made one).
+#[derive(Debug, Clone)]
+pub struct LocalTarget {
+    pub data_dir: PathBuf,
+    pub profile_id: Option<String>,
+    pub profile_name: Option<String>,
 }
 
 /// What the command line and the environment give the ladder.
@@ -35,6 +48,8 @@ pub struct Given {
     pub api_key: Option<String>,
     pub base_url: Option<String>,
     pub profile: Option<String>,
+    /// `--sandbox`: the app's local sandbox.
+    pub sandbox: bool,
 }
 
 fn env(name: &str) -> Option<String> {
@@ -161,26 +176,26 @@ pub fn resolve(given: &Given) -> Result<Resolved, String> {
     let explicit_base = explicit_base_url(given);
     let config = config_dir();
     let fallback_base = || default_base_url(given);
+    // The local sandbox, asked for by name (`--sandbox`, or `--profile` naming the app's sandbox profile):
+    // before the environment's key, which cannot be one of the local sandbox's.
+    if let Some(target) = local_target(given)? {
+        let profile = target.profile_name.clone();
+        return Ok(Resolved { key: None, source: KeySource::None, base_url: String::new(), profile, local: Some(target) });
+    }
     if let Some(k) = given.api_key.clone().filter(|k| !k.trim().is_empty()) {
-        return Ok(Resolved { key: Some(k), source: KeySource::Flag, base_url: fallback_base(), profile: None });
+        return Ok(Resolved { key: Some(k), source: KeySource::Flag, base_url: fallback_base(), profile: None, local: None });
     }
     if let Some(k) = env("CONTENTHERO_API_KEY") {
-        return Ok(Resolved { key: Some(k), source: KeySource::Env, base_url: fallback_base(), profile: None });
+        return Ok(Resolved { key: Some(k), source: KeySource::Env, base_url: fallback_base(), profile: None, local: None });
     }
     if let Some(p) = pick_profile(given.profile.as_deref())? {
-        if p.kind == ProfileKind::Sandbox {
-            if given.profile.is_some() {
-                return Err(format!(
-                    "`{}` is the app's local sandbox profile; cdesk does not reach the local sandbox yet. Use a remote profile, or --base-url and --api-key for a sandbox you started (`contentdesk-sandbox serve`)",
-                    p.name
-                ));
-            }
-        } else {
+        // The app's selected profile being its sandbox is not a request for it (asked for by name above).
+        if p.kind != ProfileKind::Sandbox {
             let store = KeyringStore::new(keyring_service());
             match store.get(&p.id) {
                 Ok(Some(key)) => {
                     let base = explicit_base.clone().unwrap_or_else(|| p.base_url.clone());
-                    return Ok(Resolved { key: Some(key), source: KeySource::Keyring, base_url: base, profile: Some(p.name) });
+                    return Ok(Resolved { key: Some(key), source: KeySource::Keyring, base_url: base, profile: Some(p.name), local: None });
                 }
                 Ok(None) if given.profile.is_some() => {
                     return Err(format!("the profile `{}` has no key in the OS keyring: add one in Content Desk's Settings or run `cdesk login`", p.name));
@@ -194,13 +209,39 @@ pub fn resolve(given: &Given) -> Result<Resolved, String> {
     // cdesk's own keyring entry (`cdesk login --with-key` without a profile).
     if given.profile.is_none() {
         if let Ok(Some(key)) = KeyringStore::new(keyring_service()).get(crate::login::CLI_ENTRY) {
-            return Ok(Resolved { key: Some(key), source: KeySource::Keyring, base_url: fallback_base(), profile: None });
+            return Ok(Resolved { key: Some(key), source: KeySource::Keyring, base_url: fallback_base(), profile: None, local: None });
         }
     }
     if let Some(dir) = config.as_deref() {
         if let Some(k) = file_key(dir)? {
-            return Ok(Resolved { key: Some(k), source: KeySource::File, base_url: fallback_base(), profile: None });
+            return Ok(Resolved { key: Some(k), source: KeySource::File, base_url: fallback_base(), profile: None, local: None });
         }
     }
-    Ok(Resolved { key: None, source: KeySource::None, base_url: fallback_base(), profile: None })
+    Ok(Resolved { key: None, source: KeySource::None, base_url: fallback_base(), profile: None, local: None })
 }
+
+/// The local sandbox target when the command line names it: `--sandbox` (the app's sandbox profile if
+/// it has one, else the data folder alone) or `--profile` naming a profile of the sandbox kind.
+fn local_target(given: &Given) -> Result<Option<LocalTarget>, String> {
+    let profile = if given.sandbox {
+        app_profiles().0.into_iter().find(|p| p.kind == ProfileKind::Sandbox)
+    } else if let Some(name) = given.profile.as_deref() {
+        match pick_profile(Some(name)) {
+            Ok(Some(p)) if p.kind == ProfileKind::Sandbox => Some(p),
+            Ok(_) => return Ok(None),
+            // No app settings yet and the default sandbox name: the data folder alone.
+            Err(_) if name.eq_ignore_ascii_case(SANDBOX_PROFILE_NAME) => None,
+            Err(_) => return Ok(None),
+        }
+    } else {
+        return Ok(None);
+    };
+    if !given.sandbox && profile.is_none() && given.profile.is_none() {
+        return Ok(None);
+    }
+    let data_dir = app_data_dir().ok_or("cannot find the app's data folder: set CONTENTDESK_DATA_DIR (or HOME)")?;
+    Ok(Some(LocalTarget { data_dir, profile_id: profile.as_ref().map(|p| p.id.clone()), profile_name: profile.map(|p| p.name) }))
+}
+
+/// The name the app gives its local sandbox profile on first start.
+pub const SANDBOX_PROFILE_NAME: &str = "Sandbox";

@@ -37,26 +37,21 @@ pub fn write_credentials(dir: &Path, key: &str) -> Result<(), OpError> {
     let io = |e: std::io::Error| OpError::Internal(format!("cannot write {}: {e}", dir.join("credentials").display()));
     std::fs::create_dir_all(dir).map_err(io)?;
     let path = dir.join("credentials");
-    let tmp = dir.join(".credentials.tmp");
     let body = serde_json::to_string_pretty(&json!({
         "apiKey": key,
         "label": std::env::var("HOSTNAME").unwrap_or_else(|_| "cdesk".into()),
         "createdAt": now_iso(),
     }))
     .map_err(|e| OpError::Internal(e.to_string()))?;
+    let body = zeroize::Zeroizing::new(body);
     #[cfg(unix)]
     {
-        use std::io::Write;
-        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700)).map_err(io)?;
-        let mut f = std::fs::OpenOptions::new().write(true).create(true).truncate(true).mode(0o600).open(&tmp).map_err(io)?;
-        f.write_all(body.as_bytes()).map_err(io)?;
-        f.sync_all().map_err(io)?;
-        std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o600)).map_err(io)?;
     }
-    #[cfg(not(unix))]
-    std::fs::write(&tmp, body).map_err(io)?;
-    std::fs::rename(&tmp, &path).map_err(io)
+    // The core's atomic write (temp file created 0600, fsync, rename, folder fsync).
+    contentdesk_core::jsonfile::write_bytes_with_mode(&path, body.as_bytes(), Some(0o600))
+        .map_err(|e| OpError::Internal(format!("cannot write {}: {e}", path.display())))
 }
 
 fn now_iso() -> String {

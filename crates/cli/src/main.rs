@@ -3,6 +3,7 @@
 //! `completions` and `auth status` are the shell's own. Data goes to stdout, talk to stderr; exit codes
 //! as the official CLI's (see `contentdesk_ops::OpError::exit_code`).
 mod keys;
+mod local;
 mod login;
 mod mcp;
 mod mcp_http;
@@ -37,6 +38,8 @@ fn cli() -> Command {
         .arg(Arg::new("api-key").long("api-key").global(true).value_name("KEY").help("The API key (else CONTENTHERO_API_KEY, the keyring, the credential file)"))
         .arg(Arg::new("base-url").long("base-url").global(true).value_name("URL").help("The API's base URL (else CONTENTHERO_BASE_URL, the profile's, the default)"))
         .arg(Arg::new("profile").long("profile").global(true).value_name("NAME").help("A Content Desk profile, by name or id (default: the app's selected profile)"))
+        .arg(Arg::new("sandbox").long("sandbox").global(true).action(ArgAction::SetTrue).conflicts_with_all(["api-key", "base-url"])
+            .help("The desktop app's local sandbox (the data the window shows), whether the app is open or not; as --profile Sandbox"))
         .arg(Arg::new("json").long("json").global(true).action(ArgAction::SetTrue).conflicts_with("human").help("JSON on stdout (the default when piped)"))
         .arg(Arg::new("human").long("human").global(true).action(ArgAction::SetTrue).help("Tables and key-values (the default at a terminal)"))
         .arg(Arg::new("verbose").long("verbose").global(true).action(ArgAction::SetTrue).help("Progress on stderr even when it is not a terminal"));
@@ -185,13 +188,6 @@ fn main() -> ExitCode {
 
 /// `cdesk mcp`: no key is a message on stderr and exit 3 at start, before the protocol begins.
 fn serve_mcp(m: &ArgMatches) -> ExitCode {
-    let (client, _) = match client(m) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("cdesk mcp: {e}");
-            return ExitCode::from(e.exit_code());
-        }
-    };
     // One thread: an agent's calls are few and I/O-bound; handing them between threads costs more.
     let rt = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(rt) => rt,
@@ -200,13 +196,23 @@ fn serve_mcp(m: &ArgMatches) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    match rt.block_on(mcp::serve(client)) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("cdesk mcp: {e}");
-            ExitCode::from(1)
+    rt.block_on(async {
+        // `_local`: the local sandbox this session serves or its key, kept until the session ends.
+        let (client, _, _local) = match client(m).await {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("cdesk mcp: {e}");
+                return ExitCode::from(e.exit_code());
+            }
+        };
+        match mcp::serve(client).await {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("cdesk mcp: {e}");
+                ExitCode::from(1)
+            }
         }
-    }
+    })
 }
 
 /// `cdesk mcp --http`: no key; the issuer from `--issuer` or the base URL (`--base-url`,
@@ -243,12 +249,20 @@ fn given(m: &ArgMatches) -> keys::Given {
         api_key: m.get_one::<String>("api-key").cloned(),
         base_url: m.get_one::<String>("base-url").cloned(),
         profile: m.get_one::<String>("profile").cloned(),
+        sandbox: m.get_flag("sandbox"),
     }
 }
 
-/// A client from the ladder, or exit 3 saying what to set.
-fn client(m: &ArgMatches) -> Result<(api_client::Client, keys::Resolved), OpError> {
-    let resolved = keys::resolve(&given(m)).map_err(OpError::Auth)?;
+/// A client from the ladder, or exit 3 saying what to set. With the local sandbox, what reaches it
+/// (a server of this process, a minted key), to keep until the command ends.
+async fn client(m: &ArgMatches) -> Result<(api_client::Client, keys::Resolved, Option<local::Local>), OpError> {
+    let (resolved, local) = resolve(m).await?;
+    let client = build_client(m, &resolved)?;
+    Ok((client, resolved, local))
+}
+
+/// The client for what the ladder found, or exit 3 saying what to set.
+fn build_client(m: &ArgMatches, resolved: &keys::Resolved) -> Result<api_client::Client, OpError> {
     let Some(key) = resolved.key.clone() else {
         return Err(OpError::Auth(
             "no API key: pass --api-key, set CONTENTHERO_API_KEY, add a key to a Content Desk profile, or put it in ~/.contenthero/credentials (mode 0600)".into(),
@@ -267,12 +281,23 @@ fn client(m: &ArgMatches) -> Result<(api_client::Client, keys::Resolved), OpErro
             }
         }));
     }
-    let client = builder.build().map_err(OpError::from)?;
-    Ok((client, resolved))
+    builder.build().map_err(OpError::from)
+}
+
+/// The ladder, then the local sandbox when it is the one asked for (its key and URL filled in).
+async fn resolve(m: &ArgMatches) -> Result<(keys::Resolved, Option<local::Local>), OpError> {
+    let mut resolved = keys::resolve(&given(m)).map_err(OpError::Auth)?;
+    let Some(target) = resolved.local.clone() else { return Ok((resolved, None)) };
+    let talk = std::io::stderr().is_terminal() || m.get_flag("verbose");
+    let local = local::open(&target, talk).await.map_err(OpError::Internal)?;
+    resolved.key = Some(local.key.to_string());
+    resolved.base_url = local.base_url.clone();
+    resolved.source = local.source;
+    Ok((resolved, Some(local)))
 }
 
 async fn run(entry: &Entry, global: &ArgMatches, sub: &ArgMatches) -> Result<Value, OpError> {
-    let (client, _) = client(global)?;
+    let (client, _, _local) = client(global).await?;
     let line = progress::Line::new(std::io::stderr().is_terminal(), global.get_flag("verbose")).map(Arc::new);
     let mut cx = Cx::new(client);
     if let Some(l) = &line {
@@ -287,7 +312,7 @@ async fn run(entry: &Entry, global: &ArgMatches, sub: &ArgMatches) -> Result<Val
 }
 
 async fn auth_status(m: &ArgMatches) -> Result<Value, OpError> {
-    let resolved = keys::resolve(&given(m)).map_err(OpError::Auth)?;
+    let (resolved, _local) = resolve(m).await?;
     let mut status = json!({
         "authenticated": false,
         "keySource": resolved.source,
@@ -296,10 +321,13 @@ async fn auth_status(m: &ArgMatches) -> Result<Value, OpError> {
     if let Some(p) = &resolved.profile {
         status["profile"] = json!(p);
     }
+    if let Some(l) = &_local {
+        status["localSandbox"] = json!(if l.via_app { "the app's" } else { "served by cdesk for this command" });
+    }
     if resolved.key.is_none() {
         return Ok(status);
     }
-    let (client, _) = client(m)?;
+    let client = build_client(m, &resolved)?;
     let balance = client.account().balance().await?;
     status["authenticated"] = json!(true);
     status["tier"] = json!(balance.tier);

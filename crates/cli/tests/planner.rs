@@ -3,81 +3,11 @@
 //! Each group goes create → list shows it → update → get shows the change → delete or archive → gone,
 //! and a write without its scope is exit 3 naming the scope. Each run gets an empty HOME, config folder
 //! and app data folder, so no key of this machine is found by accident.
+mod desk;
+
 use contentdesk_sandbox::testing::TestSandbox;
+use desk::Desk;
 use serde_json::{json, Value};
-use std::path::PathBuf;
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    /// The JSON printed on stdout by a run that must have succeeded.
-    #[track_caller]
-    fn ok(&self) -> Value {
-        assert_eq!(self.code, 0, "exit {}: {}", self.code, self.stderr);
-        assert_eq!(self.stderr, "", "piped: stderr stays quiet on success");
-        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", self.stdout))
-    }
-    /// The `{error, exitCode, …}` printed on stderr by a run that must have failed with `code`.
-    #[track_caller]
-    fn fails(&self, code: i32) -> Value {
-        assert_eq!(self.code, code, "stdout: {}\nstderr: {}", self.stdout, self.stderr);
-        let v: Value = serde_json::from_str(self.stderr.trim()).unwrap_or_else(|e| panic!("stderr is not JSON ({e}): {}", self.stderr));
-        assert_eq!(v["exitCode"], code, "{v}");
-        v
-    }
-}
-
-/// `cdesk` against one sandbox: a clean HOME and data folder, the base URL and a key in the environment.
-struct Desk {
-    dir: PathBuf,
-    url: String,
-    key: String,
-}
-
-impl Desk {
-    fn new(sb: &TestSandbox) -> Desk {
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
-        let dir = std::env::temp_dir().join(format!("cdesk-planner-{}-{nanos}", std::process::id()));
-        std::fs::create_dir_all(dir.join("home")).unwrap();
-        Desk { dir, url: sb.base_url(), key: sb.key.clone() }
-    }
-
-    /// With the key holding every scope.
-    async fn run(&self, args: &[&str]) -> Run {
-        self.run_as(&self.key.clone(), args).await
-    }
-
-    /// With another key.
-    async fn run_as(&self, key: &str, args: &[&str]) -> Run {
-        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_cdesk"));
-        cmd.args(args)
-            .env_clear()
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .env("HOME", self.dir.join("home"))
-            .env("CONTENTHERO_CONFIG_DIR", self.dir.join("contenthero"))
-            .env("CONTENTDESK_DATA_DIR", self.dir.join("app"))
-            .env("CONTENTDESK_KEYRING_SERVICE", format!("cdesk-planner-test-{}", std::process::id()))
-            .env("CONTENTHERO_BASE_URL", &self.url)
-            .env("CONTENTHERO_API_KEY", key)
-            .stdin(std::process::Stdio::null());
-        let out = tokio::task::spawn_blocking(move || cmd.output()).await.unwrap().expect("cdesk runs");
-        Run {
-            code: out.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        }
-    }
-}
-
-impl Drop for Desk {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
 
 /// The ids of a list's records.
 fn ids(list: &Value) -> Vec<String> {

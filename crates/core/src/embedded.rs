@@ -2,7 +2,7 @@
 //! file in the app's data folder. Seeded with the demo once; a key with every scope minted for the app.
 use sandbox::{auth, seed, Config, RenderTimes, RunningSandbox};
 use std::time::Duration;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::error::{IpcError, IpcResult};
 
@@ -60,6 +60,97 @@ fn check_sqlite(path: &Path) -> Result<(), String> {
 
 pub struct Embedded {
     pub running: RunningSandbox,
+    /// The URL file this sandbox published (removed when it stops).
+    url_file: Option<PathBuf>,
+}
+
+/// The file in the data folder that names the running app's local sandbox while it serves: its URL
+/// and the app's pid, never a key. Written (atomically) after the core took the data folder's lock,
+/// removed when the sandbox stops; one left by a crash is stale, which the lock tells: a reader that can
+/// take `contentdesk.lock` knows no core runs, and a core that takes it removes the file first.
+pub const URL_FILE: &str = "sandbox-url.json";
+
+/// The name of the keys `cdesk` mints in the local sandbox for one command when it cannot read the
+/// app's key from the keyring (revoked when the command ends).
+pub const TERMINAL_KEY_NAME: &str = "cdesk (terminal)";
+
+/// What [`URL_FILE`] holds.
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct PublishedUrl {
+    pub url: String,
+    pub pid: u32,
+}
+
+/// The URL the running app's local sandbox published in `data_dir`, when the file is there and readable.
+/// Only meaningful while the data folder's lock is held by someone else (see [`URL_FILE`]).
+pub fn published_url(data_dir: &Path) -> Option<PublishedUrl> {
+    crate::jsonfile::read::<Option<PublishedUrl>>(&data_dir.join(URL_FILE), "the local sandbox's URL").ok().flatten()
+}
+
+/// Removes a [`URL_FILE`] left by a core that did not stop cleanly. Call only while holding the lock.
+pub fn remove_stale_url(data_dir: &Path) {
+    let path = data_dir.join(URL_FILE);
+    if path.exists() {
+        tracing::info!(path = %path.display(), "removing the local sandbox URL a stopped core left");
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+/// A key minted in the local sandbox's database for one terminal command (every scope, the demo
+/// account), revoked when dropped. The secret lives in memory only.
+pub struct TerminalKey {
+    db: PathBuf,
+    id: String,
+    pub secret: zeroize::Zeroizing<String>,
+}
+
+impl TerminalKey {
+    /// Mints it in `data_dir/sandbox.db`, through a connection of its own (SQLite's WAL lets it write
+    /// while the app's sandbox serves the same file).
+    pub fn mint(data_dir: &Path) -> Result<TerminalKey, String> {
+        let db = data_dir.join("sandbox.db");
+        let conn = open_for_keys(&db)?;
+        let fail = |e: rusqlite::Error| format!("cannot mint a key in the local sandbox ({}): {e}", db.display());
+        let account = auth::first_account(&conn).map_err(fail)?.ok_or("the local sandbox has no account yet: open Content Desk once")?;
+        let (info, secret) = auth::create_key(&conn, &account, TERMINAL_KEY_NAME, api_types::scopes::ALL).map_err(fail)?;
+        Ok(TerminalKey { db, id: info.id, secret: zeroize::Zeroizing::new(secret) })
+    }
+}
+
+impl Drop for TerminalKey {
+    fn drop(&mut self) {
+        let revoked = open_for_keys(&self.db).and_then(|c| auth::revoke_key(&c, &self.id).map_err(|e| e.to_string()));
+        if let Err(e) = revoked {
+            tracing::warn!(error = %e, "could not revoke the terminal's local sandbox key");
+        }
+    }
+}
+
+fn open_for_keys(db: &Path) -> Result<rusqlite::Connection, String> {
+    if !db.exists() {
+        return Err(format!("there is no local sandbox in {} yet: open Content Desk once", db.parent().unwrap_or(db).display()));
+    }
+    let conn = rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE)
+        .map_err(|e| format!("cannot open the local sandbox ({}): {e}", db.display()))?;
+    conn.busy_timeout(Duration::from_secs(5)).map_err(|e| e.to_string())?;
+    Ok(conn)
+}
+
+/// Whether `secret` is a live key of the sandbox in `data_dir` (read in its database).
+pub fn key_is_live_in(data_dir: &Path, secret: &str) -> bool {
+    open_for_keys(&data_dir.join("sandbox.db")).is_ok_and(|conn| {
+        conn.query_row("SELECT 1 FROM api_keys WHERE secret_hash = ?1 AND revoked_at IS NULL", [auth::hash_secret(secret)], |_| Ok(()))
+            .is_ok()
+    })
+}
+
+impl Drop for Embedded {
+    fn drop(&mut self) {
+        if let Some(path) = self.url_file.take() {
+            let _ = std::fs::remove_file(path);
+        }
+    }
 }
 
 impl Embedded {
@@ -91,7 +182,17 @@ impl Embedded {
             .await
             .map_err(|e| IpcError::internal(format!("cannot start the local sandbox: {e}")))?;
         tracing::info!(url = %running.base_url(), "local sandbox serving");
-        Ok((Embedded { running }, notice))
+        Ok((Embedded { running, url_file: None }, notice))
+    }
+
+    /// Writes [`URL_FILE`] in `data_dir` (atomically) so `cdesk --sandbox` finds this sandbox; removed
+    /// when this `Embedded` is dropped. Call only while holding the data folder's lock.
+    pub fn publish_url(&mut self, data_dir: &Path) -> IpcResult<()> {
+        let path = data_dir.join(URL_FILE);
+        let value = PublishedUrl { url: self.base_url(), pid: std::process::id() };
+        crate::jsonfile::write(&path, &value, "the local sandbox's URL")?;
+        self.url_file = Some(path);
+        Ok(())
     }
 
     pub fn base_url(&self) -> String {

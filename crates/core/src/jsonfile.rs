@@ -36,11 +36,31 @@ static NEXT_TMP: AtomicU64 = AtomicU64::new(0);
 /// Writes `bytes` to `path` atomically: temp file, `fsync`, rename, `fsync` of the folder. The error
 /// says "the disk is full" when it is.
 pub fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    write_bytes_with_mode(path, bytes, None)
+}
+
+/// [`write_bytes`], the file created with Unix permissions `mode` (e.g. `0o600` for a credential file:
+/// the temp file has them from its creation, so the bytes are never readable by others, not even
+/// before the rename). `None`: the process's default. Ignored where there are no Unix permissions.
+pub fn write_bytes_with_mode(path: &Path, bytes: &[u8], mode: Option<u32>) -> Result<(), String> {
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let tmp = dir.join(format!(".{name}.{}-{}.tmp", std::process::id(), NEXT_TMP.fetch_add(1, Ordering::Relaxed)));
     let written = (|| {
-        let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        if let Some(mode) = mode {
+            std::os::unix::fs::OpenOptionsExt::mode(&mut options, mode);
+        }
+        let mut f = options.open(&tmp)?;
+        // Created with at most `mode` (the umask only clears bits); set exactly `mode` before any byte.
+        #[cfg(unix)]
+        if let Some(mode) = mode {
+            f.set_permissions(std::os::unix::fs::PermissionsExt::from_mode(mode))?;
+        }
+        #[cfg(not(unix))]
+        let _ = mode;
         f.write_all(bytes)?;
         f.sync_all()?;
         drop(f);
@@ -136,6 +156,21 @@ mod tests {
         assert_eq!(s.len(), 16, "{s}");
         assert!(s.ends_with('Z') && s.as_bytes()[8] == b'T', "{s}");
         assert!(s.as_str() > "20240101T000000Z");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_file_written_with_a_mode_has_exactly_that_mode_and_replaces_a_wider_one() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("cd-jsonfile-{}", uuid::Uuid::new_v4()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("credentials");
+        std::fs::write(&p, b"old").unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o644)).unwrap();
+        write_bytes_with_mode(&p, b"secret", Some(0o600)).unwrap();
+        assert_eq!(std::fs::metadata(&p).unwrap().permissions().mode() & 0o777, 0o600);
+        assert_eq!(std::fs::read(&p).unwrap(), b"secret");
+        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]

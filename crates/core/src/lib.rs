@@ -8,7 +8,7 @@ pub mod commands;
 pub mod embedded;
 pub mod error;
 pub mod ipc;
-mod jsonfile;
+pub mod jsonfile;
 pub mod library;
 pub mod outbox;
 pub mod planner;

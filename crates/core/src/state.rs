@@ -88,16 +88,23 @@ struct Inner {
 }
 
 /// The lock file `contentdesk.lock` in the data folder, held (`flock` / `LockFileEx`, released by the OS
-/// when the process ends, even on `kill -9`) while a core runs on that folder.
-struct DataDirLock(#[allow(dead_code)] std::fs::File);
+/// when the process ends, even on `kill -9`) while a core runs on that folder, or while `cdesk` serves the
+/// folder's local sandbox itself for one command. The holder writes who it is into the file (`app <pid>`,
+/// `cdesk <pid>`), so the one refused can say who has it.
+pub struct DataDirLock(#[allow(dead_code)] std::fs::File);
 
 /// What a second start on a locked data folder answers.
 pub const ALREADY_RUNNING: &str = "Content Desk is already running with this data folder";
 
+/// How long a starting core waits for a `cdesk` command that serves the folder's sandbox to end.
+const WAIT_FOR_TERMINAL: std::time::Duration = std::time::Duration::from_secs(15);
+
 impl DataDirLock {
-    fn take(dir: &Path) -> IpcResult<DataDirLock> {
+    /// Takes the lock for `holder` (`"app"`, `"cdesk"`); `Ok(None)` when someone else holds it.
+    pub fn try_take(dir: &Path, holder: &str) -> IpcResult<Option<DataDirLock>> {
+        use std::io::{Seek, Write};
         let path = dir.join("contentdesk.lock");
-        let file = std::fs::OpenOptions::new()
+        let mut file = std::fs::OpenOptions::new()
             .read(true)
             .write(true)
             .create(true)
@@ -105,13 +112,50 @@ impl DataDirLock {
             .open(&path)
             .map_err(|e| IpcError::internal(format!("cannot open the lock file {}: {e}", path.display())))?;
         match file.try_lock() {
-            Ok(()) => Ok(DataDirLock(file)),
-            Err(std::fs::TryLockError::WouldBlock) => Err(IpcError::internal(format!(
-                "{ALREADY_RUNNING} ({}). Switch to its window, or close it first.",
-                dir.display()
-            ))),
+            Ok(()) => {
+                let note = format!("{holder} {}\n", std::process::id());
+                let _ = file.set_len(0).and_then(|()| file.rewind()).and_then(|()| file.write_all(note.as_bytes()));
+                Ok(Some(DataDirLock(file)))
+            }
+            Err(std::fs::TryLockError::WouldBlock) => Ok(None),
             Err(std::fs::TryLockError::Error(e)) => {
                 Err(IpcError::internal(format!("cannot lock the data folder ({}): {e}", path.display())))
+            }
+        }
+    }
+
+    /// Who holds (or last held) the folder's lock: `("cdesk", pid)`, `("app", pid)`.
+    pub fn holder(dir: &Path) -> Option<(String, u32)> {
+        let text = std::fs::read_to_string(dir.join("contentdesk.lock")).ok()?;
+        let (who, pid) = text.trim().split_once(' ')?;
+        Some((who.to_string(), pid.parse().ok()?))
+    }
+
+    /// The core's lock: refused at once when another core has the folder; when `cdesk` serves its
+    /// sandbox for a command, waited for (a command is short), then refused naming it.
+    async fn take(dir: &Path) -> IpcResult<DataDirLock> {
+        let started = std::time::Instant::now();
+        loop {
+            if let Some(lock) = Self::try_take(dir, "app")? {
+                return Ok(lock);
+            }
+            match Self::holder(dir) {
+                Some((who, pid)) if who == "cdesk" => {
+                    if started.elapsed() >= WAIT_FOR_TERMINAL {
+                        return Err(IpcError::internal(format!(
+                            "The terminal command cdesk (process {pid}) is using this data folder's local sandbox ({}). Content Desk starts when it ends: let it finish, or stop it (e.g. a `cdesk mcp --sandbox` session), then open Content Desk again.",
+                            dir.display()
+                        )));
+                    }
+                    tracing::info!(pid, "cdesk serves this data folder's sandbox; waiting for it to end");
+                    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                }
+                _ => {
+                    return Err(IpcError::internal(format!(
+                        "{ALREADY_RUNNING} ({}). Switch to its window, or close it first.",
+                        dir.display()
+                    )))
+                }
             }
         }
     }
@@ -156,7 +200,9 @@ impl AppState {
         })?;
         // One running core per data folder: a second one would revoke the first's sandbox key and race it
         // on every file. Held (an OS lock, gone with the process) until the last handle is dropped.
-        let lock = DataDirLock::take(&config.data_dir)?;
+        let lock = DataDirLock::take(&config.data_dir).await?;
+        // Holding the lock: a sandbox URL file here was left by a core that did not stop cleanly.
+        crate::embedded::remove_stale_url(&config.data_dir);
         let mut notices = Vec::new();
         let settings = config
             .settings
@@ -181,8 +227,10 @@ impl AppState {
                 selected = Some(id);
             }
             if profiles.iter().any(|p| p.kind == ProfileKind::Sandbox) {
-                let (e, notice) = Embedded::start(&config.data_dir, config.embedded_sandbox_config.clone()).await?;
+                let (mut e, notice) = Embedded::start(&config.data_dir, config.embedded_sandbox_config.clone()).await?;
                 notices.extend(notice);
+                // For `cdesk --sandbox` (the URL, never a key); removed when the sandbox stops.
+                e.publish_url(&config.data_dir)?;
                 Some(e)
             } else {
                 None
@@ -231,6 +279,10 @@ impl AppState {
         // of a profile that no longer exists are kept and shown, never polled.
         let ids: Vec<String> = state.records().into_iter().map(|p| p.id).collect();
         let under_way = crate::studio::resume(&state, &ids);
+        // Render times learned from each profile's library, so a model's first render here is looked at
+        // near its finish even when the service sends no `pollAfterSeconds`.
+        let keyed: Vec<String> = state.records().into_iter().filter(|p| state.view(p).has_key).map(|p| p.id).collect();
+        crate::studio::learn_at_start(&state, &keyed);
         let orphans = |counts: Vec<(String, usize)>| -> usize { counts.into_iter().filter(|(id, _)| !ids.contains(id)).map(|(_, n)| n).sum() };
         let orphan_jobs = orphans(state.studio().jobs_per_profile());
         let orphan_kept = orphans(crate::outbox::kept_per_profile(state.data_dir()));

@@ -53,6 +53,41 @@ impl Desk {
         Desk { dir, url: sb.base_url(), key: sb.key.clone() }
     }
 
+    /// No service of its own: for the app's local sandbox in this run's data folder (`--sandbox`), with
+    /// no base URL or key in the environment.
+    pub fn local() -> Desk {
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+        let dir = std::env::temp_dir().join(format!("cdesk-local-{}-{nanos}", std::process::id()));
+        std::fs::create_dir_all(dir.join("home")).unwrap();
+        Desk { dir, url: String::new(), key: String::new() }
+    }
+
+    /// The app's data folder this run's cdesk uses (`CONTENTDESK_DATA_DIR`).
+    pub fn data_dir(&self) -> PathBuf {
+        self.dir.join("app")
+    }
+
+    /// The keyring service this run's cdesk reads (`CONTENTDESK_KEYRING_SERVICE`).
+    pub fn keyring_service(&self) -> String {
+        format!("cdesk-studio-test-{}", std::process::id())
+    }
+
+    /// `cdesk ARGS` as a command, for a test that drives the process itself (stdin, kill).
+    pub fn command(&self, args: &[&str]) -> std::process::Command {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_cdesk"));
+        cmd.args(args)
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("HOME", self.dir.join("home"))
+            .env("CONTENTHERO_CONFIG_DIR", self.dir.join("contenthero"))
+            .env("CONTENTDESK_DATA_DIR", self.data_dir())
+            .env("CONTENTDESK_KEYRING_SERVICE", self.keyring_service());
+        if !self.url.is_empty() {
+            cmd.env("CONTENTHERO_BASE_URL", &self.url);
+        }
+        cmd
+    }
+
     /// A path in this run's own folder.
     pub fn path(&self, name: &str) -> PathBuf {
         self.dir.join(name)
@@ -72,17 +107,11 @@ impl Desk {
     }
 
     async fn exec(&self, key: &str, args: &[&str], input: Option<String>) -> Run {
-        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_cdesk"));
-        cmd.args(args)
-            .env_clear()
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .env("HOME", self.dir.join("home"))
-            .env("CONTENTHERO_CONFIG_DIR", self.dir.join("contenthero"))
-            .env("CONTENTDESK_DATA_DIR", self.dir.join("app"))
-            .env("CONTENTDESK_KEYRING_SERVICE", format!("cdesk-studio-test-{}", std::process::id()))
-            .env("CONTENTHERO_BASE_URL", &self.url)
-            .env("CONTENTHERO_API_KEY", key)
-            .stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
+        let mut cmd = self.command(args);
+        if !key.is_empty() {
+            cmd.env("CONTENTHERO_API_KEY", key);
+        }
+        cmd.stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         let out = tokio::task::spawn_blocking(move || {
