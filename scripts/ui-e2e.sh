@@ -17,7 +17,7 @@ cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -r
 trap cleanup EXIT
 
 (cd ui && npm run --silent build >/dev/null)
-cargo build --quiet -p contentdesk-web-shell -p contentdesk-sandbox
+cargo build --quiet -p contentdesk-web-shell -p contentdesk-sandbox -p contentdesk-cli
 bin="$CARGO_TARGET_DIR/debug"
 
 "$bin/contentdesk-sandbox" serve --db "$work/remote.db" --addr 127.0.0.1:0 --seed demo --ready-json > "$work/remote.out" 2>&1 &
@@ -33,7 +33,7 @@ url=$(ready_field "$work/shell.out" url)
 
 status=0
 WEB_SHELL_URL="$url" REMOTE_URL="$remote_url" REMOTE_KEY_NO_BRANDKIT="$lacking" \
-  SANDBOX_BIN="$bin/contentdesk-sandbox" WEB_SHELL_BIN="$bin/contentdesk-web-shell" node --test \
+  SANDBOX_BIN="$bin/contentdesk-sandbox" WEB_SHELL_BIN="$bin/contentdesk-web-shell" CDESK_BIN="$bin/cdesk" node --test \
   --test-reporter=spec --test-reporter-destination=stdout \
   --test-reporter=junit --test-reporter-destination="$E2E_ARTIFACTS/junit.xml" tests/browser/ || status=1
 cp "$work/app/settings.json" "$E2E_ARTIFACTS/settings.json" 2>/dev/null || true

@@ -10,6 +10,7 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BIN = path.join(process.env.CARGO_TARGET_DIR ?? path.join(ROOT, "target"), "debug");
 export const SANDBOX_BIN = process.env.SANDBOX_BIN ?? path.join(BIN, "contentdesk-sandbox");
 export const WEB_SHELL_BIN = process.env.WEB_SHELL_BIN ?? path.join(BIN, "contentdesk-web-shell");
+export const CDESK_BIN = process.env.CDESK_BIN ?? path.join(BIN, "cdesk");
 export const UI_DIST = path.join(ROOT, "ui/dist");
 
 /** What a journey reads from each server's JSON ready line (`--ready-json`): the sandbox's URL and the
