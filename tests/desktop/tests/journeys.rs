@@ -51,6 +51,25 @@ async fn drag_a_card_to_the_next_column(c: &Client, artifacts: &std::path::Path)
     wait_css(c, &in_target).await;
 }
 
+/// The planner's calendar in the real window: the Calendar view, an unscheduled demo card scheduled by
+/// keyboard (Space picks it up, ArrowRight a day on, Enter drops) lands on the month grid; a screenshot;
+/// back to the board (the view is remembered, the later steps expect the board).
+async fn the_calendar(c: &Client, artifacts: &std::path::Path) {
+    wait_css(c, "[data-testid=view-calendar]").await.click().await.unwrap();
+    wait_css(c, "[data-testid=calendar-month]").await;
+    let card = wait_css(c, "[data-testid=calendar-unscheduled] [data-card]").await;
+    let id = card.attr("data-card").await.unwrap().unwrap();
+    card.send_keys(" ").await.unwrap();
+    wait_text(c, "[data-testid=board-status]", "Picked up").await;
+    card.send_keys("\u{E014}").await.unwrap(); // ArrowRight
+    card.send_keys("\u{E007}").await.unwrap(); // Enter
+    wait_css(c, &format!("[data-testid=calendar-month] [data-testid=calendar-item][data-card='{id}']")).await;
+    wait_text(c, "[data-testid=board-status]", "rescheduled to").await;
+    save(c, artifacts, "desktop-calendar").await;
+    wait_css(c, "[data-testid=view-board]").await.click().await.unwrap();
+    wait_css(c, "section.column[data-stage-id]").await;
+}
+
 /// The app launched again on `data` outside D-Bus: it must exit, non-zero, naming the running instance.
 async fn second_start_without_dbus_exits_saying_so(data: &std::path::Path) {
     let mut second = Command::new(env("CONTENTDESK_APP_BIN"));
@@ -132,6 +151,9 @@ async fn the_window_shows_the_sandbox_keeps_a_key_in_the_keyring_across_restarts
 
     // Drag a card between columns with the pointer (WebDriver actions → WebKit's own drag and drop).
     drag_a_card_to_the_next_column(&c, &artifacts).await;
+
+    // The calendar: shown, a card scheduled on it by keyboard, a screenshot.
+    the_calendar(&c, &artifacts).await;
 
     // The studio: an image generated in the real window goes through the queue into the gallery.
     generate_an_image(&c, &artifacts).await;
