@@ -55,7 +55,7 @@ async function pickUpAndMoveRight(title: string) {
 
 it("a refused reschedule puts the post back on its day and says why", async () => {
   const core = setup([card("c1", "Launch", { scheduledAt: nineOn(today) })]);
-  core.failWith.card_update = { code: "forbidden", message: "This key cannot schedule posts (publish:write). Ask the account owner for a key with it." };
+  core.failWith.card_update = { code: "missingScope", message: "This key cannot schedule posts (publish:write). Ask the account owner for a key with it." };
   render(Board);
   await pickUpAndMoveRight("Launch");
   await waitFor(() => expect(core.called("card_update").at(-1)?.args).toEqual({ cardId: "c1", update: { scheduledAt: nineOn(tomorrow) } }));
