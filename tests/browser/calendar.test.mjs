@@ -126,6 +126,15 @@ test("drag a scheduled post to the next day, by mouse then by keyboard, undo; th
   await page.getByRole("button", { name: "Previous week" }).click();
   await page.locator(`[data-testid="calendar-slot"][data-day="2026-03-29"][data-minute="540"] [data-card="${post.id}"]`).waitFor();
   await page.screenshot({ path: path.join(ARTIFACTS, "calendar-week.png") });
+  // Week view by keyboard: ArrowDown is the next hour slot; the minutes past the hour are kept.
+  const inWeek = page.locator(`[data-testid="calendar-week"] [data-card="${post.id}"]`);
+  await inWeek.focus();
+  await page.keyboard.press("Space");
+  await page.keyboard.press("ArrowDown");
+  assert.match(await page.getByTestId("board-status").innerText(), /^Sunday,? 29 March 2026, 10:00$/);
+  await page.keyboard.press("Enter");
+  await page.locator(`[data-testid="calendar-slot"][data-day="2026-03-29"][data-minute="600"] [data-card="${post.id}"]`).waitFor();
+  assert.equal((await scheduledAt(post.id, "2026-03-29T08:00:00Z")).scheduledAt.replace(".000", ""), "2026-03-29T08:00:00Z");
   await page.getByRole("button", { name: "Month", exact: true }).click();
   await page.getByRole("button", { name: "Board", exact: true }).click();
   assert.deepEqual(pageErrors, []);
