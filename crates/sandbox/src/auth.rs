@@ -148,6 +148,9 @@ impl Caller {
     /// Checks again that the key is live: long requests call it before answering, so a key revoked
     /// while the request was in flight stops authenticating at once.
     pub fn ensure_active(&self, state: &AppState) -> ApiResult<()> {
+        if let Some(grant_live) = crate::oauth::ensure_grant_live(state, &self.key_id) {
+            return grant_live;
+        }
         let conn = state.db().reader()?;
         let live: Option<i64> = conn
             .cached_row("SELECT 1 FROM api_keys WHERE id = ?1 AND revoked_at IS NULL", [&self.key_id], |r| r.get(0))
@@ -170,6 +173,9 @@ impl FromRequestParts<AppState> for Caller {
             .get(axum::http::header::AUTHORIZATION)
             .and_then(|v| v.to_str().ok())
             .ok_or(ApiError::Unauthorized)?;
+        if let Some(delegated) = crate::oauth::bearer_caller(state, header)? {
+            return Ok(delegated);
+        }
         let secret = header
             .strip_prefix("Bearer ")
             .or_else(|| header.strip_prefix("bearer "))

@@ -59,6 +59,8 @@ pub struct Config {
     /// Send `pollAfterSeconds` on in-progress replies. Off: a service that gives no hint (facts 3.3 say
     /// clients must not need it), for the poll benchmark.
     pub poll_hint: bool,
+    /// How long an OAuth access token lives (`docs/api.md` "OAuth"); tests make it 1 s.
+    pub oauth_access_ttl: Duration,
 }
 
 impl Default for Config {
@@ -73,6 +75,7 @@ impl Default for Config {
             knowledge_cap: 25,
             knowledge_max_file_bytes: api_types::values::KNOWLEDGE_MAX_FILE_BYTES,
             poll_hint: true,
+            oauth_access_ttl: Duration::from_secs(600),
         }
     }
 }

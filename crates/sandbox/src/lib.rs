@@ -10,6 +10,7 @@ pub mod db;
 pub mod error;
 pub mod extract;
 pub mod media_files;
+pub mod oauth;
 pub mod routes;
 pub mod seed;
 pub mod state;

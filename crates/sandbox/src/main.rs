@@ -45,6 +45,9 @@ enum Command {
         /// of the sentences (`key` is null without `--seed demo`).
         #[arg(long)]
         ready_json: bool,
+        /// How long an OAuth access token lives, in seconds (docs/api.md "OAuth").
+        #[arg(long, env = "CONTENTDESK_OAUTH_ACCESS_TTL", default_value_t = 600)]
+        oauth_access_ttl_secs: u64,
     },
     /// Manage API keys.
     Keys {
@@ -142,12 +145,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .init();
     let cli = Cli::parse();
     match cli.command {
-        Command::Serve { db, addr, public, seed: seed_name, extra_cards, render_ms, smart_wait_ms, rate_limit, ready_json } => {
+        Command::Serve { db, addr, public, seed: seed_name, extra_cards, render_ms, smart_wait_ms, rate_limit, ready_json, oauth_access_ttl_secs } => {
             if let Err(why) = check_addr(&addr, public) {
                 eprintln!("error: {why}");
                 std::process::exit(2);
             }
             let mut config = Config { smart_wait: Duration::from_millis(smart_wait_ms), ..Config::default() };
+            config.oauth_access_ttl = Duration::from_secs(oauth_access_ttl_secs.max(1));
             if let Some(ms) = render_ms {
                 config.render = RenderTimes::all(Duration::from_millis(ms));
             }

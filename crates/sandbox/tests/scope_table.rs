@@ -74,6 +74,10 @@ const EXPECTED: &[(&str, &str, &[&str])] = &[
     // Connected publishing accounts: a planner read, no scope (facts 1.4).
     ("GET", "/connected-accounts", &[]),
     ("GET", "/connected-accounts/{}", &[]),
+    // Granted apps (OAuth, our choice: docs/api.md "OAuth"): the account's own business, like the balance;
+    // an API key only (a delegated token gets 403, tests/oauth.rs).
+    ("GET", "/oauth/grants", &[]),
+    ("DELETE", "/oauth/grants/{}", &[]),
 ];
 
 fn expected(method: &str, path: &str) -> &'static [&'static str] {

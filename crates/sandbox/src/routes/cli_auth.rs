@@ -43,8 +43,8 @@ struct Decision {
     scopes: Vec<String>,
 }
 
-/// This process's secret for the form token.
-fn secret() -> &'static [u8; 32] {
+/// This process's secret for the form token (the OAuth consent form's too).
+pub(crate) fn secret() -> &'static [u8; 32] {
     static SECRET: OnceLock<[u8; 32]> = OnceLock::new();
     SECRET.get_or_init(|| {
         let mut s = [0u8; 32];
@@ -60,7 +60,7 @@ fn token(port: u16, state: &str, label: &str) -> String {
     hex::encode(h.finalize())
 }
 
-fn escape(s: &str) -> String {
+pub(crate) fn escape(s: &str) -> String {
     s.chars()
         .map(|c| match c {
             '&' => "&amp;".into(),
@@ -104,7 +104,7 @@ fn html(status: StatusCode, body: String) -> Response {
     r
 }
 
-fn frame(title: &str, inner: &str) -> String {
+pub(crate) fn frame(title: &str, inner: &str) -> String {
     format!(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\">\
 <title>{t}</title><style>body{{font:16px/1.5 system-ui,sans-serif;max-width:34rem;margin:3rem auto;padding:0 1rem;color:#1d2330}}\

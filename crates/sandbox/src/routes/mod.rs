@@ -39,6 +39,7 @@ pub const SCHEMAS: &[&str] = &[
     brand_kits::SCHEMA,
     knowledge::SCHEMA,
     crate::seed::SCHEMA,
+    crate::oauth::SCHEMA,
 ];
 
 /// Every `(method, path)` served under `/api/v1`.
@@ -59,6 +60,7 @@ pub fn route_table() -> Vec<(&'static str, &'static str)> {
         knowledge::ROUTES,
         inspiration::ROUTES,
         connected_accounts::ROUTES,
+        crate::oauth::grants::ROUTES,
     ]
     .concat()
 }
@@ -81,6 +83,7 @@ pub fn router(state: AppState) -> Router {
         .merge(knowledge::router())
         .merge(inspiration::router())
         .merge(connected_accounts::router())
+        .merge(crate::oauth::grants::router())
         // Set here, before the gate, so that the gate wraps it: a method no route serves (`OPTIONS`) is
         // gated like the others (401 without a key, 403 without the path's scopes) before its 405. The
         // outer router's own `method_not_allowed_fallback` replaces only fallbacks not set yet.
@@ -91,6 +94,7 @@ pub fn router(state: AppState) -> Router {
         .nest(api_types::API_PREFIX, api)
         .merge(media::storage_router(&state))
         .merge(cli_auth::router())
+        .merge(crate::oauth::router())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(state)
