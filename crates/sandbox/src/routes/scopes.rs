@@ -51,12 +51,12 @@ pub const REQUIRED: &[(&str, &str, &[&str])] = &[
 
 /// The scopes `(method, path)` needs; path params are compared by position, not by name.
 pub fn required(method: &str, path: &str) -> &'static [&'static str] {
+    // The table normalised once: the gate asks on every request, and normalising every row each time
+    // was a dozen allocations per request.
+    static NORMALISED: std::sync::OnceLock<Vec<(&str, String, &[&str])>> = std::sync::OnceLock::new();
+    let table = NORMALISED.get_or_init(|| REQUIRED.iter().map(|(m, p, s)| (*m, normalise(p), *s)).collect());
     let norm = normalise(path);
-    REQUIRED
-        .iter()
-        .find(|(m, p, _)| *m == method && normalise(p) == norm)
-        .map(|(_, _, s)| *s)
-        .unwrap_or(&[])
+    table.iter().find(|(m, p, _)| *m == method && *p == norm).map(|(_, _, s)| *s).unwrap_or(&[])
 }
 
 /// The scopes a request needs, whatever its method: a method of the table as written; `HEAD` as `GET` (axum

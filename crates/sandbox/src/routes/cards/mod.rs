@@ -65,7 +65,9 @@ CREATE TABLE IF NOT EXISTS card_posts (
     sort_order INTEGER NOT NULL,
     UNIQUE (card_id, platform)
 );
-CREATE INDEX IF NOT EXISTS card_posts_by_card ON card_posts(card_id);
+-- In order: a card's posts are always read by sort_order, so the index gives them sorted (no sort step).
+DROP INDEX IF EXISTS card_posts_by_card;
+CREATE INDEX IF NOT EXISTS card_posts_in_order ON card_posts(card_id, sort_order);
 CREATE TABLE IF NOT EXISTS card_assets (
     id TEXT PRIMARY KEY,
     card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
@@ -79,7 +81,8 @@ CREATE TABLE IF NOT EXISTS card_assets (
     preview_url TEXT,
     metadata TEXT
 );
-CREATE INDEX IF NOT EXISTS card_assets_by_card ON card_assets(card_id);
+DROP INDEX IF EXISTS card_assets_by_card;
+CREATE INDEX IF NOT EXISTS card_assets_in_order ON card_assets(card_id, sort_order);
 CREATE TABLE IF NOT EXISTS card_tags (
     card_id TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
     tag_id TEXT NOT NULL REFERENCES tags(id) ON DELETE CASCADE,

@@ -38,13 +38,17 @@ pub(super) fn fill_summary(conn: &Connection, s: &mut CardSummary) -> rusqlite::
     s.platforms = stmt
         .query_map([&s.id], |r| r.get(0))?
         .collect::<rusqlite::Result<_>>()?;
+    s.tags = read_tags(conn, &s.id)?;
+    Ok(())
+}
+
+/// A card's tag names, by name.
+fn read_tags(conn: &Connection, card_id: &str) -> rusqlite::Result<Vec<String>> {
     let mut stmt = conn.prepare_cached(
         "SELECT t.name FROM card_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.card_id = ?1 ORDER BY t.name",
     )?;
-    s.tags = stmt
-        .query_map([&s.id], |r| r.get(0))?
-        .collect::<rusqlite::Result<_>>()?;
-    Ok(())
+    let tags = stmt.query_map([card_id], |r| r.get(0))?.collect();
+    tags
 }
 
 pub(super) async fn list(
@@ -195,8 +199,11 @@ pub fn read_detail(conn: &Connection, account_id: &str, id: &str) -> ApiResult<C
         .optional()?;
     let (mut summary, notes, revision, cover_position, metadata) =
         found.ok_or_else(|| ApiError::not_found("Card"))?;
-    fill_summary(conn, &mut summary)?;
+    // The posts give the summary's platforms (the same rows in the same order), so only the tags are
+    // read apart: one query fewer than `fill_summary` per card read.
     let posts = read_posts(conn, id, summary.scheduled_at.as_deref())?;
+    summary.platforms = posts.iter().filter_map(|p| p.platform.clone()).collect();
+    summary.tags = read_tags(conn, &summary.id)?;
     let assets = read_assets(conn, account_id, id)?;
     Ok(CardDetail {
         summary,

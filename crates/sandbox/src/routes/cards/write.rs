@@ -150,7 +150,7 @@ pub(super) async fn create(
         };
         let id = new_id();
         let now = time::now_str();
-        tx.execute(
+        tx.cached_execute(
             "INSERT INTO cards (id, account_id, space_id, stage_id, board_order, title, platform, notes, created_at,
                  updated_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)",
@@ -183,7 +183,7 @@ pub(super) fn apply_update(tx: &Connection, account: &str, cur: &Current, upd: &
     let id = cur.id.as_str();
     let now = time::now_str();
     let set = |sql: &str, value: &dyn rusqlite::ToSql| -> rusqlite::Result<usize> {
-        tx.execute(
+        tx.cached_execute(
             &format!("UPDATE cards SET {sql} = ?2 WHERE id = ?1"),
             params![id, value],
         )
@@ -228,14 +228,14 @@ pub(super) fn apply_update(tx: &Connection, account: &str, cur: &Current, upd: &
     }
     match &upd.cover_url {
         Some(None) => {
-            tx.execute(
+            tx.cached_execute(
                 "UPDATE cards SET cover_url = NULL, cover_output_id = NULL, cover_x = NULL, cover_y = NULL WHERE id = ?1",
                 [id],
             )?;
         }
         Some(Some(url)) => {
             spaces::check_url("coverUrl", url)?;
-            tx.execute(
+            tx.cached_execute(
                 "UPDATE cards SET cover_url = ?2, cover_output_id = NULL WHERE id = ?1",
                 params![id, url],
             )?;
@@ -244,7 +244,7 @@ pub(super) fn apply_update(tx: &Connection, account: &str, cur: &Current, upd: &
     }
     if let Some(token) = &upd.cover_output_id {
         let out = studio::resolve_output(tx, account, token, "coverOutputId")?;
-        tx.execute(
+        tx.cached_execute(
             "UPDATE cards SET cover_url = ?2, cover_output_id = ?3 WHERE id = ?1",
             params![id, out.url, output_token(&out)],
         )?;
@@ -257,7 +257,7 @@ pub(super) fn apply_update(tx: &Connection, account: &str, cur: &Current, upd: &
                 "coverPosition x and y are percentages between 0 and 100",
             ));
         }
-        tx.execute(
+        tx.cached_execute(
             "UPDATE cards SET cover_x = ?2, cover_y = ?3 WHERE id = ?1",
             params![id, p.x, p.y],
         )?;
@@ -278,7 +278,7 @@ pub(super) fn apply_update(tx: &Connection, account: &str, cur: &Current, upd: &
             });
         }
         if cur.notes.as_deref() != Some(notes.as_str()) {
-            tx.execute(
+            tx.cached_execute(
                 "UPDATE cards SET notes = ?2, revision = revision + 1 WHERE id = ?1",
                 params![id, notes],
             )?;
@@ -291,7 +291,7 @@ pub(super) fn apply_update(tx: &Connection, account: &str, cur: &Current, upd: &
     // same write that carries its own time gets it back below. null clears the card and every post.
     if let Some(when) = &upd.scheduled_at {
         set("scheduled_at", &rfc3339(&"scheduledAt", when.as_deref())?)?;
-        tx.execute(
+        tx.cached_execute(
             "UPDATE card_posts SET scheduled_at = NULL WHERE card_id = ?1",
             [id],
         )?;
@@ -316,9 +316,9 @@ pub(super) fn apply_update(tx: &Connection, account: &str, cur: &Current, upd: &
                 ids.push(tag);
             }
         }
-        tx.execute("DELETE FROM card_tags WHERE card_id = ?1", [id])?;
+        tx.cached_execute("DELETE FROM card_tags WHERE card_id = ?1", [id])?;
         for tag in ids {
-            tx.execute(
+            tx.cached_execute(
                 "INSERT INTO card_tags (card_id, tag_id) VALUES (?1, ?2)",
                 params![id, tag],
             )?;
@@ -369,7 +369,7 @@ pub(super) fn apply_move(tx: &Connection, account: &str, cur: &Current, upd: &Up
         cur.stage_id.clone().unwrap_or_default(),
     ));
     if moved {
-        tx.execute(
+        tx.cached_execute(
             "UPDATE cards SET space_id = ?2, stage_id = ?3 WHERE id = ?1",
             params![cur.id, space_id, stage_id],
         )?;
@@ -390,12 +390,12 @@ pub(super) fn apply_move(tx: &Connection, account: &str, cur: &Current, upd: &Up
                 "boardOrder must be a finite number",
             ));
         }
-        tx.execute(
+        tx.cached_execute(
             "UPDATE cards SET board_order = ?2 WHERE id = ?1",
             params![cur.id, order],
         )?;
     } else if moved {
-        tx.execute(
+        tx.cached_execute(
             "UPDATE cards SET board_order = ?2 WHERE id = ?1",
             params![cur.id, end_of_stage(tx, &stage_id)?],
         )?;
@@ -462,7 +462,7 @@ pub(super) fn place_at(
 ) -> rusqlite::Result<()> {
     match stages::slot(&seq, index) {
         Some(order) => {
-            tx.execute(
+            tx.cached_execute(
                 "UPDATE cards SET board_order = ?2 WHERE id = ?1",
                 params![card_id, order],
             )?;
