@@ -282,7 +282,7 @@ impl AppState {
         // Render times learned from each profile's library, so a model's first render here is looked at
         // near its finish even when the service sends no `pollAfterSeconds`.
         let keyed: Vec<String> = state.records().into_iter().filter(|p| state.view(p).has_key).map(|p| p.id).collect();
-        crate::studio::learn_at_start(&state, &keyed);
+        crate::studio::learn_at_start(&state, &keyed).await;
         let orphans = |counts: Vec<(String, usize)>| -> usize { counts.into_iter().filter(|(id, _)| !ids.contains(id)).map(|(_, n)| n).sum() };
         let orphan_jobs = orphans(state.studio().jobs_per_profile());
         let orphan_kept = orphans(crate::outbox::kept_per_profile(state.data_dir()));

@@ -290,3 +290,47 @@ async fn the_studio_commands_are_dispatched_by_name() {
         ipc::dispatch(&app, name, serde_json::Value::Null).await.unwrap();
     }
 }
+
+/// A service that sends no `pollAfterSeconds`: the first render of a model on this computer is looked at
+/// near its expected finish, learned from the account's library (a render of the same model made on
+/// another computer, which took 4 s), not at the kind's default (2 s) and then growing (found done at
+/// 5 s, on the second look). Counted in looks, not timed.
+#[tokio::test]
+async fn a_models_first_render_here_is_looked_at_when_the_library_says_it_finishes() {
+    let mut config = config();
+    config.poll_hint = false;
+    config.smart_wait = Duration::from_millis(300);
+    config.render.image = Duration::from_secs(4);
+    let remote = Remote::start_with(config).await;
+    // Another computer rendered with the model earlier: it took 4 s (made to have finished already, so
+    // the test does not wait for it).
+    let done = remote
+        .client()
+        .studio()
+        .generate(&GenerateRequest { model_id: "flux-2-pro".into(), prompt: Some("a kiln".into()), ..Default::default() })
+        .await
+        .unwrap();
+    {
+        let conn = remote.state.db().lock();
+        let now = sandbox::time::now_ms();
+        conn.execute(
+            "UPDATE generations SET ready_at_ms = ?2, created_at = ?3 WHERE id = ?1",
+            rusqlite::params![done.output_id, now, sandbox::time::fmt_ms(now - 4000)],
+        )
+        .unwrap();
+    }
+    let g = remote.client().studio().status(&done.output_id).await.unwrap();
+    assert_eq!(g.status.get(), Some(api_types::GenerationStatus::Completed), "{g:?}");
+
+    let (app, _, _) = app_on(&remote).await;
+    // Nothing rendered here yet: the first wait learns from the library (the app's start does the same
+    // for the profiles it has; this one was added after the start).
+    let id = new_id();
+    let form: StudioForm =
+        serde_json::from_value(serde_json::json!({ "media": "image", "modelId": "flux-2-pro", "prompt": "a vase" })).unwrap();
+    let job = c::studio_generate(&app, StudioGenerateArgs { form, output_id: id.clone() }).await.unwrap();
+    assert_eq!(job.status, JobStatus::Processing, "{job:?}");
+    let done = finished(&app, &id).await;
+    assert_eq!(done.status, JobStatus::Completed, "{done:?}");
+    assert_eq!(done.polls, 1, "one look, just after the finish the library foretold: {} looks", done.polls);
+}

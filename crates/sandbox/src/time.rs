@@ -27,6 +27,11 @@ pub fn now_ms() -> i64 {
     (now().unix_timestamp_nanos() / 1_000_000) as i64
 }
 
+/// A time in milliseconds since the epoch, in the wire form.
+pub fn fmt_ms(ms: i64) -> String {
+    OffsetDateTime::from_unix_timestamp_nanos(ms as i128 * 1_000_000).map(fmt).unwrap_or_else(|_| now_str())
+}
+
 pub fn parse(s: &str) -> Option<OffsetDateTime> {
     OffsetDateTime::parse(s, &Rfc3339).ok()
 }

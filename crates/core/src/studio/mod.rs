@@ -28,11 +28,13 @@ use crate::session::Session;
 
 mod cadence;
 mod commands;
+mod learned;
 mod poller;
 mod request;
 mod store;
 pub use cadence::*;
 pub use commands::*;
+pub use learned::{learn_at_start, learn_durations, Learned, SEED_MARGIN};
 pub use poller::*;
 pub use request::*;
 pub use store::*;

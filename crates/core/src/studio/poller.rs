@@ -189,7 +189,15 @@ pub(super) async fn drive(session: &impl WithStudio, profile: &str, output_id: &
             return;
         }
         let Some((_, mut job, request)) = studio.get(output_id) else { return };
-        let typical = *model_history.get_or_insert_with(|| studio.typical_duration(profile, &job.model_id));
+        if model_history.is_none() {
+            // This computer's renders of the model first; else what the account's library says.
+            let here = studio.typical_duration(profile, &job.model_id);
+            model_history = Some(match here {
+                Some(t) => Some(t),
+                None => learned::library_duration(session, profile, &job.model_id).await,
+            });
+        }
+        let typical = model_history.flatten();
         let elapsed = Duration::from_millis((now_ms() - job.created_at).max(0) as u64);
         if let Some(hint) = first.take() {
             // Just submitted: the reply said when to look (or this model's history, or the kind's default).

@@ -24,6 +24,8 @@ pub struct Studio {
     pub(super) paused: Mutex<std::collections::HashSet<String>>,
     /// Stops every poller (the app is closing, or a test stops "the app").
     pub(super) shutdown: CancellationToken,
+    /// Render times learned from the account's library, per profile (`learned.rs`).
+    pub(super) learned: Learned,
 }
 
 pub(super) const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS jobs (
@@ -72,6 +74,7 @@ impl Studio {
             balance: Mutex::new(HashMap::new()),
             paused: Mutex::new(Default::default()),
             shutdown: CancellationToken::new(),
+            learned: Learned::default(),
         }
     }
 

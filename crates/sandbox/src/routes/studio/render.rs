@@ -34,9 +34,10 @@ pub(crate) fn settle(conn: &Connection, id: &str) -> rusqlite::Result<()> {
             }
             return Ok(());
         }
+        // Completed when its render time was up, not when it was first looked at after that.
         let n = conn.execute(
             "UPDATE generations SET status = 'completed', completed_at = ?2 WHERE id = ?1 AND status = 'processing'",
-            params![job.id, now],
+            params![job.id, time::fmt_ms(job.ready_at_ms)],
         )?;
         if n == 1 {
             for (i, file) in files.iter().enumerate() {
