@@ -3,9 +3,9 @@
 //! [`render`], the one path every render takes (free quote, `outputId` minted and reported first,
 //! adaptive wait, `--save`). Boards go to their own endpoint through [`Job::Board`].
 use crate::input::one_of;
-use crate::studio::{render, Job, Spend};
+use crate::studio::{render, Job, Place, Spend};
 use crate::{Cx, Effect, Meta, OpError, Operation};
-use api_types::{BoardRequest, ContentType, GenerateRequest, ModelKind, References, BOARD_TYPES, UPSCALE_FACTORS};
+use api_types::{BoardRequest, ContentType, GenerateRequest, ModelKind, ReferenceElement, References, BOARD_TYPES, UPSCALE_FACTORS};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
@@ -85,9 +85,44 @@ pub struct GenerateVideoInput {
     #[arg(long = "ref-audio", value_name = "URL|TOKEN")]
     #[serde(default)]
     pub ref_audio: Vec<String>,
+    /// Kling elements: a saved element's id, or a JSON object `{"name", "description", "images": [URL|TOKEN]}`
+    /// describing one; repeat the flag.
+    #[arg(long = "element", value_name = "ID|JSON", value_parser = parse_element)]
+    #[serde(default)]
+    #[schemars(with = "Vec<serde_json::Map<String, Value>>")]
+    pub elements: Vec<Value>,
+    /// Several shots in one clip (models that make them, e.g. Kling, WAN 2.6).
+    #[arg(long)]
+    #[serde(default)]
+    pub multi_shot: bool,
+    /// The shots as JSON: `[{"prompt": "...", "duration": 5}, ...]`, each 1 to 12 s, 15 s in all.
+    #[arg(long, value_name = "JSON", value_parser = parse_shots)]
+    #[serde(default)]
+    #[schemars(with = "Option<Vec<serde_json::Map<String, Value>>>")]
+    pub shots: Option<Value>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub place: Place,
     #[command(flatten)]
     #[serde(flatten)]
     pub spend: Spend,
+}
+
+/// `--element <id>` is `{"elementId": id}`; a JSON object is taken as it is.
+fn parse_element(raw: &str) -> Result<Value, String> {
+    let raw = raw.trim();
+    if raw.starts_with('{') {
+        return serde_json::from_str::<Value>(raw).map_err(|e| format!("not a JSON object: {e}"));
+    }
+    if raw.is_empty() {
+        return Err("give an element's id or a JSON object".into());
+    }
+    Ok(serde_json::json!({ "elementId": raw }))
+}
+
+fn parse_shots(raw: &str) -> Result<Value, String> {
+    let v: Value = serde_json::from_str(raw).map_err(|e| format!("not JSON: {e}"))?;
+    if v.is_array() { Ok(v) } else { Err("give a JSON list of shots: [{\"prompt\": \"...\", \"duration\": 5}]".into()) }
 }
 
 pub struct GenerateVideo;
@@ -104,15 +139,29 @@ impl Operation for GenerateVideo {
     };
     async fn run(cx: Cx, i: GenerateVideoInput) -> Result<Value, OpError> {
         let model_id = model_of_kind(&cx, i.model_id, ContentType::Video, ModelKind::Generate).await?;
+        let elements = i
+            .elements
+            .into_iter()
+            .map(|e| serde_json::from_value::<ReferenceElement>(e).map_err(|err| OpError::usage("elements", format!("an element is `{{elementId}}` or `{{name, description, images}}`: {err}"))))
+            .collect::<Result<Vec<_>, _>>()?;
         let references = References {
             images: i.refs,
             videos: i.ref_videos,
             audio: i.ref_audio,
             start_frame: i.start_frame,
             end_frame: i.end_frame,
+            elements,
             ..Default::default()
         };
-        let req = GenerateRequest {
+        let mut parameters = serde_json::Map::new();
+        if i.multi_shot {
+            parameters.insert("multiShot".into(), Value::Bool(true));
+        }
+        if let Some(shots) = i.shots {
+            parameters.insert("shots".into(), shots);
+        }
+        let mut req = GenerateRequest {
+            parameters: (!parameters.is_empty()).then_some(Value::Object(parameters)),
             model_id,
             content_type: Some(ContentType::Video),
             prompt: i.prompt,
@@ -125,6 +174,7 @@ impl Operation for GenerateVideo {
             references: (!references.is_empty()).then_some(references),
             ..Default::default()
         };
+        i.place.apply(&mut req);
         render(&cx, req.into(), &i.spend).await
     }
 }
@@ -163,6 +213,9 @@ pub struct GenerateAudioInput {
     pub prompt_influence: Option<f64>,
     #[command(flatten)]
     #[serde(flatten)]
+    pub place: Place,
+    #[command(flatten)]
+    #[serde(flatten)]
     pub spend: Spend,
 }
 
@@ -181,7 +234,7 @@ impl Operation for GenerateAudio {
     async fn run(cx: Cx, i: GenerateAudioInput) -> Result<Value, OpError> {
         let kind = if i.text.is_some() { ModelKind::Voice } else { ModelKind::Generate };
         let model_id = model_of_kind(&cx, i.model_id, ContentType::Audio, kind).await?;
-        let req = GenerateRequest {
+        let mut req = GenerateRequest {
             model_id,
             content_type: Some(ContentType::Audio),
             prompt: i.prompt,
@@ -192,6 +245,7 @@ impl Operation for GenerateAudio {
             prompt_influence: i.prompt_influence,
             ..Default::default()
         };
+        i.place.apply(&mut req);
         render(&cx, req.into(), &i.spend).await
     }
 }

@@ -191,7 +191,53 @@ pub struct GenerateImageInput {
     pub avatar_id: Option<String>,
     #[command(flatten)]
     #[serde(flatten)]
+    pub place: Place,
+    #[command(flatten)]
+    #[serde(flatten)]
     pub spend: Spend,
+}
+
+/// Where a result goes on an editor or canvas project (image, video, audio; fact sheet 3.1 `projectId`,
+/// `placement`, `playheadFrame`).
+#[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Place {
+    /// Place the result onto this editor or canvas project (`project list`).
+    #[arg(long = "project", value_name = "PROJECT_ID")]
+    #[serde(default)]
+    pub project_id: Option<String>,
+    /// Where on the project: a timeline mode (`append`, `atPlayhead`) or a JSON object such as
+    /// `{"mode":"at","startSeconds":4,"track":1}` or, on a canvas, `{"slideIndex":0,"fit":"cover"}`.
+    #[arg(long, value_name = "MODE|JSON", value_parser = parse_placement, requires = "project_id")]
+    #[serde(default)]
+    #[schemars(with = "Option<serde_json::Map<String, Value>>")]
+    pub placement: Option<Value>,
+    /// The playhead's frame on the project's timeline (for `atPlayhead`).
+    #[arg(long = "playhead", value_name = "FRAME")]
+    #[serde(default)]
+    pub playhead_frame: Option<f64>,
+}
+
+impl Place {
+    /// Puts the placement into a request.
+    pub fn apply(self, req: &mut GenerateRequest) {
+        req.project_id = self.project_id;
+        req.placement = self.placement;
+        req.playhead_frame = self.playhead_frame;
+    }
+}
+
+/// `--placement append` is `{"mode":"append"}`; a JSON object is taken as it is.
+fn parse_placement(raw: &str) -> Result<Value, String> {
+    let raw = raw.trim();
+    if raw.starts_with('{') {
+        let v: Value = serde_json::from_str(raw).map_err(|e| format!("not a JSON object: {e}"))?;
+        return if v.is_object() { Ok(v) } else { Err("give a mode (append, atPlayhead) or a JSON object".into()) };
+    }
+    if raw.is_empty() || raw.contains(char::is_whitespace) {
+        return Err("give a mode (append, atPlayhead) or a JSON object".into());
+    }
+    Ok(serde_json::json!({ "mode": raw }))
 }
 
 /// The model to use: the one named, else the registry's first of this content type.
@@ -222,7 +268,7 @@ impl Operation for GenerateImage {
     async fn run(cx: Cx, i: GenerateImageInput) -> Result<Value, OpError> {
         let model_id = model_or_first(&cx, i.model_id, ContentType::Image).await?;
         let references = (!i.refs.is_empty()).then(|| References { images: i.refs, ..Default::default() });
-        let req = GenerateRequest {
+        let mut req = GenerateRequest {
             model_id,
             content_type: Some(ContentType::Image),
             prompt: i.prompt,
@@ -233,6 +279,7 @@ impl Operation for GenerateImage {
             avatar_id: i.avatar_id,
             ..Default::default()
         };
+        i.place.apply(&mut req);
         render(&cx, req.into(), &i.spend).await
     }
 }
@@ -242,6 +289,10 @@ impl Operation for GenerateImage {
 pub struct StatusInput {
     /// The render's outputId.
     pub output_id: String,
+    /// More renders' outputIds: each is read (and waited for) in turn, and the answer is `{generations: [...]}`.
+    #[arg(value_name = "MORE_OUTPUT_IDS")]
+    #[serde(default)]
+    pub more_output_ids: Vec<String>,
     /// One read, no waiting.
     #[arg(long)]
     #[serde(default)]
@@ -257,6 +308,20 @@ pub struct StatusInput {
     pub save: Option<PathBuf>,
 }
 
+/// One render's status (waited for unless `--no-wait`), its files saved with `--save`.
+async fn status_of(cx: &Cx, output_id: &str, i: &StatusInput) -> Result<api_types::Generation, OpError> {
+    let generation = if i.no_wait {
+        cx.client.studio().status(output_id).await?
+    } else {
+        wait(cx, output_id, i.timeout, Instant::now()).await?
+    };
+    if let Some(dir) = &i.save {
+        let completed = generation.status.get() == Some(api_types::GenerationStatus::Completed);
+        save::outputs(cx, &generation.output_id, &generation.urls(), completed, dir).await?;
+    }
+    Ok(generation)
+}
+
 pub struct GenerationStatus;
 impl Operation for GenerationStatus {
     type Input = StatusInput;
@@ -270,15 +335,17 @@ impl Operation for GenerationStatus {
         scope: None,
     };
     async fn run(cx: Cx, i: StatusInput) -> Result<Value, OpError> {
-        let generation = if i.no_wait {
-            cx.client.studio().status(&i.output_id).await?
-        } else {
-            wait(&cx, &i.output_id, i.timeout, Instant::now()).await?
-        };
-        if let Some(dir) = &i.save {
-            let completed = generation.status.get() == Some(api_types::GenerationStatus::Completed);
-            save::outputs(&cx, &generation.output_id, &generation.urls(), completed, dir).await?;
+        if i.more_output_ids.is_empty() {
+            return out(status_of(&cx, &i.output_id, &i).await?);
         }
-        out(generation)
+        // Several: one timeout for all of them, counted from the start.
+        let started = Instant::now();
+        let mut all = Vec::new();
+        for id in std::iter::once(&i.output_id).chain(&i.more_output_ids) {
+            let left = i.timeout.saturating_sub(started.elapsed().as_secs());
+            let one = StatusInput { timeout: left, ..i.clone() };
+            all.push(status_of(&cx, id, &one).await?);
+        }
+        out(serde_json::json!({ "generations": all }))
     }
 }

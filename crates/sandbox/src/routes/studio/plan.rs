@@ -389,6 +389,16 @@ pub(super) fn plan_generation(conn: &Connection, account_id: &str, req: &Generat
             .max(1.0)
     };
     check_documented_fields(req, id, content_type, kind)?;
+    if let Some(project) = &req.project_id {
+        // The result is placed onto a project of this account: one that is not there is a 404, before anything is charged.
+        let found = conn
+            .query_row("SELECT 1 FROM projects WHERE id = ?1 AND account_id = ?2", [project, account_id], |_| Ok(()))
+            .optional()
+            .map_err(ApiError::from)?;
+        if found.is_none() {
+            return Err(ApiError::not_found(&format!("Project {project}")));
+        }
+    }
     let (job_kind, seconds, credits) = match (content_type, kind) {
         (ContentType::Image, ModelKind::Upscale) => (JobKind::ImageUpscale, None, UPSCALE_PRICE * upscale_multiplier(req)),
         (ContentType::Image, _) => (
@@ -508,6 +518,9 @@ pub(super) fn check_documented_fields(req: &GenerateRequest, id: &str, content_t
     if req.avatar_id.is_some() && content_type != ContentType::Image {
         return refuse("avatarId", format!("`avatarId` files an image as an avatar look; {id} does not make images"));
     }
+    if let Some(params) = req.parameters.as_ref().and_then(|p| p.as_object()) {
+        check_shots(params, id, content_type, kind)?;
+    }
     if let Some(refs) = &req.references {
         if !refs.elements.is_empty() && (content_type != ContentType::Video || kind != ModelKind::Generate) {
             return refuse("references.elements", format!("Model {id} takes no reference elements"));
@@ -520,6 +533,43 @@ pub(super) fn check_documented_fields(req: &GenerateRequest, id: &str, content_t
                 );
             }
         }
+    }
+    Ok(())
+}
+
+/// Multi-shot video (`parameters.multiShot`, `parameters.shots`, fact sheet 3.1): video generation models
+/// only; `shots` is a list of `{prompt, duration}`, each shot 1 to 12 seconds, 15 seconds in all.
+fn check_shots(params: &serde_json::Map<String, serde_json::Value>, id: &str, content_type: ContentType, kind: ModelKind) -> ApiResult<()> {
+    let refuse = |field: &str, msg: String| Err(ApiError::bad(field, msg));
+    let video = content_type == ContentType::Video && kind == ModelKind::Generate;
+    if let Some(m) = params.get("multiShot") {
+        if !m.is_boolean() {
+            return refuse("parameters.multiShot", "`multiShot` must be true or false".into());
+        }
+        if !video {
+            return refuse("parameters.multiShot", format!("Model {id} makes no multi-shot video"));
+        }
+    }
+    let Some(shots) = params.get("shots") else { return Ok(()) };
+    if !video {
+        return refuse("parameters.shots", format!("Model {id} makes no multi-shot video"));
+    }
+    let Some(list) = shots.as_array().filter(|l| !l.is_empty()) else {
+        return refuse("parameters.shots", "`shots` must be a list of `{prompt, duration}`, at least one".into());
+    };
+    let mut total = 0.0;
+    for (i, shot) in list.iter().enumerate() {
+        let duration = shot.get("duration").and_then(|d| d.as_f64());
+        let Some(d) = duration.filter(|d| (1.0..=12.0).contains(d)) else {
+            return refuse(&format!("parameters.shots[{i}].duration"), "each shot lasts 1 to 12 seconds (`duration`)".into());
+        };
+        if shot.get("prompt").is_some_and(|p| !p.is_string()) {
+            return refuse(&format!("parameters.shots[{i}].prompt"), "a shot's `prompt` is text".into());
+        }
+        total += d;
+    }
+    if total > 15.0 {
+        return refuse("parameters.shots", format!("the shots last {total} seconds in all; at most 15"));
     }
     Ok(())
 }
