@@ -159,8 +159,9 @@ macro_rules! with_commands {
             }
             "Brand kit" {
                 /// `GET /brand-kits/{id}?detail=summary`: per section `key, role, tab, sectionName, width,
-                /// version, charCount, outline` (its `##` headings), no bodies; plus what this computer keeps
-                /// for the kit (drafts, sections archived here)
+                /// version, charCount, outline` (its `##` headings), no bodies; plus the archived sections the
+                /// service lists (`detail=summary&archived=true`; a service that does not: those archived here)
+                /// and the drafts this computer keeps
                 brand_kit_page($crate::commands::BrandKitIdArgs) -> $crate::commands::BrandKitPage;
                 /// the filter read mode, with bodies; lists are AND-combined; none given → `validation` (field
                 /// `keys`). An unknown role or tab is the service's 400: `validation` with `field`
@@ -169,7 +170,9 @@ macro_rules! with_commands {
                 /// one `PATCH /brand-kits/{id}` with only the given sections, each with `expectedVersion`: all
                 /// or nothing. Checked first (validation naming `sections[i].<field>`): a key once, something
                 /// to change, `width` `full`/`half` and `tab` with `validValues`, `role` only the section's own
-                /// (it cannot be changed). **409**: nothing written; `conflict` with `conflicts: [{ key,
+                /// (it cannot be changed); a place in its (new) tab, at most one of `afterId`/`beforeId` (a
+                /// section id) or `position` `top`/`bottom` (the newest era's `Placement`; a move alone is a
+                /// change and keeps the version). **409**: nothing written; `conflict` with `conflicts: [{ key,
                 /// version, body }]` (each stale section's current version and body) and every entry of the
                 /// write kept as a draft (`reason: "conflict"`, `theirsVersion`). No answer: `network`, the
                 /// entries kept as drafts (`reason: "offline"`). Saved: those sections' drafts are cleared.
@@ -183,10 +186,10 @@ macro_rules! with_commands {
                 /// sending; `width` defaults to `full`; `role` is refused (an added section has none); lands at
                 /// the end of its tab
                 brand_kit_section_add($crate::commands::BrandKitSectionAddArgs) -> $crate::api::BrandKitSection;
-                /// `POST /archive { assetType: "brand_kit_section", id, archived }`; the id is found by key
-                /// (archiving) or from this computer's record of what it archived (restoring: the service lists
-                /// no archived sections; `sectionId` restores one archived elsewhere, else `notFound`). A
-                /// restored section keeps its versions
+                /// `POST /archive { assetType: "brand_kit_section", id, archived }`; the id is found by key:
+                /// among the live sections (archiving) or the archived ones the service lists (restoring,
+                /// wherever they were archived; a service that does not list them: this computer's record).
+                /// `notFound` when there is no such section. A restored section keeps its versions
                 brand_kit_section_archive($crate::commands::BrandKitSectionArchiveArgs) -> $crate::api::ArchiveResult;
                 /// a history read filtered by the key (`keys=<key>&history=true`); `earlier` newest first, each
                 /// `{ version, body, bodySource, createdAt }`; `notFound` for no live section

@@ -334,3 +334,33 @@ async fn a_models_first_render_here_is_looked_at_when_the_library_says_it_finish
     assert_eq!(done.status, JobStatus::Completed, "{done:?}");
     assert_eq!(done.polls, 1, "one look, just after the finish the library foretold: {} looks", done.polls);
 }
+
+/// Upscale (the spec's upscale operation: `POST /studio/generate` with an upscale model, one source in
+/// `references`, `upscaleFactor`): priced like the other kinds (4x costs twice 2x), made, and found in the
+/// account's library (the gallery) as an image.
+#[tokio::test]
+async fn an_output_is_upscaled_priced_first_and_lands_in_the_library() {
+    let remote = Remote::start_with(config()).await;
+    let (app, _, _) = app_on(&remote).await;
+    let id = new_id();
+    let source = c::studio_generate(&app, StudioGenerateArgs { form: image("a teapot"), output_id: id.clone() }).await.unwrap();
+    let source = finished(&app, &source.output_id).await;
+    assert_eq!(source.status, JobStatus::Completed);
+    let upscale = |factor: &str| -> StudioForm {
+        serde_json::from_value(serde_json::json!({
+            "media": "upscale", "modelId": "topaz-image-upscale", "references": { "images": [format!("{id}-1")] }, "upscaleFactor": factor,
+        }))
+        .unwrap()
+    };
+    let two = c::studio_quote(&app, StudioQuoteArgs { form: upscale("2x") }).await.unwrap();
+    let four = c::studio_quote(&app, StudioQuoteArgs { form: upscale("4x") }).await.unwrap();
+    assert!(two.credits > 0.0, "{two:?}");
+    assert_eq!(four.credits, two.credits * 2.0);
+    let up = new_id();
+    c::studio_generate(&app, StudioGenerateArgs { form: upscale("2x"), output_id: up.clone() }).await.unwrap();
+    let done = finished(&app, &up).await;
+    assert_eq!((done.status, done.content_type), (JobStatus::Completed, api_types::ContentType::Image), "{done:?}");
+    let library = c::media_library(&app, MediaLibraryArgs::default()).await.unwrap();
+    let listed = library.iter().find(|m| m.id == up).expect("the upscale is in the library");
+    assert_eq!(listed.model.as_deref(), Some("topaz-image-upscale"));
+}

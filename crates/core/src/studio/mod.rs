@@ -43,8 +43,9 @@ pub use store::*;
 // Types of the contract (docs/ipc.md)
 // ---------------------------------------------------------------------------------------------------
 
-/// What the studio makes. Lip-sync is a video generation with a lip-sync model; a board is the
-/// reference-board pipeline, not a registry model.
+/// What the studio makes. Lip-sync is a video generation with a lip-sync model; an upscale is a
+/// generation with an upscale model of one image or video (its content type is the source's); a board is
+/// the reference-board pipeline, not a registry model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
 #[serde(rename_all = "kebab-case")]
 pub enum StudioMedia {
@@ -53,12 +54,13 @@ pub enum StudioMedia {
     Audio,
     Board,
     LipSync,
+    Upscale,
 }
 
 impl StudioMedia {
     pub fn content_type(self) -> ContentType {
         match self {
-            StudioMedia::Image | StudioMedia::Board => ContentType::Image,
+            StudioMedia::Image | StudioMedia::Board | StudioMedia::Upscale => ContentType::Image,
             StudioMedia::Video | StudioMedia::LipSync => ContentType::Video,
             StudioMedia::Audio => ContentType::Audio,
         }
@@ -115,6 +117,10 @@ pub struct StudioForm {
     #[serde(default)]
     #[ts(optional)]
     pub board_name: Option<String>,
+    /// Upscales only: `2x` or `4x` (the model's default when absent).
+    #[serde(default)]
+    #[ts(optional)]
+    pub upscale_factor: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize, TS)]
@@ -342,7 +348,34 @@ mod tests {
             duration_seconds: None,
             board_type: None,
             board_name: None,
+            upscale_factor: None,
         }
+    }
+
+    #[test]
+    fn an_upscale_sends_its_one_source_with_the_sources_content_type_and_its_factor() {
+        let token = "0f8fad5b-d9cb-469f-a165-70867728950e-1".to_string();
+        let mut f = StudioForm { model_id: Some("topaz-image-upscale".into()), prompt: None, ..form(StudioMedia::Upscale) };
+        f.references = Some(References { images: vec![token.clone()], ..Default::default() });
+        f.upscale_factor = Some("4x".into());
+        let StoredRequest::Generate(r) = request_for(&f).unwrap() else { panic!() };
+        assert_eq!((r.content_type, r.upscale_factor.as_deref(), r.references.unwrap().images), (Some(ContentType::Image), Some("4x"), vec![token.clone()]));
+        // A video: its length is needed (the price).
+        f.references = Some(References { videos: vec![token.clone()], ..Default::default() });
+        assert_eq!(request_for(&f).unwrap_err().field.as_deref(), Some("duration"));
+        f.duration = Some(8.0);
+        let StoredRequest::Generate(r) = request_for(&f).unwrap() else { panic!() };
+        assert_eq!((r.content_type, r.duration), (Some(ContentType::Video), Some(8.0)));
+        // No source, two sources, a factor that is not one, a factor on another kind.
+        f.references = None;
+        assert_eq!(request_for(&f).unwrap_err().field.as_deref(), Some("references"));
+        f.references = Some(References { images: vec![token.clone()], videos: vec![token], ..Default::default() });
+        assert_eq!(request_for(&f).unwrap_err().field.as_deref(), Some("references"));
+        f.upscale_factor = Some("3x".into());
+        assert_eq!(request_for(&f).unwrap_err().valid_values, ["2x", "4x"]);
+        let mut g = form(StudioMedia::Image);
+        g.upscale_factor = Some("2x".into());
+        assert_eq!(request_for(&g).unwrap_err().field.as_deref(), Some("upscaleFactor"));
     }
 
     #[test]

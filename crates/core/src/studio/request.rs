@@ -104,7 +104,40 @@ pub fn request_for(form: &StudioForm) -> IpcResult<StoredRequest> {
             ..Default::default()
         }));
     }
+    let upscale_factor = clean(&form.upscale_factor);
+    if let Some(f) = &upscale_factor {
+        if form.media != StudioMedia::Upscale {
+            return Err(IpcError::validation("upscaleFactor", "Only an upscale has a factor."));
+        }
+        if !api_types::UPSCALE_FACTORS.contains(&f.as_str()) {
+            return Err(IpcError {
+                valid_values: api_types::UPSCALE_FACTORS.iter().map(|s| s.to_string()).collect(),
+                ..IpcError::validation("upscaleFactor", format!("“{f}” is not an upscale factor: use one of {}.", api_types::UPSCALE_FACTORS.join(", ")))
+            });
+        }
+    }
     let model_id = clean(&form.model_id).ok_or_else(|| IpcError::validation("modelId", "Choose a model."))?;
+    if form.media == StudioMedia::Upscale {
+        // One source: an image (`references.images`) or a video (`references.videos`, with its length).
+        let r = references.clone().unwrap_or_default();
+        let content_type = match (r.images.len(), r.videos.len()) {
+            (1, 0) => ContentType::Image,
+            (0, 1) => ContentType::Video,
+            (0, 0) => return Err(IpcError::validation("references", "Give the image or video to upscale: its output token or web address.")),
+            _ => return Err(IpcError::validation("references", "Upscale one image or one video at a time.")),
+        };
+        if content_type == ContentType::Video && form.duration.is_none() {
+            return Err(IpcError::validation("duration", "Give the video's length in seconds (it sets the price)."));
+        }
+        return Ok(StoredRequest::Generate(GenerateRequest {
+            model_id,
+            content_type: Some(content_type),
+            references: Some(r),
+            duration: (content_type == ContentType::Video).then_some(form.duration).flatten(),
+            upscale_factor,
+            ..Default::default()
+        }));
+    }
     let (num_images, num_generations) = match form.media {
         StudioMedia::Image => (form.num_outputs, None),
         StudioMedia::Video => (None, form.num_outputs),

@@ -29,4 +29,8 @@ durationSeconds?: number,
 /**
  * Boards only: `character | pose | mascot | ...`.
  */
-boardType?: string, boardName?: string, };
+boardType?: string, boardName?: string, 
+/**
+ * Upscales only: `2x` or `4x` (the model's default when absent).
+ */
+upscaleFactor?: string, };
