@@ -1,0 +1,510 @@
+"""`cdesk mcp --http` (the hosted agent-tool server, an OAuth protected resource) checked by the official
+Python SDK against a real sandbox as its authorization server (issue 15):
+
+- the SDK's own OAuth client (`OAuthClientProvider` with `streamable_http_client`) end to end: discovery
+  from the 401, registration, PKCE, the consent page (this test's redirect handler fills in the form with
+  an account key, as a person would, and follows the redirect to the callback), token, tool calls, refresh;
+- each refusal in its own test: no token, a token for another resource, an expired token, a token without
+  `generate:*` calling a generate tool, a grant revoked mid-session;
+- two instances behind one address: the requests of one session alternate between them;
+- 200 users at once, each with their own grant, 10 tool calls each: no error, nobody sees another's cards.
+
+Everything is real: the sandbox process, `cdesk mcp --http` processes, HTTP on loopback, the SDK.
+Run: `bash tests/mcp/run.sh`."""
+import base64
+import hashlib
+import json
+import os
+import re
+import secrets
+import ssl
+import subprocess
+import tempfile
+import time
+import urllib.parse
+from html.parser import HTMLParser
+
+import anyio
+import httpx2
+import pytest
+from mcp import ClientSession
+from mcp.client.auth import OAuthClientProvider
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.auth import AuthorizationCodeResult, OAuthClientMetadata
+
+BIN = os.environ.get("CDESK_BIN_DIR", os.path.expanduser("~/.cache/contentdesk-target/debug"))
+REDIRECT = "http://127.0.0.1:53682/callback"  # never listened on: the test reads the redirect itself
+# One TLS context for every HTTP client (all plain http here): httpx makes a new one per client otherwise,
+# ~35 ms each, which would be most of the load test's time.
+SSL = ssl.create_default_context()
+
+
+def client(**kw):
+    return httpx2.Client(verify=SSL, timeout=30, **kw)
+
+
+def get(url, **kw):
+    with client() as http:
+        return http.get(url, **kw)
+
+
+def post(url, **kw):
+    with client() as http:
+        return http.post(url, **kw)
+
+
+class Sandbox:
+    """A sandbox on a fresh demo database; `key` holds every scope. `access_ttl`: its OAuth access
+    tokens' lifetime in seconds."""
+
+    def __init__(self, access_ttl=None):
+        self.dir = tempfile.mkdtemp(prefix="cdesk-mcp-http-")
+        self.db = os.path.join(self.dir, "sandbox.db")
+        args = [f"{BIN}/contentdesk-sandbox", "serve", "--db", self.db, "--addr", "127.0.0.1:0", "--seed", "demo",
+                "--ready-json", "--rate-limit", "0", "--render-ms", "200", "--smart-wait-ms", "100"]
+        if access_ttl is not None:
+            args += ["--oauth-access-ttl-secs", str(access_ttl)]
+        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        ready = json.loads(self.proc.stdout.readline())
+        assert ready["ready"], ready
+        self.api, self.key = ready["url"], ready["key"]
+        self.origin = self.api.removesuffix("/api/v1")
+
+    def keys(self, n):
+        """n keys, each on a new account of its own."""
+        out = subprocess.run([f"{BIN}/contentdesk-sandbox", "keys", "create", "--db", self.db, "--new-accounts", str(n)],
+                             capture_output=True, text=True, check=True)
+        return out.stdout.split()
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(timeout=10)
+
+
+class McpHttp:
+    """A `cdesk mcp --http` process on a free port, its authorization server the sandbox."""
+
+    def __init__(self, sb, public_url=None):
+        home = tempfile.mkdtemp(prefix="cdesk-mcp-http-home-")
+        env = {"PATH": os.environ.get("PATH", ""), "HOME": home, "CONTENTHERO_CONFIG_DIR": os.path.join(home, "ch"),
+               "CONTENTDESK_DATA_DIR": os.path.join(home, "app"), "CONTENTHERO_BASE_URL": sb.api}
+        args = [f"{BIN}/cdesk", "mcp", "--http", "127.0.0.1:0"]
+        if public_url:
+            args += ["--public-url", public_url]
+        self.proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline()
+        assert line, self.proc.stderr.read()
+        ready = json.loads(line)
+        self.url = ready["listening"]
+        self.resource = ready["resource"]
+        self.mcp = self.url + "/mcp"
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def sandbox():
+    sb = Sandbox()
+    yield sb
+    sb.stop()
+
+
+@pytest.fixture(scope="module")
+def server(sandbox):
+    s = McpHttp(sandbox)
+    yield s
+    s.stop()
+
+
+# --- The consent page, filled in as a person would --------------------------------------------------
+
+class Forms(HTMLParser):
+    """Every form of a page: its action, method, fields and submit buttons (with their words)."""
+
+    def __init__(self):
+        super().__init__()
+        self.forms, self._button = [], None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form":
+            self.forms.append({"action": a.get("action") or "", "method": (a.get("method") or "get").upper(),
+                               "fields": [], "buttons": []})
+        elif not self.forms:
+            return
+        elif tag == "input":
+            kind = (a.get("type") or "text").lower()
+            if kind == "submit":
+                self.forms[-1]["buttons"].append({"name": a.get("name"), "value": a.get("value") or "", "words": a.get("value") or ""})
+            else:
+                self.forms[-1]["fields"].append({"name": a.get("name"), "type": kind, "value": a.get("value") or "",
+                                                 "checked": "checked" in a})
+        elif tag == "button" and (a.get("type") or "submit").lower() == "submit":
+            self._button = {"name": a.get("name"), "value": a.get("value") or "", "words": ""}
+            self.forms[-1]["buttons"].append(self._button)
+        elif tag == "textarea":
+            self.forms[-1]["fields"].append({"name": a.get("name"), "type": "textarea", "value": "", "checked": False})
+
+    def handle_endtag(self, tag):
+        if tag == "button":
+            self._button = None
+
+    def handle_data(self, data):
+        if self._button is not None:
+            self._button["words"] += data.strip()
+
+
+def submit(http, page, key, untick=(), choose=r"allow|sign in|continue|connect"):
+    """Fills the page's form: the account key where a key goes, scope boxes as they are minus `untick`,
+    hidden fields as they are; presses the button whose words match `choose`."""
+    parser = Forms()
+    parser.feed(page.text)
+    assert parser.forms, f"no form on the page ({page.status_code}): {page.text[:400]}"
+    form = max(parser.forms, key=lambda f: len(f["fields"]))
+    data = []
+    for f in form["fields"]:
+        if not f["name"]:
+            continue
+        if f["type"] in ("password",) or (f["type"] in ("text", "textarea") and re.search("key|secret", f["name"], re.I)):
+            data.append((f["name"], key))
+        elif f["type"] == "checkbox":
+            if f["checked"] and f["value"] not in untick:
+                data.append((f["name"], f["value"] or "on"))
+        elif f["type"] not in ("radio",):
+            data.append((f["name"], f["value"]))
+    button = next((b for b in form["buttons"] if re.search(choose, b["words"] + " " + b["value"], re.I)), None)
+    assert button is not None or not form["buttons"], f"no button matching {choose}: {form['buttons']}"
+    if button and button["name"]:
+        data.append((button["name"], button["value"]))
+    target = urllib.parse.urljoin(str(page.url), form["action"] or str(page.url))
+    if form["method"] == "POST":
+        return http.post(target, content=urllib.parse.urlencode(data),
+                         headers={"Content-Type": "application/x-www-form-urlencoded"})
+    return http.get(target + "?" + urllib.parse.urlencode(data))
+
+
+def consent(authorize_url, key, untick=()):
+    """Goes through the consent page at `authorize_url` with `key` and returns the redirect's query
+    (code, state) without following it to the client's callback."""
+    with client(follow_redirects=False) as http:
+        page = http.get(authorize_url)
+        for _ in range(5):
+            if page.status_code in (301, 302, 303, 307):
+                target = urllib.parse.urljoin(str(page.url), page.headers["location"])
+                if target.startswith(REDIRECT.rsplit("/", 1)[0]) or target.startswith("http://127.0.0.1:53682"):
+                    return dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(target).query))
+                page = http.get(target)
+                continue
+            assert page.status_code == 200, f"{page.status_code}: {page.text[:400]}"
+            page = submit(http, page, key, untick)
+        raise AssertionError(f"the consent flow did not end at the redirect: {page.status_code} {page.text[:400]}")
+
+
+# --- Tokens by HTTP directly (the same flow the SDK runs) -------------------------------------------
+
+def pkce():
+    verifier = secrets.token_urlsafe(48)
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+    return verifier, challenge
+
+
+def register(sb, http=None):
+    own = http is None
+    http = http or client()
+    r = http.post(f"{sb.origin}/oauth/register", json={
+        "redirect_uris": [REDIRECT], "client_name": "mcp http tests", "token_endpoint_auth_method": "none",
+        "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"]})
+    if own:
+        http.close()
+    assert r.status_code == 201, r.text
+    return r.json()["client_id"]
+
+
+def authorize_url(sb, client_id, resource, challenge, state, scope=None):
+    q = {"response_type": "code", "client_id": client_id, "redirect_uri": REDIRECT, "state": state,
+         "code_challenge": challenge, "code_challenge_method": "S256", "resource": resource}
+    if scope:
+        q["scope"] = scope
+    return f"{sb.origin}/oauth/authorize?" + urllib.parse.urlencode(q)
+
+
+def tokens_for(sb, resource, key=None, untick=(), client_id=None):
+    """Access and refresh tokens for `resource`, granted through the consent page with `key`."""
+    client_id = client_id or register(sb)
+    verifier, challenge = pkce()
+    state = secrets.token_urlsafe(16)
+    back = consent(authorize_url(sb, client_id, resource, challenge, state, " ".join(scopes_all())), key or sb.key, untick)
+    assert back.get("state") == state and "code" in back, back
+    r = post(f"{sb.origin}/oauth/token", data={
+        "grant_type": "authorization_code", "code": back["code"], "code_verifier": verifier,
+        "redirect_uri": REDIRECT, "client_id": client_id, "resource": resource})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def scopes_all():
+    return ["generate:*", "pipeline:write", "publish:write", "brandkit:read", "brandkit:write", "assets:write",
+            "planner:write", "favorites:write", "editor:read", "editor:write"]
+
+
+async def with_bearer(url, token, body, hook=None):
+    """An MCP session over Streamable HTTP with a fixed bearer token (no OAuth provider: what a refusal
+    looks like on the wire, not how the SDK recovers from it)."""
+    hooks = {"request": [hook]} if hook else {}
+    async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, verify=SSL, timeout=60, event_hooks=hooks) as http:
+        async with streamable_http_client(url, http_client=http) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                return await body(session)
+
+
+def text_of(result):
+    return " ".join(getattr(c, "text", "") for c in result.content)
+
+
+# --- The SDK's OAuth client end to end ---------------------------------------------------------------
+
+class Memory:
+    """The SDK's TokenStorage, in memory; records every token set it is given."""
+
+    def __init__(self):
+        self.tokens, self.client, self.history = None, None, []
+
+    async def get_tokens(self):
+        return self.tokens
+
+    async def set_tokens(self, tokens):
+        self.tokens = tokens
+        self.history.append(tokens)
+
+    async def get_client_info(self):
+        return self.client
+
+    async def set_client_info(self, info):
+        self.client = info
+
+
+def oauth_provider(server_url, key, storage, untick=()):
+    back = {}
+
+    async def redirect_handler(url):
+        # The person at the consent page: signs in with the account key and presses Allow.
+        back.update(await anyio.to_thread.run_sync(consent, url, key, untick))
+
+    async def callback_handler():
+        return AuthorizationCodeResult(code=back.pop("code"), state=back.pop("state", None))
+
+    return OAuthClientProvider(
+        server_url=server_url,
+        client_metadata=OAuthClientMetadata(client_name="cdesk mcp http test", redirect_uris=[REDIRECT],
+                                            grant_types=["authorization_code", "refresh_token"],
+                                            response_types=["code"], token_endpoint_auth_method="none"),
+        storage=storage, redirect_handler=redirect_handler, callback_handler=callback_handler)
+
+
+def test_the_sdk_oauth_client_connects_with_no_key_and_refreshes():
+    sb = Sandbox(access_ttl=2)
+    srv = McpHttp(sb)
+    try:
+        storage = Memory()
+        auth = oauth_provider(srv.mcp, sb.key, storage)
+
+        async def main():
+            async with httpx2.AsyncClient(auth=auth, verify=SSL, timeout=60) as http:
+                async with streamable_http_client(srv.mcp, http_client=http) as (read, write):
+                    async with ClientSession(read, write) as s:
+                        await s.initialize()
+                        names = [t.name for t in (await s.list_tools()).tools]
+                        assert "get_balance" in names and "generate_image" in names
+                        r = await s.call_tool("get_balance", {})
+                        assert not r.is_error, text_of(r)
+                        assert r.structured_content["balance"] > 0
+                        cards = await s.call_tool("list_cards", {})
+                        assert not cards.is_error and cards.structured_content["cards"], text_of(cards)
+                        kits = (await s.list_resources()).resources
+                        assert kits, "the brand kit's sections are resources over HTTP too"
+                        # Past the access token's lifetime: the SDK refreshes and goes on.
+                        first = storage.tokens
+                        await anyio.sleep(2.5)
+                        r = await s.call_tool("get_balance", {})
+                        assert not r.is_error, text_of(r)
+                        assert storage.tokens.access_token != first.access_token, "a new access token"
+                        assert storage.tokens.refresh_token != first.refresh_token, "the refresh token rotated"
+        anyio.run(main)
+        assert storage.client is not None and storage.client.client_id, "the SDK registered itself"
+        assert storage.history[0].access_token.startswith("cho_at_")
+        assert len(storage.history) >= 2, "one consent, then at least one refresh"
+    finally:
+        srv.stop()
+        sb.stop()
+
+
+# --- Refusals ----------------------------------------------------------------------------------------
+
+def test_no_token_is_a_401_naming_the_metadata(server, sandbox):
+    r = post(server.mcp, json={"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}},
+                    headers={"Accept": "application/json, text/event-stream"})
+    assert r.status_code == 401
+    challenge = r.headers["www-authenticate"]
+    m = re.search(r'resource_metadata="([^"]+)"', challenge)
+    assert challenge.startswith("Bearer ") and m, challenge
+    assert "error=" not in challenge, "no token is not an invalid token"
+    meta = get(m.group(1)).json()
+    assert meta["resource"] == server.resource == server.mcp
+    assert meta["authorization_servers"] == [sandbox.origin]
+    assert "generate:*" in meta["scopes_supported"] and meta["bearer_methods_supported"] == ["header"]
+    asm = get(f"{sandbox.origin}/.well-known/oauth-authorization-server").json()
+    assert asm["issuer"] == sandbox.origin and "S256" in asm["code_challenge_methods_supported"]
+
+
+def test_a_token_for_another_resource_is_refused(server, sandbox):
+    api_token = tokens_for(sandbox, sandbox.api)["access_token"]
+    # It is a good token (the API takes it) …
+    assert get(f"{sandbox.api}/account/balance", headers={"Authorization": f"Bearer {api_token}"}).status_code == 200
+    # … but not for this server.
+    r = post(server.mcp, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                    headers={"Authorization": f"Bearer {api_token}", "Accept": "application/json, text/event-stream"})
+    assert r.status_code == 401, r.text
+    assert 'error="invalid_token"' in r.headers["www-authenticate"] and "resource_metadata=" in r.headers["www-authenticate"]
+    assert "another resource" in r.json()["error_description"]
+
+
+def test_an_expired_token_is_refused():
+    sb = Sandbox(access_ttl=1)
+    srv = McpHttp(sb)
+    try:
+        token = tokens_for(sb, srv.resource)["access_token"]
+        time.sleep(1.5)
+        r = post(srv.mcp, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                        headers={"Authorization": f"Bearer {token}", "Accept": "application/json, text/event-stream"})
+        assert r.status_code == 401, r.text
+        assert 'error="invalid_token"' in r.headers["www-authenticate"]
+    finally:
+        srv.stop()
+        sb.stop()
+
+
+def test_a_grant_without_generate_gets_a_tool_error_naming_the_scope(server, sandbox):
+    granted = tokens_for(sandbox, server.resource, untick=("generate:*",))
+    assert "generate:*" not in granted.get("scope", "").split(), granted.get("scope")
+
+    async def body(s):
+        before = (await s.call_tool("get_balance", {})).structured_content["balance"]
+        render = await s.call_tool("generate_image", {"prompt": "a lighthouse"})
+        assert render.is_error, text_of(render)
+        assert "generate:*" in text_of(render), text_of(render)
+        assert render.structured_content["status"] == 403, render.structured_content
+        after = await s.call_tool("get_balance", {})
+        assert not after.is_error, "what was granted still works"
+        assert after.structured_content["balance"] == before, "nothing charged"
+    anyio.run(with_bearer, server.mcp, granted["access_token"], body)
+
+
+def test_a_grant_revoked_mid_session_refuses_the_next_call(server, sandbox):
+    granted = tokens_for(sandbox, server.resource)
+
+    async def body(s):
+        r = await s.call_tool("get_balance", {})
+        assert not r.is_error, text_of(r)
+        # The user revokes the app (revoking the refresh token ends the whole grant).
+        rv = await anyio.to_thread.run_sync(lambda: post(f"{sandbox.origin}/oauth/revoke", data={"token": granted["refresh_token"]}))
+        assert rv.status_code == 200
+        # The SDK turns the 401 into an error of the call (its words are generic; the wire is checked below).
+        with pytest.raises(Exception):
+            await s.call_tool("get_balance", {})
+    anyio.run(with_bearer, server.mcp, granted["access_token"], body)
+    r = post(server.mcp, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                    headers={"Authorization": f"Bearer {granted['access_token']}", "Accept": "application/json, text/event-stream"})
+    assert r.status_code == 401 and 'error="invalid_token"' in r.headers["www-authenticate"]
+
+
+# --- Two instances, one address ---------------------------------------------------------------------
+
+def test_two_instances_serve_one_session_alternately(sandbox):
+    first = McpHttp(sandbox)
+    second = McpHttp(sandbox, public_url=first.url)  # both are the same resource, as behind one address
+    try:
+        assert second.resource == first.resource
+        token = tokens_for(sandbox, first.resource)["access_token"]
+        ports = [urllib.parse.urlsplit(first.url).port, urllib.parse.urlsplit(second.url).port]
+        hit = []
+
+        async def alternate(request):
+            # A round-robin balancer in front of the two: each request goes to the next instance.
+            port = ports[len(hit) % 2]
+            hit.append(port)
+            request.url = request.url.copy_with(port=port)
+            request.headers["host"] = f"127.0.0.1:{port}"
+
+        async def body(s):
+            names = [t.name for t in (await s.list_tools()).tools]
+            assert "list_cards" in names
+            for _ in range(3):
+                r = await s.call_tool("get_balance", {})
+                assert not r.is_error, text_of(r)
+                cards = await s.call_tool("list_cards", {})
+                assert not cards.is_error, text_of(cards)
+            kit = (await s.list_resources()).resources[0]
+            assert (await s.read_resource(kit.uri)).contents
+        anyio.run(with_bearer, first.mcp, token, body, alternate)
+        assert set(hit) == set(ports) and len(hit) >= 10, hit
+    finally:
+        first.stop()
+        second.stop()
+
+
+# --- 200 users at once -------------------------------------------------------------------------------
+
+USERS = 200
+CALLS = 10
+
+
+def test_200_users_each_see_only_their_own_cards(server, sandbox):
+    keys = sandbox.keys(USERS)
+    client_id = register(sandbox)
+    grants = [None] * USERS
+
+    async def grant(i, limit):
+        async with limit:
+            grants[i] = await anyio.to_thread.run_sync(lambda: tokens_for(sandbox, server.resource, keys[i], client_id=client_id))
+
+    async def grant_all():
+        limit = anyio.Semaphore(16)
+        async with anyio.create_task_group() as tg:
+            for i in range(USERS):
+                tg.start_soon(grant, i, limit)
+    anyio.run(grant_all)
+    assert len({g["access_token"] for g in grants}) == USERS
+
+    failures = []
+
+    async def user(i, limit):
+        title = f"user {i} card {secrets.token_hex(4)}"
+
+        async def body(s):
+            made = await s.call_tool("create_card", {"title": title, "platform": "general"})
+            assert not made.is_error, text_of(made)
+            for n in range(CALLS - 1):
+                if n % 3 == 2:
+                    r = await s.call_tool("get_balance", {})
+                    assert not r.is_error, text_of(r)
+                    continue
+                r = await s.call_tool("list_cards", {})
+                assert not r.is_error, text_of(r)
+                titles = [c["title"] for c in r.structured_content["cards"]]
+                assert titles == [title], f"user {i} sees {titles}"
+        async with limit:
+            try:
+                await with_bearer(server.mcp, grants[i]["access_token"], body)
+            except BaseException as e:  # noqa: BLE001 - collected and reported below
+                failures.append(f"user {i}: {e!r}")
+
+    async def everyone():
+        limit = anyio.Semaphore(50)
+        async with anyio.create_task_group() as tg:
+            for i in range(USERS):
+                tg.start_soon(user, i, limit)
+    anyio.run(everyone)
+    assert not failures, failures[:5]
