@@ -372,6 +372,18 @@ export function libraryItem(m: MediaSummary): GalleryItem | null {
 
 /** Every output of the completed jobs (cleared ones too), newest job first; then the library's entries
  *  not shown already (by token), in the library's order (newest first). */
+/**
+ * The picture a reference chip shows: the referenced output's own image, as the gallery shows it (the
+ * service's output), when the reference is an output token the gallery holds. A web address the user
+ * typed is never loaded (no request leaves for a host nobody allowed): its chip shows the text only.
+ */
+export function thumbnailFor(reference: string, items: readonly GalleryItem[]): string | null {
+  const token = parseOutputToken(reference.trim());
+  if (!token) return null;
+  const item = items.find((i) => i.token === token || (!/-\d+$/.test(reference.trim()) && i.outputId === token && i.index === 1));
+  return item && item.kind === "image" ? item.url : null;
+}
+
 export function galleryItems(jobs: StudioJob[], library: MediaSummary[] = []): GalleryItem[] {
   const local = jobs.filter((j) => j.status === "completed").flatMap(jobItems);
   const seen = new Set(local.map((i) => i.token));
