@@ -84,6 +84,10 @@ macro_rules! with_commands {
                 /// → `queued` again (it waits, without the check). `discardMine`: dropped (`notFound` when no
                 /// draft)
                 drafts_resolve($crate::commands::DraftsResolveArgs) -> $crate::commands::DraftsStatus;
+                /// one kept change of `changes` by its `id` (a card change's is its card id): `discardMine`
+                /// drops it (a stage or space made offline: with the changes that name it), `sendMine` sends
+                /// it over what the service has now
+                drafts_change_resolve($crate::commands::DraftsChangeArgs) -> $crate::commands::DraftsStatus;
             }
             "Attach and publish" {
                 /// the inspiration posts (`GET /content`): `id` is the `contentId` to attach; `sourceCreator`,

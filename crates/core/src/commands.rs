@@ -178,7 +178,9 @@ pub async fn balance(state: &AppState) -> IpcResult<Balance> {
 }
 
 pub async fn spaces_list(state: &AppState, args: SpacesListArgs) -> IpcResult<Vec<Space>> {
-    Ok(state.client().await?.spaces().list(args.include_archived.unwrap_or(false)).await?)
+    let spaces = state.client().await?.spaces().list(args.include_archived.unwrap_or(false)).await?;
+    crate::outbox::saw_spaces(state, &spaces);
+    Ok(spaces)
 }
 
 pub async fn brand_kits_list(state: &AppState) -> IpcResult<Vec<BrandKitSummary>> {
@@ -186,7 +188,10 @@ pub async fn brand_kits_list(state: &AppState) -> IpcResult<Vec<BrandKitSummary>
 }
 
 pub use crate::planner::*;
-pub use crate::outbox::{drafts_resolve, drafts_status, drafts_sync, DraftAction, DraftConflict, DraftsResolveArgs, DraftsStatus};
+pub use crate::outbox::{
+    drafts_change_resolve, drafts_resolve, drafts_status, drafts_sync, DraftAction, DraftConflict, DraftsChangeArgs,
+    DraftsResolveArgs, DraftsStatus, KeptChange, KeptKind, is_local,
+};
 pub use crate::attach::*;
 pub use crate::library::{media_library, MediaLibraryArgs};
 pub use crate::brand_kit::*;

@@ -1,6 +1,12 @@
 //! The planner's commands (docs/ipc.md, "Planner"): spaces, stages as board columns, cards moved and
 //! edited. Each is a plain async function over the session (`session::Session`; the card edits also
 //! over the outbox, `outbox::WithOutbox`), which the command layer's `AppState` provides.
+//!
+//! Every write is kept in the outbox when the service does not answer (no answer, or a 5xx after the
+//! client's retries), with the base it was made on: card edits and moves as the card's kept change
+//! (`outbox/cards.rs`), archive/restore, stages and spaces as kept planner changes (`outbox/planner.rs`).
+//! A kept update answers `queued`; a stage or space made offline answers itself with a local id
+//! (`local-…`, `outbox::is_local`), which later writes may name (a card moved into the new stage).
 use api_client::CardEdit;
 use api_types::{
     ArchiveRequest, ArchiveResult, CardDetail, CardQuery, CardSummary, ConnectedAccount, CreateCard, CreateSpace,
@@ -142,6 +148,15 @@ pub struct CardMoveArgs {
     #[serde(default)]
     #[ts(optional)]
     pub before_card_id: Option<String>,
+    /// The card's `updatedAt` as the board had it: kept offline, the move is a conflict when the card
+    /// changed elsewhere meanwhile (absent: what the core last read of it).
+    #[serde(default)]
+    #[ts(optional)]
+    pub base_updated_at: Option<String>,
+    /// The card's title as the board had it (what the list of kept changes calls it).
+    #[serde(default)]
+    #[ts(optional)]
+    pub title: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize, TS)]
@@ -162,6 +177,14 @@ pub struct CardUpdateArgs {
 pub struct CardArchiveArgs {
     pub card_id: String,
     pub archived: bool,
+    /// The card's `updatedAt` as the board had it (the base of the change when it is kept offline).
+    #[serde(default)]
+    #[ts(optional)]
+    pub base_updated_at: Option<String>,
+    /// The card's title as the board had it (what the list of kept changes calls it).
+    #[serde(default)]
+    #[ts(optional)]
+    pub title: Option<String>,
 }
 
 /// A trimmed, non-empty name of at most `max` characters, or a validation error on `field`.
@@ -180,9 +203,10 @@ fn non_empty(v: Option<String>) -> Option<String> {
     v.map(|s| s.trim().to_string()).filter(|s| !s.is_empty())
 }
 
-pub async fn board_load(session: &impl Session, args: BoardLoadArgs) -> IpcResult<Board> {
+pub async fn board_load(session: &impl WithOutbox, args: BoardLoadArgs) -> IpcResult<Board> {
     let client = session.client().await?;
     let stage_list = client.stages().list(Some(&args.space_id)).await?;
+    outbox::saw_stages(session, &stage_list.stages);
     let mut stages = stage_list.stages;
     stages.sort_by(|a, b| a.sort_order.total_cmp(&b.sort_order));
     let query = CardQuery {
@@ -275,39 +299,117 @@ async fn first_pages(
     Ok((cards, Totals::PerStage(totals), complete))
 }
 
-pub async fn space_create(session: &impl Session, args: SpaceCreateArgs) -> IpcResult<Space> {
+pub async fn space_create(session: &impl WithOutbox, args: SpaceCreateArgs) -> IpcResult<Space> {
     let name = check_text("name", "space", &args.name, 120)?;
-    Ok(session.client().await?.spaces().create(&CreateSpace { name, ..Default::default() }).await?)
+    match session.client().await?.spaces().create(&CreateSpace { name: name.clone(), ..Default::default() }).await {
+        Ok(space) => Ok(space),
+        Err(e) => {
+            let e = IpcError::from(e);
+            if !outbox::is_unanswered(&e) {
+                return Err(e);
+            }
+            // Kept: the space is made when the service answers; until then it has a local id.
+            let local_id = outbox::new_local_id();
+            let op = outbox::PlannerOp::SpaceCreate { local_id: local_id.clone(), name: name.clone() };
+            kept_made(session, op)?;
+            Ok(Space {
+                id: local_id,
+                account_id: None,
+                name,
+                cover_url: None,
+                cover_position: None,
+                is_favorite: false,
+                archived_at: None,
+                created_at: None,
+                updated_at: None,
+                post_count: Some(0),
+            })
+        }
+    }
 }
 
-pub async fn space_rename(session: &impl Session, args: SpaceRenameArgs) -> IpcResult<Space> {
+/// A create kept offline: it is in the outbox (a failure to keep it is answered).
+fn kept_made(session: &impl WithOutbox, op: outbox::PlannerOp) -> IpcResult<()> {
+    let e = outbox::keep_planner(session, op, outbox::Base::default());
+    if e.code == IpcCode::Queued { Ok(()) } else { Err(e) }
+}
+
+/// Sends a planner write, or keeps it in the outbox (in order behind a kept change of the same thing, or
+/// when it names something made offline, or when the service does not answer) and answers `queued`.
+async fn send_or_keep<T, F, Fut>(session: &impl WithOutbox, op: outbox::PlannerOp, base: outbox::Base, send: F) -> IpcResult<T>
+where
+    F: FnOnce(api_client::Client) -> Fut,
+    Fut: std::future::Future<Output = Result<T, api_client::ApiError>>,
+{
+    if outbox::must_keep(session, &op)? {
+        return Err(outbox::keep_planner(session, op, base));
+    }
+    let client = session.client().await?;
+    match send(client).await {
+        Ok(v) => Ok(v),
+        Err(e) => {
+            let e = IpcError::from(e);
+            if outbox::is_unanswered(&e) { Err(outbox::keep_planner(session, op, base)) } else { Err(e) }
+        }
+    }
+}
+
+pub async fn space_rename(session: &impl WithOutbox, args: SpaceRenameArgs) -> IpcResult<Space> {
     let name = check_text("name", "space", &args.name, 120)?;
-    let update = UpdateSpace { name: Some(name), ..Default::default() };
-    Ok(session.client().await?.spaces().update(&args.space_id, &update).await?)
+    let update = UpdateSpace { name: Some(name.clone()), ..Default::default() };
+    let op = outbox::PlannerOp::SpaceRename { space_id: args.space_id.clone(), name };
+    let base = outbox::seen_base(session, &args.space_id);
+    send_or_keep(session, op, base, |c| async move { c.spaces().update(&args.space_id, &update).await }).await
 }
 
-pub async fn space_archive(session: &impl Session, args: SpaceArchiveArgs) -> IpcResult<ArchiveResult> {
-    archive(session, "space", args.space_id, args.archived).await
+pub async fn space_archive(session: &impl WithOutbox, args: SpaceArchiveArgs) -> IpcResult<ArchiveResult> {
+    let op = outbox::PlannerOp::SpaceArchive { space_id: args.space_id.clone(), archived: args.archived };
+    let base = outbox::seen_base(session, &args.space_id);
+    send_or_keep(session, op, base, |c| async move { archive(&c, "space", args.space_id, args.archived).await }).await
 }
 
-async fn archive(session: &impl Session, asset_type: &str, id: String, archived: bool) -> IpcResult<ArchiveResult> {
+async fn archive(client: &api_client::Client, asset_type: &str, id: String, archived: bool) -> Result<ArchiveResult, api_client::ApiError> {
     let req = ArchiveRequest { asset_type: asset_type.to_string(), id, archived: Some(archived), ..Default::default() };
-    Ok(session.client().await?.archive(&req).await?)
+    client.archive(&req).await
 }
 
-pub async fn stage_create(session: &impl Session, args: StageCreateArgs) -> IpcResult<Stage> {
+pub async fn stage_create(session: &impl WithOutbox, args: StageCreateArgs) -> IpcResult<Stage> {
     let name = check_text("name", "stage", &args.name, 60)?;
-    let req = CreateStage {
-        name,
-        space_id: Some(args.space_id),
-        color: non_empty(args.color),
-        after_id: non_empty(args.after_id),
-        ..Default::default()
+    let (color, after_id) = (non_empty(args.color), non_empty(args.after_id));
+    let op = outbox::PlannerOp::StageCreate {
+        local_id: outbox::new_local_id(),
+        space_id: args.space_id.clone(),
+        name: name.clone(),
+        color: color.clone(),
+        after_id: after_id.clone(),
     };
-    Ok(session.client().await?.stages().create(&req).await?)
+    let req = CreateStage { name: name.clone(), space_id: Some(args.space_id), color: color.clone(), after_id, ..Default::default() };
+    let local = |op: &outbox::PlannerOp| match op {
+        outbox::PlannerOp::StageCreate { local_id, .. } => local_id.clone(),
+        _ => String::new(),
+    };
+    // Kept: the stage is made when the service answers; until then it has a local id (the end of the board).
+    let kept = |id: String| Stage { id, name: name.clone(), slug: None, color: color.clone(), sort_order: f64::MAX, is_default: false };
+    if outbox::must_keep(session, &op)? {
+        let id = local(&op);
+        kept_made(session, op)?;
+        return Ok(kept(id));
+    }
+    match session.client().await?.stages().create(&req).await {
+        Ok(stage) => Ok(stage),
+        Err(e) => {
+            let e = IpcError::from(e);
+            if !outbox::is_unanswered(&e) {
+                return Err(e);
+            }
+            let id = local(&op);
+            kept_made(session, op)?;
+            Ok(kept(id))
+        }
+    }
 }
 
-pub async fn stage_update(session: &impl Session, args: StageUpdateArgs) -> IpcResult<StageUpdated> {
+pub async fn stage_update(session: &impl WithOutbox, args: StageUpdateArgs) -> IpcResult<StageUpdated> {
     let name = match &args.name {
         Some(n) => Some(check_text("name", "stage", n, 60)?),
         None => None,
@@ -315,34 +417,51 @@ pub async fn stage_update(session: &impl Session, args: StageUpdateArgs) -> IpcR
     if args.after_id.is_some() && args.before_id.is_some() {
         return Err(IpcError::validation("afterId", "Move a stage after one stage or before one, not both."));
     }
+    let color = non_empty(args.color);
+    let op = outbox::PlannerOp::StageUpdate {
+        space_id: args.space_id.clone(),
+        stage_id: args.stage_id.clone(),
+        name: name.clone(),
+        color: color.clone(),
+        after_id: args.after_id.clone(),
+        before_id: args.before_id.clone(),
+    };
     let req = UpdateStage {
         space_id: args.space_id,
         name,
-        color: non_empty(args.color),
+        color,
         after_id: args.after_id.map(Some),
         before_id: args.before_id.map(Some),
         ..Default::default()
     };
-    Ok(session.client().await?.stages().update(&args.stage_id, &req).await?)
+    let base = outbox::seen_base(session, &args.stage_id);
+    send_or_keep(session, op, base, |c| async move { c.stages().update(&args.stage_id, &req).await }).await
 }
 
-pub async fn stage_delete(session: &impl Session, args: StageDeleteArgs) -> IpcResult<StageDeleted> {
-    let client = session.client().await?;
+pub async fn stage_delete(session: &impl WithOutbox, args: StageDeleteArgs) -> IpcResult<StageDeleted> {
     let target = match non_empty(args.target_stage_id) {
         Some(t) if t == args.stage_id => {
             return Err(IpcError::validation("targetStageId", "Choose another stage for the cards of the stage you delete."))
         }
-        Some(t) => Some(t),
-        // The first other stage of the space.
-        None => {
-            let list = client.stages().list(Some(&args.space_id)).await?;
-            let mut others: Vec<Stage> = list.stages.into_iter().filter(|s| s.id != args.stage_id).collect();
-            others.sort_by(|a, b| a.sort_order.total_cmp(&b.sort_order));
-            others.first().map(|s| s.id.clone())
-        }
+        t => t,
     };
-    let req = DeleteStage { space_id: args.space_id, target_stage_id: target, ..Default::default() };
-    Ok(client.stages().delete(&args.stage_id, &req).await?)
+    let op = outbox::PlannerOp::StageDelete { space_id: args.space_id.clone(), stage_id: args.stage_id.clone(), target_stage_id: target.clone() };
+    let base = outbox::seen_base(session, &args.stage_id);
+    send_or_keep(session, op, base, |client| async move {
+        let target = match target {
+            Some(t) => Some(t),
+            // The first other stage of the space.
+            None => {
+                let list = client.stages().list(Some(&args.space_id)).await?;
+                let mut others: Vec<Stage> = list.stages.into_iter().filter(|s| s.id != args.stage_id).collect();
+                others.sort_by(|a, b| a.sort_order.total_cmp(&b.sort_order));
+                others.first().map(|s| s.id.clone())
+            }
+        };
+        let req = DeleteStage { space_id: args.space_id, target_stage_id: target, ..Default::default() };
+        client.stages().delete(&args.stage_id, &req).await
+    })
+    .await
 }
 
 pub async fn card_create(session: &impl Session, args: CardCreateArgs) -> IpcResult<CardSummary> {
@@ -406,13 +525,22 @@ pub async fn card_move(session: &impl WithOutbox, args: CardMoveArgs) -> IpcResu
     if args.before_card_id.as_deref() == Some(args.card_id.as_str()) {
         return Err(IpcError::validation("beforeCardId", "A card cannot be placed before itself."));
     }
+    let into_local = outbox::is_local(&args.stage_id);
     let update = UpdateCard { stage: Some(args.stage_id), before_card_id: args.before_card_id, ..Default::default() };
-    let client = session.client().await?;
-    // A card with a kept offline change: the move goes after it (the outbox).
-    if outbox::has_kept_change(session, &args.card_id) {
-        return Ok(outbox::keep_and_send(session, &args.card_id, update, None).await?.summary);
+    let base = args.base_updated_at;
+    if let Some(title) = args.title {
+        outbox::saw_board_card(session, &args.card_id, base.clone(), title);
     }
-    let card = client.cards().update(&args.card_id, &update).await.map_err(|e| kept_if_offline(session, &args.card_id, &update, e))?;
+    let client = session.client().await?;
+    // A card with a kept offline change, or moved into a stage made offline: the move goes after it (the
+    // outbox; sent once the stage is made).
+    if into_local || outbox::has_kept_change(session, &args.card_id) {
+        return Ok(outbox::keep_and_send(session, &args.card_id, update, base).await?.summary);
+    }
+    let card = client.cards().update(&args.card_id, &update).await.map_err(|e| {
+        let e = IpcError::from(e);
+        if e.code == IpcCode::Network { outbox::keep(session, &args.card_id, update.clone(), base.clone()) } else { e }
+    })?;
     outbox::saw_summary(session, &card);
     Ok(card)
 }
@@ -464,8 +592,15 @@ pub async fn card_update(session: &impl WithOutbox, args: CardUpdateArgs) -> Ipc
     Ok(card)
 }
 
-pub async fn card_archive(session: &impl Session, args: CardArchiveArgs) -> IpcResult<ArchiveResult> {
-    archive(session, "card", args.card_id, args.archived).await
+pub async fn card_archive(session: &impl WithOutbox, args: CardArchiveArgs) -> IpcResult<ArchiveResult> {
+    let op = outbox::PlannerOp::CardArchive { card_id: args.card_id.clone(), archived: args.archived };
+    let seen = outbox::seen_card(session, &args.card_id);
+    let base = outbox::Base {
+        updated_at: args.base_updated_at.or_else(|| seen.as_ref().and_then(|s| s.0.clone())),
+        stage: None,
+        subject: args.title.or_else(|| seen.map(|s| s.1)),
+    };
+    send_or_keep(session, op, base, |c| async move { archive(&c, "card", args.card_id, args.archived).await }).await
 }
 
 pub async fn tags_list(session: &impl Session) -> IpcResult<Vec<Tag>> {

@@ -39,7 +39,7 @@ async fn an_offline_edit_survives_a_restart_and_is_sent_when_the_service_is_back
     let e = c::card_update(&app, CardUpdateArgs { card_id: a.clone(), update: tags }).await.unwrap_err();
     assert_eq!(e.code, IpcCode::Queued);
     assert!(e.message.contains("1 change waiting"), "{}", e.message);
-    let e = c::card_move(&app, CardMoveArgs { card_id: b.clone(), stage_id: target.clone(), before_card_id: None }).await.unwrap_err();
+    let e = c::card_move(&app, CardMoveArgs { card_id: b.clone(), stage_id: target.clone(), before_card_id: None, base_updated_at: None, title: None }).await.unwrap_err();
     assert_eq!(e.code, IpcCode::Queued);
     assert!(e.message.contains("2 changes waiting"), "{}", e.message);
     // Other errors are unchanged.

@@ -43,26 +43,26 @@ async fn a_card_moves_before_another_between_and_within_columns_and_to_the_end()
     assert_eq!(titles(&app, &sp, &st[0]).await, ["A", "B"]);
 
     // B before A in the same column.
-    let moved = c::card_move(&app, CardMoveArgs { card_id: b.clone(), stage_id: st[0].clone(), before_card_id: Some(a.clone()) }).await.unwrap();
+    let moved = c::card_move(&app, CardMoveArgs { card_id: b.clone(), stage_id: st[0].clone(), before_card_id: Some(a.clone()), base_updated_at: None, title: None }).await.unwrap();
     assert_eq!(moved.stage_id.as_deref(), Some(st[0].as_str()));
     assert_eq!(titles(&app, &sp, &st[0]).await, ["B", "A"]);
     // A to the other column, before X.
-    c::card_move(&app, CardMoveArgs { card_id: a.clone(), stage_id: st[1].clone(), before_card_id: Some(x.clone()) }).await.unwrap();
+    c::card_move(&app, CardMoveArgs { card_id: a.clone(), stage_id: st[1].clone(), before_card_id: Some(x.clone()), base_updated_at: None, title: None }).await.unwrap();
     assert_eq!(titles(&app, &sp, &st[1]).await, ["A", "X"]);
     assert_eq!(titles(&app, &sp, &st[0]).await, ["B"]);
     // B to the end of the second column.
-    c::card_move(&app, CardMoveArgs { card_id: b.clone(), stage_id: st[1].clone(), before_card_id: None }).await.unwrap();
+    c::card_move(&app, CardMoveArgs { card_id: b.clone(), stage_id: st[1].clone(), before_card_id: None, base_updated_at: None, title: None }).await.unwrap();
     assert_eq!(titles(&app, &sp, &st[1]).await, ["A", "X", "B"]);
 
     // Before itself is refused locally; before a card of another column is the service's 400.
-    let e = c::card_move(&app, CardMoveArgs { card_id: b.clone(), stage_id: st[1].clone(), before_card_id: Some(b.clone()) }).await.unwrap_err();
+    let e = c::card_move(&app, CardMoveArgs { card_id: b.clone(), stage_id: st[1].clone(), before_card_id: Some(b.clone()), base_updated_at: None, title: None }).await.unwrap_err();
     assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("beforeCardId")));
     let c2 = card(&app, &sp, &st[0], "C").await;
-    let e = c::card_move(&app, CardMoveArgs { card_id: b.clone(), stage_id: st[1].clone(), before_card_id: Some(c2) }).await.unwrap_err();
+    let e = c::card_move(&app, CardMoveArgs { card_id: b.clone(), stage_id: st[1].clone(), before_card_id: Some(c2), base_updated_at: None, title: None }).await.unwrap_err();
     assert_eq!((e.code, e.field.as_deref(), e.status), (IpcCode::Validation, Some("beforeCardId"), Some(400)));
     assert_eq!(titles(&app, &sp, &st[1]).await, ["A", "X", "B"], "a refused move changes nothing");
     // A card that is not there.
-    let e = c::card_move(&app, CardMoveArgs { card_id: "nope".into(), stage_id: st[1].clone(), before_card_id: None }).await.unwrap_err();
+    let e = c::card_move(&app, CardMoveArgs { card_id: "nope".into(), stage_id: st[1].clone(), before_card_id: None, base_updated_at: None, title: None }).await.unwrap_err();
     assert_eq!(e.code, IpcCode::NotFound);
 }
 
@@ -117,10 +117,10 @@ async fn filters_search_platform_tag_and_the_archived_view_with_restore() {
     assert_eq!(ids(c::board_load(&app, load(None, None, Some("launch"), None)).await.unwrap()), [b.clone()]);
     assert_eq!(ids(c::board_load(&app, load(Some("  "), None, None, None)).await.unwrap()).len(), 2, "a blank search is no filter");
 
-    assert!(c::card_archive(&app, CardArchiveArgs { card_id: a.clone(), archived: true }).await.unwrap().archived);
+    assert!(c::card_archive(&app, CardArchiveArgs { card_id: a.clone(), archived: true, base_updated_at: None, title: None }).await.unwrap().archived);
     assert_eq!(ids(c::board_load(&app, load(None, None, None, None)).await.unwrap()), [b.clone()], "archived cards leave the board");
     assert_eq!(ids(c::board_load(&app, load(None, None, None, Some(true))).await.unwrap()), [a.clone()], "and show under Archived");
-    let restored = c::card_archive(&app, CardArchiveArgs { card_id: a.clone(), archived: false }).await.unwrap();
+    let restored = c::card_archive(&app, CardArchiveArgs { card_id: a.clone(), archived: false, base_updated_at: None, title: None }).await.unwrap();
     assert!(!restored.archived);
     assert_eq!(ids(c::board_load(&app, load(None, None, None, None)).await.unwrap()).len(), 2, "restored");
 }
@@ -132,7 +132,7 @@ async fn stages_are_created_renamed_recoloured_moved_and_deleted_with_their_card
     let review = c::stage_create(&app, StageCreateArgs { space_id: sp.clone(), name: " Legal check ".into(), color: Some("#aa3366".into()), after_id: None })
         .await
         .unwrap();
-    assert_eq!((review.name.as_str(), review.color.as_deref()), ("Legal check", Some("#AA3366")));
+    assert_eq!((review.name.as_str(), review.color.as_deref()), ("Legal check", Some("#AA3366")), "{review:?}");
     let board = c::board_load(&app, BoardLoadArgs { space_id: sp.clone(), ..Default::default() }).await.unwrap();
     assert_eq!(board.stages.last().unwrap().id, review.id, "a new stage goes at the end");
 

@@ -15,7 +15,8 @@ use serde::{Deserialize, Serialize};
 use std::time::Duration;
 use ts_rs::TS;
 
-use super::{now_ms, with_profile, Resolution, WithOutbox};
+use super::planner::{self, KeptChange, KeptKind};
+use super::{now_ms, with_profile, Kept, Resolution, WithOutbox};
 use crate::error::{IpcCode, IpcError, IpcResult};
 
 // --- the commands' types
@@ -52,6 +53,9 @@ pub struct DraftsStatus {
     /// The cards of the waiting changes.
     pub card_ids: Vec<String>,
     pub conflicts: Vec<DraftConflict>,
+    /// Every kept change (card edits and moves, planner writes), in the order they are sent, each with
+    /// what it does (the "changes waiting" list).
+    pub changes: Vec<KeptChange>,
     /// Changes sent by this call (`drafts_sync`, `drafts_resolve`); 0 from `drafts_status`.
     pub sent: u32,
     /// `drafts_sync`: the service still did not answer.
@@ -69,6 +73,14 @@ pub enum DraftAction {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DraftsResolveArgs {
     pub card_id: String,
+    pub action: DraftAction,
+}
+
+/// `drafts_change_resolve`: one kept change of the list by its id (a card change's id is its card id).
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DraftsChangeArgs {
+    pub id: String,
     pub action: DraftAction,
 }
 
@@ -104,6 +116,52 @@ pub(crate) struct CardChange {
     title: Option<String>,
     #[serde(default)]
     conflict: Option<Conflict>,
+}
+
+impl CardChange {
+    pub(super) fn waiting(&self) -> bool {
+        self.conflict.is_none()
+    }
+
+    /// A stage or space made offline will never be made (its create was dropped): the change no longer
+    /// moves the card there.
+    pub(super) fn forget_place(&mut self, local_id: &str) {
+        if self.update.stage.as_deref() == Some(local_id) || self.update.space_id.as_deref() == Some(local_id) {
+            self.update.stage = None;
+            self.update.space_id = None;
+            self.update.before_card_id = None;
+            self.update.board_order = None;
+        }
+    }
+
+    /// A kept planner change of this card (its archive) was sent: a change made on the same base is now
+    /// on top of it.
+    pub(super) fn rebase_after(&mut self, card_id: &str, old: Option<&str>, new: &str) {
+        if self.card_id == card_id && self.base_updated_at.as_deref() == old {
+            self.base_updated_at = Some(new.to_string());
+        }
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        fields(&self.update).is_empty()
+    }
+
+    fn view(&self) -> KeptChange {
+        let fields = fields(&self.update);
+        let moves = !fields.is_empty() && fields.iter().all(|f| matches!(f.as_str(), "stage" | "spaceId" | "boardOrder"));
+        KeptChange {
+            id: self.card_id.clone(),
+            kind: if moves { KeptKind::CardMove } else { KeptKind::CardEdit },
+            subject: self.title.clone(),
+            name: None,
+            color: None,
+            fields,
+            theirs: self.conflict.as_ref().and_then(|c| c.theirs_updated_at.clone()),
+            problem: self.conflict.as_ref().and_then(|c| c.problem.clone()),
+            conflict: self.conflict.is_some(),
+            saved_at: self.saved_at,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -151,6 +209,19 @@ pub(crate) fn saw_summary(session: &impl WithOutbox, card: &api_types::CardSumma
     let key = (profile, card.id.clone());
     let revision = map.get(&key).and_then(|s| s.revision);
     map.insert(key, Seen { updated_at: card.updated_at.clone(), revision, title: card.title.clone() });
+}
+
+/// What the core last read of a card (its `updatedAt`, its title), for the selected profile.
+pub(crate) fn seen_card(session: &impl WithOutbox, card_id: &str) -> Option<(Option<String>, String)> {
+    let profile = session.profile_id().ok()?;
+    seen_of(session, &profile, card_id).map(|s| (s.updated_at, s.title))
+}
+
+/// Notes a card as the board has it (its summary's `updatedAt` and title), unless the core read it itself.
+pub(crate) fn saw_board_card(session: &impl WithOutbox, card_id: &str, updated_at: Option<String>, title: String) {
+    let Ok(profile) = session.profile_id() else { return };
+    let mut map = session.outbox().seen.lock().unwrap_or_else(|e| e.into_inner());
+    map.entry((profile, card_id.to_string())).or_insert(Seen { updated_at, revision: None, title });
 }
 
 fn seen_of(session: &impl WithOutbox, profile: &str, card_id: &str) -> Option<Seen> {
@@ -253,8 +324,9 @@ fn keep_inner(session: &impl WithOutbox, card_id: &str, update: UpdateCard, base
                 conflict: None,
             }),
         }
-        (changes.iter().filter(|d| d.conflict.is_none()).count(), true)
-    })
+        ((), true)
+    })?;
+    with_profile(session, &profile, |kept| (planner::waiting_in(kept), false))
 }
 
 /// Whether the selected profile has a kept change for this card (a new edit then goes through it, so
@@ -274,6 +346,8 @@ enum Outcome {
     Offline,
     /// Kept as a conflict.
     Conflict,
+    /// It moves the card to a stage or space made offline whose create was not sent yet: it waits.
+    Blocked,
     /// Another error (a key problem, ...): the change waits, the error is answered.
     Failed(IpcError),
 }
@@ -290,6 +364,17 @@ async fn send_one(session: &impl WithOutbox, profile: &str, card_id: &str, force
     };
     if change.conflict.is_some() && !force {
         return Ok(Outcome::Conflict);
+    }
+    // A stage or space made offline is sent under the id the service gave it.
+    let ids = with_profile(session, profile, |k| (k.ids.clone(), false))?;
+    let mut update = change.update.clone();
+    for id in [&mut update.stage, &mut update.space_id] {
+        if let Some(local) = id.as_deref().filter(|i| planner::is_local(i)) {
+            match planner::real(&ids, local) {
+                Some(real) => *id = Some(real),
+                None => return Ok(Outcome::Blocked),
+            }
+        }
     }
     let client = session.client_for(profile).await?;
     let current = match client.cards().get(card_id).await {
@@ -311,7 +396,6 @@ async fn send_one(session: &impl WithOutbox, profile: &str, card_id: &str, force
         mark_conflict(session, profile, card_id, theirs, None)?;
         return Ok(Outcome::Conflict);
     }
-    let mut update = change.update.clone();
     if update.notes.is_some() {
         update.expected_revision = if force { Some(current.revision) } else { update.expected_revision.or(change.base_revision) };
     }
@@ -381,7 +465,7 @@ pub(crate) async fn keep_and_send(
     let _sync = session.outbox().sync.lock().await;
     match send_one(session, &profile, card_id, false).await? {
         Outcome::Sent(card) => Ok(*card),
-        Outcome::Offline => Err(queued_error(waiting_count(session, &profile)?)),
+        Outcome::Offline | Outcome::Blocked => Err(queued_error(waiting_count(session, &profile)?)),
         Outcome::Conflict => Err(IpcError::new(
             IpcCode::Conflict,
             "This card changed elsewhere while your earlier change was waiting. Nothing was sent; your changes are \
@@ -392,13 +476,23 @@ pub(crate) async fn keep_and_send(
 }
 
 fn waiting_count(session: &impl WithOutbox, profile: &str) -> IpcResult<usize> {
-    Ok(changes_of(session, profile)?.iter().filter(|d| d.conflict.is_none()).count())
+    with_profile(session, profile, |k| (planner::waiting_in(k), false))
 }
 
-fn status_of(changes: &[CardChange], sent: u32, offline: bool) -> DraftsStatus {
+/// The profile's status now.
+fn status(session: &impl WithOutbox, profile: &str, sent: u32, offline: bool) -> IpcResult<DraftsStatus> {
+    with_profile(session, profile, |k| (status_of(k, sent, offline), false))
+}
+
+fn status_of(kept: &Kept, sent: u32, offline: bool) -> DraftsStatus {
+    let changes = &kept.cards;
     let waiting: Vec<&CardChange> = changes.iter().filter(|d| d.conflict.is_none()).collect();
+    // In the order they are sent: the planner's first (a card may move into a stage made offline).
+    let mut all: Vec<KeptChange> = kept.planner.iter().map(|c| c.view()).collect();
+    all.extend(changes.iter().map(|c| c.view()));
     DraftsStatus {
-        waiting: waiting.len() as u32,
+        waiting: planner::waiting_in(kept) as u32,
+        changes: all,
         card_ids: waiting.iter().map(|d| d.card_id.clone()).collect(),
         conflicts: changes
             .iter()
@@ -422,30 +516,35 @@ fn status_of(changes: &[CardChange], sent: u32, offline: bool) -> DraftsStatus {
 
 /// The selected profile's kept changes. No profile selected: nothing waits.
 pub async fn drafts_status(session: &impl WithOutbox) -> IpcResult<DraftsStatus> {
-    let Some(profile) = session.selected_profile() else { return Ok(status_of(&[], 0, false)) };
-    Ok(status_of(&changes_of(session, &profile)?, 0, false))
+    let Some(profile) = session.selected_profile() else { return Ok(status_of(&Kept::default(), 0, false)) };
+    status(session, &profile, 0, false)
 }
 
-/// Tries every waiting change of the selected profile now, oldest first. Stops at the first network
-/// failure (the rest would fail alike).
+/// Tries every waiting change of the selected profile now: the planner writes in the order they were
+/// made, then the card changes, oldest first. Stops at the first network failure (the rest would fail
+/// alike); a change in conflict or refused blocks only the changes that depend on it.
 pub async fn drafts_sync(session: &impl WithOutbox) -> IpcResult<DraftsStatus> {
-    let Some(profile) = session.selected_profile() else { return Ok(status_of(&[], 0, false)) };
+    let Some(profile) = session.selected_profile() else { return Ok(status_of(&Kept::default(), 0, false)) };
     let _sync = session.outbox().sync.lock().await;
+    let (planner_sent, planner_offline, planner_failure) = planner::send_all(session, &profile).await?;
+    if planner_offline {
+        return status(session, &profile, planner_sent, true);
+    }
     let mut pending: Vec<CardChange> =
         changes_of(session, &profile)?.into_iter().filter(|d| d.conflict.is_none()).collect();
     pending.sort_by(|a, b| a.saved_at.total_cmp(&b.saved_at));
-    let (mut sent, mut offline) = (0u32, false);
-    let mut failure = None;
+    let (mut sent, mut offline) = (planner_sent, false);
+    let mut failure = planner_failure;
     for d in pending {
         match send_one(session, &profile, &d.card_id, false).await {
             Ok(Outcome::Sent(_)) => sent += 1,
-            Ok(Outcome::Conflict) => {}
+            Ok(Outcome::Conflict | Outcome::Blocked) => {}
             Ok(Outcome::Offline) => {
                 offline = true;
                 break;
             }
             Ok(Outcome::Failed(e)) | Err(e) => {
-                failure = Some(e);
+                failure.get_or_insert(e);
                 break;
             }
         }
@@ -456,7 +555,7 @@ pub async fn drafts_sync(session: &impl WithOutbox) -> IpcResult<DraftsStatus> {
         }
         tracing::warn!(error = %e.message, "a kept change could not be sent");
     }
-    Ok(status_of(&changes_of(session, &profile)?, sent, offline))
+    status(session, &profile, sent, offline)
 }
 
 /// A change in conflict (or any kept change): send it anyway over what the service has now (keep mine), or
@@ -475,10 +574,14 @@ pub async fn drafts_resolve(session: &impl WithOutbox, args: DraftsResolveArgs) 
             if !found {
                 return Err(IpcError::new(IpcCode::NotFound, "That change is no longer waiting: it was sent or discarded."));
             }
-            Ok(status_of(&changes_of(session, &profile)?, 0, false))
+            status(session, &profile, 0, false)
         }
         Resolution::KeepMine => match send_one(session, &profile, &args.card_id, true).await? {
-            Outcome::Sent(_) => Ok(status_of(&changes_of(session, &profile)?, 1, false)),
+            Outcome::Sent(_) => status(session, &profile, 1, false),
+            Outcome::Blocked => Err(IpcError::new(
+                IpcCode::Conflict,
+                "This change moves the card to a stage or space made offline that is not on the service yet: settle that change first.",
+            )),
             Outcome::Offline => {
                 // It waits again, rebased: sent as is when the service answers.
                 with_cards(session, &profile, |changes| {
@@ -498,6 +601,20 @@ pub async fn drafts_resolve(session: &impl WithOutbox, args: DraftsResolveArgs) 
             Outcome::Failed(e) => Err(e),
         },
     }
+}
+
+/// One kept change of the list, by its id: a planner write's (take theirs drops it, with what names the
+/// stage or space it would have made; keep mine sends it over what the service has now), or a card's
+/// (its card id: as `drafts_resolve`).
+pub async fn drafts_change_resolve(session: &impl WithOutbox, args: DraftsChangeArgs) -> IpcResult<DraftsStatus> {
+    let profile = session.profile_id()?;
+    {
+        let _sync = session.outbox().sync.lock().await;
+        if let Some(sent) = planner::resolve(session, &profile, &args.id, args.action.resolution()).await? {
+            return status(session, &profile, sent, false);
+        }
+    }
+    drafts_resolve(session, DraftsResolveArgs { card_id: args.id, action: args.action }).await
 }
 
 /// Tries to send the selected profile's waiting changes right away and then every `every` while some

@@ -5,6 +5,10 @@
 //! they are; an entry the outbox already has (the same card, or the same kit and section key) stays as the
 //! outbox has it. Once `outbox.json` is written each old file is renamed `*.migrated`, so this runs once.
 //!
+//! An `outbox.json` of version 2 (before planner writes were kept) reads as it is (its profiles have no
+//! `planner` and no `ids`, which start empty) and is rewritten as version 3 at once, so that an older
+//! core finding it later is not mistaken about what it holds.
+//!
 //! A file that cannot be read or moved stays where it is (with a warning in the log): nothing kept is
 //! lost, and the app still starts.
 use serde::Deserialize;
@@ -35,6 +39,7 @@ struct OldBrandKit {
 /// Reads the old files of `dir` into `outbox.json`, then renames them. Never fails: what cannot be moved
 /// stays in its old file and is said in the log.
 pub(super) fn migrate(dir: &Path) {
+    upgrade(dir);
     let old_cards = dir.join(OLD_CARDS);
     let old_kits = dir.join(OLD_BRAND_KIT);
     if !old_cards.exists() && !old_kits.exists() {
@@ -42,6 +47,17 @@ pub(super) fn migrate(dir: &Path) {
     }
     if let Err(e) = migrate_files(dir, &old_cards, &old_kits) {
         tracing::warn!(error = %e.message, "the kept changes of an earlier version were not moved into the outbox; their files stay");
+    }
+}
+
+/// `outbox.json` of an earlier version (2) → the current one; nothing else of it changes.
+fn upgrade(dir: &Path) {
+    let Ok(outbox) = read(dir) else { return };
+    if outbox.version == 0 || outbox.version >= super::VERSION {
+        return;
+    }
+    if let Err(e) = write(dir, &outbox) {
+        tracing::warn!(error = %e.message, "the outbox of an earlier version could not be rewritten; it is read as it is");
     }
 }
 
@@ -140,7 +156,7 @@ mod tests {
         migrate(&dir);
 
         let outbox = read_json(&dir.join("outbox.json"));
-        assert_eq!(outbox["version"], 2);
+        assert_eq!(outbox["version"], 3);
         // Every kept card change, field for field, in its order.
         let cards = old_cards()["profiles"]["p1"].clone();
         let kept: Vec<CardChange> = serde_json::from_value(cards).unwrap();
@@ -162,6 +178,32 @@ mod tests {
         // Opening again changes nothing.
         migrate(&dir);
         assert_eq!(read_json(&dir.join("outbox.json")), outbox);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_version_2_outbox_becomes_version_3_with_its_kept_changes() {
+        let dir = temp_dir();
+        // As version 2 wrote it: cards and brand kits, no planner, no ids.
+        let v2 = json!({ "version": 2, "profiles": {
+            "p1": { "cards": [
+                { "cardId": "c1", "update": { "title": "Written offline" }, "baseUpdatedAt": "2025-01-01T00:00:00Z",
+                  "baseRevision": 3, "savedAt": 1700000000000.0, "seq": 1, "title": "Written offline", "conflict": null } ],
+                "brandKits": { "k1": { "sections": [], "archived": [{ "key": "old", "id": "sec-1", "sectionName": "Old",
+                                                                    "tab": "overview", "archivedAt": 1700000002000.0 }] } } } } });
+        std::fs::write(dir.join("outbox.json"), serde_json::to_vec(&v2).unwrap()).unwrap();
+        migrate(&dir);
+        let now = read_json(&dir.join("outbox.json"));
+        assert_eq!(now["version"], 3);
+        assert_eq!(now["profiles"]["p1"]["planner"], json!([]));
+        let kept: Vec<CardChange> = serde_json::from_value(v2["profiles"]["p1"]["cards"].clone()).unwrap();
+        assert_eq!(now["profiles"]["p1"]["cards"], serde_json::to_value(&kept).unwrap());
+        assert_eq!(now["profiles"]["p1"]["brandKits"], v2["profiles"]["p1"]["brandKits"]);
+        // A planner change is kept beside them, and the file reads back.
+        let mut file = read(&dir).unwrap();
+        file.profiles.get_mut("p1").unwrap().ids.insert("local-1".into(), "s1".into());
+        write(&dir, &file).unwrap();
+        assert_eq!(read(&dir).unwrap().profiles["p1"].cards.len(), 1);
         let _ = std::fs::remove_dir_all(&dir);
     }
 

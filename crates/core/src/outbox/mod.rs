@@ -3,15 +3,20 @@
 //! settles it:
 //! - a card's (`cards.rs`): an edit or move of a card while the service did not answer, sent when it
 //!   answers again (docs/ipc.md, "Offline drafts");
+//! - a planner write's (`planner.rs`): a card archived or restored, a stage or space made, renamed,
+//!   recoloured, moved, archived or deleted while the service did not answer, in order, with the base it
+//!   was made on, and the real ids of what was made offline (`ids`);
 //! - a brand-kit section's (`sections.rs`): the text of a refused save (409, or no answer), kept until the
 //!   user takes theirs, keeps mine or merges; and the sections archived from this computer (the service
 //!   lists no archived sections, and restoring needs the id).
 //!
 //! One file, `outbox.json` in the data folder, written atomically through `crate::jsonfile`, with one lock:
-//! `{ "version": 2, "profiles": { "<profile id>": { "cards": [CardChange, ...],
+//! `{ "version": 3, "profiles": { "<profile id>": { "cards": [CardChange, ...], "planner": [PlannerChange, ...],
+//! "ids": { "<local id>": "<real id>" },
 //! "brandKits": { "<kit id>": { "sections": [SectionDraft, ...], "archived": [ArchivedSection, ...] } } } } }`.
 //! It holds card and section content only, never a key. The two files of earlier versions (`drafts.json`,
-//! `brand_kit.json`) are read into it when the outbox is opened (`migrate.rs`).
+//! `brand_kit.json`) are read into it when the outbox is opened (`migrate.rs`); a version 2 file (no
+//! `planner`, no `ids`) is rewritten as version 3 then.
 //!
 //! What the outbox keeps in memory for one running core (its locks, what was last read of each card) is an
 //! [`Outbox`], owned by the running app and reached through [`WithOutbox`]: never process-global.
@@ -26,13 +31,17 @@ use crate::session::Session;
 
 mod cards;
 mod migrate;
+mod planner;
 mod sections;
 pub use cards::*;
+pub use planner::{is_local, KeptChange, KeptKind, StageBase, LOCAL_PREFIX};
+pub(crate) use planner::{is_unanswered, keep as keep_planner, must_keep, new_local_id, saw_spaces, saw_stages, seen_base, Base, PlannerOp};
 pub use sections::*;
 
 const FILE: &str = "outbox.json";
-/// The file's format: 2 since the two stores became one (1 was `drafts.json` and `brand_kit.json`).
-const VERSION: u32 = 2;
+/// The file's format: 3 since planner writes are kept (`planner`, `ids`); 2 since the two stores became
+/// one (1 was `drafts.json` and `brand_kit.json`).
+const VERSION: u32 = 3;
 
 /// How the user settles a kept change that the service's copy moved past (the same choice for a card
 /// and a brand-kit section; the wire keeps each command's own words).
@@ -61,6 +70,8 @@ pub struct Outbox {
     sync: tokio::sync::Mutex<()>,
     /// `(profile id, card id)` → what was last read of it: the base of an offline edit.
     seen: Mutex<HashMap<(String, String), cards::Seen>>,
+    /// `(profile id, stage or space id)` → how the board last had it: the base of an offline change.
+    planner_seen: Mutex<HashMap<(String, String), planner::Base>>,
 }
 
 impl Outbox {
@@ -68,7 +79,7 @@ impl Outbox {
     /// `outbox.json` first (once: they are renamed `*.migrated` after; one that cannot be read stays).
     pub fn open(dir: &Path) -> Outbox {
         migrate::migrate(dir);
-        Outbox { file: Mutex::new(()), sync: tokio::sync::Mutex::new(()), seen: Mutex::new(HashMap::new()) }
+        Outbox { file: Mutex::new(()), sync: tokio::sync::Mutex::new(()), seen: Mutex::new(HashMap::new()), planner_seen: Mutex::new(HashMap::new()) }
     }
 }
 
@@ -97,7 +108,7 @@ pub(crate) fn kept_per_profile(dir: &Path) -> Vec<(String, usize)> {
         .map(|f| {
             f.profiles
                 .into_iter()
-                .map(|(id, k)| (id, k.cards.len() + k.brand_kits.values().map(|b| b.sections.len() + b.archived.len()).sum::<usize>()))
+                .map(|(id, k)| (id, k.cards.len() + k.planner.len() + k.brand_kits.values().map(|b| b.sections.len() + b.archived.len()).sum::<usize>()))
                 .filter(|(_, n)| *n > 0)
                 .collect()
         })
@@ -122,6 +133,12 @@ pub(crate) struct Kept {
     /// Kept card changes, in the order they were first kept.
     #[serde(default)]
     pub(crate) cards: Vec<CardChange>,
+    /// Kept planner writes (archive, stages, spaces), in the order they were made.
+    #[serde(default)]
+    pub(crate) planner: Vec<planner::PlannerChange>,
+    /// Local id of a stage or space made offline → its id on the service, once its create was sent.
+    #[serde(default)]
+    pub(crate) ids: BTreeMap<String, String>,
     /// Kit id → what is kept for that brand kit.
     #[serde(default)]
     pub(crate) brand_kits: BTreeMap<String, KitKept>,
@@ -129,7 +146,7 @@ pub(crate) struct Kept {
 
 impl Kept {
     fn is_empty(&self) -> bool {
-        self.cards.is_empty() && self.brand_kits.is_empty()
+        self.cards.is_empty() && self.planner.is_empty() && self.ids.is_empty() && self.brand_kits.is_empty()
     }
 }
 
@@ -146,6 +163,10 @@ fn write(dir: &Path, outbox: &OutboxFile) -> IpcResult<()> {
     outbox.version = VERSION;
     for kept in outbox.profiles.values_mut() {
         kept.brand_kits.retain(|_, k| !k.sections.is_empty() || !k.archived.is_empty());
+        // The local ids are needed while a kept change may name one.
+        if kept.cards.is_empty() && kept.planner.is_empty() {
+            kept.ids.clear();
+        }
     }
     outbox.profiles.retain(|_, kept| !kept.is_empty());
     crate::jsonfile::write(&path(dir), &outbox, "the change")

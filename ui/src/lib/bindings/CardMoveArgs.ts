@@ -4,4 +4,13 @@ export type CardMoveArgs = { cardId: string, stageId: string,
 /**
  * The card it goes before; absent = the end of the stage.
  */
-beforeCardId?: string, };
+beforeCardId?: string, 
+/**
+ * The card's `updatedAt` as the board had it: kept offline, the move is a conflict when the card
+ * changed elsewhere meanwhile (absent: what the core last read of it).
+ */
+baseUpdatedAt?: string, 
+/**
+ * The card's title as the board had it (what the list of kept changes calls it).
+ */
+title?: string, };

@@ -1,7 +1,7 @@
 // Offline edits kept by the core (docs/ipc.md, "Offline drafts"): how many changes wait, which cards are
 // in conflict, and the calls that send or resolve them. Polled every few seconds while anything waits
 // (the core's own task sends them every 10 s; "Send now" does it at once).
-import type { DraftConflict, DraftsStatus, IpcError } from "../bindings";
+import type { DraftConflict, DraftsStatus, IpcError, KeptChange } from "../bindings";
 import { api, toIpcError } from "../shared/backend";
 
 export const POLL_MS = 3_000;
@@ -10,6 +10,8 @@ export const drafts = $state({
   waiting: 0,
   cardIds: [] as string[],
   conflicts: [] as DraftConflict[],
+  /** Every kept change (card edits and moves, archive, stages, spaces), in the order they are sent. */
+  changes: [] as KeptChange[],
   /** The last "Send now" found the service still silent. */
   offline: false,
   sending: false,
@@ -29,12 +31,13 @@ function apply(s: DraftsStatus) {
   drafts.waiting = s.waiting;
   drafts.cardIds = s.cardIds;
   drafts.conflicts = s.conflicts;
+  drafts.changes = s.changes ?? [];
   poll();
 }
 
 /** Polls while changes wait or conflicts are open; stops when none. */
 function poll() {
-  const active = drafts.waiting > 0 || drafts.conflicts.length > 0;
+  const active = drafts.waiting > 0 || drafts.conflicts.length > 0 || drafts.changes.some((c) => c.conflict);
   if (active && !timer) timer = setInterval(() => void refreshDrafts(), POLL_MS);
   if (!active && timer) { clearInterval(timer); timer = null; }
 }
@@ -89,10 +92,55 @@ export async function resolveDraft(cardId: string, action: "sendMine" | "discard
   }
 }
 
+/** One kept change of the list: "Drop" / "Take theirs" (`discardMine`) or "Keep mine" (`sendMine`). */
+export async function resolveChange(id: string, action: "sendMine" | "discardMine") {
+  drafts.error = null;
+  const mine = ++request;
+  try {
+    const s = await api.draftsChangeResolve(id, action);
+    if (mine === request) apply(s);
+  } catch (e) {
+    drafts.error = toIpcError(e);
+    void refreshDrafts();
+  }
+}
+
+const FIELD_WORDS: Record<string, string> = {
+  title: "title", notes: "notes", stage: "stage", spaceId: "space", tags: "tags", scheduledAt: "schedule",
+  coverUrl: "cover", coverOutputId: "cover", coverPosition: "cover position", posts: "posts", assets: "assets",
+  platform: "platform", isFavorite: "favourite", contentType: "content type", boardOrder: "position", metadata: "metadata",
+};
+
+/** A kept change in words, as the "changes waiting" list shows it: "Rename stage Ideas → Drafts",
+ *  "Archive card ‘Launch post’". `subject` is the thing as the board had it when the change was made. */
+export function describeChange(c: KeptChange): string {
+  const card = c.subject?.trim() ? `card ‘${c.subject.trim()}’` : "a card";
+  const stage = c.subject?.trim() ? `stage ${c.subject.trim()}` : "a stage";
+  const space = c.subject?.trim() ? `space ${c.subject.trim()}` : "a space";
+  switch (c.kind) {
+    case "cardEdit": {
+      const fields = [...new Set(c.fields.map((f) => FIELD_WORDS[f] ?? f))].join(", ");
+      return `Edit ${card}${fields ? ` (${fields})` : ""}`;
+    }
+    case "cardMove": return `Move ${card}`;
+    case "cardArchive": return `Archive ${card}`;
+    case "cardRestore": return `Restore ${card}`;
+    case "stageCreate": return `Add stage ${c.name ?? ""}`.trim();
+    case "stageRename": return `Rename ${stage} → ${c.name ?? ""}${c.color ? ` (colour ${c.color})` : ""}`;
+    case "stageRecolor": return `Recolour ${stage} to ${c.color ?? ""}`.trim();
+    case "stageMove": return `Move ${stage}`;
+    case "stageDelete": return `Delete ${stage}`;
+    case "spaceCreate": return `Create space ${c.name ?? ""}`.trim();
+    case "spaceRename": return `Rename ${space} → ${c.name ?? ""}`;
+    case "spaceArchive": return `Archive ${space}`;
+    case "spaceRestore": return `Restore ${space}`;
+  }
+}
+
 /** Tests: forget everything and stop polling. */
 export function resetDrafts() {
   if (timer) clearInterval(timer);
   timer = null;
   request++;
-  Object.assign(drafts, { waiting: 0, cardIds: [], conflicts: [], offline: false, sending: false, openCard: null, sentEpoch: 0, error: null });
+  Object.assign(drafts, { waiting: 0, cardIds: [], conflicts: [], changes: [], offline: false, sending: false, openCard: null, sentEpoch: 0, error: null });
 }

@@ -8,7 +8,8 @@ import Board from "../planner/Board.svelte";
 import CardEditor from "../planner/editor/CardEditor.svelte";
 import { ACCOUNTS, TAGS, testCard } from "../planner/editor/testCard";
 import { fakeCore, type FakeCore } from "../shared/fakeCore";
-import { drafts, POLL_MS, refreshDrafts, resetDrafts } from "./drafts.svelte";
+import { describeChange, drafts, POLL_MS, refreshDrafts, resetDrafts } from "./drafts.svelte";
+import type { KeptChange } from "../bindings";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -16,7 +17,7 @@ afterEach(() => {
   clearMocks();
 });
 
-const status = (s: Partial<DraftsStatus> = {}): DraftsStatus => ({ waiting: 0, cardIds: [], conflicts: [], sent: 0, offline: false, ...s });
+const status = (s: Partial<DraftsStatus> = {}): DraftsStatus => ({ waiting: 0, cardIds: [], conflicts: [], changes: [], sent: 0, offline: false, ...s });
 
 const QUEUED: IpcError = {
   code: "queued",
@@ -199,4 +200,75 @@ it("'Open' in the conflicts panel opens the card's editor on the board; a sent c
   await userEvent.setup().click(screen.getByRole("button", { name: "Close" }));
   drafts.sentEpoch++;
   await waitFor(() => expect(core.called("board_load").length).toBeGreaterThan(loads));
+});
+
+// --- every planner write kept offline: the list of kept changes in words, each droppable
+
+const kept = (c: Partial<KeptChange> & Pick<KeptChange, "id" | "kind">): KeptChange => ({ fields: [], conflict: false, savedAt: 1, ...c });
+
+it("says each kind of kept change in words, naming the thing as the board had it", () => {
+  const words = (c: Partial<KeptChange> & Pick<KeptChange, "id" | "kind">) => describeChange(kept(c));
+  expect(words({ id: "1", kind: "stageRename", subject: "Ideas", name: "Drafts" })).toBe("Rename stage Ideas → Drafts");
+  expect(words({ id: "2", kind: "cardArchive", subject: "Launch post" })).toBe("Archive card ‘Launch post’");
+  expect(words({ id: "3", kind: "cardRestore", subject: "Launch post" })).toBe("Restore card ‘Launch post’");
+  expect(words({ id: "4", kind: "stageCreate", name: "Legal" })).toBe("Add stage Legal");
+  expect(words({ id: "5", kind: "stageRecolor", subject: "Review", color: "#AA3366" })).toBe("Recolour stage Review to #AA3366");
+  expect(words({ id: "6", kind: "stageMove", subject: "Review" })).toBe("Move stage Review");
+  expect(words({ id: "7", kind: "stageDelete", subject: "Review" })).toBe("Delete stage Review");
+  expect(words({ id: "8", kind: "spaceCreate", name: "Q3" })).toBe("Create space Q3");
+  expect(words({ id: "9", kind: "spaceRename", subject: "Q3", name: "Q3 launch" })).toBe("Rename space Q3 → Q3 launch");
+  expect(words({ id: "10", kind: "spaceArchive", subject: "Q3" })).toBe("Archive space Q3");
+  expect(words({ id: "11", kind: "cardMove", subject: "Launch post", fields: ["stage"] })).toBe("Move card ‘Launch post’");
+  expect(words({ id: "12", kind: "cardEdit", subject: "Launch post", fields: ["title", "coverUrl", "coverOutputId"] })).toBe("Edit card ‘Launch post’ (title, cover)");
+  // A card never read here and with no title from the board: still a sentence.
+  expect(words({ id: "13", kind: "cardArchive" })).toBe("Archive a card");
+});
+
+it("lists the kept changes in order and drops one only after a confirmation", async () => {
+  const core = fakeCore();
+  const changes = [
+    kept({ id: "k1", kind: "stageRename", subject: "Ideas", name: "Drafts" }),
+    kept({ id: "k2", kind: "cardArchive", subject: "Launch post" }),
+  ];
+  let now = status({ waiting: 2, changes });
+  core.answers.drafts_status = () => now;
+  core.answers.drafts_change_resolve = (a) => {
+    now = status({ waiting: 1, changes: changes.filter((c) => c.id !== a?.id) });
+    return now;
+  };
+  render(DraftsIndicator);
+  const user = userEvent.setup();
+  await user.click(await screen.findByRole("button", { name: "Show" }));
+  const list = screen.getByTestId("drafts-list");
+  expect(within(list).getAllByTestId("drafts-change").map((li) => li.querySelector(".what")?.textContent)).toEqual([
+    "Rename stage Ideas → Drafts",
+    "Archive card ‘Launch post’",
+  ]);
+  // Drop asks first; Keep leaves it.
+  await user.click(within(list).getByRole("button", { name: "Drop: Archive card ‘Launch post’" }));
+  expect(within(list).getByRole("group", { name: "Drop this change?" })).toHaveTextContent("It will not be sent.");
+  await user.click(within(list).getByRole("button", { name: "Keep" }));
+  expect(core.called("drafts_change_resolve")).toHaveLength(0);
+  // Drop, confirmed: that change only.
+  await user.click(within(list).getByRole("button", { name: "Drop: Archive card ‘Launch post’" }));
+  await user.click(within(list).getByTestId("drafts-drop-confirm"));
+  await waitFor(() => expect(core.called("drafts_change_resolve")[0]?.args).toEqual({ id: "k2", action: "discardMine" }));
+  await waitFor(() => expect(screen.getAllByTestId("drafts-change")).toHaveLength(1));
+  expect(screen.getByTestId("drafts-waiting")).toHaveTextContent("1 change waiting");
+});
+
+it("a planner change in conflict is in the conflicts panel with Take theirs / Keep mine", async () => {
+  const core = fakeCore();
+  const conflict = kept({ id: "k1", kind: "stageRename", subject: "Ideas", name: "Mine", conflict: true, theirs: "changed elsewhere, now “Theirs”" });
+  core.answers.drafts_status = () => status({ changes: [conflict] });
+  core.answers.drafts_change_resolve = () => status({ sent: 1 });
+  render(DraftsIndicator);
+  const user = userEvent.setup();
+  await user.click(await screen.findByRole("button", { name: "1 conflict" }));
+  const item = screen.getByTestId("drafts-conflict-k1");
+  expect(item).toHaveTextContent("Rename stage Ideas → Mine");
+  expect(item).toHaveTextContent("changed elsewhere, now “Theirs”");
+  await user.click(within(item).getByRole("button", { name: "Keep mine" }));
+  await waitFor(() => expect(core.called("drafts_change_resolve")[0]?.args).toEqual({ id: "k1", action: "sendMine" }));
+  await waitFor(() => expect(screen.queryByTestId("drafts-indicator")).toBeNull());
 });

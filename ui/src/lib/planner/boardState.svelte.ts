@@ -13,6 +13,9 @@ import {
 } from "./boardLogic";
 import { plannerApi } from "./plannerApi";
 
+/** What a board action answers when the core kept it offline (`queued`). */
+const QUEUED = Symbol("queued");
+
 export type Undo =
   | { kind: "move"; cardId: string; title: string; from: Position }
   | { kind: "archive"; card: CardSummary; from: Position }
@@ -229,7 +232,8 @@ export class BoardState {
     const seq = ++this.moveSeq;
     this.latestMove.set(req.cardId, seq);
     if (opts.focus) this.view.focusCard(req.cardId, opts.focus);
-    plannerApi.cardMove(req.cardId, req.stageId, req.beforeCardId).then(
+    const moved = findCard(this.columns, req.cardId)?.card;
+    plannerApi.cardMove(req.cardId, req.stageId, req.beforeCardId, { updatedAt: moved?.updatedAt, title }).then(
       (card) => {
         mark("planner:ack");
         if (this.latestMove.get(card.id) !== seq) return;
@@ -327,8 +331,14 @@ export class BoardState {
     this.say(`Card “${cardLabel(card.title)}” archived.`);
     if (neighbour) this.view.focusCard(neighbour);
     try {
-      await plannerApi.cardArchive(card.id, true);
+      await plannerApi.cardArchive(card.id, true, { updatedAt: card.updatedAt, title: card.title });
     } catch (e) {
+      // Kept offline by the core: the card stays off the board, archived when the service answers.
+      if (isQueued(e)) {
+        noteQueued();
+        this.say(`Card “${cardLabel(card.title)}” is archived here and will be on the service when it answers.`);
+        return;
+      }
       this.columns = insertCard(this.columns, card, from);
       this.actionError = toIpcError(e);
       this.say(`Card “${cardLabel(card.title)}” could not be archived.`);
@@ -340,7 +350,10 @@ export class BoardState {
     this.changes++;
     this.actionError = null;
     try {
-      await plannerApi.cardArchive(card.id, false);
+      await plannerApi.cardArchive(card.id, false, { updatedAt: card.updatedAt, title: card.title }).catch((e) => {
+        if (!isQueued(e)) throw e;
+        noteQueued();
+      });
       this.columns = removeCard(this.columns, card.id);
       const stage = this.stages.find((s) => s.id === card.stageId);
       this.say(`Card “${cardLabel(card.title)}” restored${stage ? ` to ${stage.name}` : ""}.`);
@@ -365,20 +378,31 @@ export class BoardState {
     this.say(`Card “${cardLabel(u.card.title)}” restored.`);
     this.view.focusCard(u.card.id);
     try {
-      await plannerApi.cardArchive(u.card.id, false);
+      await plannerApi.cardArchive(u.card.id, false, { title: u.card.title });
     } catch (e) {
+      if (isQueued(e)) {
+        noteQueued();
+        return;
+      }
       this.columns = removeCard(this.columns, u.card.id);
       this.actionError = toIpcError(e);
     }
   }
 
-  /** One request of a card, stage or space action: the board is busy meanwhile, a refusal is shown. */
-  private async busyAction<T>(run: () => Promise<T>): Promise<T | undefined> {
+  /** One request of a card, stage or space action: the board is busy meanwhile, a refusal is shown.
+   *  `keptOk`: a change the core kept offline (`queued`) answers `QUEUED` (the caller shows it). */
+  private async busyAction<T>(run: () => Promise<T>, keptOk?: false): Promise<T | undefined>;
+  private async busyAction<T>(run: () => Promise<T>, keptOk: true): Promise<T | typeof QUEUED | undefined>;
+  private async busyAction<T>(run: () => Promise<T>, keptOk = false): Promise<T | typeof QUEUED | undefined> {
     this.busy = true;
     this.actionError = null;
     try {
       return await run();
     } catch (e) {
+      if (keptOk && isQueued(e)) {
+        noteQueued();
+        return QUEUED;
+      }
       this.actionError = toIpcError(e);
       return undefined;
     } finally {
@@ -424,7 +448,13 @@ export class BoardState {
     if (!space) return false;
     // `respaced` (the service renumbered every stage) needs nothing here: the local order is the
     // board's, and any later stage list comes fresh from the core.
-    const r = await this.busyAction(() => plannerApi.stageUpdate(space, stage.id, change));
+    const r = await this.busyAction(() => plannerApi.stageUpdate(space, stage.id, change), true);
+    if (r === QUEUED) {
+      // Kept offline: the board shows the change now; the service gets it when it answers.
+      this.replaceStage({ ...stage, ...(change.name ? { name: change.name.trim() } : {}), ...(change.color ? { color: change.color } : {}) });
+      this.say(`Stage ${stage.name} changed here; the service gets it when it answers.`);
+      return true;
+    }
     if (!r) return false;
     this.replaceStage(r.stage);
     return true;
@@ -445,6 +475,10 @@ export class BoardState {
       const u = await plannerApi.stageUpdate(space, stage.id, r.change);
       this.replaceStage(u.stage);
     } catch (e) {
+      if (isQueued(e)) {
+        noteQueued();
+        return;
+      }
       this.stages = before;
       this.actionError = toIpcError(e);
     }
@@ -453,8 +487,15 @@ export class BoardState {
   async deleteStage(stage: Stage, targetStageId: string): Promise<void> {
     const space = this.spaceId;
     if (!space) return;
-    const r = await this.busyAction(() => plannerApi.stageDelete(space, stage.id, targetStageId));
+    const r = await this.busyAction(() => plannerApi.stageDelete(space, stage.id, targetStageId), true);
     if (!r) return;
+    if (r === QUEUED) {
+      // Kept offline: the board shows it deleted, its cards in the target stage.
+      this.stages = this.stages.filter((s) => s.id !== stage.id);
+      this.columns = mergeColumn(this.columns, stage.id, targetStageId);
+      this.say(`Stage ${stage.name} deleted here; the service gets it when it answers.`);
+      return;
+    }
     this.stages = sortStages(r.stages);
     let columns = mergeColumn(this.columns, stage.id, targetStageId);
     for (const s of this.stages) if (!columns[s.id]) columns = { ...columns, [s.id]: [] };
@@ -468,6 +509,8 @@ export class BoardState {
     if (!name || !space) return false;
     const stage = await this.busyAction(() => plannerApi.stageCreate(space, name));
     if (!stage) return false;
+    // Made offline: it has a local id until the service answers.
+    if (stage.id.startsWith("local-")) noteQueued();
     this.stages = [...this.stages, stage];
     this.columns = { ...this.columns, [stage.id]: [] };
     this.say(`Stage ${stage.name} added.`);
@@ -485,6 +528,7 @@ export class BoardState {
   async createSpace(name: string) {
     const space = await this.busyAction(() => plannerApi.spaceCreate(name));
     if (!space) return false;
+    if (space.id.startsWith("local-")) noteQueued();
     this.spaces = [...this.spaces, space];
     this.say(`Space ${space.name} created.`);
     this.pickSpace(space.id);
@@ -492,15 +536,16 @@ export class BoardState {
   }
 
   async renameSpace(space: Space, name: string) {
-    const renamed = await this.busyAction(() => plannerApi.spaceRename(space.id, name));
-    if (!renamed) return false;
+    const answer = await this.busyAction(() => plannerApi.spaceRename(space.id, name), true);
+    if (!answer) return false;
+    const renamed = answer === QUEUED ? { ...space, name: name.trim() } : answer;
     this.spaces = this.spaces.map((s) => (s.id === space.id ? { ...s, ...renamed } : s));
     this.say(`Space renamed to ${renamed.name}.`);
     return true;
   }
 
   async archiveSpace(space: Space): Promise<void> {
-    const ok = await this.busyAction(() => plannerApi.spaceArchive(space.id, true));
+    const ok = await this.busyAction(() => plannerApi.spaceArchive(space.id, true), true);
     if (!ok) return;
     this.spaces = this.spaces.filter((s) => s.id !== space.id);
     this.archivedSpaces = [...this.archivedSpaces, { ...space, archivedAt: new Date().toISOString() }];
@@ -512,7 +557,7 @@ export class BoardState {
   }
 
   async restoreSpace(space: Space) {
-    const ok = await this.busyAction(() => plannerApi.spaceArchive(space.id, false));
+    const ok = await this.busyAction(() => plannerApi.spaceArchive(space.id, false), true);
     if (!ok) return;
     this.archivedSpaces = this.archivedSpaces.filter((s) => s.id !== space.id);
     this.spaces = [...this.spaces, { ...space, archivedAt: null }];

@@ -134,16 +134,25 @@ export const api = {
   stageUpdate: (args: StageUpdateArgs) => run("stage_update", args),
   stageDelete: (args: StageDeleteArgs) => run("stage_delete", args),
   cardCreate: (args: CardCreateArgs) => run("card_create", args),
-  cardMove: (cardId: string, stageId: string, beforeCardId?: string) =>
-    run("card_move", beforeCardId ? { cardId, stageId, beforeCardId } : { cardId, stageId }),
+  /** `base`: the card as the board had it (its `updatedAt` and title), so a move kept offline meets a change made elsewhere. */
+  cardMove: (cardId: string, stageId: string, beforeCardId?: string, base?: { updatedAt?: string | null; title?: string }) =>
+    run("card_move", {
+      cardId, stageId, ...(beforeCardId ? { beforeCardId } : {}),
+      ...(base?.updatedAt ? { baseUpdatedAt: base.updatedAt } : {}), ...(base?.title !== undefined ? { title: base.title } : {}),
+    }),
   cardGet: (cardId: string) => run("card_get", { cardId }),
   cardUpdate: (cardId: string, update: UpdateCard) => run("card_update", { cardId, update }),
-  cardArchive: (cardId: string, archived: boolean) => run("card_archive", { cardId, archived }),
+  cardArchive: (cardId: string, archived: boolean, base?: { updatedAt?: string | null; title?: string }) =>
+    run("card_archive", {
+      cardId, archived,
+      ...(base?.updatedAt ? { baseUpdatedAt: base.updatedAt } : {}), ...(base?.title !== undefined ? { title: base.title } : {}),
+    }),
   tagsList: () => run("tags_list"),
   connectedAccountsList: () => run("connected_accounts_list"),
   draftsStatus: () => run("drafts_status"),
   draftsSync: () => run("drafts_sync"),
   draftsResolve: (cardId: string, action: DraftsResolveArgs["action"]) => run("drafts_resolve", { cardId, action }),
+  draftsChangeResolve: (id: string, action: DraftsResolveArgs["action"]) => run("drafts_change_resolve", { id, action }),
   contentList: (args: ContentListArgs = {}) => run("content_list", args),
   projectsList: () => run("projects_list"),
   projectCreate: (args: ProjectCreateArgs) => run("project_create", args),

@@ -1,0 +1,186 @@
+//! Every planner write kept offline (issue 16, point 2): card archive/restore, stage and space changes
+//! made while the service does not answer are kept in the outbox in order, with the base they were made
+//! on, survive a restart, and are sent when the service answers; a change made elsewhere meanwhile is a
+//! conflict, never a silent overwrite. Against a real sandbox over HTTP that the test stops and starts
+//! again on the same port and database file (offline = nothing listens).
+mod common;
+use api_types::{UpdateCard, UpdateStage};
+use common::{app_on, start_app, Remote};
+use contentdesk_core::commands::{self as c, *};
+use contentdesk_core::{AppState, IpcCode};
+
+struct Demo {
+    space: String,
+    stages: Vec<api_types::Stage>,
+    cards: Vec<api_types::CardSummary>,
+}
+
+/// The demo space as the board has it (stages, cards; the space list read for its `updatedAt`).
+async fn demo(app: &AppState) -> Demo {
+    let space = c::spaces_list(app, SpacesListArgs::default()).await.unwrap()[0].id.clone();
+    let board = c::board_load(app, BoardLoadArgs { space_id: space.clone(), ..Default::default() }).await.unwrap();
+    Demo { space, stages: board.stages, cards: board.cards }
+}
+
+fn kinds(s: &DraftsStatus) -> Vec<KeptKind> {
+    s.changes.iter().map(|c| c.kind).collect()
+}
+
+fn archive(card: &api_types::CardSummary) -> CardArchiveArgs {
+    CardArchiveArgs { card_id: card.id.clone(), archived: true, base_updated_at: card.updated_at.clone(), title: Some(card.title.clone()) }
+}
+
+fn rename(d: &Demo, i: usize, name: &str) -> StageUpdateArgs {
+    StageUpdateArgs { space_id: d.space.clone(), stage_id: d.stages[i].id.clone(), name: Some(name.into()), color: None, after_id: None, before_id: None }
+}
+
+#[tokio::test]
+async fn offline_planner_writes_survive_a_restart_and_are_sent_in_order_with_real_ids() {
+    let mut remote = Remote::start().await;
+    let (app, dir, store) = app_on(&remote).await;
+    let d = demo(&app).await;
+    let (a, b) = (d.cards[0].clone(), d.cards[1].clone());
+    let old_name = d.stages[0].name.clone();
+
+    remote.stop().await;
+    let e = c::card_archive(&app, archive(&a)).await.unwrap_err();
+    assert_eq!(e.code, IpcCode::Queued, "{e:?}");
+    assert!(e.message.contains("1 change waiting"), "{}", e.message);
+    let e = c::stage_update(&app, rename(&d, 0, "Drafts offline")).await.unwrap_err();
+    assert_eq!(e.code, IpcCode::Queued, "{e:?}");
+    // A stage made offline answers with a local id; a card moved into it waits for it.
+    let made = c::stage_create(&app, StageCreateArgs { space_id: d.space.clone(), name: "Made offline".into(), color: None, after_id: None })
+        .await
+        .unwrap();
+    assert!(is_local(&made.id), "{made:?}");
+    let e = c::card_move(&app, CardMoveArgs { card_id: b.id.clone(), stage_id: made.id.clone(), before_card_id: None, base_updated_at: b.updated_at.clone(), title: None })
+        .await
+        .unwrap_err();
+    assert_eq!(e.code, IpcCode::Queued, "{e:?}");
+    let e = c::space_rename(&app, SpaceRenameArgs { space_id: d.space.clone(), name: "Space renamed offline".into() }).await.unwrap_err();
+    assert_eq!(e.code, IpcCode::Queued, "{e:?}");
+    assert!(e.message.contains("5 changes waiting"), "{}", e.message);
+
+    let s = c::drafts_sync(&app).await.unwrap();
+    assert_eq!((s.waiting, s.sent, s.offline), (5, 0, true), "{s:?}");
+    assert_eq!(
+        kinds(&s),
+        [KeptKind::CardArchive, KeptKind::StageRename, KeptKind::StageCreate, KeptKind::SpaceRename, KeptKind::CardMove]
+    );
+    // Each in words' parts: what it changes as the board had it, and the new name.
+    assert_eq!(s.changes[0].subject.as_deref(), Some(a.title.as_str()));
+    assert_eq!((s.changes[1].subject.as_deref(), s.changes[1].name.as_deref()), (Some(old_name.as_str()), Some("Drafts offline")));
+    drop(app);
+
+    // A restart on the same data folder still has them, in order.
+    let app = start_app(&dir, &store).await;
+    let s = c::drafts_status(&app).await.unwrap();
+    assert_eq!(s.waiting, 5);
+    assert_eq!(kinds(&s)[..2], [KeptKind::CardArchive, KeptKind::StageRename]);
+
+    remote.restart().await;
+    let s = c::drafts_sync(&app).await.unwrap();
+    assert_eq!((s.waiting, s.sent, s.offline), (0, 5, false), "{s:?}");
+    assert!(s.changes.is_empty(), "{s:?}");
+
+    let client = remote.client();
+    assert!(client.cards().get(&a.id).await.unwrap().summary.is_archived, "archived on the service");
+    let stages = client.stages().list(Some(&d.space)).await.unwrap().stages;
+    assert!(stages.iter().any(|s| s.id == d.stages[0].id && s.name == "Drafts offline"), "{stages:?}");
+    let real = stages.iter().find(|s| s.name == "Made offline").expect("the stage made offline exists");
+    assert!(!is_local(&real.id));
+    let moved = client.cards().get(&b.id).await.unwrap();
+    assert_eq!(moved.summary.stage_id.as_deref(), Some(real.id.as_str()), "the card is in the stage made offline, by its real id");
+    assert_eq!(client.spaces().get(&d.space).await.unwrap().name, "Space renamed offline");
+    // Nothing is left of them in the outbox (no local ids either).
+    let file = std::fs::read_to_string(dir.join("outbox.json")).unwrap();
+    assert!(!file.contains("local-") && !file.contains("Made offline"), "{file}");
+}
+
+#[tokio::test]
+async fn a_change_made_elsewhere_meanwhile_is_a_conflict_and_blocks_only_what_depends_on_it() {
+    let mut remote = Remote::start().await;
+    let (app, _dir, _store) = app_on(&remote).await;
+    let d = demo(&app).await;
+    let card = d.cards[0].clone();
+    // A card never opened here, moved on the board: its base is the board's `updatedAt`.
+    let unopened = d.cards[1].clone();
+    let to = d.stages.iter().find(|s| Some(&s.id) != unopened.stage_id.as_ref()).unwrap().id.clone();
+
+    remote.stop().await;
+    for e in [
+        c::card_move(&app, CardMoveArgs { card_id: unopened.id.clone(), stage_id: to.clone(), before_card_id: None, base_updated_at: unopened.updated_at.clone(), title: Some(unopened.title.clone()) })
+            .await
+            .unwrap_err(),
+        c::card_archive(&app, archive(&card)).await.unwrap_err(),
+        c::stage_update(&app, rename(&d, 0, "Mine")).await.unwrap_err(),
+        // The same stage again: it waits behind the rename (and is blocked while that is in conflict).
+        c::stage_update(&app, StageUpdateArgs { color: Some("#112233".into()), name: None, ..rename(&d, 0, "") }).await.unwrap_err(),
+        // Another stage: independent.
+        c::stage_update(&app, rename(&d, 1, "Other stage, mine")).await.unwrap_err(),
+    ] {
+        assert_eq!(e.code, IpcCode::Queued, "{e:?}");
+    }
+
+    // Meanwhile, elsewhere (over the sandbox API): the card is edited and the first stage renamed.
+    remote.restart().await;
+    let client = remote.client();
+    client.cards().update(&card.id, &UpdateCard { title: Some("Edited elsewhere".into()), ..Default::default() }).await.unwrap();
+    client.cards().update(&unopened.id, &UpdateCard { title: Some("Also edited elsewhere".into()), ..Default::default() }).await.unwrap();
+    let theirs = UpdateStage { space_id: d.space.clone(), name: Some("Theirs".into()), ..Default::default() };
+    client.stages().update(&d.stages[0].id, &theirs).await.unwrap();
+
+    let s = c::drafts_sync(&app).await.unwrap();
+    assert_eq!((s.sent, s.offline), (1, false), "only the independent rename is sent: {s:?}");
+    let conflicts: Vec<_> = s.changes.iter().filter(|c| c.conflict).map(|c| c.kind).collect();
+    assert_eq!(conflicts, [KeptKind::CardArchive, KeptKind::StageRename, KeptKind::CardMove], "{s:?}");
+    assert_eq!(client.cards().get(&unopened.id).await.unwrap().summary.stage_id, unopened.stage_id, "the move did not overwrite");
+    let moved = s.changes.iter().find(|c| c.kind == KeptKind::CardMove).unwrap();
+    assert_eq!(moved.subject.as_deref(), Some(unopened.title.as_str()), "the list names the card as the board had it");
+    assert_eq!(s.waiting, 1, "the recolour waits behind its stage's conflict: {s:?}");
+    assert!(s.changes[1].theirs.as_deref().is_some_and(|t| t.contains("Theirs")), "{s:?}");
+    // Nothing was overwritten.
+    assert!(!client.cards().get(&card.id).await.unwrap().summary.is_archived);
+    let stages = client.stages().list(Some(&d.space)).await.unwrap().stages;
+    let name_of = |id: &str| stages.iter().find(|s| s.id == id).unwrap().name.clone();
+    assert_eq!(name_of(&d.stages[0].id), "Theirs");
+    assert_eq!(name_of(&d.stages[1].id), "Other stage, mine");
+
+    // Take theirs for the archive: dropped, the card stays. Keep mine for the rename: sent over theirs,
+    // and the recolour behind it goes at the next sync.
+    let archive_id = s.changes[0].id.clone();
+    let s = c::drafts_change_resolve(&app, DraftsChangeArgs { id: archive_id, action: DraftAction::DiscardMine }).await.unwrap();
+    let s = c::drafts_change_resolve(&app, DraftsChangeArgs { id: unopened.id.clone(), action: DraftAction::DiscardMine }).await.unwrap();
+    assert_eq!(kinds(&s), [KeptKind::StageRename, KeptKind::StageRecolor]);
+    let s = c::drafts_change_resolve(&app, DraftsChangeArgs { id: s.changes[0].id.clone(), action: DraftAction::SendMine }).await.unwrap();
+    assert_eq!((s.sent, s.waiting), (1, 1), "{s:?}");
+    let s = c::drafts_sync(&app).await.unwrap();
+    assert_eq!((s.sent, s.waiting, s.changes.len()), (1, 0, 0), "the recolour is based on the rename just sent: {s:?}");
+    let stage = client.stages().list(Some(&d.space)).await.unwrap().stages.into_iter().find(|s| s.id == d.stages[0].id).unwrap();
+    assert_eq!((stage.name.as_str(), stage.color.as_deref()), ("Mine", Some("#112233")));
+    assert!(!client.cards().get(&card.id).await.unwrap().summary.is_archived);
+}
+
+#[tokio::test]
+async fn dropping_a_stage_made_offline_drops_what_names_it() {
+    let mut remote = Remote::start().await;
+    let (app, _dir, _store) = app_on(&remote).await;
+    let d = demo(&app).await;
+    let card = d.cards[0].clone();
+    remote.stop().await;
+    let made = c::stage_create(&app, StageCreateArgs { space_id: d.space.clone(), name: "Never made".into(), color: None, after_id: None })
+        .await
+        .unwrap();
+    let _ = c::stage_update(&app, StageUpdateArgs { stage_id: made.id.clone(), ..rename(&d, 0, "Renamed, never made") }).await.unwrap_err();
+    let _ = c::card_move(&app, CardMoveArgs { card_id: card.id.clone(), stage_id: made.id.clone(), before_card_id: None, base_updated_at: None, title: None })
+        .await
+        .unwrap_err();
+    let s = c::drafts_status(&app).await.unwrap();
+    assert_eq!(kinds(&s), [KeptKind::StageCreate, KeptKind::StageRename, KeptKind::CardMove]);
+    let s = c::drafts_change_resolve(&app, DraftsChangeArgs { id: s.changes[0].id.clone(), action: DraftAction::DiscardMine }).await.unwrap();
+    assert!(s.changes.is_empty(), "{s:?}");
+    remote.restart().await;
+    let s = c::drafts_sync(&app).await.unwrap();
+    assert_eq!((s.sent, s.waiting), (0, 0));
+    assert_eq!(remote.client().cards().get(&card.id).await.unwrap().summary.stage_id, card.stage_id, "the card did not move");
+}
