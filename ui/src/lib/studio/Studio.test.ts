@@ -318,3 +318,29 @@ it("Retry starts a failed render again; Clear finished takes finished ones off t
   expect(screen.getByTestId("job")).toHaveAttribute("data-output-id", UUID_C);
   expect(screen.getAllByTestId("gallery-item").map((t) => t.getAttribute("data-token"))).toEqual([`${UUID_B}-1`]);
 });
+
+it("upscale: an output (its picture on the chip) is priced per factor and generated as one source; a video needs its length", async () => {
+  const core = studioCore({ jobs: [job({ outputId: UUID_A, outputUrls: ["http://127.0.0.1:9/files/a-1.png"] })] });
+  const { user } = await open(core);
+  await user.click(screen.getByRole("radio", { name: "Upscale" }));
+  await waitFor(() => expect(screen.getByLabelText("Model")).toHaveValue("topaz-image-upscale"));
+  expect(within(screen.getByLabelText("Model")).getAllByRole("option").map((o) => o.textContent)).toEqual(["Topaz Image Upscale"]);
+  expect(screen.queryByLabelText(/^Prompt/)).toBeNull();
+  await user.type(screen.getByLabelText("Image to upscale"), `${UUID_A}-1{Enter}`);
+  // The chip shows the output's own picture, from the gallery.
+  expect(within(screen.getByTestId("ref-studio-ref-source")).getByTestId("chip-thumb")).toHaveAttribute("src", "http://127.0.0.1:9/files/a-1.png");
+  await waitFor(() => expect(price().textContent).toMatch(/8 credits/));
+  await user.selectOptions(screen.getByLabelText("Factor"), "4x");
+  await waitFor(() => expect(price().textContent).toMatch(/16 credits/));
+  expect(quotes(core).at(-1)).toEqual({ media: "upscale", modelId: "topaz-image-upscale", references: { images: [`${UUID_A}-1`] }, upscaleFactor: "4x" });
+  await user.click(generateButton());
+  await waitFor(() => expect(core.called("studio_generate")).toHaveLength(1));
+  expect(core.called("studio_generate")[0].args?.form).toEqual(quotes(core).at(-1));
+  // A video: the video upscalers, and its length before a price is asked.
+  await user.click(screen.getByRole("radio", { name: "A video" }));
+  await waitFor(() => expect(screen.getByLabelText("Model")).toHaveValue("topaz-video-upscale"));
+  await user.type(screen.getByLabelText("Video to upscale"), `${UUID_B}-1{Enter}`);
+  expect(generateButton()).toBeDisabled();
+  await user.type(screen.getByLabelText(/^Video length/), "12");
+  await waitFor(() => expect(quotes(core).at(-1)).toEqual({ media: "upscale", modelId: "topaz-video-upscale", references: { videos: [`${UUID_B}-1`] }, duration: 12, upscaleFactor: "4x" }));
+});

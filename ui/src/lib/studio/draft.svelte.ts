@@ -32,7 +32,7 @@ export class StudioDraft {
 
   /** The models the current media type offers; null while they load. */
   get offered(): ModelInfo[] | null {
-    const ct = contentTypeOf(this.values.media);
+    const ct = contentTypeOf(this.values.media, this.values.upscaleOf);
     if (!ct) return [];
     const list = this.models[ct];
     return list ? modelsFor(this.values.media, list) : null;
@@ -71,7 +71,7 @@ export class StudioDraft {
 
   /** Loads the current media type's models unless this page has them (`refresh`: ask again). */
   async loadModels(refresh = false) {
-    const ct = contentTypeOf(this.values.media);
+    const ct = contentTypeOf(this.values.media, this.values.upscaleOf);
     if (!ct || (this.models[ct] && !refresh)) return;
     const mine = ++this.modelRequest;
     this.modelsLoading = true;

@@ -3,7 +3,7 @@
 // asked, references (a URL or an output token), and the queue / gallery views of the jobs.
 import type { ContentType, MediaSummary, ModelCapabilities, ModelInfo, StudioForm, StudioJob, StudioMedia } from "../bindings";
 import { isHttpUrl, parseOutputToken } from "../planner/editor/cardRules";
-import { BOARD_TYPES, MODEL_KINDS } from "../bindings/valueLists";
+import { BOARD_TYPES, MODEL_KINDS, UPSCALE_FACTORS } from "../bindings/valueLists";
 
 export const MEDIA: { id: StudioMedia; label: string }[] = [
   { id: "image", label: "Image" },
@@ -11,7 +11,11 @@ export const MEDIA: { id: StudioMedia; label: string }[] = [
   { id: "audio", label: "Audio" },
   { id: "board", label: "Board" },
   { id: "lip-sync", label: "Lip-sync" },
+  { id: "upscale", label: "Upscale" },
 ];
+
+/** What an upscale's factor can be (generated from api-types' UPSCALE_FACTORS). */
+export { UPSCALE_FACTORS };
 
 /** What a reference board can show (generated from api-types' BOARD_TYPES; boards are a pipeline, not a
  *  registry model). */
@@ -28,8 +32,9 @@ export const BOARD_CAPS: ModelCapabilities = {
 };
 
 /** The registry's content type a media type's models come from; boards have no model. */
-export function contentTypeOf(media: StudioMedia): ContentType | null {
+export function contentTypeOf(media: StudioMedia, upscaleOf: "image" | "video" = "image"): ContentType | null {
   switch (media) {
+    case "upscale": return upscaleOf;
     case "image": return "image";
     case "video": case "lip-sync": return "video";
     case "audio": return "audio";
@@ -47,6 +52,7 @@ export function modelsFor(media: StudioMedia, models: ModelInfo[]): ModelInfo[] 
     case "image": return models.filter((m) => m.contentType === "image" && generates(m));
     case "video": return models.filter((m) => m.contentType === "video" && generates(m));
     case "lip-sync": return models.filter((m) => m.contentType === "video" && m.kind === "lip-sync");
+    case "upscale": return models.filter((m) => m.kind === "upscale");
     case "audio": return models.filter((m) => m.contentType === "audio" && (generates(m) || m.kind === "voice"));
     default: return [];
   }
@@ -86,12 +92,17 @@ export interface Values {
   voiceId: string;
   boardType: string;
   boardName: string;
+  /** Upscales: what is upscaled, its output token or web address, and the factor ("" = the model's default). */
+  upscaleOf: "image" | "video";
+  source: string | null;
+  upscaleFactor: string;
 }
 
 export function emptyValues(media: StudioMedia = "image"): Values {
   return {
     media, prompt: "", aspectRatio: "", resolution: "", numOutputs: 1, length: null, negativePrompt: "",
     images: [], startFrame: null, endFrame: null, audio: null, text: "", voiceId: "", boardType: "character", boardName: "",
+    upscaleOf: "image", source: null, upscaleFactor: "",
   };
 }
 
@@ -127,6 +138,14 @@ export function defaultLabel(value: string | null): string {
 }
 
 export function fieldsOf(media: StudioMedia, caps: ModelCapabilities | null): Fields {
+  if (media === "upscale") {
+    // An upscale's own fields (source, factor, a video's length) are the form's upscale block.
+    return {
+      prompt: false, promptRequired: false, promptMaxChars: null, aspectRatios: [], resolutions: [], maxOutputs: 1, length: null,
+      negativePrompt: false, maxReferenceImages: 0, startFrame: false, endFrame: false, audioReference: false, voice: false,
+      text: false, board: false, defaults: { aspectRatio: null, resolution: null, length: null },
+    };
+  }
   const c = caps ?? BOARD_CAPS;
   const range = c.durationSeconds;
   return {
@@ -160,6 +179,14 @@ const filled = (s: string | null | undefined): string | undefined => {
  *  price cache's key). Null while there is no model to send it to. */
 export function buildForm(v: Values, model: ModelInfo | null): StudioForm | null {
   if (v.media !== "board" && !model) return null;
+  if (v.media === "upscale" && model) {
+    // The spec's upscale: one source (an image, or a video with its length), the factor, no prompt.
+    const form: StudioForm = { media: "upscale", modelId: model.modelId };
+    if (v.source) form.references = v.upscaleOf === "video" ? { videos: [v.source] } : { images: [v.source] };
+    if (v.upscaleOf === "video" && v.length !== null && Number.isFinite(v.length)) form.duration = v.length;
+    if ((UPSCALE_FACTORS as readonly string[]).includes(v.upscaleFactor)) form.upscaleFactor = v.upscaleFactor;
+    return form;
+  }
   const f = fieldsOf(v.media, capsOf(v.media, model));
   const form: StudioForm = { media: v.media };
   if (v.media !== "board" && model) form.modelId = model.modelId;
@@ -201,6 +228,13 @@ export type Problem = { field: string; message: string };
 /** What is missing or out of range, checked here before anything is asked (the service says the rest). */
 export function formProblem(v: Values, model: ModelInfo | null): Problem | null {
   if (v.media !== "board" && !model) return { field: "modelId", message: "Choose a model." };
+  if (v.media === "upscale") {
+    if (!v.source) return { field: "references.source", message: `Add the ${v.upscaleOf} to upscale: its output token or web address.` };
+    if (v.upscaleOf === "video" && (v.length === null || !(v.length > 0))) {
+      return { field: "length", message: "Give the video's length in seconds (it sets the price)." };
+    }
+    return null;
+  }
   const f = fieldsOf(v.media, capsOf(v.media, model));
   const prompt = filled(v.prompt);
   if (f.prompt && f.promptRequired && !prompt) return { field: "prompt", message: "Write a prompt: this model needs one." };
@@ -259,6 +293,7 @@ export function fieldOf(raw: string | undefined): string | null {
     "references.images": "references.images", referenceImages: "references.images", "references.startFrame": "references.startFrame",
     startFrame: "references.startFrame", "references.endFrame": "references.endFrame", endFrame: "references.endFrame",
     "references.audio": "references.audio", text: "text", voiceId: "voiceId", boardType: "boardType", boardName: "boardName",
+    references: "references.source", "references.videos": "references.source", upscaleFactor: "upscaleFactor",
   };
   return map[f] ?? null;
 }

@@ -25,6 +25,7 @@ export const MODELS: ModelInfo[] = [
   }),
   model({ modelId: "flux-2-pro", displayName: "FLUX.2 Pro", contentType: "image", capabilities: caps({ aspectRatios: ["1:1"], maxOutputs: 1 }) }),
   model({ modelId: "topaz-image-upscale", displayName: "Topaz Image Upscale", contentType: "image", kind: "upscale", capabilities: caps({ promptMode: "none" }) }),
+  model({ modelId: "topaz-video-upscale", displayName: "Topaz Video Upscale", contentType: "video", kind: "upscale", capabilities: caps({ promptMode: "none" }) }),
   model({
     modelId: "veo-3.1-fast", displayName: "Veo 3.1 Fast", contentType: "video", isDefault: true,
     capabilities: caps({ aspectRatios: ["16:9", "9:16"], durationSeconds: { min: 4, max: 8 }, maxOutputs: 4, maxReferenceImages: 3, startFrame: true, endFrame: true, negativePrompt: true }),
@@ -54,6 +55,8 @@ export function priceOf(form: StudioForm): number {
     case "video": return 5 * (form.duration ?? 5) * n;
     case "board": return 6 * n;
     case "lip-sync": return 6 * (form.durationSeconds ?? 3);
+    // As the sandbox prices it: 8 per upscale, twice that at 4x.
+    case "upscale": return 8 * (form.upscaleFactor === "4x" ? 2 : 1);
     default: return 2;
   }
 }
