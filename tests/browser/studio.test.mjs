@@ -176,6 +176,30 @@ test("image → start frame of a video → through the queue → attached to a c
   assert.ok(ids.some((o) => o === videoToken || o === videoId), `the card's assets hold the video: ${JSON.stringify(ids)}`);
 });
 
+test("upscale an image of the gallery: its picture on the chip, priced per factor, the result in the gallery", async () => {
+  const source = page.locator('[data-testid="gallery-item"][data-kind="image"]').first();
+  const token = await source.getAttribute("data-token");
+  await page.getByRole("radio", { name: "Upscale" }).check();
+  await page.waitForFunction(() => document.querySelector("#studio-model")?.value === "topaz-image-upscale");
+  await page.getByLabel("Image to upscale").fill(token);
+  await page.getByLabel("Image to upscale").press("Enter");
+  // The chip shows the output's own picture (the gallery's), loaded.
+  await page.waitForFunction(() => {
+    const img = document.querySelector('[data-testid="ref-studio-ref-source"] [data-testid="chip-thumb"]');
+    return img && img.complete && img.naturalWidth > 0;
+  });
+  await page.waitForFunction(() => /^8 credits/.test(document.querySelector('[data-testid="studio-price"]')?.textContent?.trim() ?? ""));
+  await page.getByLabel("Factor").selectOption("4x");
+  await page.waitForFunction(() => /^16 credits/.test(document.querySelector('[data-testid="studio-price"]')?.textContent?.trim() ?? ""));
+  await page.screenshot({ path: path.join(ARTIFACTS, "studio-upscale.png") });
+  const before = await page.locator('[data-testid="gallery-item"][data-kind="image"]').count();
+  await page.getByRole("button", { name: "Generate", exact: true }).click();
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="gallery-item"][data-kind="image"]').length > n, before, { timeout: 30_000 });
+  const jobs = await ipc("studio_jobs", {});
+  const up = jobs.find((j) => j.modelId === "topaz-image-upscale");
+  assert.equal(up?.status, "completed", JSON.stringify(up));
+});
+
 test("the studio journey raised no page errors", () => {
   assert.deepEqual(pageErrors.filter((e) => !/^Failed to load resource: the server responded with a status of 4\d\d/.test(e)), []);
 });
