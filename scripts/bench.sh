@@ -10,6 +10,8 @@
 #  (f) the brand kit: 40 sections of 5 KB, page ready, editor open, save (scripts/bench_brandkit.sh).
 #  (g) cdesk and cdesk mcp (scripts/bench_cli.py): start to balance beside `node -e` fetch, status reads
 #      for a 300 s render (BENCH_RENDER_S), `card list --all` over 5,000 cards, MCP start/list/call overhead.
+#  (h) cdesk mcp --http (scripts/bench_mcp_http.py): the token check's cost per tool call against stdio,
+#      p50/p99 of a read tool with 200 users' sessions at once, sessions per second of two instances (in the cli section).
 # BENCH_ONLY=api, desktop, planner, studio, brandkit or cli runs that section alone.
 # Prism (npm @stoplight/prism-cli 5.14, the last release that runs on Node 20) is installed into .bench/.
 set -euo pipefail
@@ -38,6 +40,7 @@ wait_http() { for _ in $(seq 1 200); do curl -s -o /dev/null "$1" && return 0; s
 # --- the sandbox
 sport=$(free_port)
 start_sandbox "$bin" bench --addr "127.0.0.1:$sport" --rate-limit 0
+sandbox_pid="${pids[-1]}"
 key="$sandbox_key"
 base="http://127.0.0.1:$sport/api/v1"
 wait_http "$base/account/balance"
@@ -51,26 +54,35 @@ fi
 pport=$(free_port)
 .bench/node_modules/.bin/prism mock docs/openapi.yaml --host 127.0.0.1 --port "$pport" --errors false > "$work/prism.out" 2>&1 &
 pids+=($!)
+prism_pid=$!
 pbase="http://127.0.0.1:$pport"
 for _ in $(seq 1 300); do curl -s -o /dev/null "$pbase/account/balance" -H "Authorization: Bearer $key" && break; sleep 0.1; done
 
-run() { # name url method body
-  "$bin/examples/loadgen" --url "$2" --key "$key" --method "$3" ${4:+--body "$4"} --connections $CONNS --seconds "$SECONDS_PER_RUN"
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+run() { # server-pid url method body: loadgen's JSON line plus the server's CPU time (user + system, ticks)
+  local t0 t1 out
+  t0=$(cpu_ticks "$1")
+  out=$("$bin/examples/loadgen" --url "$2" --key "$key" --method "$3" ${4:+--body "$4"} --connections $CONNS --seconds "$SECONDS_PER_RUN")
+  t1=$(cpu_ticks "$1")
+  python3 -c 'import json, os, sys; r = json.loads(sys.argv[1]); r["cpu_s"] = int(sys.argv[2]) / os.sysconf("SC_CLK_TCK"); print(json.dumps(r))' "$out" $((t1 - t0))
 }
 patch_body='{"title":"Benchmark title"}'
 echo
-echo "(a) ${CONNS} connections, ${SECONDS_PER_RUN} s per run after a 2 s warm-up, loopback, 2 cores shared by server and load"
-printf '%-26s %10s %10s %10s %8s\n' "run" "req/s" "p50 ms" "p99 ms" "errors"
+echo "(a) ${CONNS} connections, ${SECONDS_PER_RUN} s per run after a 2 s warm-up, loopback, $(nproc) cores shared by server and load (load average before: $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "    server CPU/req: the server process's user+system time over the run (warm-up included) per request counted, the"
+echo "    figure least moved by other work on the machine"
+printf '%-26s %10s %10s %10s %8s %14s\n' "run" "req/s" "p50 ms" "p99 ms" "errors" "CPU/req us"
 declare -A R
 for target in sandbox prism; do
-  if [ $target = sandbox ]; then b="$base"; else b="$pbase"; fi
+  if [ $target = sandbox ]; then b="$base"; p="$sandbox_pid"; else b="$pbase"; p="$prism_pid"; fi
   for op in GET PATCH; do
-    if [ $op = GET ]; then out=$(run x "$b/cards/$card" GET); else out=$(run x "$b/cards/$card" PATCH "$patch_body"); fi
+    if [ $op = GET ]; then out=$(run "$p" "$b/cards/$card" GET); else out=$(run "$p" "$b/cards/$card" PATCH "$patch_body"); fi
     R[$target-$op]="$out"
-    python3 - "$target $op /cards/{id}" "$out" <<'PY'
+    python3 - "$target $op /cards/{id}" "$out" "$SECONDS_PER_RUN" <<'PY'
 import json, sys
 r = json.loads(sys.argv[2])
-print(f"{sys.argv[1]:<26} {r['rps']:>10.0f} {r['p50_ms']:>10.3f} {r['p99_ms']:>10.3f} {r['errors']:>8}")
+n = r["rps"] * (float(sys.argv[3]) + 2)  # requests over the run and its 2 s warm-up, at the measured rate
+print(f"{sys.argv[1]:<26} {r['rps']:>10.0f} {r['p50_ms']:>10.3f} {r['p99_ms']:>10.3f} {r['errors']:>8} {r['cpu_s'] * 1e6 / n if n else 0:>14.1f}")
 PY
   done
 done
@@ -127,4 +139,9 @@ echo
 echo "(g) cdesk and cdesk mcp: start to balance beside node, status reads for a long render, --all over 5,000 cards, MCP start and call overhead"
 cargo build --quiet --release -p contentdesk-cli -p contentdesk-sandbox
 python3 scripts/bench_cli.py "$CARGO_TARGET_DIR/release" --render-s "${BENCH_RENDER_S:-300}"
+echo
+echo "(h) cdesk mcp --http: token check overhead per call against stdio, a read tool under 200 sessions, sessions/s of two instances"
+pip_install mcp 'mcp>=2,<3'
+pip_install pytest pytest
+python3 scripts/bench_mcp_http.py "$CARGO_TARGET_DIR/release"
 fi
