@@ -2,7 +2,8 @@
 # The agent tools checked by two real MCP clients, each spawning `cdesk mcp` over stdio against real
 # sandboxes: the official Python SDK (`mcp` from PyPI, with pytest; tests/mcp/test_stdio.py) and the
 # official TypeScript SDK's client (@modelcontextprotocol/sdk from npm, node:test;
-# tests/mcp/ts_client.test.mjs). Builds cdesk and the sandbox, installs the client packages when missing,
+# tests/mcp/ts_client.test.mjs); and the hosted form, `cdesk mcp --http`, with the Python SDK's OAuth client
+# against the sandbox as authorization server (tests/mcp/test_http.py). Builds cdesk and the sandbox, installs the client packages when missing,
 # writes JUnit reports to $MCP_ARTIFACTS (default: tests/artifacts/mcp) and exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
