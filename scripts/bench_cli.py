@@ -7,9 +7,10 @@ loopback. Prints figures, asserts nothing.
   (b) status reads while waiting for a render of RENDER_S seconds (default 300): counted at the sandbox
       (requests to GET /studio/generate/{id}), beside the official CLI's fixed 3 s (RENDER_S / 3 reads);
   (c) `card list --all` over 5,000 cards: wall time and peak memory (/usr/bin/time -v);
-  (d) MCP: server start to `initialize` answered; `tools/list` latency; a read tool call (get_balance)
-      against the same request made directly over one keep-alive HTTP connection (the raw call), medians
-      and the ratio; and `node -e` start as the peer for the server start (the official Node server is not
+  (d) MCP: server start to `initialize` answered; `tools/list` latency; read tool calls (get_balance, and
+      the heavier list_cards of 100 cards and get_brand_kit) each against the same request made directly
+      over one keep-alive HTTP connection (the raw call: bytes read, not parsed), medians and the ratio;
+      and `node -e` start as the peer for the server start (the official Node server is not
       on the registry).
 Usage: python3 scripts/bench_cli.py BIN_DIR [--runs N] [--render-s S]"""
 import argparse
@@ -144,26 +145,41 @@ def bench_mcp(bin_dir, url, key, runs, env):
     rpc.notify("notifications/initialized")
     u = urllib.parse.urlsplit(url)
     conn = http.client.HTTPConnection(u.hostname, u.port)
-    tool, raw = [], []
-    for i in range(200 + 20):
-        t = time.perf_counter()
-        r = rpc.call("tools/call", {"name": "get_balance", "arguments": {}})
-        a = time.perf_counter() - t
-        assert not r["result"].get("isError"), r
-        t = time.perf_counter()
-        conn.request("GET", u.path + "/account/balance", headers={"Authorization": f"Bearer {key}"})
-        conn.getresponse().read()
-        b = time.perf_counter() - t
-        if i >= 20:
-            tool.append(a)
-            raw.append(b)
+
+    def get(path):
+        conn.request("GET", u.path + path, headers={"Authorization": f"Bearer {key}"})
+        return conn.getresponse().read()
+
+    kit = json.loads(get("/brand-kits"))["brandKits"][0]["id"]
+    # Each read tool beside the same GET made raw, in alternation: the small one (the balance, where the
+    # fixed cost of a stdio round trip shows most) and heavier ones (a page of 100 cards, a whole brand kit).
+    cases = [("get_balance", {}, "/account/balance"),
+             ("list_cards", {"limit": 100}, "/cards?limit=100"),
+             ("get_brand_kit", {"brandKitId": kit}, f"/brand-kits/{kit}")]
+    rows = []
+    for name, args, path in cases:
+        tool, raw = [], []
+        size = 0
+        for i in range(200 + 20):
+            t = time.perf_counter()
+            r = rpc.call("tools/call", {"name": name, "arguments": args})
+            a = time.perf_counter() - t
+            assert not r["result"].get("isError"), r
+            t = time.perf_counter()
+            size = len(get(path))
+            b = time.perf_counter() - t
+            if i >= 20:
+                tool.append(a)
+                raw.append(b)
+        rows.append((name, size, tool, raw))
     rpc.close()
     print(f"(d) MCP over stdio, {len(tools)} tools")
     print(f"    server start to initialize answered  median {median_ms(starts):6.1f} ms  (node -e start, the floor of a Node server: {median_ms(node):.1f} ms)")
     print(f"    tools/list                           median {median_ms(lists):6.2f} ms")
-    print(f"    get_balance tool call                median {median_ms(tool):6.2f} ms")
-    print(f"    the same GET, raw keep-alive HTTP    median {median_ms(raw):6.2f} ms")
-    print(f"    ratio tool/raw                       median {statistics.median([a / b for a, b in zip(tool, raw)]):.2f}  (goal ≤ 1.2)")
+    print(f"    {'read tool (reply bytes)':<32} {'tool ms':>8} {'raw GET ms':>10} {'ratio':>6}  (goal ≤ 1.2)")
+    for name, size, tool, raw in rows:
+        ratio = statistics.median([a / b for a, b in zip(tool, raw)])
+        print(f"    {f'{name} ({size})':<32} {median_ms(tool):8.2f} {median_ms(raw):10.2f} {ratio:6.2f}")
 
 
 def main():

@@ -361,9 +361,69 @@ impl ServerHandler for Server {
 
 /// Serves until the client closes stdin.
 pub async fn serve(client: Client) -> Result<(), String> {
-    let service = Server::new(client).serve(rmcp::transport::stdio()).await.map_err(|e| format!("the MCP client did not initialize: {e}"))?;
+    let server = Server::new(client);
+    let service = match pipes() {
+        Some(io) => server.serve(io).await,
+        None => server.serve(rmcp::transport::stdio()).await,
+    };
+    let service = service.map_err(|e| format!("the MCP client did not initialize: {e}"))?;
     service.waiting().await.map_err(|e| e.to_string())?;
     Ok(())
+}
+
+/// stdin and stdout read and written on the runtime's own thread when both are pipes or sockets (how
+/// clients spawn a stdio server: Python's subprocess gives pipes, Node's child_process Unix sockets):
+/// tokio's `stdin()`/`stdout()` hand every read and write to a blocking thread and back, thread
+/// hand-overs that were most of a small tool call's overhead over the raw HTTP call (scripts/bench_cli.py,
+/// (d)). The same read and write calls are made, on a non-blocking descriptor woken by epoll. Anything
+/// else (a terminal, a file) keeps tokio's stdio and is never switched to non-blocking, so a terminal
+/// shared with the shell is left as it was.
+#[cfg(unix)]
+type Input = std::pin::Pin<Box<dyn tokio::io::AsyncRead + Send>>;
+#[cfg(unix)]
+type Output = std::pin::Pin<Box<dyn tokio::io::AsyncWrite + Send>>;
+
+#[cfg(unix)]
+fn pipes() -> Option<(Input, Output)> {
+    use std::os::fd::{AsFd, OwnedFd};
+    use std::os::unix::fs::FileTypeExt;
+    use tokio::net::unix::pipe;
+    enum Kind {
+        Pipe,
+        Socket,
+    }
+    let kind = |fd: &OwnedFd| {
+        let t = std::fs::File::from(fd.try_clone().ok()?).metadata().ok()?.file_type();
+        if t.is_fifo() {
+            Some(Kind::Pipe)
+        } else if t.is_socket() {
+            Some(Kind::Socket)
+        } else {
+            None
+        }
+    };
+    let socket = |fd: OwnedFd| -> Option<tokio::net::UnixStream> {
+        let s = std::os::unix::net::UnixStream::from(fd);
+        s.set_nonblocking(true).ok()?;
+        tokio::net::UnixStream::from_std(s).ok()
+    };
+    let input = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
+    let output = std::io::stdout().as_fd().try_clone_to_owned().ok()?;
+    let (kin, kout) = (kind(&input)?, kind(&output)?);
+    let reader: Input = match kin {
+        Kind::Pipe => Box::pin(pipe::Receiver::from_owned_fd(input).ok()?),
+        Kind::Socket => Box::pin(socket(input)?),
+    };
+    let writer: Output = match kout {
+        Kind::Pipe => Box::pin(pipe::Sender::from_owned_fd(output).ok()?),
+        Kind::Socket => Box::pin(socket(output)?),
+    };
+    Some((reader, writer))
+}
+
+#[cfg(not(unix))]
+fn pipes() -> Option<(tokio::io::Stdin, tokio::io::Stdout)> {
+    None
 }
 
 /// `cdesk mcp --list-tools`: the tool table.
