@@ -70,6 +70,11 @@ macro_rules! with_commands {
                 card_update($crate::commands::CardUpdateArgs) -> $crate::api::CardDetail;
                 /// `archived: false` restores
                 card_archive($crate::commands::CardArchiveArgs) -> $crate::api::ArchiveResult;
+                /// the posts of the named cards (at most 500; validation `cards`), for the calendar: each
+                /// card read with `GET /cards/{id}`, 4 at a time, and kept in memory with its `updatedAt`; a
+                /// card named with the same `updatedAt` again is answered from memory (no request); a card
+                /// gone (404) is left out
+                calendar_posts($crate::commands::CalendarPostsArgs) -> Vec<$crate::commands::CardPosts>;
                 tags_list() -> Vec<$crate::api::Tag>;
                 connected_accounts_list() -> Vec<$crate::api::ConnectedAccount>;
             }

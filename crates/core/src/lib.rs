@@ -3,6 +3,7 @@
 //! thin layers over `commands` and `ipc::dispatch`.
 pub mod attach;
 pub mod brand_kit;
+pub mod calendar;
 mod command_table;
 pub mod commands;
 pub mod embedded;

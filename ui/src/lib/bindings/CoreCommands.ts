@@ -15,12 +15,14 @@ import type { BrandKitSectionKeyArgs } from "./BrandKitSectionKeyArgs";
 import type { BrandKitSectionsArgs } from "./BrandKitSectionsArgs";
 import type { BrandKitSectionsView } from "./BrandKitSectionsView";
 import type { BrandKitSummary } from "./BrandKitSummary";
+import type { CalendarPostsArgs } from "./CalendarPostsArgs";
 import type { CardArchiveArgs } from "./CardArchiveArgs";
 import type { CardAttachOutputArgs } from "./CardAttachOutputArgs";
 import type { CardCreateArgs } from "./CardCreateArgs";
 import type { CardDetail } from "./CardDetail";
 import type { CardIdArgs } from "./CardIdArgs";
 import type { CardMoveArgs } from "./CardMoveArgs";
+import type { CardPosts } from "./CardPosts";
 import type { CardPublishArgs } from "./CardPublishArgs";
 import type { CardSummary } from "./CardSummary";
 import type { CardUpdateArgs } from "./CardUpdateArgs";
@@ -121,6 +123,8 @@ export interface CoreCommands {
   card_update: { args: CardUpdateArgs; result: CardDetail };
   /** `archived: false` restores */
   card_archive: { args: CardArchiveArgs; result: ArchiveResult };
+  /** the posts of the named cards (at most 500; validation `cards`), for the calendar: each card read with `GET /cards/{id}`, 4 at a time, and kept in memory with its `updatedAt`; a card named with the same `updatedAt` again is answered from memory (no request); a card gone (404) is left out */
+  calendar_posts: { args: CalendarPostsArgs; result: Array<CardPosts> };
   tags_list: { args: undefined; result: Array<Tag> };
   connected_accounts_list: { args: undefined; result: Array<ConnectedAccount> };
   /** the selected profile's outbox; `waiting` excludes the conflicts; `fields` = the camelCase `UpdateCard` fields of the kept change */
@@ -163,11 +167,11 @@ export interface CoreCommands {
   card_attach_output: { args: CardAttachOutputArgs; result: CardDetail };
   /** the account's finished creations (renders and boards, wherever they were made: this app, another client, the sandbox's demo), newest first, one entry per output: `GET /media?source=creations&status=completed`; `contentType` a list of `image` / `video` / `audio`; `limit` 1–100 (validation naming `limit`; the service's default 50 when absent), `offset` pages. An entry's output token is `<id>-<variant + 1>`, the same as the local gallery's. The gallery shows the local completed jobs first, then these (deduplicated by token); needs no scope */
   media_library: { args: MediaLibraryArgs; result: Array<MediaSummary> };
-  /** `GET /brand-kits/{id}?detail=summary`: per section `key, role, tab, sectionName, width, version, charCount, outline` (its `##` headings), no bodies; plus what this computer keeps for the kit (drafts, sections archived here) */
+  /** `GET /brand-kits/{id}?detail=summary`: per section `key, role, tab, sectionName, width, version, charCount, outline` (its `##` headings), no bodies; plus the archived sections the service lists (`detail=summary&archived=true`; a service that does not: those archived here) and the drafts this computer keeps */
   brand_kit_page: { args: BrandKitIdArgs; result: BrandKitPage };
   /** the filter read mode, with bodies; lists are AND-combined; none given → `validation` (field `keys`). An unknown role or tab is the service's 400: `validation` with `field` (`roles`/`tabs`) and `validValues` (the eight roles, or `overview, voice, visual`) */
   brand_kit_sections: { args: BrandKitSectionsArgs; result: BrandKitSectionsView };
-  /** one `PATCH /brand-kits/{id}` with only the given sections, each with `expectedVersion`: all or nothing. Checked first (validation naming `sections[i].<field>`): a key once, something to change, `width` `full`/`half` and `tab` with `validValues`, `role` only the section's own (it cannot be changed). **409**: nothing written; `conflict` with `conflicts: [{ key, version, body }]` (each stale section's current version and body) and every entry of the write kept as a draft (`reason: "conflict"`, `theirsVersion`). No answer: `network`, the entries kept as drafts (`reason: "offline"`). Saved: those sections' drafts are cleared. "Keep mine" = save again with `expectedVersion` = the conflict's `version` */
+  /** one `PATCH /brand-kits/{id}` with only the given sections, each with `expectedVersion`: all or nothing. Checked first (validation naming `sections[i].<field>`): a key once, something to change, `width` `full`/`half` and `tab` with `validValues`, `role` only the section's own (it cannot be changed); a place in its (new) tab, at most one of `afterId`/`beforeId` (a section id) or `position` `top`/`bottom` (the newest era's `Placement`; a move alone is a change and keeps the version). **409**: nothing written; `conflict` with `conflicts: [{ key, version, body }]` (each stale section's current version and body) and every entry of the write kept as a draft (`reason: "conflict"`, `theirsVersion`). No answer: `network`, the entries kept as drafts (`reason: "offline"`). Saved: those sections' drafts are cleared. "Keep mine" = save again with `expectedVersion` = the conflict's `version` */
   brand_kit_save: { args: BrandKitSaveArgs; result: Array<BrandKitSection> };
   /** the unsaved changes kept for the kit (selected profile) */
   brand_kit_drafts: { args: BrandKitIdArgs; result: Array<SectionDraft> };
@@ -175,7 +179,7 @@ export interface CoreCommands {
   brand_kit_draft_discard: { args: BrandKitSectionKeyArgs; result: Array<SectionDraft> };
   /** name and tab required (validation naming `name` / `tab`, `tab` with `validValues`) before sending; `width` defaults to `full`; `role` is refused (an added section has none); lands at the end of its tab */
   brand_kit_section_add: { args: BrandKitSectionAddArgs; result: BrandKitSection };
-  /** `POST /archive { assetType: "brand_kit_section", id, archived }`; the id is found by key (archiving) or from this computer's record of what it archived (restoring: the service lists no archived sections; `sectionId` restores one archived elsewhere, else `notFound`). A restored section keeps its versions */
+  /** `POST /archive { assetType: "brand_kit_section", id, archived }`; the id is found by key: among the live sections (archiving) or the archived ones the service lists (restoring, wherever they were archived; a service that does not list them: this computer's record). `notFound` when there is no such section. A restored section keeps its versions */
   brand_kit_section_archive: { args: BrandKitSectionArchiveArgs; result: ArchiveResult };
   /** a history read filtered by the key (`keys=<key>&history=true`); `earlier` newest first, each `{ version, body, bodySource, createdAt }`; `notFound` for no live section */
   brand_kit_history: { args: BrandKitSectionKeyArgs; result: SectionHistory };
