@@ -480,3 +480,14 @@ it("every archived section of the kit can be restored, wherever it was archived"
   await waitFor(() => expect(screen.getByTestId("section-offer")).toBeTruthy());
   expect(core.called("brand_kit_section_archive").map((c) => c.args)).toEqual([{ brandKitId: KIT, key: "offer", archived: false }]);
 });
+
+it("a move kept offline (after a restart) says what it was and is sent with its tab and place", async () => {
+  const core = kitCore({ drafts: [{ key: "offer", tab: "voice", position: "top", expectedVersion: 1, reason: "offline", savedAt: 1 }] });
+  const { user } = await open(core);
+  const conflict = await within(card("offer")).findByTestId("section-conflict");
+  expect(conflict).toHaveTextContent("tab → voice, moved to the top of its tab");
+  await user.click(within(conflict).getByRole("button", { name: "Send mine" }));
+  await waitFor(() => expect(saves(core)).toEqual([{ brandKitId: KIT, sections: [{ key: "offer", tab: "voice", position: "top", expectedVersion: 1 }] }]));
+  await user.click(screen.getByRole("tab", { name: /Voice/ }));
+  await waitFor(() => expect([...screen.getByTestId("section-grid").children].map((c) => c.getAttribute("data-key"))[0]).toBe("offer"));
+});
