@@ -315,7 +315,7 @@ pub(crate) fn is_unanswered(e: &IpcError) -> bool {
 
 // --- sending
 
-pub(super) enum Sent {
+pub(super) enum Delivery {
     Sent,
     Offline,
     Conflict,
@@ -348,12 +348,12 @@ pub(super) async fn send_all(session: &impl WithOutbox, profile: &str) -> IpcRes
             continue;
         }
         match send_one(session, profile, &change.id, false).await? {
-            Sent::Sent => sent += 1,
-            Sent::Offline => return Ok((sent, true, failure)),
-            Sent::Conflict | Sent::Blocked => {
+            Delivery::Sent => sent += 1,
+            Delivery::Offline => return Ok((sent, true, failure)),
+            Delivery::Conflict | Delivery::Blocked => {
                 blocked.insert(change.op.target().to_string());
             }
-            Sent::Failed(e) => {
+            Delivery::Failed(e) => {
                 blocked.insert(change.op.target().to_string());
                 failure.get_or_insert(e);
             }
@@ -364,7 +364,7 @@ pub(super) async fn send_all(session: &impl WithOutbox, profile: &str) -> IpcRes
 
 /// Sends one kept planner change (its current state in the file). `force`: without the base check
 /// (keep mine).
-pub(super) async fn send_one(session: &impl WithOutbox, profile: &str, id: &str, force: bool) -> IpcResult<Sent> {
+pub(super) async fn send_one(session: &impl WithOutbox, profile: &str, id: &str, force: bool) -> IpcResult<Delivery> {
     let (change, ids) = with_profile(session, profile, |k| (
         (k.planner.iter().find(|c| c.id == id).cloned(), k.ids.clone()),
         false,
@@ -373,21 +373,21 @@ pub(super) async fn send_one(session: &impl WithOutbox, profile: &str, id: &str,
         return Err(IpcError::new(IpcCode::NotFound, "That change is no longer waiting: it was sent or dropped."));
     };
     if change.conflict.is_some() && !force {
-        return Ok(Sent::Conflict);
+        return Ok(Delivery::Conflict);
     }
     let client = session.client_for(profile).await?;
     let outcome = match send_op(&client, &change, &ids, force).await {
         Ok(o) => o,
-        Err(e) if is_unanswered(&e) => return Ok(Sent::Offline),
+        Err(e) if is_unanswered(&e) => return Ok(Delivery::Offline),
         Err(e) => match e.code {
             IpcCode::Conflict | IpcCode::Validation | IpcCode::NotFound => {
                 Op::Conflict(None, Some(format!("The service refused it: {}", e.message)))
             }
-            _ => return Ok(Sent::Failed(e)),
+            _ => return Ok(Delivery::Failed(e)),
         },
     };
     match outcome {
-        Op::Blocked => Ok(Sent::Blocked),
+        Op::Blocked => Ok(Delivery::Blocked),
         Op::Conflict(theirs, problem) => {
             with_profile(session, profile, |k| {
                 if let Some(c) = k.planner.iter_mut().find(|c| c.id == id) {
@@ -395,7 +395,7 @@ pub(super) async fn send_one(session: &impl WithOutbox, profile: &str, id: &str,
                 }
                 ((), true)
             })?;
-            Ok(Sent::Conflict)
+            Ok(Delivery::Conflict)
         }
         Op::Done(made, after) => {
             with_profile(session, profile, |k| {
@@ -421,7 +421,7 @@ pub(super) async fn send_one(session: &impl WithOutbox, profile: &str, id: &str,
                 }
                 ((), true)
             })?;
-            Ok(Sent::Sent)
+            Ok(Delivery::Sent)
         }
     }
 }
@@ -616,8 +616,8 @@ pub(super) async fn resolve(session: &impl WithOutbox, profile: &str, id: &str, 
             Ok(Some(0))
         }
         Resolution::KeepMine => match send_one(session, profile, id, true).await? {
-            Sent::Sent => Ok(Some(1)),
-            Sent::Offline => {
+            Delivery::Sent => Ok(Some(1)),
+            Delivery::Offline => {
                 // It waits again, without the check: sent as it is when the service answers.
                 with_profile(session, profile, |k| {
                     if let Some(c) = k.planner.iter_mut().find(|c| c.id == id) {
@@ -629,17 +629,17 @@ pub(super) async fn resolve(session: &impl WithOutbox, profile: &str, id: &str, 
                 })?;
                 Err(super::queued_error(with_profile(session, profile, |k| (waiting_in(k), false))?))
             }
-            Sent::Blocked => Err(IpcError::new(
+            Delivery::Blocked => Err(IpcError::new(
                 IpcCode::Conflict,
                 "This change names a stage or space made offline that is not on the service yet: settle that change first.",
             )),
-            Sent::Conflict => {
+            Delivery::Conflict => {
                 let problem = with_profile(session, profile, |k| {
                     (k.planner.iter().find(|c| c.id == id).and_then(|c| c.conflict.clone()).and_then(|c| c.problem), false)
                 })?;
                 Err(IpcError::new(IpcCode::Conflict, problem.unwrap_or_else(|| "It changed again; try once more.".into())))
             }
-            Sent::Failed(e) => Err(e),
+            Delivery::Failed(e) => Err(e),
         },
     }
 }

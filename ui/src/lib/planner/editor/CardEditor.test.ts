@@ -359,7 +359,7 @@ it("archive asks, archives and tells the board", async () => {
   await user.click(screen.getByRole("button", { name: "Archive" }));
   await user.click(await screen.findByRole("button", { name: "Archive card" }));
   await waitFor(() => expect(onclose).toHaveBeenCalled());
-  expect(core.called("card_archive")[0].args).toEqual({ cardId: "c1", archived: true });
+  expect(core.called("card_archive")[0].args).toMatchObject({ cardId: "c1", archived: true });
   expect(onchanged).toHaveBeenCalledWith(expect.objectContaining({ id: "c1", isArchived: true }));
 });
 

@@ -393,10 +393,16 @@ export function createCardEditor(cardId: string, hooks: EditorHooks) {
     if (!card) return false;
     archiving = true;
     try {
-      await editorApi.cardArchive(cardId, true);
+      await editorApi.cardArchive(cardId, true, { updatedAt: card.updatedAt, title: card.title });
       hooks.onchanged({ ...summaryOf(card), isArchived: true, archivedAt: new Date().toISOString() });
       return true;
     } catch (e) {
+      // Kept offline by the core: archived here, on the service when it answers.
+      if (toIpcError(e).code === "queued") {
+        noteQueued();
+        hooks.onchanged({ ...summaryOf(card), isArchived: true, archivedAt: new Date().toISOString() });
+        return true;
+      }
       saveError = toIpcError(e);
       return false;
     } finally {

@@ -10,7 +10,12 @@ import type {
 export const editorApi = {
   cardGet: (cardId: string) => call<CardDetail>("card_get", { cardId }),
   cardUpdate: (cardId: string, update: UpdateCard) => call<CardDetail>("card_update", { cardId, update }),
-  cardArchive: (cardId: string, archived: boolean) => call<ArchiveResult>("card_archive", { cardId, archived }),
+  /** `base`: the card as the editor read it, so an archive kept offline meets a change made elsewhere. */
+  cardArchive: (cardId: string, archived: boolean, base?: { updatedAt?: string | null; title?: string }) =>
+    call<ArchiveResult>("card_archive", {
+      cardId, archived,
+      ...(base?.updatedAt ? { baseUpdatedAt: base.updatedAt } : {}), ...(base?.title !== undefined ? { title: base.title } : {}),
+    }),
   tagsList: () => call<Tag[]>("tags_list"),
   connectedAccountsList: () => call<ConnectedAccount[]>("connected_accounts_list"),
   contentList: (args: ContentListArgs) => call<ContentList>("content_list", args),
