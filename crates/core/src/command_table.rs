@@ -38,6 +38,10 @@ macro_rules! with_commands {
                 spaces_list($crate::commands::SpacesListArgs) -> Vec<$crate::api::Space>;
                 /// needs `brandkit:read` (the missing-scope journey uses it)
                 brand_kits_list() -> Vec<$crate::api::BrandKitSummary>;
+                /// the apps the profile's account granted OAuth access to (`GET /oauth/grants`, a key only)
+                granted_apps($crate::commands::ProfileRefArgs) -> Vec<$crate::api::OAuthGrant>;
+                /// revokes one at once (`DELETE /oauth/grants/{id}`); answers the list as it is now
+                granted_app_revoke($crate::commands::GrantRevokeArgs) -> Vec<$crate::api::OAuthGrant>;
             }
             "Planner" {
                 /// stages in board order; every card of the space matching the filters (pages of 100 until

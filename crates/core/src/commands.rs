@@ -188,6 +188,7 @@ pub async fn brand_kits_list(state: &AppState) -> IpcResult<Vec<BrandKitSummary>
 }
 
 pub use crate::planner::*;
+pub use crate::granted_apps::{granted_app_revoke, granted_apps, GrantRevokeArgs};
 pub use crate::outbox::{
     drafts_change_resolve, drafts_resolve, drafts_status, drafts_sync, DraftAction, DraftConflict, DraftsChangeArgs,
     DraftsResolveArgs, DraftsStatus, KeptChange, KeptKind, is_local,

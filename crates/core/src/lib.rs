@@ -8,6 +8,7 @@ mod command_table;
 pub mod commands;
 pub mod embedded;
 pub mod error;
+pub mod granted_apps;
 pub mod ipc;
 pub mod jsonfile;
 pub mod library;

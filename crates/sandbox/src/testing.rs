@@ -87,6 +87,28 @@ impl TestSandbox {
             .expect("balance")
     }
 
+    /// An app the demo account granted `scopes` to, as the consent page would leave it (a registered
+    /// client, a live grant and an access token for the API): `(grant_id, access_token)`. For the tests of
+    /// the clients of `/oauth/grants`; the flow itself is tested over HTTP in this crate's `tests/oauth.rs`.
+    pub fn grant_app(&self, client_name: &str, scopes: &[&str]) -> (String, String) {
+        let conn = self.state().db().lock();
+        let client_id = crate::db::new_id();
+        let grant_id = crate::db::new_id();
+        conn.execute(
+            "INSERT INTO oauth_clients (id, name, redirect_uris, grant_types, created_at) VALUES (?1, ?2, '[\"http://127.0.0.1/cb\"]', 'authorization_code', ?3)",
+            rusqlite::params![client_id, client_name, crate::time::now_str()],
+        )
+        .expect("client");
+        conn.execute(
+            "INSERT INTO oauth_grants (id, account_id, client_id, scopes, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+            rusqlite::params![grant_id, self.account_id, client_id, scopes.join(" "), crate::time::now_str()],
+        )
+        .expect("grant");
+        let scopes: Vec<String> = scopes.iter().map(|s| s.to_string()).collect();
+        let token = crate::oauth::mint(&conn, "access", &grant_id, &self.base_url(), &scopes, Some(600)).expect("token");
+        (grant_id, token)
+    }
+
     pub fn db_path(&self) -> &std::path::Path {
         &self.db_path
     }

@@ -2,7 +2,8 @@
 use crate::error::Result;
 use crate::http::{seg, Call};
 use crate::Client;
-use api_types::{Balance, ContentType, ModelInfo, ModelList, Voice, VoiceList};
+use api_types::{Balance, ContentType, Deleted, ModelInfo, ModelList, OAuthGrant, Voice, VoiceList};
+use reqwest::Method;
 
 pub struct AccountHandler<'c> {
     pub(crate) client: &'c Client,
@@ -12,6 +13,19 @@ impl AccountHandler<'_> {
     /// The credit balance. A 200 also proves the key works.
     pub async fn balance(&self) -> Result<Balance> {
         self.client.call(Call::get("/account/balance")).await
+    }
+
+    /// The apps the account granted delegated (OAuth) access to, live grants only. Needs an API key (an
+    /// app's own token is refused with 403).
+    pub async fn granted_apps(&self) -> Result<Vec<OAuthGrant>> {
+        self.client.call(Call::get("/oauth/grants")).await
+    }
+
+    /// Revokes a granted app: its tokens stop at the very next call.
+    pub async fn revoke_granted_app(&self, grant_id: &str) -> Result<Deleted> {
+        self.client
+            .call(Call::new(Method::DELETE, format!("/oauth/grants/{}", seg(grant_id))))
+            .await
     }
 }
 

@@ -33,6 +33,7 @@ import type { Deleted } from "./Deleted";
 import type { DraftsChangeArgs } from "./DraftsChangeArgs";
 import type { DraftsResolveArgs } from "./DraftsResolveArgs";
 import type { DraftsStatus } from "./DraftsStatus";
+import type { GrantRevokeArgs } from "./GrantRevokeArgs";
 import type { KeySetArgs } from "./KeySetArgs";
 import type { KnowledgeAddArgs } from "./KnowledgeAddArgs";
 import type { KnowledgeAdded } from "./KnowledgeAdded";
@@ -46,6 +47,7 @@ import type { MediaSummary } from "./MediaSummary";
 import type { MediaUploadArgs } from "./MediaUploadArgs";
 import type { ModelInfo } from "./ModelInfo";
 import type { ModelsListArgs } from "./ModelsListArgs";
+import type { OAuthGrant } from "./OAuthGrant";
 import type { Profile } from "./Profile";
 import type { ProfileAddArgs } from "./ProfileAddArgs";
 import type { ProfileIdArgs } from "./ProfileIdArgs";
@@ -101,6 +103,10 @@ export interface CoreCommands {
   spaces_list: { args: SpacesListArgs; result: Array<Space> };
   /** needs `brandkit:read` (the missing-scope journey uses it) */
   brand_kits_list: { args: undefined; result: Array<BrandKitSummary> };
+  /** the apps the profile's account granted OAuth access to (`GET /oauth/grants`, a key only) */
+  granted_apps: { args: ProfileRefArgs; result: Array<OAuthGrant> };
+  /** revokes one at once (`DELETE /oauth/grants/{id}`); answers the list as it is now */
+  granted_app_revoke: { args: GrantRevokeArgs; result: Array<OAuthGrant> };
   /** stages in board order; every card of the space matching the filters (pages of 100 until `hasMore` is false, at most 5,000), ordered by stage then `boardOrder`; `archived: true` = the archived cards only; `firstPage: true` = each stage's first 40 cards, all stages asked at once, with each stage's count in `stageTotals` and `complete: false` when a stage has more (the board shows that at once and loads the whole space behind it) */
   board_load: { args: BoardLoadArgs; result: Board };
   /** name trimmed, 1–120 characters (validation, field `name`) */

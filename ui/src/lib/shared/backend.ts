@@ -126,6 +126,8 @@ export const api = {
   balance: () => run("balance"),
   spacesList: (includeArchived = false) => run("spaces_list", { includeArchived }),
   brandKitsList: () => run("brand_kits_list"),
+  grantedApps: (profileId: string) => run("granted_apps", { profileId }),
+  grantedAppRevoke: (profileId: string, grantId: string) => run("granted_app_revoke", { profileId, grantId }),
   boardLoad: (args: BoardLoadArgs) => run("board_load", args),
   spaceCreate: (name: string) => run("space_create", { name }),
   spaceRename: (spaceId: string, name: string) => run("space_rename", { spaceId, name }),
