@@ -125,6 +125,57 @@ pub struct ContentDetail {
     pub description: Option<String>,
     #[serde(default)]
     pub hashtags: Vec<String>,
+    /// Asked for with `transcript=text|segments` (fact sheet 3.12).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub transcript: Option<ContentTranscript>,
+}
+
+/// A tracked post's transcript: `status` `complete | not_applicable | failed | processing | absent`;
+/// `text` or `segments` as asked; `windowed` when `start_ms`/`end_ms`/`transcript_search` narrowed it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ContentTranscript {
+    pub status: String,
+    #[serde(default)]
+    pub language: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub text: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub segments: Option<Vec<TranscriptSegment>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub windowed: Option<bool>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TranscriptSegment {
+    pub start_ms: i64,
+    pub end_ms: i64,
+    pub text: String,
+    #[serde(default)]
+    pub speaker: Option<String>,
+}
+
+/// Query of `GET /content/{contentId}` (spec era: snake_case; camelCase accepted).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContentDetailQuery {
+    /// `none | text | segments` (default `none`: no transcript in the answer).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transcript: Option<String>,
+    /// Only the part of the transcript from this millisecond.
+    #[serde(default, alias = "startMs", skip_serializing_if = "Option::is_none")]
+    pub start_ms: Option<i64>,
+    /// Only the part of the transcript up to this millisecond.
+    #[serde(default, alias = "endMs", skip_serializing_if = "Option::is_none")]
+    pub end_ms: Option<i64>,
+    /// Only the segments that contain this text (case-insensitive).
+    #[serde(default, alias = "transcriptSearch", skip_serializing_if = "Option::is_none")]
+    pub transcript_search: Option<String>,
 }
 
 /// Query of `GET /content` (spec era: snake_case; camelCase accepted).

@@ -95,3 +95,49 @@ async fn generation_status_reads_several_renders() {
     let schema = desk.run(&["schema", "generation", "status"]).await.ok();
     assert_eq!(schema["input"]["properties"]["moreOutputIds"]["type"], "array", "{schema}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn content_get_gives_the_transcript_as_text_or_segments_windowed_or_searched() {
+    let sb = TestSandbox::start().await;
+    let desk = Desk::new(&sb);
+    let list = desk.run(&["content", "list", "--limit", "100"]).await.ok();
+    let posts = list["outliers"].as_array().unwrap_or_else(|| panic!("{list}"));
+    let spoken = posts.iter().find(|p| p["durationSeconds"].is_number()).expect("a post with speech in the demo");
+    let id = spoken["id"].as_str().unwrap();
+    let title = spoken["title"].as_str().unwrap();
+
+    // Without asking: no transcript, as before.
+    assert!(desk.run(&["content", "get", id]).await.ok().get("transcript").is_none());
+
+    let all = desk.run(&["content", "get", id, "--transcript", "segments"]).await.ok();
+    let t = &all["transcript"];
+    assert_eq!((t["status"].as_str(), t["language"].as_str()), (Some("complete"), Some("en")), "{all}");
+    let segments = t["segments"].as_array().unwrap();
+    assert!(segments.len() >= 3, "{t}");
+    assert!(segments[0]["text"].as_str().unwrap().starts_with(title), "{t}");
+    assert!(segments.windows(2).all(|w| w[0]["endMs"].as_i64() <= w[1]["startMs"].as_i64()), "in order: {t}");
+    assert!(t.get("windowed").is_none());
+
+    let text = desk.run(&["content", "get", id, "--transcript", "text"]).await.ok();
+    assert!(text["transcript"]["text"].as_str().unwrap().starts_with(title), "{text}");
+    assert!(text["transcript"].get("segments").is_none());
+
+    // A window: only the segments that overlap it.
+    let (from, to) = (segments[1]["startMs"].as_i64().unwrap(), segments[1]["endMs"].as_i64().unwrap());
+    let window = desk.run(&["content", "get", id, "--transcript", "segments", "--start-ms", &from.to_string(), "--end-ms", &to.to_string()]).await.ok();
+    assert_eq!(window["transcript"]["segments"], json!([segments[1]]), "{window}");
+    assert_eq!(window["transcript"]["windowed"], true);
+    // A search (case-insensitive), as text by default.
+    let word = title.split_whitespace().max_by_key(|w| w.len()).unwrap().trim_matches(|c: char| !c.is_alphanumeric()).to_uppercase();
+    let found = desk.run(&["content", "get", id, "--transcript-search", &word]).await.ok();
+    let said = found["transcript"]["text"].as_str().unwrap_or_else(|| panic!("{found}"));
+    assert!(said.to_uppercase().contains(&word) && said.len() < text["transcript"]["text"].as_str().unwrap().len(), "{found}");
+
+    // A post with no speech has none; wrong values are 400s naming the field.
+    if let Some(photo) = posts.iter().find(|p| p["durationSeconds"].is_null()) {
+        let got = desk.run(&["content", "get", photo["id"].as_str().unwrap(), "--transcript", "text"]).await.ok();
+        assert_eq!(got["transcript"]["status"], "not_applicable", "{got}");
+    }
+    assert_eq!(desk.run(&["content", "get", id, "--transcript", "words"]).await.fails(2)["field"], "transcript");
+    assert_eq!(desk.run(&["content", "get", id, "--start-ms", "500", "--end-ms", "100"]).await.fails(2)["field"], "end_ms");
+}

@@ -177,7 +177,6 @@ async fn one_sandbox_server_per_database_the_app_waits_for_cdesk_and_cdesks_take
         async move { tokio::task::spawn_blocking(move || cmd.output().unwrap()).await.unwrap() }
     });
     assert!(!starting.is_finished() && !second.is_finished(), "both wait while cdesk mcp serves");
-    drop(call);
     drop(stdin); // the MCP client goes away: the session ends, cdesk lets go
     assert!(mcp.wait().unwrap().success());
     let app = starting.await.unwrap().expect("the app starts once cdesk has let go");

@@ -166,24 +166,44 @@ impl Operation for ContentList {
 
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct ContentId {
+pub struct ContentGetInput {
     /// The post's id (from list_content).
     pub content_id: String,
+    /// The transcript too: `text` (one string) or `segments` (timed, with speakers); `none` by default.
+    #[arg(long, value_name = "none|text|segments", num_args = 0..=1, default_missing_value = "text")]
+    #[serde(default)]
+    pub transcript: Option<String>,
+    /// Only the transcript from this millisecond.
+    #[arg(long, value_name = "MS")]
+    #[serde(default)]
+    pub start_ms: Option<i64>,
+    /// Only the transcript up to this millisecond.
+    #[arg(long, value_name = "MS")]
+    #[serde(default)]
+    pub end_ms: Option<i64>,
+    /// Only the transcript's segments that contain this text.
+    #[arg(long, value_name = "TEXT")]
+    #[serde(default)]
+    pub transcript_search: Option<String>,
 }
 
 pub struct ContentGet;
 impl Operation for ContentGet {
-    type Input = ContentId;
+    type Input = ContentGetInput;
     const META: Meta = Meta {
         path: &["content", "get"],
         tool: "get_content",
-        summary: "Show one tracked post with its description, hashtags and figures",
-        details: "Free. Needs brandkit:read.",
+        summary: "Show one tracked post with its description, hashtags and figures, and its transcript when asked",
+        details: "Free. Needs brandkit:read. transcript: text or segments (timed, with speakers); startMs/endMs and transcriptSearch return only that part.",
         effect: Effect::Read,
         idempotent: true,
         scope: Some("brandkit:read"),
     };
-    async fn run(cx: Cx, i: ContentId) -> Result<Value, OpError> {
-        out(cx.client.inspiration().content().get(&i.content_id).await?)
+    async fn run(cx: Cx, i: ContentGetInput) -> Result<Value, OpError> {
+        let narrowed = i.start_ms.is_some() || i.end_ms.is_some() || i.transcript_search.is_some();
+        // A window or a search asks for the transcript: as text unless told.
+        let transcript = i.transcript.or_else(|| narrowed.then(|| "text".to_string()));
+        let query = api_types::ContentDetailQuery { transcript, start_ms: i.start_ms, end_ms: i.end_ms, transcript_search: i.transcript_search };
+        out(cx.client.inspiration().content().get_with(&i.content_id, &query).await?)
     }
 }

@@ -3,7 +3,7 @@ use crate::error::Result;
 use crate::http::{seg, Call};
 use crate::Client;
 use api_types::{
-    ContentDetail, ContentList, ContentQuery, TrackedAccount, TrackedAccountDetail,
+    ContentDetail, ContentDetailQuery, ContentList, ContentQuery, TrackedAccount, TrackedAccountDetail,
     TrackedAccountList,
 };
 
@@ -70,6 +70,13 @@ impl InspirationContentHandler<'_> {
     pub async fn get(&self, content_id: &str) -> Result<ContentDetail> {
         self.client
             .call(Call::get(format!("/content/{}", seg(content_id))))
+            .await
+    }
+
+    /// One post with its transcript as asked (`transcript`, a window in ms, a search).
+    pub async fn get_with(&self, content_id: &str, query: &ContentDetailQuery) -> Result<ContentDetail> {
+        self.client
+            .call(Call::get(format!("/content/{}", seg(content_id))).query_struct(query)?)
             .await
     }
 }

@@ -9,13 +9,14 @@ use crate::extract::AppQuery;
 use crate::state::AppState;
 use api_types::scopes::BRANDKIT_READ;
 use api_types::{
-    BrandKitAccount, CardAssetInspiration, ContentAverages, ContentDetail, ContentList, ContentQuery,
+    BrandKitAccount, CardAssetInspiration, ContentAverages, ContentDetail, ContentDetailQuery, ContentList, ContentQuery,
+    ContentTranscript, TranscriptSegment,
     ContentSummary, ContentTotals, TrackedAccount, TrackedAccountDetail, TrackedAccountList,
 };
 use axum::extract::{Path, State};
 use axum::routing::get;
 use axum::{Json, Router};
-use rusqlite::{params, Connection};
+use rusqlite::{params, Connection, OptionalExtension};
 use serde::Deserialize;
 
 mod seed;
@@ -61,6 +62,11 @@ CREATE TABLE IF NOT EXISTS tracked_content (
     added_at TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS tracked_content_by_account ON tracked_content(account_id);
+CREATE TABLE IF NOT EXISTS content_transcripts (
+    content_id TEXT PRIMARY KEY REFERENCES tracked_content(id) ON DELETE CASCADE,
+    language TEXT NOT NULL,
+    segments TEXT NOT NULL
+);
 ";
 
 /// `(method, path)` of every route this module serves under `/api/v1` (kept in step with
@@ -260,18 +266,67 @@ async fn content_detail(
     State(state): State<AppState>,
     caller: Caller,
     Path(content_id): Path<String>,
+    AppQuery(q): AppQuery<ContentDetailQuery>,
 ) -> ApiResult<Json<ContentDetail>> {
     caller.require(BRANDKIT_READ)?;
+    let shape = q.transcript.as_deref().unwrap_or("none");
+    one_of("transcript", shape, TRANSCRIPT_SHAPES)?;
+    for (field, v) in [("start_ms", q.start_ms), ("end_ms", q.end_ms)] {
+        if v.is_some_and(|v| v < 0) {
+            return Err(ApiError::bad(field, format!("`{field}` is a millisecond from the start: 0 or more")));
+        }
+    }
+    if let (Some(a), Some(b)) = (q.start_ms, q.end_ms) {
+        if a >= b {
+            return Err(ApiError::bad("end_ms", "`end_ms` must come after `start_ms`"));
+        }
+    }
+    let narrowed = q.start_ms.is_some() || q.end_ms.is_some() || q.transcript_search.is_some();
+    if narrowed && shape == "none" {
+        return Err(ApiError::bad("transcript", "`start_ms`, `end_ms` and `transcript_search` narrow a transcript: ask for one with `transcript=text` or `transcript=segments`"));
+    }
     let conn = state.db().lock();
     let post = read_content(&conn, &caller.account_id)?
         .into_iter()
         .find(|c| c.summary.id == content_id)
         .ok_or_else(|| ApiError::not_found("Content"))?;
+    let transcript = if shape == "none" { None } else { Some(transcript_of(&conn, &post.summary, shape, &q)?) };
     Ok(Json(ContentDetail {
         summary: post.summary,
         description: post.description,
         hashtags: post.hashtags,
+        transcript,
     }))
+}
+
+/// `transcript` values of `GET /content/{id}` (fact sheet 2.15).
+pub const TRANSCRIPT_SHAPES: &[&str] = &["none", "text", "segments"];
+
+/// The post's transcript as asked: the segments overlapping `[start_ms, end_ms)` that contain
+/// `transcript_search` (case-insensitive), as text or segments. A post with no speech (no duration) is
+/// `not_applicable`; a video with none stored is `absent`.
+fn transcript_of(conn: &Connection, post: &ContentSummary, shape: &str, q: &ContentDetailQuery) -> ApiResult<ContentTranscript> {
+    let stored: Option<(String, String)> = conn
+        .query_row("SELECT language, segments FROM content_transcripts WHERE content_id = ?1", [&post.id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    let Some((language, segments)) = stored else {
+        let status = if post.duration_seconds.is_some() { "absent" } else { "not_applicable" };
+        return Ok(ContentTranscript { status: status.into(), language: None, text: None, segments: None, windowed: None });
+    };
+    let all: Vec<TranscriptSegment> = serde_json::from_str(&segments).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let needle = q.transcript_search.as_deref().map(str::to_lowercase);
+    let kept: Vec<TranscriptSegment> = all
+        .into_iter()
+        .filter(|s| q.start_ms.is_none_or(|a| s.end_ms > a) && q.end_ms.is_none_or(|b| s.start_ms < b))
+        .filter(|s| needle.as_deref().is_none_or(|n| s.text.to_lowercase().contains(n)))
+        .collect();
+    let windowed = (q.start_ms.is_some() || q.end_ms.is_some() || q.transcript_search.is_some()).then_some(true);
+    let (text, segments) = if shape == "text" {
+        (Some(kept.iter().map(|s| s.text.as_str()).collect::<Vec<_>>().join(" ")), None)
+    } else {
+        (None, Some(kept))
+    };
+    Ok(ContentTranscript { status: "complete".into(), language: Some(language), text, segments, windowed })
 }
 
 /// The inspiration figures of a tracked post the caller can see, for a card asset attached by

@@ -2,7 +2,7 @@
 use super::round;
 use crate::db::new_id;
 use crate::time;
-use rusqlite::params;
+use rusqlite::{params, Connection};
 use serde::Deserialize;
 
 #[derive(Deserialize)]
@@ -147,7 +147,33 @@ pub fn seed_demo(
                     time::now_str(),
                 ],
             )?;
+            if *seconds > 0.0 {
+                insert_transcript(conn, &id, title, &description, *seconds)?;
+            }
         }
     }
+    Ok(())
+}
+
+/// A spoken post's transcript: its title, then its description a sentence part at a time, spread evenly
+/// over its length (demo data, as the rest of the seed).
+fn insert_transcript(conn: &Connection, content_id: &str, title: &str, description: &str, seconds: f64) -> rusqlite::Result<()> {
+    let mut lines: Vec<String> = vec![format!("{title}.")];
+    lines.extend(description.split([':', ',']).map(|p| p.trim().trim_end_matches('.').to_string()).filter(|p| !p.is_empty()).map(|p| format!("{p}.")));
+    let span = (seconds * 1000.0) as i64 / lines.len() as i64;
+    let segments: Vec<api_types::TranscriptSegment> = lines
+        .into_iter()
+        .enumerate()
+        .map(|(i, text)| api_types::TranscriptSegment {
+            start_ms: i as i64 * span,
+            end_ms: (i as i64 + 1) * span,
+            text,
+            speaker: Some(if i % 2 == 0 { "A" } else { "B" }.to_string()),
+        })
+        .collect();
+    conn.execute(
+        "INSERT INTO content_transcripts (content_id, language, segments) VALUES (?1, 'en', ?2)",
+        params![content_id, serde_json::to_string(&segments).unwrap_or_else(|_| "[]".into())],
+    )?;
     Ok(())
 }
