@@ -139,3 +139,54 @@ test("drag a scheduled post to the next day, by mouse then by keyboard, undo; th
   await page.getByRole("button", { name: "Board", exact: true }).click();
   assert.deepEqual(pageErrors, []);
 });
+
+test("a post with its own time shows on its own day and moves alone; the card's time moves the other post only", async () => {
+  const space = await ipc("space_create", { name: "Calendar posts" });
+  const { stages } = await ipc("board_load", { spaceId: space.id });
+  const card = await ipc("card_create", { spaceId: space.id, stageId: stages[0].id, title: "Two posts", platform: "instagram" });
+  // The card at 10:00 in Berlin (CEST) on Tuesday 14 April; its Instagram post at its own 15:00 on Thursday 16th.
+  await ipc("card_update", { cardId: card.id, update: {
+    scheduledAt: "2026-04-14T08:00:00Z",
+    posts: [{ platform: "instagram", scheduledAt: "2026-04-16T13:00:00Z" }, { platform: "tiktok" }],
+  } });
+  await page.goto(`${ORIGIN}/`);
+  await page.getByRole("tab", { name: "Calendar posts" }).click();
+  await page.getByRole("button", { name: "Calendar", exact: true }).click();
+  await showMonth("April 2026", Date.UTC(2026, 3, 15));
+  const ig = `[data-item="${card.id}:instagram"]`, tt = `[data-item="${card.id}:tiktok"]`;
+  await dayCell("2026-04-16").locator(ig).waitFor();
+  await dayCell("2026-04-14").locator(tt).waitFor();
+  assert.match(await dayCell("2026-04-16").locator(ig).innerText(), /15:00\s+Two posts/);
+
+  // The Instagram post to Friday 17th: only it moves (card_update with the whole posts list).
+  await page.locator(ig).dragTo(dayCell("2026-04-17"));
+  await dayCell("2026-04-17").locator(ig).waitFor();
+  assert.match(await page.getByTestId("board-status").innerText(), /Instagram post of .Two posts. rescheduled to Friday,? 17 April 2026, 15:00/);
+  const postTimes = async (want) => {
+    let read;
+    for (let i = 0; i < 50; i++) {
+      read = await ipc("card_get", { cardId: card.id });
+      const t = Object.fromEntries(read.posts.map((p) => [p.platform, new Date(p.scheduledAt).toISOString()]));
+      if (JSON.stringify(t) === JSON.stringify(want.posts) && Date.parse(read.scheduledAt) === Date.parse(want.card)) return t;
+      await page.waitForTimeout(100);
+    }
+    return { card: read.scheduledAt, ...Object.fromEntries(read.posts.map((p) => [p.platform, p.scheduledAt])) };
+  };
+  assert.deepEqual(await postTimes({ card: "2026-04-14T08:00:00Z", posts: { instagram: "2026-04-17T13:00:00.000Z", tiktok: "2026-04-14T08:00:00.000Z" } }),
+    { instagram: "2026-04-17T13:00:00.000Z", tiktok: "2026-04-14T08:00:00.000Z" });
+  await dayCell("2026-04-14").locator(tt).waitFor();
+
+  // The TikTok post has the card's time: dragging it moves the card, and the Instagram post keeps its own.
+  await page.locator(tt).dragTo(dayCell("2026-04-15"));
+  await dayCell("2026-04-15").locator(tt).waitFor();
+  assert.deepEqual(await postTimes({ card: "2026-04-15T08:00:00Z", posts: { instagram: "2026-04-17T13:00:00.000Z", tiktok: "2026-04-15T08:00:00.000Z" } }),
+    { instagram: "2026-04-17T13:00:00.000Z", tiktok: "2026-04-15T08:00:00.000Z" });
+
+  await page.reload();
+  await showMonth("April 2026", Date.UTC(2026, 3, 15));
+  await dayCell("2026-04-17").locator(ig).waitFor();
+  await dayCell("2026-04-15").locator(tt).waitFor();
+  await page.screenshot({ path: path.join(ARTIFACTS, "calendar-posts.png") });
+  await page.getByRole("button", { name: "Board", exact: true }).click();
+  assert.deepEqual(pageErrors, []);
+});

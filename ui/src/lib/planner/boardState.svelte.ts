@@ -3,7 +3,8 @@
 // at once, then ask the core; a refusal puts the card back and says why. `Board.svelte` only shows this
 // and keeps what belongs to the view (menus, dialogs, hints, focus).
 import { tick } from "svelte";
-import type { Board, CardSummary, IpcError, Space, Stage, Tag } from "../bindings";
+import type { Board, CardPosts, CardSummary, IpcError, PostInput, Space, Stage, Tag } from "../bindings";
+import { postInputFromPost } from "./editor/cardRules";
 import { toIpcError } from "../shared/backend";
 import { isQueued, noteQueued } from "../drafts/drafts.svelte";
 import {
@@ -11,7 +12,7 @@ import {
   mergeColumn, moveStage, positionOf, removeCard, replaceCard, sortStages,
   type Columns, type KeyMove, type MoveRequest, type Position,
 } from "./boardLogic";
-import { plannerApi } from "./plannerApi";
+import { plannerApi, platformLabel } from "./plannerApi";
 
 /** What a board action answers when the core kept it offline (`queued`). */
 const QUEUED = Symbol("queued");
@@ -19,8 +20,9 @@ const QUEUED = Symbol("queued");
 export type Undo =
   | { kind: "move"; cardId: string; title: string; from: Position }
   | { kind: "archive"; card: CardSummary; from: Position }
-  /** A card's time changed on the calendar: `from` is its time before (null: it had none). */
-  | { kind: "schedule"; cardId: string; title: string; from: string | null };
+  /** A card's time changed on the calendar: `from` is its time before (null: it had none); with
+   *  `platform`, that post's own time. */
+  | { kind: "schedule"; cardId: string; title: string; from: string | null; platform?: string };
 
 /** What the state asks of the view: focus a card (after it is on screen), and say when a board shows. */
 export interface BoardView {
@@ -283,7 +285,11 @@ export class BoardState {
     this.undo = mine;
     const seq = ++this.moveSeq;
     this.latestMove.set(cardId, seq);
-    plannerApi.cardUpdate(cardId, { scheduledAt: at }).then(
+    // Rule 3: `scheduledAt` alone moves every post, also one with its own time; posts read with their
+    // own times are sent along (the whole list), so they keep them and the others follow the card.
+    const read = this.calendarPosts.get(cardId);
+    const posts = read ? this.postInputs(read) : [];
+    plannerApi.cardUpdate(cardId, posts.some((p) => p.scheduledAt) ? { scheduledAt: at, posts } : { scheduledAt: at }).then(
       (read) => {
         if (this.latestMove.get(cardId) !== seq) return;
         this.latestMove.delete(cardId);
@@ -304,6 +310,56 @@ export class BoardState {
         const now = findCard(this.columns, cardId)?.card;
         if (now) this.columns = replaceCard(this.columns, { ...now, scheduledAt: before.scheduledAt });
         this.say(`Card “${cardLabel(title)}” could not be rescheduled; it is back at ${before.scheduledAt ? formatScheduled(before.scheduledAt) : "no time"}.`);
+      },
+    );
+  }
+
+  /** The calendar's posts (`calendar_posts`) by card id: only the cards near the visible weeks. */
+  calendarPosts = $state.raw<Map<string, CardPosts>>(new Map());
+
+  /** The whole `posts` list of a card as read, with `change` applied to one platform's post; each
+   *  post's own time kept (rule 1: the list is declarative; rule 3: a post's `scheduledAt` overrides). */
+  postInputs(read: CardPosts, platform?: string, at?: string): PostInput[] {
+    return read.posts
+      .map((p) => postInputFromPost(p.platform === platform ? { ...p, scheduledAt: at ?? p.scheduledAt } : p, read.scheduledAt))
+      .filter((p): p is PostInput => p !== null);
+  }
+
+  /** One post of a card to its own time `at`: `card_update { posts }` with the whole list (the
+   *  other posts and the card's time unchanged); optimistic, undoable, kept offline like any edit. */
+  reschedulePost(cardId: string, platform: string, at: string, opts: { label?: string; isUndo?: boolean } = {}) {
+    this.changes++;
+    const read = this.calendarPosts.get(cardId);
+    const post = read?.posts.find((p) => p.platform === platform);
+    const title = findCard(this.columns, cardId)?.card.title;
+    if (!read || !post) return;
+    const set = (entry: CardPosts) => { this.calendarPosts = new Map(this.calendarPosts).set(cardId, entry); };
+    mark("calendar:drop");
+    set({ ...read, posts: read.posts.map((p) => (p === post ? { ...p, scheduledAt: at } : p)) });
+    markRendered("calendar:moved");
+    this.actionError = null;
+    const what = `The ${platformLabel(platform)} post of “${cardLabel(title)}”`;
+    const when = opts.label ?? formatScheduled(at);
+    this.say(opts.isUndo ? `${what} is back at ${when}.` : `${what} rescheduled to ${when}; the card's other posts stay.`);
+    const mine: Undo | null = opts.isUndo ? null : { kind: "schedule", cardId, title: title ?? "", from: post.scheduledAt, platform };
+    this.undo = mine;
+    plannerApi.cardUpdate(cardId, { posts: this.postInputs(read, platform, at) }).then(
+      (card) => {
+        if (this.calendarPosts.get(cardId)?.posts.find((p) => p.platform === platform)?.scheduledAt !== at) return;
+        set({ cardId, updatedAt: card.updatedAt, scheduledAt: card.scheduledAt, posts: card.posts });
+        const now = findCard(this.columns, cardId)?.card;
+        if (now) this.columns = replaceCard(this.columns, { ...now, updatedAt: card.updatedAt });
+      },
+      (e) => {
+        if (isQueued(e)) {
+          noteQueued();
+          this.say(`${what} is rescheduled here and will change on the service when it answers.`);
+          return;
+        }
+        this.actionError = toIpcError(e);
+        if (this.undo === mine) this.undo = null;
+        set(read);
+        this.say(`${what} could not be rescheduled; it is back at ${post.scheduledAt ? formatScheduled(post.scheduledAt) : "the card's time"}.`);
       },
     );
   }
@@ -367,7 +423,8 @@ export class BoardState {
     if (!u) return;
     this.undo = null;
     if (u.kind === "schedule") {
-      this.reschedule(u.cardId, u.from, { isUndo: true });
+      if (u.platform && u.from) this.reschedulePost(u.cardId, u.platform, u.from, { isUndo: true });
+      else this.reschedule(u.cardId, u.from, { isUndo: true });
       return;
     }
     if (u.kind === "move") {

@@ -1,7 +1,7 @@
 // The planner's calls (docs/ipc.md "Planner (issue 4)") as the board makes them: `api`'s typed wrappers,
 // with optional args left out when empty, plus the platforms and their labels.
-import type { BoardLoadArgs, StageUpdateArgs } from "../bindings";
-import { api } from "../shared/backend";
+import type { BoardLoadArgs, CardPosts, CardStamp, StageUpdateArgs } from "../bindings";
+import { api, call } from "../shared/backend";
 import { PLATFORMS } from "../bindings/valueLists";
 
 /** The filters `board_load` applies in the core (empty ones are left out of the args). */
@@ -53,5 +53,7 @@ export const plannerApi = {
   /** The editor's card write (`card_update`): kept by the core's outbox when the service does not answer. */
   cardUpdate: api.cardUpdate,
   cardArchive: api.cardArchive,
+  /** The posts of the calendar's cards (read once per `updatedAt` by the core). */
+  calendarPosts: (cards: CardStamp[]) => call<CardPosts[]>("calendar_posts", { cards }),
   tagsList: api.tagsList,
 };

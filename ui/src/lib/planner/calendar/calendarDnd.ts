@@ -6,8 +6,9 @@ import { draggable, dropTargetForElements, monitorForElements } from "@atlaskit/
 import type { Target } from "./placement";
 
 type Data = Record<string | symbol, unknown>;
-/** What is dragged: a card by id, with the instant it sits at (null: unscheduled). */
-export type Carried = { cardId: string; at: number | null };
+/** What is dragged: a card by id, with the instant it sits at (null: unscheduled); `platform` when it
+ *  is a post with its own time (that post alone moves). */
+export type Carried = { cardId: string; at: number | null; platform?: string };
 
 const isCarried = (d: Data) => d.type === "calendar-item" && typeof d.cardId === "string";
 
@@ -42,7 +43,10 @@ export function monitorCalendar(ondrop: (carried: Carried, target: Target | null
   return monitorForElements({
     canMonitor: ({ source }) => isCarried(source.data),
     onDrop: ({ source, location }) => ondrop(
-      { cardId: source.data.cardId as string, at: typeof source.data.at === "number" ? source.data.at : null },
+      {
+        cardId: source.data.cardId as string, at: typeof source.data.at === "number" ? source.data.at : null,
+        ...(typeof source.data.platform === "string" ? { platform: source.data.platform } : {}),
+      },
       toTarget(location.current.dropTargets),
     ),
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { CardSummary } from "../../bindings";
+import type { CardPosts, CardSummary } from "../../bindings";
 import {
-  bucketByDay, dayOf, dropInstant, firstInstant, indexDays, itemsOf, keyTarget, minuteOfDay, monthGrid, overflow, slotOf, unscheduled, weekOf,
+  bucketByDay, cardsNear, dayOf, dropInstant, firstInstant, indexDays, itemsOf, keyTarget, minuteOfDay, monthGrid, overflow, slotOf, unscheduled, weekOf,
   zonedInstant, type CalendarItem,
 } from "./placement";
 
@@ -233,5 +233,54 @@ describe("the day index kept between changes", () => {
     }
     // Another zone is a fresh index.
     expect(keys(indexDays(index, cards, NY).byDay)).toEqual(keys(fresh(cards, NY)));
+  });
+});
+
+describe("posts at their own times (calendar_posts)", () => {
+  const read = (cardId: string, scheduledAt: string | null, posts: [string, string | null][]): CardPosts => ({
+    cardId, updatedAt: "u1", scheduledAt, posts: posts.map(([platform, at], i) => ({
+      id: `p${i}`, platform, scheduledAt: at, connectedAccountId: null, format: null, status: null, publishedAt: null, platformSettings: null,
+    })),
+  });
+
+  it("a post keeps its own time when the card moves after the read; the others follow the card", () => {
+    // Read with the card at 10 May 12:00: x has its own time, youtube the card's.
+    const posts = read("c1", "2026-05-10T12:00:00Z", [["youtube", "2026-05-10T12:00:00Z"], ["x", "2026-05-12T08:00:00Z"]]).posts;
+    // The card moved here to 11 May (its summary changed, its posts not read again yet).
+    const moved = card({ scheduledAt: "2026-05-11T12:00:00Z" });
+    expect(itemsOf(moved, posts, "2026-05-10T12:00:00Z").map((i) => [i.key, iso(i.at), i.own, i.platform])).toEqual([
+      ["c1:youtube", "2026-05-11T12:00:00.000Z", false, "youtube"],
+      ["c1:x", "2026-05-12T08:00:00.000Z", true, "x"],
+    ]);
+    // A card whose time was cleared: a post with its own time still shows, the others leave.
+    expect(itemsOf(card(), posts, "2026-05-10T12:00:00Z").map((i) => i.key)).toEqual(["c1:x"]);
+  });
+
+  it("asks only for the cards whose time lies in the window, with their updatedAt", () => {
+    const cards = [
+      card({ id: "a", scheduledAt: "2026-05-01T00:00:00Z", updatedAt: "ua" }),
+      card({ id: "b", scheduledAt: "2026-06-30T23:59:59Z" }),
+      card({ id: "c", scheduledAt: "2026-07-01T00:00:00Z", updatedAt: "uc" }),
+      card({ id: "d", scheduledAt: null, updatedAt: "ud" }),
+    ];
+    expect(cardsNear(cards, ms("2026-05-01T00:00:00Z"), ms("2026-06-30T23:59:59Z"))).toEqual([{ id: "a", updatedAt: "ua" }, { id: "b" }]);
+  });
+
+  it("the index places the posts read and equals a fresh bucketing as posts arrive and cards move", () => {
+    let cards = [
+      card({ id: "a", title: "A", scheduledAt: "2026-10-20T09:00:00Z" }),
+      card({ id: "b", title: "B", scheduledAt: "2026-10-21T09:00:00Z" }),
+    ];
+    const keys = (m: Map<string, CalendarItem[]>) => Object.fromEntries([...m].sort(([x], [y]) => x.localeCompare(y)).map(([d, l]) => [d, l.map((i) => i.key)]));
+    let index = indexDays(null, cards, BERLIN);
+    expect(keys(index.byDay)).toEqual({ "2026-10-20": ["a"], "2026-10-21": ["b"] });
+    const posts = new Map([["a", read("a", "2026-10-20T09:00:00Z", [["instagram", "2026-10-23T15:00:00Z"], ["tiktok", "2026-10-20T09:00:00Z"]])]]);
+    index = indexDays(index, cards, BERLIN, posts);
+    expect(keys(index.byDay)).toEqual({ "2026-10-20": ["a:tiktok"], "2026-10-21": ["b"], "2026-10-23": ["a:instagram"] });
+    // The card moves a day: its own-time post stays.
+    cards = [{ ...cards[0], scheduledAt: "2026-10-22T09:00:00Z" }, cards[1]];
+    index = indexDays(index, cards, BERLIN, posts);
+    expect(keys(index.byDay)).toEqual({ "2026-10-21": ["b"], "2026-10-22": ["a:tiktok"], "2026-10-23": ["a:instagram"] });
+    expect(keys(index.byDay)).toEqual(keys(indexDays(null, cards, BERLIN, posts).byDay));
   });
 });

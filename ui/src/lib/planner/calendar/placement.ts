@@ -2,7 +2,7 @@
 // IANA time zone, the month grid's weeks, the week's slots, per-day buckets with their "+N" overflow,
 // the instant a drop asks for (wall-clock arithmetic in the zone, correct across DST changes), and the
 // keyboard's moves. No DOM, no Svelte: placement.test.ts pins each rule.
-import type { CardSummary, Post } from "../../bindings";
+import type { CardPosts, CardStamp, CardSummary, Post } from "../../bindings";
 
 /** A calendar day, "YYYY-MM-DD" (a date in the chosen zone, not an instant). */
 export type DayKey = string;
@@ -131,22 +131,48 @@ export function zonedInstant(day: DayKey, minute: number, zone: string, extraMs 
 /**
  * A card's items: one per post at the post's own time (the card's where the post has none), or the
  * card itself at its time when it has no posts read. Posts and cards without any time are left out
- * (the unscheduled list shows them).
+ * (the unscheduled list shows them). The service gives each post its effective time and no flag, so
+ * a post's time is its own when it differs from the card's time as it was when the posts were read
+ * (`readCardAt`, default the card's now); a post without its own time follows the card's time now (a
+ * card moved here after its posts were read takes them along).
  */
-export function itemsOf(card: CardSummary, posts?: Pick<Post, "platform" | "scheduledAt">[] | null): CalendarItem[] {
+export function itemsOf(card: CardSummary, posts?: Pick<Post, "platform" | "scheduledAt">[] | null, readCardAt?: string | null): CalendarItem[] {
   const cardAt = card.scheduledAt ? Date.parse(card.scheduledAt) : NaN;
   if (posts && posts.length > 0) {
+    const base = readCardAt === undefined ? cardAt : readCardAt ? Date.parse(readCardAt) : NaN;
     const out: CalendarItem[] = [];
     for (const p of posts) {
-      const at = p.scheduledAt ? Date.parse(p.scheduledAt) : cardAt;
+      const t = p.scheduledAt ? Date.parse(p.scheduledAt) : NaN;
+      const own = !Number.isNaN(t) && t !== base;
+      const at = own ? t : cardAt;
       if (Number.isNaN(at)) continue;
-      out.push({ key: `${card.id}:${p.platform ?? ""}`, cardId: card.id, title: card.title, platform: p.platform ?? card.platform, at, own: !!p.scheduledAt && at !== cardAt });
+      out.push({ key: `${card.id}:${p.platform ?? ""}`, cardId: card.id, title: card.title, platform: p.platform ?? card.platform, at, own });
     }
     return out;
   }
   if (Number.isNaN(cardAt)) return [];
   return [{ key: card.id, cardId: card.id, title: card.title, platform: card.platform ?? card.platforms?.[0] ?? null, at: cardAt, own: false }];
 }
+
+/** The posts read for a card (`calendar_posts`), by card id. */
+export type PostsByCard = ReadonlyMap<string, CardPosts>;
+
+/** The cards whose posts the calendar asks for: those whose time lies within `[from, to]` (the visible
+ *  weeks plus a margin), each with the `updatedAt` the core keeps their posts by. A post whose own time
+ *  lies outside that window of its card's time shows at its own time only once its card was read. */
+export function cardsNear(cards: CardSummary[], from: number, to: number): CardStamp[] {
+  const out: CardStamp[] = [];
+  for (const c of cards) {
+    const at = c.scheduledAt ? Date.parse(c.scheduledAt) : NaN;
+    if (at >= from && at <= to) out.push(c.updatedAt ? { id: c.id, updatedAt: c.updatedAt } : { id: c.id });
+  }
+  return out;
+}
+
+const itemsWith = (c: CardSummary, posts?: PostsByCard | null) => {
+  const read = posts?.get(c.id);
+  return read ? itemsOf(c, read.posts, read.scheduledAt) : itemsOf(c);
+};
 
 /** Cards with no time at all (for the side list). */
 export const unscheduled = (cards: CardSummary[]): CardSummary[] => cards.filter((c) => !c.scheduledAt || Number.isNaN(Date.parse(c.scheduledAt)));
@@ -173,6 +199,8 @@ export type DayIndex = {
   /** Each card's items and the days they fall on. */
   placed: Map<string, CalendarItem[]>;
   byDay: Map<DayKey, CalendarItem[]>;
+  /** The posts each card was placed with (compared by identity, like the cards). */
+  posts: PostsByCard | null;
 };
 
 const byTime = (a: CalendarItem, b: CalendarItem) => a.at - b.at || a.title.localeCompare(b.title);
@@ -181,19 +209,20 @@ const byTime = (a: CalendarItem, b: CalendarItem) => a.at - b.at || a.title.loca
  *  card and item maps are taken over (not copied: 5,000 entries on every drop), so `prev` itself must
  *  not be used again — its `byDay` and its day lists stay as they were. The answer equals a fresh
  *  `bucketByDay` of every card's items (placement.test.ts checks that). */
-export function indexDays(prev: DayIndex | null, cards: CardSummary[], zone: string): DayIndex {
+export function indexDays(prev: DayIndex | null, cards: CardSummary[], zone: string, posts: PostsByCard | null = null): DayIndex {
   const full = (): DayIndex => {
     const cardMap = new Map<string, CardSummary>();
     const placed = new Map<string, CalendarItem[]>();
-    for (const c of cards) { cardMap.set(c.id, c); placed.set(c.id, itemsOf(c)); }
-    return { zone, cards: cardMap, placed, byDay: bucketByDay([...placed.values()].flat(), zone) };
+    for (const c of cards) { cardMap.set(c.id, c); placed.set(c.id, itemsWith(c, posts)); }
+    return { zone, cards: cardMap, placed, byDay: bucketByDay([...placed.values()].flat(), zone), posts };
   };
   if (!prev || prev.zone !== zone) return full();
   const changed: CardSummary[] = [];
   let added = 0;
+  const postsMoved = prev.posts !== posts;
   for (const c of cards) {
     const was = prev.cards.get(c.id);
-    if (was !== c) { changed.push(c); if (!was) added++; }
+    if (was !== c || (postsMoved && prev.posts?.get(c.id) !== posts?.get(c.id))) { changed.push(c); if (!was) added++; }
     if (changed.length > 200) return full();
   }
   let removed: string[] = [];
@@ -201,7 +230,7 @@ export function indexDays(prev: DayIndex | null, cards: CardSummary[], zone: str
     const ids = new Set(cards.map((c) => c.id));
     removed = [...prev.cards.keys()].filter((id) => !ids.has(id));
   }
-  if (changed.length === 0 && removed.length === 0) return prev;
+  if (changed.length === 0 && removed.length === 0) return postsMoved ? { ...prev, posts } : prev;
   const cardMap = prev.cards;
   const placed = prev.placed;
   const byDay = new Map(prev.byDay);
@@ -219,7 +248,7 @@ export function indexDays(prev: DayIndex | null, cards: CardSummary[], zone: str
   for (const card of changed) {
     take(card.id);
     cardMap.set(card.id, card);
-    const items = itemsOf(card);
+    const items = itemsWith(card, posts);
     placed.set(card.id, items);
     for (const it of items) {
       const k = dayOf(it.at, zone);
@@ -230,7 +259,7 @@ export function indexDays(prev: DayIndex | null, cards: CardSummary[], zone: str
       byDay.set(k, list);
     }
   }
-  return { zone, cards: cardMap, placed, byDay };
+  return { zone, cards: cardMap, placed, byDay, posts };
 }
 
 /** A day cell holding `capacity` rows: the items shown and how many the "+N" stands for. When they
