@@ -72,7 +72,7 @@ fn check(app: &AppState, p: &Params) -> Result<Ask, Refusal> {
     };
     let Some(client) = client else {
         return Err(Refusal::Page(format!(
-            "No app is registered as `{client_id}` with this sandbox. Go back to the app and connect again (it registers itself first)."
+            "No app is registered as “{client_id}” with this sandbox. Go back to the app and connect again (it registers itself first)."
         )));
     };
     let redirect_uri = match p.redirect_uri.as_deref() {
@@ -82,7 +82,7 @@ fn check(app: &AppState, p: &Params) -> Result<Ask, Refusal> {
     };
     if !client.allows(&redirect_uri) {
         return Err(Refusal::Page(format!(
-            "`{redirect_uri}` is not a redirect address {} registered, so this sandbox will not send you there. \
+            "{redirect_uri} is not a redirect address {} registered, so this sandbox will not send you there. \
              Go back to the app and connect again.",
             client.name
         )));
