@@ -220,9 +220,15 @@ export function indexDays(prev: DayIndex | null, cards: CardSummary[], zone: str
   const changed: CardSummary[] = [];
   let added = 0;
   const postsMoved = prev.posts !== posts;
+  // The cards whose posts changed: a pass over the posts read (hundreds), not over every card.
+  const postsChanged = new Set<string>();
+  if (postsMoved) {
+    for (const [id, read] of posts ?? []) if (prev.posts?.get(id) !== read) postsChanged.add(id);
+    for (const id of prev.posts?.keys() ?? []) if (!posts?.has(id)) postsChanged.add(id);
+  }
   for (const c of cards) {
     const was = prev.cards.get(c.id);
-    if (was !== c || (postsMoved && prev.posts?.get(c.id) !== posts?.get(c.id))) { changed.push(c); if (!was) added++; }
+    if (was !== c || postsChanged.has(c.id)) { changed.push(c); if (!was) added++; }
     if (changed.length > 200) return full();
   }
   let removed: string[] = [];
