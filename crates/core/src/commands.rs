@@ -188,7 +188,17 @@ pub async fn brand_kits_list(state: &AppState) -> IpcResult<Vec<BrandKitSummary>
 }
 
 pub use crate::planner::*;
-pub use crate::granted_apps::{granted_app_revoke, granted_apps, GrantRevokeArgs};
+pub use crate::granted_apps::GrantRevokeArgs;
+
+/// The apps the profile's account granted delegated access to (Settings), oldest first.
+pub async fn granted_apps(state: &AppState, args: ProfileRefArgs) -> IpcResult<Vec<api_types::OAuthGrant>> {
+    crate::granted_apps::list(state, &args.profile_id).await
+}
+
+/// Revokes one granted app at once and answers the list as it is now.
+pub async fn granted_app_revoke(state: &AppState, args: GrantRevokeArgs) -> IpcResult<Vec<api_types::OAuthGrant>> {
+    crate::granted_apps::revoke(state, args).await
+}
 pub use crate::outbox::{
     drafts_change_resolve, drafts_resolve, drafts_status, drafts_sync, DraftAction, DraftConflict, DraftsChangeArgs,
     DraftsResolveArgs, DraftsStatus, KeptChange, KeptKind, is_local,
