@@ -218,6 +218,14 @@ fn serve_mcp(m: &ArgMatches) -> ExitCode {
 /// `cdesk mcp --http`: no key; the issuer from `--issuer` or the base URL (`--base-url`,
 /// `CONTENTHERO_BASE_URL`, the profile's).
 fn serve_mcp_http(m: &ArgMatches, sub: &ArgMatches) -> ExitCode {
+    // Each client acts with its own OAuth grant: a key given here would be a mistake, never used.
+    if m.get_one::<String>("api-key").is_some() || sub.get_one::<String>("api-key").is_some() {
+        eprintln!("cdesk mcp --http: takes no API key (each client signs in by OAuth and acts with its own grant); drop --api-key");
+        return ExitCode::from(2);
+    }
+    if std::env::var_os("CONTENTHERO_API_KEY").is_some() {
+        eprintln!("cdesk mcp --http: CONTENTHERO_API_KEY is set and not used (each client acts with its own OAuth grant)");
+    }
     let options = mcp_http::Options {
         addr: sub.get_one::<String>("http").cloned().unwrap_or_default(),
         issuer: sub.get_one::<String>("issuer").cloned(),

@@ -341,3 +341,20 @@ async fn a_429_is_waited_out_and_said_on_stderr() {
     assert!(r.stderr.contains("rate limited by the service: waiting"), "{}", r.stderr);
     assert_eq!(r.json()["balance"].as_f64(), Some(sb.balance()));
 }
+
+/// `cdesk mcp --http` acts only with each client's OAuth grant: a key on its command line is refused as a
+/// usage error before anything starts (and not echoed); one in the environment is named as unused.
+#[tokio::test]
+async fn the_hosted_mcp_server_refuses_an_api_key() {
+    let env = Env::new();
+    let secret = "ch_live_NotUsedByTheHostedServer000000";
+    let run = env.run(&["mcp", "--http", "127.0.0.1:0", "--issuer", "http://127.0.0.1:1", "--api-key", secret]).await;
+    assert_eq!(run.code, 2, "stderr: {}", run.stderr);
+    assert!(run.stderr.contains("takes no API key"), "{}", run.stderr);
+    assert!(!run.stderr.contains(secret) && !run.stdout.contains(secret));
+    // From the environment: said on stderr, then the server goes on to its issuer (none here: exit 1).
+    let run = env.run_with(&[("CONTENTHERO_API_KEY", secret)], &["mcp", "--http", "127.0.0.1:0", "--issuer", "http://127.0.0.1:1"]).await;
+    assert_eq!(run.code, 1, "stderr: {}", run.stderr);
+    assert!(run.stderr.contains("CONTENTHERO_API_KEY is set and not used"), "{}", run.stderr);
+    assert!(!run.stderr.contains(secret));
+}
