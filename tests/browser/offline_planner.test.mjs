@@ -7,13 +7,12 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { launch } from "./browser.mjs";
 import { callCore } from "./webshell.mjs";
-import { Processes, SANDBOX_BIN, SANDBOX_READY, UI_DIST, WEB_SHELL_BIN, WEB_SHELL_READY } from "./processes.mjs";
+import { Processes, freePort, startRemoteSandbox, startWebShell } from "./processes.mjs";
 
 const ARTIFACTS = process.env.E2E_ARTIFACTS ?? fileURLToPath(new URL("../artifacts/browser", import.meta.url));
 
@@ -25,36 +24,14 @@ let browser, page, port, sandbox, shell, remoteUrl;
 let key = "";
 let pageErrors = [];
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port: p } = srv.address();
-      srv.close(() => resolve(p));
-    });
-  });
-}
-
 async function startSandbox() {
-  const { child, matches } = await procs.start(
-    SANDBOX_BIN,
-    ["serve", "--db", DB, "--addr", `127.0.0.1:${port}`, "--seed", "demo"],
-    SANDBOX_READY,
-    path.join(ARTIFACTS, "offline-planner-sandbox.log"),
-  );
-  sandbox = child;
-  return { url: matches[0], key: matches[1] };
+  const remote = await startRemoteSandbox(procs, { db: DB, port, log: path.join(ARTIFACTS, "offline-planner-sandbox.log") });
+  sandbox = remote.child;
+  return remote;
 }
 
 async function startShell() {
-  const { child, matches } = await procs.start(
-    WEB_SHELL_BIN,
-    ["--data-dir", DATA, "--ui-dist", UI_DIST, "--memory-secrets"],
-    WEB_SHELL_READY,
-    path.join(ARTIFACTS, "offline-planner-web-shell.log"),
-  );
-  shell = { child, url: matches[0], origin: new URL(matches[0]).origin, token: new URL(matches[0]).searchParams.get("token") };
+  shell = await startWebShell(procs, { data: DATA, log: path.join(ARTIFACTS, "offline-planner-web-shell.log") });
 }
 
 const ipc = (command, args) => callCore(shell.origin, shell.token, command, args);

@@ -3,6 +3,7 @@
 // Binaries: SANDBOX_BIN and WEB_SHELL_BIN (scripts/ui-e2e.sh), else $CARGO_TARGET_DIR/debug.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -62,4 +63,40 @@ export class Processes {
   stopAll() {
     return Promise.all([...this.children].map((c) => this.stop(c)));
   }
+}
+
+/** A free loopback port, for a server that must come back on the same address after a restart. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** A sandbox playing the remote service on a fixed port and database file (so a journey can stop and
+ *  restart it), seeded with the demo: answers its child, URL and the key it minted. */
+export async function startRemoteSandbox(procs, { db, port, log }) {
+  const { child, matches } = await procs.start(
+    SANDBOX_BIN,
+    ["serve", "--db", db, "--addr", `127.0.0.1:${port}`, "--seed", "demo"],
+    SANDBOX_READY,
+    log,
+  );
+  return { child, url: matches[0], key: matches[1] };
+}
+
+/** web-shell on its own data folder, keys in its memory: answers its child, URL, origin and token. */
+export async function startWebShell(procs, { data, log }) {
+  const { child, matches } = await procs.start(
+    WEB_SHELL_BIN,
+    ["--data-dir", data, "--ui-dist", UI_DIST, "--memory-secrets"],
+    WEB_SHELL_READY,
+    log,
+  );
+  const url = new URL(matches[0]);
+  return { child, url: matches[0], origin: url.origin, token: url.searchParams.get("token") };
 }
