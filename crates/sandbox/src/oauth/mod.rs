@@ -95,6 +95,28 @@ pub fn router() -> Router<AppState> {
         .route("/oauth/revoke", post(token::revoke))
 }
 
+/// How long past its expiry a code or an access token is kept before a start purges it: a replayed code
+/// is still recognised (and what it issued revoked) for that long. Refresh tokens are never purged while
+/// their grant lives: an old, rotated one must stay known so that its reuse revokes the grant.
+pub const PURGE_AFTER_S: i64 = 86_400;
+
+/// Deletes the codes and access tokens that expired (or were revoked) more than [`PURGE_AFTER_S`] before
+/// `now_s`, and every token of a revoked grant: without it the tables grow with each sign-in and refresh.
+/// Answers how many rows went.
+pub fn purge_expired(conn: &Connection, now_s: i64) -> rusqlite::Result<usize> {
+    let before = now_s - PURGE_AFTER_S;
+    let codes = conn.execute("DELETE FROM oauth_codes WHERE expires_at < ?1", [before])?;
+    let access = conn.execute(
+        "DELETE FROM oauth_tokens WHERE kind = 'access' AND expires_at IS NOT NULL AND expires_at < ?1",
+        [before],
+    )?;
+    let revoked = conn.execute(
+        "DELETE FROM oauth_tokens WHERE grant_id IN (SELECT id FROM oauth_grants WHERE revoked_at IS NOT NULL)",
+        [],
+    )?;
+    Ok(codes + access + revoked)
+}
+
 pub fn now_s() -> i64 {
     time::now().unix_timestamp()
 }
@@ -282,6 +304,58 @@ mod tests {
         assert!(a.starts_with("cho_at_"));
         assert_eq!(a.len(), ACCESS_PREFIX.len() + 43);
         assert_ne!(a, new_secret(ACCESS_PREFIX));
+    }
+
+    #[test]
+    fn a_start_purges_old_codes_and_access_tokens_and_keeps_what_reuse_detection_needs() {
+        let dir = std::env::temp_dir().join(format!("oauth-purge-{}", crate::db::new_id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let db = crate::db::Db::open(&dir.join("sandbox.db")).unwrap();
+        let conn = db.lock();
+        let account = crate::auth::create_account(&conn, "a", 0.0).unwrap();
+        for (id, revoked) in [("live", None), ("gone", Some("2026-01-01T00:00:00Z"))] {
+            conn.execute(
+                "INSERT INTO oauth_grants (id, account_id, client_id, scopes, created_at, revoked_at) VALUES (?1, ?2, 'c', 's', 'x', ?3)",
+                params![id, account, revoked],
+            )
+            .unwrap();
+        }
+        let now = now_s();
+        let old = now - PURGE_AFTER_S - 10;
+        let tokens = [
+            ("old-access", "access", "live", Some(old)),
+            ("revoked-access", "access", "live", Some(0)),
+            ("recently-expired-access", "access", "live", Some(now - 10)),
+            ("rotated-refresh", "refresh", "live", None),
+            ("refresh-of-a-revoked-grant", "refresh", "gone", None),
+        ];
+        for (hash, kind, grant, expires) in tokens {
+            conn.execute(
+                "INSERT INTO oauth_tokens (token_hash, kind, grant_id, audience, scopes, issued_at, expires_at, used_at)
+                 VALUES (?1, ?2, ?3, 'aud', 's', 0, ?4, 1)",
+                params![hash, kind, grant, expires],
+            )
+            .unwrap();
+        }
+        for (hash, expires) in [("old-code", old), ("recent-code", now - 10)] {
+            conn.execute(
+                "INSERT INTO oauth_codes (code_hash, client_id, account_id, redirect_uri, challenge, resource, scopes, expires_at, grant_id)
+                 VALUES (?1, 'c', ?2, 'r', 'ch', 'res', 's', ?3, 'live')",
+                params![hash, account, expires],
+            )
+            .unwrap();
+        }
+        assert_eq!(purge_expired(&conn, now).unwrap(), 4);
+        let left = |table: &str, column: &str| -> Vec<String> {
+            let mut st = conn.prepare(&format!("SELECT {column} FROM {table} ORDER BY {column}")).unwrap();
+            st.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+        };
+        // A rotated refresh token of a live grant stays: its reuse must still revoke the grant.
+        assert_eq!(left("oauth_tokens", "token_hash"), ["recently-expired-access", "rotated-refresh"]);
+        // A code that expired a moment ago stays: a replay is still recognised.
+        assert_eq!(left("oauth_codes", "code_hash"), ["recent-code"]);
+        drop(conn);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -98,6 +98,11 @@ pub fn storage_router(state: &AppState) -> Router<AppState> {
     if let Err(e) = purge_expired_uploads(&conn, time::now_ms()) {
         tracing::warn!(%e, "could not purge expired uploads");
     }
+    match crate::oauth::purge_expired(&conn, crate::oauth::now_s()) {
+        Ok(0) => {}
+        Ok(n) => tracing::info!(purged = n, "expired OAuth codes and tokens purged"),
+        Err(e) => tracing::warn!(%e, "could not purge expired OAuth codes and tokens"),
+    }
     drop(conn);
     Router::new()
         .route(
