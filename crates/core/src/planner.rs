@@ -301,29 +301,46 @@ async fn first_pages(
 
 pub async fn space_create(session: &impl WithOutbox, args: SpaceCreateArgs) -> IpcResult<Space> {
     let name = check_text("name", "space", &args.name, 120)?;
-    match session.client().await?.spaces().create(&CreateSpace { name: name.clone(), ..Default::default() }).await {
-        Ok(space) => Ok(space),
+    // Kept: the space is made when the service answers; until then it has a local id. `known`: the spaces
+    // of this name before a send whose answer was lost, so that the sync takes that one if it landed.
+    let keep = |known: Option<Vec<String>>| -> IpcResult<Space> {
+        let local_id = outbox::new_local_id();
+        kept_made(session, outbox::PlannerOp::SpaceCreate { local_id: local_id.clone(), name: name.clone(), known })?;
+        Ok(Space {
+            id: local_id,
+            account_id: None,
+            name: name.clone(),
+            cover_url: None,
+            cover_position: None,
+            is_favorite: false,
+            archived_at: None,
+            created_at: None,
+            updated_at: None,
+            post_count: Some(0),
+        })
+    };
+    let client = session.client().await?;
+    // Never made twice (no idempotency key for spaces): the spaces of this name are read first, so that
+    // when the create's answer is lost a second read shows whether it landed.
+    let before: Vec<String> = match outbox::same_spaces(&client, &name).await {
+        Ok(l) => l.into_iter().map(|s| s.id).collect(),
         Err(e) => {
             let e = IpcError::from(e);
-            if !outbox::is_unanswered(&e) {
-                return Err(e);
+            return if outbox::is_unanswered(&e) { keep(None) } else { Err(e) };
+        }
+    };
+    match client.spaces().create(&CreateSpace { name: name.clone(), ..Default::default() }).await {
+        Ok(space) => Ok(space),
+        Err(e) => {
+            if answer_lost(&e) {
+                if let Ok(now) = outbox::same_spaces(&client, &name).await {
+                    if let Some(space) = now.into_iter().find(|s| !before.contains(&s.id)) {
+                        return Ok(space);
+                    }
+                }
             }
-            // Kept: the space is made when the service answers; until then it has a local id.
-            let local_id = outbox::new_local_id();
-            let op = outbox::PlannerOp::SpaceCreate { local_id: local_id.clone(), name: name.clone() };
-            kept_made(session, op)?;
-            Ok(Space {
-                id: local_id,
-                account_id: None,
-                name,
-                cover_url: None,
-                cover_position: None,
-                is_favorite: false,
-                archived_at: None,
-                created_at: None,
-                updated_at: None,
-                post_count: Some(0),
-            })
+            let e = IpcError::from(e);
+            if outbox::is_unanswered(&e) { keep(Some(before)) } else { Err(e) }
         }
     }
 }
@@ -376,35 +393,47 @@ async fn archive(client: &api_client::Client, asset_type: &str, id: String, arch
 pub async fn stage_create(session: &impl WithOutbox, args: StageCreateArgs) -> IpcResult<Stage> {
     let name = check_text("name", "stage", &args.name, 60)?;
     let (color, after_id) = (non_empty(args.color), non_empty(args.after_id));
-    let op = outbox::PlannerOp::StageCreate {
-        local_id: outbox::new_local_id(),
+    let local_id = outbox::new_local_id();
+    let op = |known: Option<Vec<String>>| outbox::PlannerOp::StageCreate {
+        local_id: local_id.clone(),
         space_id: args.space_id.clone(),
         name: name.clone(),
         color: color.clone(),
         after_id: after_id.clone(),
-    };
-    let req = CreateStage { name: name.clone(), space_id: Some(args.space_id), color: color.clone(), after_id, ..Default::default() };
-    let local = |op: &outbox::PlannerOp| match op {
-        outbox::PlannerOp::StageCreate { local_id, .. } => local_id.clone(),
-        _ => String::new(),
+        known,
     };
     // Kept: the stage is made when the service answers; until then it has a local id (the end of the board).
-    let kept = |id: String| Stage { id, name: name.clone(), slug: None, color: color.clone(), sort_order: f64::MAX, is_default: false };
-    if outbox::must_keep(session, &op)? {
-        let id = local(&op);
-        kept_made(session, op)?;
-        return Ok(kept(id));
+    // `known`: the stages of this name before a send whose answer was lost (the sync takes that one if it landed).
+    let keep = |known: Option<Vec<String>>| -> IpcResult<Stage> {
+        kept_made(session, op(known))?;
+        Ok(Stage { id: local_id.clone(), name: name.clone(), slug: None, color: color.clone(), sort_order: f64::MAX, is_default: false })
+    };
+    if outbox::must_keep(session, &op(None))? {
+        return keep(None);
     }
-    match session.client().await?.stages().create(&req).await {
-        Ok(stage) => Ok(stage),
+    let client = session.client().await?;
+    // Never made twice (no idempotency key for stages): the stages of this name are read first, so that
+    // when the create's answer is lost a second read shows whether it landed.
+    let before: Vec<String> = match outbox::same_stages(&client, &args.space_id, &name).await {
+        Ok(l) => l.into_iter().map(|s| s.id).collect(),
         Err(e) => {
             let e = IpcError::from(e);
-            if !outbox::is_unanswered(&e) {
-                return Err(e);
+            return if outbox::is_unanswered(&e) { keep(None) } else { Err(e) };
+        }
+    };
+    let req = CreateStage { name: name.clone(), space_id: Some(args.space_id.clone()), color: color.clone(), after_id: after_id.clone(), ..Default::default() };
+    match client.stages().create(&req).await {
+        Ok(stage) => Ok(stage),
+        Err(e) => {
+            if answer_lost(&e) {
+                if let Ok(now) = outbox::same_stages(&client, &args.space_id, &name).await {
+                    if let Some(stage) = now.into_iter().find(|s| !before.contains(&s.id)) {
+                        return Ok(stage);
+                    }
+                }
             }
-            let id = local(&op);
-            kept_made(session, op)?;
-            Ok(kept(id))
+            let e = IpcError::from(e);
+            if outbox::is_unanswered(&e) { keep(Some(before)) } else { Err(e) }
         }
     }
 }
@@ -515,11 +544,7 @@ pub async fn card_create(session: &impl Session, args: CardCreateArgs) -> IpcRes
     }
 }
 
-/// A failure after which a write may or may not have landed: nothing (or something unreadable) answered.
-pub(crate) fn answer_lost(e: &api_client::ApiError) -> bool {
-    use api_client::ApiError as E;
-    matches!(e, E::Network { .. } | E::Server { .. } | E::Decode { .. } | E::Http { .. })
-}
+pub(crate) use crate::outbox::answer_lost;
 
 pub async fn card_move(session: &impl WithOutbox, args: CardMoveArgs) -> IpcResult<CardSummary> {
     if args.before_card_id.as_deref() == Some(args.card_id.as_str()) {

@@ -4,7 +4,7 @@
 //! poller stops and asks for a key, then resumes on a new key); a card create whose answer is lost (a
 //! read shows it happened; nothing is created twice).
 mod common;
-use common::{start_app, temp_dir, Remote};
+use common::{answer_losing_proxy, start_app, temp_dir, Remote};
 use contentdesk_core::commands::{self as c, *};
 use contentdesk_core::{AppState, IpcCode, MemoryStore};
 use serde_json::json;
@@ -186,62 +186,10 @@ async fn a_401_while_polling_stops_the_poller_asks_for_a_key_and_a_new_key_resum
     app.studio().shutdown();
 }
 
-/// A proxy in front of `upstream` that passes everything through, except that the answer to a request
-/// starting with `drop_prefix` is swallowed and the connection closed: the request lands, its answer is
-/// lost (what a timeout after the server acted looks like to the app).
-async fn answer_losing_proxy(upstream: std::net::SocketAddr, drop_prefix: &'static str) -> std::net::SocketAddr {
-    use std::sync::atomic::{AtomicBool, Ordering};
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        loop {
-            let Ok((client, _)) = listener.accept().await else { return };
-            tokio::spawn(async move {
-                let Ok(server) = tokio::net::TcpStream::connect(upstream).await else { return };
-                let (mut cr, mut cw) = client.into_split();
-                let (mut sr, mut sw) = server.into_split();
-                let drop_next = Arc::new(AtomicBool::new(false));
-                let flag = drop_next.clone();
-                let up = tokio::spawn(async move {
-                    let mut buf = vec![0u8; 64 * 1024];
-                    loop {
-                        let n = match cr.read(&mut buf).await {
-                            Ok(0) | Err(_) => return,
-                            Ok(n) => n,
-                        };
-                        if buf[..n].starts_with(drop_prefix.as_bytes()) {
-                            flag.store(true, Ordering::SeqCst);
-                        }
-                        if sw.write_all(&buf[..n]).await.is_err() {
-                            return;
-                        }
-                    }
-                });
-                let mut buf = vec![0u8; 64 * 1024];
-                loop {
-                    let n = match sr.read(&mut buf).await {
-                        Ok(0) | Err(_) => break,
-                        Ok(n) => n,
-                    };
-                    if drop_next.load(Ordering::SeqCst) {
-                        break; // the server answered; the app never hears it
-                    }
-                    if cw.write_all(&buf[..n]).await.is_err() {
-                        break;
-                    }
-                }
-                up.abort();
-            });
-        }
-    });
-    addr
-}
-
 #[tokio::test]
 async fn a_card_create_whose_answer_is_lost_is_read_back_not_created_twice() {
     let remote = Remote::start_with(config(1000)).await;
-    let proxy = answer_losing_proxy(remote.addr, "POST /api/v1/cards ").await;
+    let (proxy, _) = answer_losing_proxy(remote.addr, "POST /api/v1/cards ", false).await;
     let store = Arc::new(MemoryStore::new());
     let app = start_app(&temp_dir("money-create"), &store).await;
     let base = format!("http://{proxy}{}", api_types::API_PREFIX);

@@ -184,3 +184,54 @@ async fn dropping_a_stage_made_offline_drops_what_names_it() {
     assert_eq!((s.sent, s.waiting), (0, 0));
     assert_eq!(remote.client().cards().get(&card.id).await.unwrap().summary.stage_id, card.stage_id, "the card did not move");
 }
+
+/// A stage or space create whose answer is lost, and the read-back with it (the network went away just
+/// after the request left: a real TCP proxy swallowing every answer from then on, as the sandbox cannot
+/// lose its own), is kept with the ids of that name it read before; when the network is back the sync
+/// finds the one the lost send made and takes it: one stage and one space on the service, not two, and
+/// a card moved into the stage meanwhile lands in it.
+#[tokio::test]
+async fn a_create_whose_answer_was_lost_is_taken_at_sync_not_made_twice() {
+    use std::sync::atomic::Ordering;
+    for what in ["stage", "space"] {
+        let remote = Remote::start().await;
+        let prefix = if what == "stage" { "POST /api/v1/stages " } else { "POST /api/v1/spaces " };
+        let (proxy, healed) = common::answer_losing_proxy(remote.addr, prefix, true).await;
+        let store = std::sync::Arc::new(contentdesk_core::MemoryStore::new());
+        let app = start_app(&common::temp_dir("lost-create"), &store).await;
+        let base = format!("http://{proxy}{}", api_types::API_PREFIX);
+        let p = c::profile_add(&app, ProfileAddArgs { name: "Work".into(), base_url: Some(base) }).await.unwrap();
+        c::profile_select(&app, ProfileIdArgs { id: p.id.clone() }).await.unwrap();
+        c::key_set(&app, KeySetArgs { profile_id: p.id, key: remote.key.clone() }).await.unwrap();
+        let d = demo(&app).await;
+        let name = format!("Lost answer {what}");
+        let made_id = if what == "stage" {
+            c::stage_create(&app, StageCreateArgs { space_id: d.space.clone(), name: name.clone(), color: None, after_id: None })
+                .await
+                .unwrap()
+                .id
+        } else {
+            c::space_create(&app, SpaceCreateArgs { name: name.clone() }).await.unwrap().id
+        };
+        assert!(is_local(&made_id), "kept with a local id: {made_id}");
+        if what == "stage" {
+            let card = &d.cards[0];
+            let args = CardMoveArgs { card_id: card.id.clone(), stage_id: made_id.clone(), before_card_id: None, base_updated_at: card.updated_at.clone(), title: None };
+            assert_eq!(c::card_move(&app, args).await.unwrap_err().code, IpcCode::Queued);
+        }
+        healed.store(true, Ordering::SeqCst);
+        let s = c::drafts_sync(&app).await.unwrap();
+        assert_eq!(s.waiting, 0, "{s:?}");
+        let client = remote.client();
+        let ids: Vec<String> = if what == "stage" {
+            client.stages().list(Some(&d.space)).await.unwrap().stages.into_iter().filter(|s| s.name == name).map(|s| s.id).collect()
+        } else {
+            client.spaces().list(false).await.unwrap().into_iter().filter(|s| s.name == name).map(|s| s.id).collect()
+        };
+        assert_eq!(ids.len(), 1, "one {what} named {name} on the service, not two: {ids:?}");
+        if what == "stage" {
+            let moved = client.cards().get(&d.cards[0].id).await.unwrap();
+            assert_eq!(moved.summary.stage_id.as_deref(), Some(ids[0].as_str()), "the card follows the stage the lost send made");
+        }
+    }
+}

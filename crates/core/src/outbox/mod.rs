@@ -35,7 +35,10 @@ mod planner;
 mod sections;
 pub use cards::*;
 pub use planner::{is_local, KeptChange, KeptKind, StageBase, LOCAL_PREFIX};
-pub(crate) use planner::{is_unanswered, keep as keep_planner, must_keep, new_local_id, saw_spaces, saw_stages, seen_base, Base, PlannerOp};
+pub(crate) use planner::{
+    answer_lost, is_unanswered, keep as keep_planner, must_keep, new_local_id, same_spaces, same_stages, saw_spaces, saw_stages, seen_base, Base,
+    PlannerOp,
+};
 pub use sections::*;
 
 const FILE: &str = "outbox.json";

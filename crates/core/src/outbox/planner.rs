@@ -20,7 +20,7 @@
 //! real one (`ids` of the profile) and every later change is sent with the real id. A change that meets a
 //! conflict or a refusal stays, and blocks only the changes that depend on it (the same target, or the
 //! local id it would have made); the others are sent.
-use api_types::{ArchiveRequest, CreateSpace, CreateStage, DeleteStage, UpdateSpace, UpdateStage};
+use api_types::{ArchiveRequest, CreateSpace, CreateStage, DeleteStage, Space, Stage, UpdateSpace, UpdateStage};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashSet};
 use ts_rs::TS;
@@ -55,7 +55,17 @@ pub struct StageBase {
 #[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub(crate) enum PlannerOp {
     CardArchive { card_id: String, archived: bool },
-    StageCreate { local_id: String, space_id: String, name: String, color: Option<String>, after_id: Option<String> },
+    /// `known`: the ids of the stages of this name in the space, read just before a create whose answer
+    /// was lost; a new one of the name at sync is that create landing, taken rather than made twice.
+    StageCreate {
+        local_id: String,
+        space_id: String,
+        name: String,
+        color: Option<String>,
+        after_id: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        known: Option<Vec<String>>,
+    },
     StageUpdate {
         space_id: String,
         stage_id: String,
@@ -65,7 +75,13 @@ pub(crate) enum PlannerOp {
         before_id: Option<String>,
     },
     StageDelete { space_id: String, stage_id: String, target_stage_id: Option<String> },
-    SpaceCreate { local_id: String, name: String },
+    /// `known`: as for a stage, the spaces of this name read before a create whose answer was lost.
+    SpaceCreate {
+        local_id: String,
+        name: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        known: Option<Vec<String>>,
+    },
     SpaceRename { space_id: String, name: String },
     SpaceArchive { space_id: String, archived: bool },
 }
@@ -482,16 +498,19 @@ async fn send_op(client: &api_client::Client, change: &PlannerChange, ids: &BTre
             let updated_at = client.cards().get(&card_id).await.ok().and_then(|c| c.summary.updated_at);
             Ok(Op::Done(None, After { updated_at, stage: None }))
         }
-        PlannerOp::StageCreate { local_id, space_id, name, color, after_id } => {
+        PlannerOp::StageCreate { local_id, space_id, name, color, after_id, known } => {
+            let space_id = real!(space_id);
             let req = CreateStage {
                 name: name.clone(),
-                space_id: Some(real!(space_id)),
+                space_id: Some(space_id.clone()),
                 color: color.clone(),
                 after_id: real_opt!(after_id),
                 ..Default::default()
             };
-            let stage = client.stages().create(&req).await?;
-            Ok(Op::Done(Some((local_id.clone(), stage.id)), After::default()))
+            let ids = |l: Vec<Stage>| l.into_iter().map(|s| s.id).collect::<Vec<_>>();
+            let read = || async { same_stages(client, &space_id, name).await.map(ids) };
+            let id = create_once(known.as_ref(), read, || async { client.stages().create(&req).await.map(|s| s.id) }).await?;
+            Ok(Op::Done(Some((local_id.clone(), id)), After::default()))
         }
         PlannerOp::StageUpdate { space_id, stage_id, name, color, after_id, before_id } => {
             let (space_id, stage_id) = (real!(space_id), real!(stage_id));
@@ -531,9 +550,11 @@ async fn send_op(client: &api_client::Client, change: &PlannerChange, ids: &BTre
             client.stages().delete(&stage_id, &req).await?;
             Ok(Op::Done(None, After::default()))
         }
-        PlannerOp::SpaceCreate { local_id, name } => {
-            let space = client.spaces().create(&CreateSpace { name: name.clone(), ..Default::default() }).await?;
-            Ok(Op::Done(Some((local_id.clone(), space.id)), After::default()))
+        PlannerOp::SpaceCreate { local_id, name, known } => {
+            let req = CreateSpace { name: name.clone(), ..Default::default() };
+            let read = || async { same_spaces(client, name).await.map(|l| l.into_iter().map(|s| s.id).collect::<Vec<_>>()) };
+            let id = create_once(known.as_ref(), read, || async { client.spaces().create(&req).await.map(|s| s.id) }).await?;
+            Ok(Op::Done(Some((local_id.clone(), id)), After::default()))
         }
         PlannerOp::SpaceRename { space_id, name } => {
             let space_id = real!(space_id);
@@ -553,6 +574,53 @@ async fn send_op(client: &api_client::Client, change: &PlannerChange, ids: &BTre
             let updated_at = client.spaces().get(&space_id).await.ok().and_then(|s| s.updated_at);
             Ok(Op::Done(None, After { updated_at, stage: None }))
         }
+    }
+}
+
+/// A failure after which a write may or may not have landed: nothing (or something unreadable) answered.
+pub(crate) fn answer_lost(e: &api_client::ApiError) -> bool {
+    use api_client::ApiError as E;
+    matches!(e, E::Network { .. } | E::Server { .. } | E::Decode { .. } | E::Http { .. })
+}
+
+/// The stages of `name` in a space (a create's read-back: the API takes no idempotency key for stages).
+pub(crate) async fn same_stages(client: &api_client::Client, space_id: &str, name: &str) -> Result<Vec<Stage>, api_client::ApiError> {
+    Ok(client.stages().list(Some(space_id)).await?.stages.into_iter().filter(|s| s.name == name).collect())
+}
+
+/// The spaces of `name` (a create's read-back, as for stages).
+pub(crate) async fn same_spaces(client: &api_client::Client, name: &str) -> Result<Vec<Space>, api_client::ApiError> {
+    Ok(client.spaces().list(false).await?.into_iter().filter(|s| s.name == name).collect())
+}
+
+/// A kept create sent so that it is never made twice: with `known` (the ids of that name read before an
+/// earlier send whose answer was lost) a new one of the name is that send landing and is taken; otherwise
+/// the ids are read now, the create sent, and when its answer is lost (nothing or a 5xx answered) read
+/// again, a new one being this create. Answers the created id.
+async fn create_once<R, RF, C, CF>(known: Option<&Vec<String>>, read: R, create: C) -> IpcResult<String>
+where
+    R: Fn() -> RF,
+    RF: std::future::Future<Output = Result<Vec<String>, api_client::ApiError>>,
+    C: FnOnce() -> CF,
+    CF: std::future::Future<Output = Result<String, api_client::ApiError>>,
+{
+    let before = match known {
+        Some(k) => {
+            if let Some(id) = read().await?.into_iter().find(|id| !k.contains(id)) {
+                tracing::info!(%id, "a kept create had landed before its answer was lost; taken, not made again");
+                return Ok(id);
+            }
+            k.clone()
+        }
+        None => read().await?,
+    };
+    match create().await {
+        Ok(id) => Ok(id),
+        Err(e) if answer_lost(&e) => match read().await.ok().and_then(|now| now.into_iter().find(|id| !before.contains(id))) {
+            Some(id) => Ok(id),
+            None => Err(e.into()),
+        },
+        Err(e) => Err(e.into()),
     }
 }
 

@@ -116,3 +116,76 @@ pub async fn app_on(remote: &Remote) -> (AppState, PathBuf, Arc<MemoryStore>) {
     c::key_set(&app, KeySetArgs { profile_id: p.id, key: remote.key.clone() }).await.unwrap();
     (app, dir, store)
 }
+
+/// A proxy in front of `upstream` that passes everything through, except that the answer to a request
+/// starting with `drop_prefix` is swallowed and the connection closed: the request lands, its answer is
+/// lost (what a timeout after the server acted looks like to the app). `sticky`: from that request on,
+/// every answer on every connection is lost too (the network went away just after the request left),
+/// until the returned switch is set (`healed.store(true)`). A real fault at the TCP layer: the sandbox
+/// cannot lose its own answers.
+#[allow(dead_code)]
+pub async fn answer_losing_proxy(
+    upstream: std::net::SocketAddr,
+    drop_prefix: &'static str,
+    sticky: bool,
+) -> (std::net::SocketAddr, Arc<std::sync::atomic::AtomicBool>) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let healed = Arc::new(AtomicBool::new(false));
+    let broken = Arc::new(AtomicBool::new(false));
+    let switch = healed.clone();
+    tokio::spawn(async move {
+        loop {
+            let Ok((client, _)) = listener.accept().await else { return };
+            let (healed, broken) = (healed.clone(), broken.clone());
+            tokio::spawn(async move {
+                let Ok(server) = tokio::net::TcpStream::connect(upstream).await else { return };
+                let (mut cr, mut cw) = client.into_split();
+                let (mut sr, mut sw) = server.into_split();
+                let drop_next = Arc::new(AtomicBool::new(false));
+                let flag = drop_next.clone();
+                let seen = broken.clone();
+                let up = tokio::spawn(async move {
+                    let mut buf = vec![0u8; 64 * 1024];
+                    loop {
+                        let n = match cr.read(&mut buf).await {
+                            Ok(0) | Err(_) => return,
+                            Ok(n) => n,
+                        };
+                        if buf[..n].starts_with(drop_prefix.as_bytes()) {
+                            flag.store(true, Ordering::SeqCst);
+                            if sticky {
+                                seen.store(true, Ordering::SeqCst);
+                            }
+                        }
+                        if sw.write_all(&buf[..n]).await.is_err() {
+                            return;
+                        }
+                    }
+                });
+                let mut buf = vec![0u8; 64 * 1024];
+                loop {
+                    let n = match sr.read(&mut buf).await {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => n,
+                    };
+                    let lost = if sticky {
+                        (drop_next.load(Ordering::SeqCst) || broken.load(Ordering::SeqCst)) && !healed.load(Ordering::SeqCst)
+                    } else {
+                        drop_next.load(Ordering::SeqCst)
+                    };
+                    if lost {
+                        break; // the server answered; the app never hears it
+                    }
+                    if cw.write_all(&buf[..n]).await.is_err() {
+                        break;
+                    }
+                }
+                up.abort();
+            });
+        }
+    });
+    (addr, switch)
+}
