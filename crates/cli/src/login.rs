@@ -59,20 +59,10 @@ fn now_iso() -> String {
     time_iso(secs)
 }
 
-/// Seconds since 1970 as `YYYY-MM-DDTHH:MM:SSZ` (civil from days, Howard Hinnant's algorithm).
+/// Seconds since 1970 as `YYYY-MM-DDTHH:MM:SSZ`.
 fn time_iso(secs: u64) -> String {
-    let days = (secs / 86_400) as i64;
-    let rem = secs % 86_400;
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
+    let (y, m, d, hh, mm, ss) = contentdesk_core::jsonfile::utc_civil(secs);
+    format!("{y:04}-{m:02}-{d:02}T{hh:02}:{mm:02}:{ss:02}Z")
 }
 
 /// The named profile (refused when it is the app's local sandbox, whose key the app makes).

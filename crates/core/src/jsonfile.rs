@@ -97,9 +97,15 @@ fn sync_dir(dir: &Path) -> std::io::Result<()> {
 
 /// Now in UTC as `20250131T235959Z` (file names: sorts by time, no `:`).
 pub fn utc_stamp() -> String {
-    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0) as i64;
-    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    // Civil from days (Howard Hinnant's algorithm).
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let (y, m, d, hh, mm, ss) = utc_civil(secs);
+    format!("{y:04}{m:02}{d:02}T{hh:02}{mm:02}{ss:02}Z")
+}
+
+/// Seconds since 1970 as UTC year, month, day, hour, minute, second (civil from days, Howard Hinnant's
+/// algorithm): the one calendar sum for file stamps here and the CLI's ISO times.
+pub fn utc_civil(secs: u64) -> (i64, i64, i64, u64, u64, u64) {
+    let (days, rem) = ((secs / 86_400) as i64, secs % 86_400);
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;
@@ -109,7 +115,7 @@ pub fn utc_stamp() -> String {
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}{m:02}{d:02}T{:02}{:02}{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
+    (y, m, d, rem / 3600, rem % 3600 / 60, rem % 60)
 }
 
 /// Moves a damaged file out of the way as `<name>.damaged-<UTC time>` (with `-2`, `-3`, … when that
