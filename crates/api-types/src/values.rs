@@ -80,7 +80,14 @@ pub fn value_lists() -> Vec<(&'static str, Vec<&'static str>)> {
         ("CONTENT_TYPES", ContentType::ALL.to_vec()),
         ("MODEL_KINDS", ModelKind::ALL.to_vec()),
         ("GENERATION_STATUSES", GenerationStatus::ALL.to_vec()),
+        ("SCOPES", crate::scopes::ALL.to_vec()),
     ]
+}
+
+/// Every value → words map the UI shows, by the name it imports it under, for `export-bindings`: the
+/// scopes in the words a person decides on (Settings → Granted apps shows these, the code beside them).
+pub fn value_words() -> Vec<(&'static str, Vec<(&'static str, &'static str)>)> {
+    vec![("SCOPE_DESCRIPTIONS", crate::scopes::DESCRIPTIONS.to_vec())]
 }
 
 /// Every number the UI checks too, by the name it imports it under, for `export-bindings`.

@@ -186,6 +186,10 @@ fn write_value_lists(dir: &Path) -> std::io::Result<()> {
         let items: Vec<String> = values.iter().map(|v| format!("{v:?}")).collect();
         out.push_str(&format!("export const {name} = [{}] as const;\n", items.join(", ")));
     }
+    for (name, pairs) in api_types::values::value_words() {
+        let items: Vec<String> = pairs.iter().map(|(k, v)| format!("  {k:?}: {v:?},\n")).collect();
+        out.push_str(&format!("export const {name}: Readonly<Record<string, string>> = {{\n{}}};\n", items.concat()));
+    }
     for (name, value) in api_types::values::value_numbers() {
         out.push_str(&format!("export const {name} = {value};\n"));
     }

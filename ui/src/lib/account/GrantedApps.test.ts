@@ -43,7 +43,14 @@ describe("granted apps in Settings", () => {
     const rows = await within(card).findAllByTestId("granted-app");
     expect(core.called("granted_apps")[0].args).toEqual({ profileId: "r1" });
     expect(rows.map((r) => r.querySelector("strong")?.textContent)).toEqual(["Team agent", "Nightly digest"]);
-    expect(rows[0]).toHaveTextContent("planner:write");
+    // Each scope in the consent page's words (generated from api-types), its code beside it and as a tooltip.
+    const scopes = within(rows[0]).getAllByTestId("granted-scope");
+    expect(scopes.map((s) => s.firstChild?.textContent?.trim())).toEqual([
+      "Create and change spaces, stages, cards and tags",
+      "Read your brand kits, their knowledge and your inspiration",
+    ]);
+    expect(scopes.map((s) => s.getAttribute("title"))).toEqual(["planner:write", "brandkit:read"]);
+    expect(scopes[0].querySelector("code")).toHaveTextContent("planner:write");
     expect(rows[0]).toHaveTextContent("last used never");
 
     // Escape cancels: nothing revoked.
@@ -74,6 +81,17 @@ describe("granted apps in Settings", () => {
     await user.click(screen.getByRole("button", { name: "Revoke access" }));
     expect(await within(card).findByTestId("granted-error")).toHaveTextContent("could not be reached");
     expect(within(card).getAllByTestId("granted-app")).toHaveLength(2);
+  });
+
+  it("a scope this build has no words for shows as its code", async () => {
+    const core = await setup();
+    core.answers.granted_apps = () => [{ ...AGENT, scopes: ["future:scope"] }];
+    const user = userEvent.setup();
+    const card = screen.getByTestId("profile-Studio");
+    await user.click(within(card).getByRole("button", { name: "Granted apps" }));
+    const [scope] = await within(card).findAllByTestId("granted-scope");
+    expect(scope).toHaveTextContent(/^future:scope$/);
+    expect(scope.querySelector("code")).toBeNull();
   });
 
   it("says so when no app has access", async () => {

@@ -12,4 +12,17 @@ export const KNOWLEDGE_MEDIA_EXTENSIONS = ["mp4", "mov", "m4v", "webm", "avi", "
 export const CONTENT_TYPES = ["image", "video", "audio"] as const;
 export const MODEL_KINDS = ["generate", "upscale", "lip-sync", "voice", "background-removal", "layer-separation"] as const;
 export const GENERATION_STATUSES = ["pending", "processing", "completed", "failed", "abandoned"] as const;
+export const SCOPES = ["generate:*", "pipeline:write", "publish:write", "brandkit:read", "brandkit:write", "assets:write", "planner:write", "favorites:write", "editor:read", "editor:write"] as const;
+export const SCOPE_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  "generate:*": "Spend credits on renders (images, video, audio, boards)",
+  "pipeline:write": "Run and change pipelines",
+  "publish:write": "Publish and schedule posts on your connected accounts",
+  "brandkit:read": "Read your brand kits, their knowledge and your inspiration",
+  "brandkit:write": "Change your brand kits and add knowledge",
+  "assets:write": "Upload and import media into your library",
+  "planner:write": "Create and change spaces, stages, cards and tags",
+  "favorites:write": "Favourite and archive items",
+  "editor:read": "Read your editor and canvas projects",
+  "editor:write": "Create and change editor and canvas projects",
+};
 export const KNOWLEDGE_MAX_FILE_BYTES = 4194304;
