@@ -564,17 +564,18 @@ pub async fn card_move(session: &impl WithOutbox, args: CardMoveArgs) -> IpcResu
     }
     let card = client.cards().update(&args.card_id, &update).await.map_err(|e| {
         let e = IpcError::from(e);
-        if e.code == IpcCode::Network { outbox::keep(session, &args.card_id, update.clone(), base.clone()) } else { e }
+        if outbox::is_unanswered(&e) { outbox::keep(session, &args.card_id, update.clone(), base.clone()) } else { e }
     })?;
     outbox::saw_summary(session, &card);
     Ok(card)
 }
 
-/// Nothing answered: the change is kept on this computer (the outbox) and the caller told `queued`;
-/// any other failure is answered as it is.
+/// Nothing answered, or a 5xx after the client's retries (as for every other planner write): the change
+/// is kept on this computer (the outbox) and the caller told `queued`; any other failure is answered as
+/// it is.
 fn kept_if_offline(session: &impl WithOutbox, card_id: &str, update: &UpdateCard, e: api_client::ApiError) -> IpcError {
     let e = IpcError::from(e);
-    if e.code == IpcCode::Network {
+    if outbox::is_unanswered(&e) {
         outbox::keep(session, card_id, update.clone(), None)
     } else {
         e

@@ -235,3 +235,93 @@ async fn a_create_whose_answer_was_lost_is_taken_at_sync_not_made_twice() {
         }
     }
 }
+
+/// Card edits and moves are kept when a 5xx persists, as every other planner write is (issue 16: they
+/// were kept on network errors only). The sandbox cannot fail on demand, so a front on the same sandbox
+/// (its own router behind a rule, `common::faulty_front`) answers every `PATCH /cards/{id}` with a 503
+/// while switched on; everything else, the card reads before sending included, is the sandbox's answer.
+#[tokio::test]
+async fn card_edits_and_moves_are_kept_when_the_service_keeps_failing_and_sent_when_it_recovers() {
+    use std::sync::atomic::Ordering;
+    let remote = Remote::start().await;
+    let rule = |m: &axum::http::Method, u: &axum::http::Uri| {
+        (m == axum::http::Method::PATCH && u.path().starts_with("/api/v1/cards/"))
+            .then(|| (503, serde_json::json!({ "error": "Service unavailable (test front)" })))
+    };
+    let (front, on, answered) = common::faulty_front(remote.state.clone(), rule).await;
+    let (app, _dir) = common::app_at(format!("http://{front}{}", api_types::API_PREFIX), &remote.key).await;
+    let d = demo(&app).await;
+    let (a, b) = (d.cards[0].clone(), d.cards[1].clone());
+    let to = d.stages.iter().find(|s| Some(&s.id) != b.stage_id.as_ref()).unwrap().id.clone();
+
+    let edit = UpdateCard { title: Some("Edited while the service failed".into()), ..Default::default() };
+    let e = c::card_update(&app, CardUpdateArgs { card_id: a.id.clone(), update: edit }).await.unwrap_err();
+    assert_eq!(e.code, IpcCode::Queued, "a 5xx keeps the edit: {e:?}");
+    let e = c::card_move(&app, CardMoveArgs { card_id: b.id.clone(), stage_id: to.clone(), before_card_id: None, base_updated_at: b.updated_at.clone(), title: Some(b.title.clone()) })
+        .await
+        .unwrap_err();
+    assert_eq!(e.code, IpcCode::Queued, "a 5xx keeps the move: {e:?}");
+    assert!(answered.load(Ordering::SeqCst) >= 2, "the front answered the PATCHes");
+    let s = c::drafts_status(&app).await.unwrap();
+    assert_eq!((s.waiting, kinds(&s)), (2, vec![KeptKind::CardEdit, KeptKind::CardMove]), "{s:?}");
+
+    // Still failing: the sync keeps them (waiting, not an error and not a conflict).
+    let s = c::drafts_sync(&app).await.unwrap();
+    assert_eq!((s.waiting, s.sent, s.offline), (2, 0, true), "{s:?}");
+    assert!(s.conflicts.is_empty(), "{s:?}");
+
+    on.store(false, Ordering::SeqCst);
+    let s = c::drafts_sync(&app).await.unwrap();
+    assert_eq!((s.waiting, s.sent), (0, 2), "{s:?}");
+    let client = remote.client();
+    assert_eq!(client.cards().get(&a.id).await.unwrap().summary.title, "Edited while the service failed");
+    assert_eq!(client.cards().get(&b.id).await.unwrap().summary.stage_id.as_deref(), Some(to.as_str()));
+}
+
+/// The narrow window left open before: a stage or space made offline (kept before anything was read of
+/// its name) whose very first send at sync lands but loses its answer, and the read-back with it. The
+/// ids of its name are kept with it before the send, so the next sync takes the one that landed: one on
+/// the service, not two. Offline = the sandbox stopped behind the proxy; the lost answers = the real TCP
+/// proxy of `common` (sticky from the create's POST until healed), as the sandbox cannot lose its own.
+#[tokio::test]
+async fn a_create_kept_offline_whose_first_send_loses_its_answer_and_its_read_back_is_not_made_twice() {
+    use std::sync::atomic::Ordering;
+    for what in ["stage", "space"] {
+        let mut remote = Remote::start().await;
+        let prefix = if what == "stage" { "POST /api/v1/stages " } else { "POST /api/v1/spaces " };
+        let (proxy, healed) = common::answer_losing_proxy(remote.addr, prefix, true).await;
+        let (app, dir) = common::app_at(format!("http://{proxy}{}", api_types::API_PREFIX), &remote.key).await;
+        let d = demo(&app).await;
+        let name = format!("Kept offline {what}");
+
+        remote.stop().await;
+        let made_id = if what == "stage" {
+            c::stage_create(&app, StageCreateArgs { space_id: d.space.clone(), name: name.clone(), color: None, after_id: None }).await.unwrap().id
+        } else {
+            c::space_create(&app, SpaceCreateArgs { name: name.clone() }).await.unwrap().id
+        };
+        assert!(is_local(&made_id), "kept with a local id: {made_id}");
+        let file = std::fs::read_to_string(dir.join("outbox.json")).unwrap();
+        assert!(!file.contains("\"known\""), "nothing of its name could be read while offline: {file}");
+
+        // Back, but the create's answer is lost and every answer after it (the read-back too).
+        remote.restart().await;
+        let s = c::drafts_sync(&app).await.unwrap();
+        assert_eq!((s.sent, s.waiting, s.offline), (0, 1, true), "the create's answer was lost: {s:?}");
+        let client = remote.client();
+        let on_service = |client: api_client::Client, space: String, name: String| async move {
+            if what == "stage" {
+                client.stages().list(Some(&space)).await.unwrap().stages.into_iter().filter(|s| s.name == name).map(|s| s.id).collect::<Vec<_>>()
+            } else {
+                client.spaces().list(false).await.unwrap().into_iter().filter(|s| s.name == name).map(|s| s.id).collect()
+            }
+        };
+        assert_eq!(on_service(client.clone(), d.space.clone(), name.clone()).await.len(), 1, "the lost send landed");
+
+        healed.store(true, Ordering::SeqCst);
+        let s = c::drafts_sync(&app).await.unwrap();
+        assert_eq!((s.sent, s.waiting), (1, 0), "{s:?}");
+        let ids = on_service(client, d.space.clone(), name.clone()).await;
+        assert_eq!(ids.len(), 1, "one {what} named {name} on the service, not two: {ids:?}");
+    }
+}

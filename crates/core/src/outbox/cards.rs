@@ -352,8 +352,10 @@ enum Outcome {
     Failed(IpcError),
 }
 
+/// Nothing answered, or the service failed (a 5xx after the client's retries): the change waits, as a
+/// planner write does (`planner::is_unanswered`).
 fn is_network(e: &IpcError) -> bool {
-    e.code == IpcCode::Network
+    planner::is_unanswered(e)
 }
 
 /// Sends one change of `profile` (its current state in the file). `force`: without the `updatedAt` check,
@@ -403,8 +405,10 @@ async fn send_one(session: &impl WithOutbox, profile: &str, card_id: &str, force
         Ok(_) => {}
         Err(e) => {
             let e = IpcError::from(e);
+            if is_network(&e) {
+                return Ok(Outcome::Offline);
+            }
             return match e.code {
-                IpcCode::Network => Ok(Outcome::Offline),
                 IpcCode::NotesConflict | IpcCode::Conflict => {
                     mark_conflict(session, profile, card_id, theirs, None)?;
                     Ok(Outcome::Conflict)

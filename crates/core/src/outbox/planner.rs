@@ -392,7 +392,11 @@ pub(super) async fn send_one(session: &impl WithOutbox, profile: &str, id: &str,
         return Ok(Delivery::Conflict);
     }
     let client = session.client_for(profile).await?;
-    let outcome = match send_op(&client, &change, &ids, force).await {
+    let sent = async {
+        let (change, fresh) = with_known(session, profile, &client, change.clone(), &ids).await?;
+        send_op(&client, &change, &ids, force, fresh).await
+    };
+    let outcome = match sent.await {
         Ok(o) => o,
         Err(e) if is_unanswered(&e) => return Ok(Delivery::Offline),
         Err(e) => match e.code {
@@ -456,7 +460,41 @@ struct After {
     stage: Option<StageBase>,
 }
 
-async fn send_op(client: &api_client::Client, change: &PlannerChange, ids: &BTreeMap<String, String>, force: bool) -> IpcResult<Op> {
+/// A kept create is never made twice: before it is sent, the ids of its name are read and kept with it in
+/// the file (`known`), so that whatever becomes of its answer (lost, and the read-back with it; the app
+/// closed meanwhile) the next sync takes the one it made rather than sending it again. Answers the change
+/// with them, and whether they were read just now (then not read again before the send). A create that
+/// names a stage or space not made yet is answered as it is (it is blocked).
+async fn with_known(
+    session: &impl WithOutbox,
+    profile: &str,
+    client: &api_client::Client,
+    mut change: PlannerChange,
+    ids: &BTreeMap<String, String>,
+) -> IpcResult<(PlannerChange, bool)> {
+    let read = match &change.op {
+        PlannerOp::StageCreate { space_id, name, known: None, .. } => match real(ids, space_id) {
+            Some(space_id) => same_stages(client, &space_id, name).await?.into_iter().map(|s| s.id).collect::<Vec<_>>(),
+            None => return Ok((change, false)),
+        },
+        PlannerOp::SpaceCreate { name, known: None, .. } => same_spaces(client, name).await?.into_iter().map(|s| s.id).collect(),
+        _ => return Ok((change, false)),
+    };
+    if let PlannerOp::StageCreate { known, .. } | PlannerOp::SpaceCreate { known, .. } = &mut change.op {
+        *known = Some(read.clone());
+    }
+    let id = change.id.clone();
+    with_profile(session, profile, |k| match k.planner.iter_mut().find(|c| c.id == id) {
+        Some(PlannerChange { op: PlannerOp::StageCreate { known, .. } | PlannerOp::SpaceCreate { known, .. }, .. }) => {
+            *known = Some(read);
+            ((), true)
+        }
+        _ => ((), false),
+    })?;
+    Ok((change, true))
+}
+
+async fn send_op(client: &api_client::Client, change: &PlannerChange, ids: &BTreeMap<String, String>, force: bool, fresh: bool) -> IpcResult<Op> {
     let check = !force;
     macro_rules! real {
         ($id:expr) => {
@@ -509,7 +547,7 @@ async fn send_op(client: &api_client::Client, change: &PlannerChange, ids: &BTre
             };
             let ids = |l: Vec<Stage>| l.into_iter().map(|s| s.id).collect::<Vec<_>>();
             let read = || async { same_stages(client, &space_id, name).await.map(ids) };
-            let id = create_once(known.as_ref(), read, || async { client.stages().create(&req).await.map(|s| s.id) }).await?;
+            let id = create_once(known.as_ref(), fresh, read, || async { client.stages().create(&req).await.map(|s| s.id) }).await?;
             Ok(Op::Done(Some((local_id.clone(), id)), After::default()))
         }
         PlannerOp::StageUpdate { space_id, stage_id, name, color, after_id, before_id } => {
@@ -553,7 +591,7 @@ async fn send_op(client: &api_client::Client, change: &PlannerChange, ids: &BTre
         PlannerOp::SpaceCreate { local_id, name, known } => {
             let req = CreateSpace { name: name.clone(), ..Default::default() };
             let read = || async { same_spaces(client, name).await.map(|l| l.into_iter().map(|s| s.id).collect::<Vec<_>>()) };
-            let id = create_once(known.as_ref(), read, || async { client.spaces().create(&req).await.map(|s| s.id) }).await?;
+            let id = create_once(known.as_ref(), fresh, read, || async { client.spaces().create(&req).await.map(|s| s.id) }).await?;
             Ok(Op::Done(Some((local_id.clone(), id)), After::default()))
         }
         PlannerOp::SpaceRename { space_id, name } => {
@@ -593,11 +631,12 @@ pub(crate) async fn same_spaces(client: &api_client::Client, name: &str) -> Resu
     Ok(client.spaces().list(false).await?.into_iter().filter(|s| s.name == name).collect())
 }
 
-/// A kept create sent so that it is never made twice: with `known` (the ids of that name read before an
-/// earlier send whose answer was lost) a new one of the name is that send landing and is taken; otherwise
-/// the ids are read now, the create sent, and when its answer is lost (nothing or a 5xx answered) read
-/// again, a new one being this create. Answers the created id.
-async fn create_once<R, RF, C, CF>(known: Option<&Vec<String>>, read: R, create: C) -> IpcResult<String>
+/// A kept create sent so that it is never made twice: with `known` (the ids of that name read and kept
+/// before an earlier send, whose answer may have been lost) a new one of the name is that send landing
+/// and is taken (`fresh`: `known` was read just now, nothing was sent since, so it is not read again);
+/// otherwise the ids are read now. Then the create is sent, and when its answer is lost (nothing or a 5xx
+/// answered) read again, a new one being this create. Answers the created id.
+async fn create_once<R, RF, C, CF>(known: Option<&Vec<String>>, fresh: bool, read: R, create: C) -> IpcResult<String>
 where
     R: Fn() -> RF,
     RF: std::future::Future<Output = Result<Vec<String>, api_client::ApiError>>,
@@ -605,6 +644,7 @@ where
     CF: std::future::Future<Output = Result<String, api_client::ApiError>>,
 {
     let before = match known {
+        Some(k) if fresh => k.clone(),
         Some(k) => {
             if let Some(id) = read().await?.into_iter().find(|id| !k.contains(id)) {
                 tracing::info!(%id, "a kept create had landed before its answer was lost; taken, not made again");

@@ -189,3 +189,52 @@ pub async fn answer_losing_proxy(
     });
     (addr, switch)
 }
+
+/// What a [`faulty_front`] answers itself: a status and a JSON body.
+pub type FaultAnswer = (u16, serde_json::Value);
+
+/// The same sandbox (its state and database) served on a second port behind a rule that answers the
+/// requests it picks itself, while `on` is set: what the sandbox cannot produce on demand (a 5xx that
+/// persists after the client's retries, the 400 of a service that refuses a read it does not know).
+/// Every other request is the sandbox's own answer, through its own router. Answers the front's address,
+/// the switch (on at start), and how many requests the rule answered.
+pub async fn faulty_front<R>(state: sandbox::AppState, rule: R) -> (SocketAddr, Arc<std::sync::atomic::AtomicBool>, Arc<std::sync::atomic::AtomicUsize>)
+where
+    R: Fn(&axum::http::Method, &axum::http::Uri) -> Option<FaultAnswer> + Clone + Send + Sync + 'static,
+{
+    use axum::response::IntoResponse;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let on = Arc::new(AtomicBool::new(true));
+    let answered = Arc::new(AtomicUsize::new(0));
+    let (on2, answered2) = (on.clone(), answered.clone());
+    let router = sandbox::app(state).layer(axum::middleware::from_fn(move |req: axum::extract::Request, next: axum::middleware::Next| {
+        let (rule, on, answered) = (rule.clone(), on2.clone(), answered2.clone());
+        async move {
+            if on.load(Ordering::SeqCst) {
+                if let Some((status, body)) = rule(req.method(), req.uri()) {
+                    answered.fetch_add(1, Ordering::SeqCst);
+                    let status = axum::http::StatusCode::from_u16(status).expect("a status");
+                    return (status, axum::Json(body)).into_response();
+                }
+            }
+            next.run(req).await
+        }
+    }));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, router).await;
+    });
+    (addr, on, answered)
+}
+
+/// An app with one profile on `base` (a front such as [`faulty_front`] or a proxy), selected, with `key`.
+pub async fn app_at(base: String, key: &str) -> (AppState, PathBuf) {
+    let dir = temp_dir("front");
+    let store = Arc::new(MemoryStore::new());
+    let app = start_app(&dir, &store).await;
+    let p = c::profile_add(&app, ProfileAddArgs { name: "Work".into(), base_url: Some(base) }).await.unwrap();
+    c::profile_select(&app, ProfileIdArgs { id: p.id.clone() }).await.unwrap();
+    c::key_set(&app, KeySetArgs { profile_id: p.id, key: key.to_string() }).await.unwrap();
+    (app, dir)
+}
