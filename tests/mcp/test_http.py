@@ -61,7 +61,7 @@ class Sandbox:
         self.dir = tempfile.mkdtemp(prefix="cdesk-mcp-http-")
         self.db = os.path.join(self.dir, "sandbox.db")
         args = [f"{BIN}/contentdesk-sandbox", "serve", "--db", self.db, "--addr", "127.0.0.1:0", "--seed", "demo",
-                "--ready-json", "--rate-limit", "0", "--render-ms", "200", "--smart-wait-ms", "100"]
+                "--ready-json", "--rate-limit", "0", "--oauth-rate-limit", "0", "--render-ms", "200", "--smart-wait-ms", "100"]
         if access_ttl is not None:
             args += ["--oauth-access-ttl-secs", str(access_ttl)]
         self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)

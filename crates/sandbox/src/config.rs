@@ -61,6 +61,9 @@ pub struct Config {
     pub poll_hint: bool,
     /// How long an OAuth access token lives (`docs/api.md` "OAuth"); tests make it 1 s.
     pub oauth_access_ttl: Duration,
+    /// Per client address: requests to the OAuth endpoints a caller reaches without a token
+    /// (registration, the consent form's POST, the token endpoint but for token exchange). `None`: no limit.
+    pub oauth_rate_limit: Option<RateLimit>,
 }
 
 impl Default for Config {
@@ -76,6 +79,7 @@ impl Default for Config {
             knowledge_max_file_bytes: api_types::values::KNOWLEDGE_MAX_FILE_BYTES,
             poll_hint: true,
             oauth_access_ttl: Duration::from_secs(600),
+            oauth_rate_limit: Some(RateLimit { requests: 60, window: Duration::from_secs(60) }),
         }
     }
 }
@@ -88,6 +92,7 @@ impl Config {
             smart_wait: Duration::from_millis(300),
             render: RenderTimes::all(Duration::from_millis(50)),
             rate_limit: None,
+            oauth_rate_limit: None,
             ..Config::default()
         }
     }

@@ -75,7 +75,8 @@ pub async fn spawn(state: AppState, addr: &str) -> std::io::Result<RunningSandbo
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let router = app(state.clone());
     let task = tokio::spawn(async move {
-        let _ = axum::serve(listener, router)
+        // The client's address reaches the handlers (the OAuth endpoints are rate-limited by it).
+        let _ = axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>())
             .with_graceful_shutdown(async move {
                 let _ = rx.await;
             })

@@ -48,6 +48,10 @@ enum Command {
         /// How long an OAuth access token lives, in seconds (docs/api.md "OAuth").
         #[arg(long, env = "CONTENTDESK_OAUTH_ACCESS_TTL", default_value_t = 600)]
         oauth_access_ttl_secs: u64,
+        /// Requests per client address per minute to the OAuth endpoints reached without a token
+        /// (registration, the consent form, the token endpoint); 0 turns the limit off.
+        #[arg(long, default_value_t = 60)]
+        oauth_rate_limit: u32,
     },
     /// Manage API keys.
     Keys {
@@ -145,7 +149,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .init();
     let cli = Cli::parse();
     match cli.command {
-        Command::Serve { db, addr, public, seed: seed_name, extra_cards, render_ms, smart_wait_ms, rate_limit, ready_json, oauth_access_ttl_secs } => {
+        Command::Serve { db, addr, public, seed: seed_name, extra_cards, render_ms, smart_wait_ms, rate_limit, ready_json, oauth_access_ttl_secs, oauth_rate_limit } => {
             if let Err(why) = check_addr(&addr, public) {
                 eprintln!("error: {why}");
                 std::process::exit(2);
@@ -157,6 +161,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
             config.rate_limit =
                 (rate_limit > 0).then(|| RateLimit { requests: rate_limit, window: Duration::from_secs(60) });
+            config.oauth_rate_limit =
+                (oauth_rate_limit > 0).then(|| RateLimit { requests: oauth_rate_limit, window: Duration::from_secs(60) });
             let state = AppState::open(&db, config)?;
             let mut key = None;
             match seed_name.as_deref() {

@@ -56,7 +56,13 @@ impl AppState {
 
     /// Counts one request for `key_id`; `Err(seconds to wait)` past the limit.
     pub fn take_rate_token(&self, key_id: &str) -> Result<(), f64> {
-        let Some(limit) = self.inner.config.rate_limit else { return Ok(()) };
+        self.take_rate_token_within(key_id, self.inner.config.rate_limit)
+    }
+
+    /// [`Self::take_rate_token`] against another limit (the OAuth endpoints' per-address one); the
+    /// windows are shared, so `key_id`s of different limits must not collide (prefix them).
+    pub fn take_rate_token_within(&self, key_id: &str, limit: Option<crate::RateLimit>) -> Result<(), f64> {
+        let Some(limit) = limit else { return Ok(()) };
         let mut windows = self.inner.windows.lock().unwrap_or_else(|e| e.into_inner());
         let now = Instant::now();
         let entry = windows.entry(key_id.to_string()).or_insert((now, 0));

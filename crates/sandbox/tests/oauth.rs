@@ -18,6 +18,8 @@ const MCP: &str = "http://127.0.0.1:9/mcp";
 struct Oauth {
     sb: TestSandbox,
     http: reqwest::Client,
+    /// The origin the client reaches the sandbox at, when not the one it is bound to (`localhost`).
+    reach_as: Option<String>,
 }
 
 /// What the consent form carries back.
@@ -65,11 +67,11 @@ impl Oauth {
     async fn with(config: Config) -> Self {
         let sb = TestSandbox::start_with(config).await;
         let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
-        Oauth { sb, http }
+        Oauth { sb, http, reach_as: None }
     }
 
     fn origin(&self) -> String {
-        self.sb.running.origin()
+        self.reach_as.clone().unwrap_or_else(|| self.sb.running.origin())
     }
 
     async fn register(&self, redirect_uris: &[&str]) -> String {
@@ -563,4 +565,103 @@ async fn deny_a_forged_form_a_bad_key_and_scopes_beyond_the_key_are_refused() {
     let r = o.http.get(o.authorize_url(&a, Some("S256"))).send().await.unwrap();
     assert_eq!(r.headers()["x-frame-options"], "DENY");
     assert!(r.headers()["content-security-policy"].to_str().unwrap().contains("frame-ancestors 'none'"));
+}
+
+/// The bound origin is `http://127.0.0.1:PORT`; a client that reached the sandbox as `localhost` names
+/// `http://localhost:PORT/api/v1` as its resource. Both spellings of one port are one origin: the API takes
+/// tokens of either audience, reached either way; the issuer stays one.
+#[tokio::test]
+async fn a_client_reaching_the_sandbox_as_localhost_gets_tokens_the_api_takes() {
+    let mut o = Oauth::start().await;
+    let bound = o.origin();
+    let local = bound.replace("127.0.0.1", "localhost");
+    assert_ne!(bound, local);
+    o.reach_as = Some(local.clone());
+    let meta: Value = o.http.get(format!("{local}/.well-known/oauth-authorization-server")).send().await.unwrap().json().await.unwrap();
+    assert_eq!(meta["issuer"], bound, "one issuer, whichever spelling asked");
+    let get = |base: String, token: String| {
+        let http = o.http.clone();
+        async move { http.get(format!("{base}/api/v1/cards")).bearer_auth(token).send().await.unwrap().status().as_u16() }
+    };
+    let t = o.tokens_for(Some(&format!("{local}/api/v1")), &["planner:write"]).await;
+    assert_eq!(o.introspect(&at(&t)).await["aud"], format!("{local}/api/v1"));
+    assert_eq!(get(local.clone(), at(&t)).await, 200, "localhost's token at localhost");
+    assert_eq!(get(bound.clone(), at(&t)).await, 200, "localhost's token at the bound address");
+    // The reverse: a token for the bound spelling, used through localhost.
+    let t2 = o.tokens_for(Some(&format!("{bound}/api/v1")), &["planner:write"]).await;
+    assert_eq!(get(local.clone(), at(&t2)).await, 200);
+    // Token exchange to the other spelling; a refresh naming it keeps the grant's resource.
+    let (s, ex) = o
+        .token(&[
+            ("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange"),
+            ("subject_token", &at(&t2)),
+            ("subject_token_type", "urn:ietf:params:oauth:token-type:access_token"),
+            ("resource", &format!("{local}/api/v1")),
+        ])
+        .await;
+    assert_eq!(s, 200, "{ex}");
+    assert_eq!(get(bound.clone(), at(&ex)).await, 200);
+    let (s, r) = o.token(&[("grant_type", "refresh_token"), ("refresh_token", &rt(&t)), ("resource", &format!("{bound}/api/v1"))]).await;
+    assert_eq!(s, 200, "{r}");
+    // Another port is another resource, whatever the spelling.
+    let port: u16 = bound.rsplit(':').next().unwrap().parse().unwrap();
+    let elsewhere = o.tokens_for(Some(&format!("http://localhost:{}/api/v1", port.wrapping_add(1))), &["planner:write"]).await;
+    assert_eq!(get(local, at(&elsewhere)).await, 401);
+}
+
+/// Registration, the consent form's POST and the token endpoint count against the caller's address (here
+/// 3 a minute); past it a 429 with `Retry-After`, as the API answers. Token exchange counts against its
+/// grant instead, and introspection and the API are not counted; another address keeps its own budget.
+#[tokio::test]
+async fn the_oauth_endpoints_are_rate_limited_per_client_address() {
+    let o = Oauth::with(Config {
+        oauth_rate_limit: Some(contentdesk_sandbox::RateLimit { requests: 3, window: Duration::from_secs(60) }),
+        ..Config::for_tests()
+    })
+    .await;
+    // 1 register, 2 the consent form, 3 the code's exchange: the whole flow fits.
+    let t = o.tokens_for(Some(MCP), &["planner:write"]).await;
+    let r = o
+        .http
+        .post(format!("{}/oauth/register", o.origin()))
+        .json(&json!({ "client_name": "one more", "redirect_uris": [CALLBACK] }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 429);
+    let wait: u64 = r.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((1..=60).contains(&wait), "{wait}");
+    assert_eq!(r.headers()["cache-control"], "no-store");
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["error"], "rate_limited");
+    assert!(body["retryAfter"].as_f64().unwrap() > 0.0, "{body}");
+    assert!(body["error_description"].as_str().unwrap().contains("retry in"), "{body}");
+    // The token endpoint and the consent form share the address's budget.
+    let (s, e) = o.token(&[("grant_type", "refresh_token"), ("refresh_token", &rt(&t))]).await;
+    assert_eq!((s, e["error"].as_str()), (429, Some("rate_limited")));
+    let r = o.http.post(format!("{}/oauth/authorize", o.origin())).form(&[("action", "allow")]).send().await.unwrap();
+    assert_eq!(r.status(), 429);
+    assert!(r.headers().contains_key("retry-after"));
+    assert!(r.text().await.unwrap().contains("Too many attempts"));
+    // Not counted by address: token exchange (its grant's window), introspection, the API.
+    let (s, ex) = o
+        .token(&[
+            ("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange"),
+            ("subject_token", &at(&t)),
+            ("subject_token_type", "urn:ietf:params:oauth:token-type:access_token"),
+            ("resource", &o.sb.base_url()),
+        ])
+        .await;
+    assert_eq!(s, 200, "{ex}");
+    assert_eq!(o.introspect(&at(&t)).await["active"], true);
+    assert_eq!(o.api().get(&at(&ex), "/cards").await.0, 200);
+    // Another address (127.0.0.2 is loopback too) is not held back by this one.
+    let other = reqwest::Client::builder().local_address(std::net::IpAddr::from([127, 0, 0, 2])).build().unwrap();
+    let r = other
+        .post(format!("{}/oauth/register", o.origin()))
+        .json(&json!({ "client_name": "elsewhere", "redirect_uris": [CALLBACK] }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 201);
 }

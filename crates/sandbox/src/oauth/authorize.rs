@@ -194,6 +194,22 @@ fn error_page(message: &str) -> Response {
     html(StatusCode::BAD_REQUEST, frame("Cannot connect", &inner), None)
 }
 
+/// The consent form's 429: a page a person reads (the limit's `Retry-After` kept).
+fn too_many_attempts(limited: Response) -> Response {
+    let retry = limited.headers().get(header::RETRY_AFTER).cloned();
+    let secs = retry.as_ref().and_then(|v| v.to_str().ok()).unwrap_or("60").to_string();
+    let inner = format!(
+        "<h1>Too many attempts</h1><p class=\"error\" role=\"alert\">This address sent the sign-in form too often. \
+Wait {} seconds, then go back and send it again.</p><p>Nothing was shared.</p>",
+        escape(&secs)
+    );
+    let mut r = html(StatusCode::TOO_MANY_REQUESTS, frame("Too many attempts", &inner), None);
+    if let Some(v) = retry {
+        r.headers_mut().insert(header::RETRY_AFTER, v);
+    }
+    r
+}
+
 /// `uri` with `pairs` added to its query.
 fn with_query(uri: &str, pairs: &[(&str, &str)]) -> String {
     let q = serde_urlencoded::to_string(pairs).unwrap_or_default();
@@ -278,7 +294,10 @@ pub async fn page(State(app): State<AppState>, Query(p): Query<Params>) -> Respo
     }
 }
 
-pub async fn decide(State(app): State<AppState>, body: String) -> Response {
+pub async fn decide(State(app): State<AppState>, peer: super::Peer, body: String) -> Response {
+    if let Some(limited) = super::limit_address(&app, &peer) {
+        return too_many_attempts(limited);
+    }
     // `scope` repeats, so the pairs are read by hand.
     let pairs: Vec<(String, String)> = serde_urlencoded::from_str(&body).unwrap_or_default();
     let one: HashMap<&str, &str> = pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();

@@ -16,14 +16,14 @@ use serde_json::{json, Value};
 
 /// A redirect URI taken apart: scheme, host (brackets kept for IPv6), port, and the rest (path and query).
 #[derive(Debug, PartialEq)]
-struct Uri<'a> {
-    scheme: &'a str,
-    host: &'a str,
-    port: Option<&'a str>,
-    rest: &'a str,
+pub(super) struct Uri<'a> {
+    pub(super) scheme: &'a str,
+    pub(super) host: &'a str,
+    pub(super) port: Option<&'a str>,
+    pub(super) rest: &'a str,
 }
 
-fn split(uri: &str) -> Option<Uri<'_>> {
+pub(super) fn split(uri: &str) -> Option<Uri<'_>> {
     let (scheme, after) = uri.split_once("://")?;
     if uri.contains('#') || uri.chars().any(|c| c.is_whitespace() || c.is_control()) {
         return None;
@@ -108,7 +108,10 @@ fn bad_metadata(description: String) -> Response {
 /// `POST /oauth/register`. Every client is public (`token_endpoint_auth_method` is always `none`: a
 /// client asking for a secret method is registered as `none` and told so in the answer, as RFC 7591 3.2.1
 /// allows). Unknown metadata is ignored.
-pub async fn register(State(state): State<AppState>, body: String) -> Response {
+pub async fn register(State(state): State<AppState>, peer: super::Peer, body: String) -> Response {
+    if let Some(limited) = super::limit_address(&state, &peer) {
+        return limited;
+    }
     let reg: Registration = match serde_json::from_str(&body) {
         Ok(r) => r,
         Err(e) => return bad_metadata(format!("the body must be a JSON client metadata object: {e}")),

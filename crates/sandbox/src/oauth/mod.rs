@@ -133,9 +133,63 @@ pub fn api_audience(state: &AppState) -> String {
     format!("{}{}", state.origin(), api_types::API_PREFIX)
 }
 
-/// `aud` comparisons ignore one trailing slash.
+/// `aud` comparisons ignore one trailing slash, and take `localhost` for the loopback address beside it
+/// (`127.0.0.1` or `[::1]`) with the same scheme, port and path: the sandbox knows itself by the address it
+/// is bound to (`http://127.0.0.1:PORT`, the issuer), while a client that reached it as `localhost` names
+/// its resources so. Both spellings of one port are one origin.
 pub fn same_resource(a: &str, b: &str) -> bool {
-    a.trim_end_matches('/') == b.trim_end_matches('/')
+    let (a, b) = (a.trim_end_matches('/'), b.trim_end_matches('/'));
+    if a == b {
+        return true;
+    }
+    match (clients::split(a), clients::split(b)) {
+        (Some(x), Some(y)) => {
+            x.scheme.eq_ignore_ascii_case(y.scheme) && x.port == y.port && x.rest == y.rest && same_loopback(x.host, y.host)
+        }
+        _ => false,
+    }
+}
+
+fn same_loopback(a: &str, b: &str) -> bool {
+    let (a, b) = (a.to_ascii_lowercase(), b.to_ascii_lowercase());
+    let beside_localhost = |h: &str| h == "127.0.0.1" || h == "[::1]";
+    a == b || (a == "localhost" && beside_localhost(&b)) || (b == "localhost" && beside_localhost(&a))
+}
+
+/// The client's address, when the server was started with it (`spawn` is; a test mounting `app()` on a
+/// listener of its own may not be, and its callers then share one window).
+pub type Peer = Option<axum::Extension<axum::extract::ConnectInfo<std::net::SocketAddr>>>;
+
+/// Counts one request to an OAuth endpoint a caller reaches without a token against the caller's address
+/// (`Config::oauth_rate_limit`, the API's fixed windows under another key); an IPv6 caller counts by its
+/// /64, as one host usually holds the whole prefix. `Some` is the 429 to answer.
+pub fn limit_address(state: &AppState, peer: &Peer) -> Option<Response> {
+    let who = match peer.as_ref().map(|p| p.0 .0.ip().to_canonical()) {
+        Some(std::net::IpAddr::V6(v6)) => {
+            let s = v6.segments();
+            format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+        }
+        Some(ip) => ip.to_string(),
+        None => "unknown".into(),
+    };
+    state
+        .take_rate_token_within(&format!("oauth-address:{who}"), state.config().oauth_rate_limit)
+        .err()
+        .map(|wait| rate_limited(wait, "Too many requests from this address to the OAuth endpoints"))
+}
+
+/// The 429 of the OAuth endpoints, in the API's shape (`Retry-After` in whole seconds, `retryAfter` in the
+/// body) with RFC 6749 5.2's `error` code and `error_description` so OAuth clients read it too.
+pub fn rate_limited(retry_after: f64, what: &str) -> Response {
+    let secs = retry_after.ceil().max(1.0) as u64;
+    let body = json!({
+        "error": "rate_limited",
+        "error_description": format!("{what}; retry in {secs} s"),
+        "retryAfter": retry_after,
+    });
+    let mut r = no_store((StatusCode::TOO_MANY_REQUESTS, Json(body)).into_response());
+    r.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
+    r
 }
 
 async fn metadata(axum::extract::State(state): axum::extract::State<AppState>) -> Response {
@@ -362,5 +416,18 @@ mod tests {
     fn resources_compare_without_a_trailing_slash() {
         assert!(same_resource("http://127.0.0.1:1/api/v1", "http://127.0.0.1:1/api/v1/"));
         assert!(!same_resource("http://127.0.0.1:1/api/v1", "http://127.0.0.1:1/mcp"));
+    }
+
+    #[test]
+    fn localhost_and_the_bound_loopback_address_of_one_port_are_one_origin() {
+        assert!(same_resource("http://localhost:8787/api/v1", "http://127.0.0.1:8787/api/v1"));
+        assert!(same_resource("http://127.0.0.1:8787/api/v1/", "http://LOCALHOST:8787/api/v1"));
+        assert!(same_resource("http://[::1]:8787/mcp", "http://localhost:8787/mcp"));
+        // Another port, path, scheme or host is another resource; the two loopback addresses are two sockets.
+        assert!(!same_resource("http://localhost:8788/api/v1", "http://127.0.0.1:8787/api/v1"));
+        assert!(!same_resource("http://localhost:8787/mcp", "http://127.0.0.1:8787/api/v1"));
+        assert!(!same_resource("https://localhost:8787/api/v1", "http://127.0.0.1:8787/api/v1"));
+        assert!(!same_resource("http://127.0.0.1:8787/api/v1", "http://[::1]:8787/api/v1"));
+        assert!(!same_resource("http://localhost.example:8787/api/v1", "http://127.0.0.1:8787/api/v1"));
     }
 }

@@ -76,8 +76,15 @@ fn pkce_ok(verifier: &str, challenge: &str) -> bool {
         && URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes())) == challenge
 }
 
-pub async fn token(State(state): State<AppState>, body: String) -> Response {
+pub async fn token(State(state): State<AppState>, peer: super::Peer, body: String) -> Response {
     let f = form(&body);
+    // Token exchange is counted against its grant (the subject token is its credential), the rest against
+    // the caller's address.
+    if f.get("grant_type").map(String::as_str) != Some(TOKEN_EXCHANGE) {
+        if let Some(limited) = super::limit_address(&state, &peer) {
+            return limited;
+        }
+    }
     match f.get("grant_type").map(String::as_str) {
         Some("authorization_code") => authorization_code(&state, &f),
         Some("refresh_token") => refresh(&state, &f),
@@ -256,6 +263,9 @@ fn exchange(state: &AppState, f: &Form) -> Response {
         Ok(_) => return oauth_error("invalid_grant", "subject_token is not an active access token"),
         Err(e) => return server_error(e),
     };
+    if let Err(wait) = state.take_rate_token(&format!("{}{}", super::CALLER_PREFIX, row.grant_id)) {
+        return super::rate_limited(wait, "Too many requests for this grant");
+    }
     let scopes = match narrow(f.get("scope"), &row.scopes) {
         Ok(s) => s,
         Err(why) => return oauth_error("invalid_scope", why),
