@@ -603,3 +603,57 @@ async fn every_brand_kit_command_answers_through_dispatch_by_name() {
     let e = call("brand_kit_revert", json!({ "brandKitId": kit, "key": "offer", "version": 1 })).await.unwrap_err();
     assert_eq!(e.field.as_deref(), Some("expectedVersion"));
 }
+
+/// A service that refuses to list archived sections (`detail=summary&archived=true` answering 400: the
+/// query is our inference, the spec is silent) falls back to the sections archived from this computer,
+/// less those live again. The sandbox lists them, so a front on the same sandbox (its own router behind a
+/// rule, `common::faulty_front`) answers that one read with the 400 such a service would give; every other
+/// request, the archive and restore included, is the sandbox's own.
+#[tokio::test]
+async fn a_service_that_will_not_list_archived_sections_falls_back_to_this_computers_list() {
+    use std::sync::atomic::Ordering;
+    let remote = Remote::start().await;
+    let rule = |m: &axum::http::Method, u: &axum::http::Uri| {
+        let q = u.query().unwrap_or("");
+        (m == axum::http::Method::GET && u.path().starts_with("/api/v1/brand-kits/") && q.contains("archived=true"))
+            .then(|| (400, json!({ "error": "Unknown query parameter: archived", "field": "archived" })))
+    };
+    let (front, _on, refused) = common::faulty_front(remote.state.clone(), rule).await;
+    let (app, _dir) = common::app_at(format!("http://{front}{}", api_types::API_PREFIX), &remote.key).await;
+    let kit = kit_id(&app).await;
+    let page = |app: &AppState| {
+        let kit = kit.clone();
+        let app = app.clone();
+        async move { c::brand_kit_page(&app, BrandKitIdArgs { brand_kit_id: kit }).await.unwrap() }
+    };
+    let archive = |key: &str, archived: bool| BrandKitSectionArchiveArgs { brand_kit_id: kit.clone(), key: key.into(), archived, section_id: None };
+
+    // Archived here: offered for restore from this computer's list.
+    c::brand_kit_section_archive(&app, archive("speaking_style", true)).await.unwrap();
+    let p = page(&app).await;
+    assert!(refused.load(Ordering::SeqCst) >= 1, "the service refused the archived read");
+    assert_eq!(p.archived.iter().map(|a| a.key.as_str()).collect::<Vec<_>>(), ["speaking_style"], "{:?}", p.archived);
+    assert!(p.sections.iter().all(|s| s.key != "speaking_style"));
+
+    // Archived elsewhere (straight to the service): this computer cannot know it, and says nothing wrong.
+    let direct = remote.client();
+    let other = direct.brand_kits().get_summary(&kit).await.unwrap().sections.into_iter().find(|s| s.key == "about").unwrap();
+    direct.archive(&api_types::ArchiveRequest { asset_type: "brand_kit_section".into(), id: other.id, archived: Some(true), ..Default::default() }).await.unwrap();
+    let p = page(&app).await;
+    assert_eq!(p.archived.iter().map(|a| a.key.as_str()).collect::<Vec<_>>(), ["speaking_style"]);
+
+    // Restored here from the fallback list (by the id this computer kept): live again, no longer offered.
+    c::brand_kit_section_archive(&app, archive("speaking_style", false)).await.unwrap();
+    let p = page(&app).await;
+    assert!(p.sections.iter().any(|s| s.key == "speaking_style"));
+    assert!(p.archived.is_empty(), "{:?}", p.archived);
+
+    // Archived here again, then restored elsewhere: live again, so the fallback no longer offers it.
+    c::brand_kit_section_archive(&app, archive("speaking_style", true)).await.unwrap();
+    assert_eq!(page(&app).await.archived.len(), 1);
+    let kept_id = page(&app).await.archived[0].id.clone();
+    direct.archive(&api_types::ArchiveRequest { asset_type: "brand_kit_section".into(), id: kept_id, archived: Some(false), ..Default::default() }).await.unwrap();
+    let p = page(&app).await;
+    assert!(p.sections.iter().any(|s| s.key == "speaking_style"));
+    assert!(p.archived.is_empty(), "restored elsewhere: {:?}", p.archived);
+}
