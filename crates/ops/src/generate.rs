@@ -3,7 +3,7 @@
 //! [`render`], the one path every render takes (free quote, `outputId` minted and reported first,
 //! adaptive wait, `--save`). Boards go to their own endpoint through [`Job::Board`].
 use crate::input::one_of;
-use crate::studio::{render, Job, Place, Spend};
+use crate::studio::{render, Job, Picture, PictureHelp, Place, Spend};
 use crate::{Cx, Effect, Meta, OpError, Operation};
 use api_types::{BoardRequest, ContentType, GenerateRequest, ModelKind, ReferenceElement, References, BOARD_TYPES, UPSCALE_FACTORS};
 use schemars::JsonSchema;
@@ -34,21 +34,9 @@ async fn model_of_kind(cx: &Cx, given: Option<String>, content_type: ContentType
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct GenerateVideoInput {
-    /// What to film.
-    #[serde(default)]
-    pub prompt: Option<String>,
-    /// The model's id (`model list --type video`); the registry's first video model when absent.
-    #[arg(short = 'm', long = "model")]
-    #[serde(default)]
-    pub model_id: Option<String>,
-    /// e.g. 16:9, 9:16 (what the model takes: `model get`).
-    #[arg(long = "aspect")]
-    #[serde(default)]
-    pub aspect_ratio: Option<String>,
-    /// e.g. 720p, 1080p.
-    #[arg(long)]
-    #[serde(default)]
-    pub resolution: Option<String>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub picture: Picture<VideoHelp>,
     /// The clip's length in seconds (within the model's range).
     #[arg(long, value_name = "SECONDS")]
     #[serde(default)]
@@ -108,6 +96,16 @@ pub struct GenerateVideoInput {
     pub spend: Spend,
 }
 
+/// The video's texts for [`Picture`]'s fields.
+#[derive(Debug, Clone)]
+pub struct VideoHelp;
+impl PictureHelp for VideoHelp {
+    const PROMPT: &str = "What to film.";
+    const MODEL: &str = "The model's id (`model list --type video`); the registry's first video model when absent.";
+    const ASPECT: &str = "e.g. 16:9, 9:16 (what the model takes: `model get`).";
+    const RESOLUTION: &str = "e.g. 720p, 1080p.";
+}
+
 /// `--element <id>` is `{"elementId": id}`; a JSON object is taken as it is.
 fn parse_element(raw: &str) -> Result<Value, String> {
     let raw = raw.trim();
@@ -137,8 +135,8 @@ impl Operation for GenerateVideo {
         idempotent: true,
         scope: Some(api_types::scopes::GENERATE),
     };
-    async fn run(cx: Cx, i: GenerateVideoInput) -> Result<Value, OpError> {
-        let model_id = model_of_kind(&cx, i.model_id, ContentType::Video, ModelKind::Generate).await?;
+    async fn run(cx: Cx, mut i: GenerateVideoInput) -> Result<Value, OpError> {
+        let model_id = model_of_kind(&cx, i.picture.model_id.take(), ContentType::Video, ModelKind::Generate).await?;
         let elements = i
             .elements
             .into_iter()
@@ -164,9 +162,6 @@ impl Operation for GenerateVideo {
             parameters: (!parameters.is_empty()).then_some(Value::Object(parameters)),
             model_id,
             content_type: Some(ContentType::Video),
-            prompt: i.prompt,
-            aspect_ratio: i.aspect_ratio,
-            resolution: i.resolution,
             duration: i.duration,
             audio_enabled: i.audio_enabled.then_some(true),
             num_generations: i.num_generations,
@@ -174,6 +169,7 @@ impl Operation for GenerateVideo {
             references: (!references.is_empty()).then_some(references),
             ..Default::default()
         };
+        i.picture.apply(&mut req);
         i.place.apply(&mut req);
         render(&cx, req.into(), &i.spend).await
     }
@@ -475,6 +471,35 @@ mod tests {
     fn details_say_what_a_render_costs() {
         for d in [GenerateVideo::META.details, GenerateAudio::META.details, GenerateBoard::META.details, GenerateLipSync::META.details, Upscale::META.details] {
             assert!(d.contains("Spends credits") && d.contains("getCost") && d.contains("outputId"), "{d}");
+        }
+    }
+
+    /// A field's help in the shell and its description in the schema, by flag and by field name.
+    fn texts(path: &[&str], arg: &str, field: &str) -> (Option<String>, Option<String>) {
+        let e = crate::by_path(path).unwrap();
+        let help = e.command().get_arguments().find(|a| a.get_id() == arg).unwrap().get_help().map(|h| h.to_string());
+        let description = e.input_schema()["properties"][field]["description"].as_str().map(str::to_string);
+        (help, description)
+    }
+
+    #[test]
+    fn image_and_video_share_the_picture_fields_each_with_its_own_texts() {
+        let s = |t: &str| Some(t.to_string());
+        assert_eq!(texts(&["generate", "image"], "prompt", "prompt"), (s("What to render"), s("What to render.")));
+        assert_eq!(texts(&["generate", "video"], "prompt", "prompt"), (s("What to film"), s("What to film.")));
+        let (help, description) = texts(&["generate", "video"], "model_id", "modelId");
+        assert_eq!((help.unwrap() + ".", description.unwrap()), (VideoHelp::MODEL.to_string(), VideoHelp::MODEL.to_string()));
+        assert_eq!(texts(&["generate", "video"], "resolution", "resolution"), (s("e.g. 720p, 1080p"), s("e.g. 720p, 1080p.")));
+        // No text is no text, in the shell as in the schema.
+        assert_eq!(texts(&["generate", "image"], "resolution", "resolution"), (None, None));
+        for path in [&["generate", "image"][..], &["generate", "video"]] {
+            let e = crate::by_path(path).unwrap();
+            let schema = e.input_schema();
+            for field in ["prompt", "modelId", "aspectRatio", "resolution"] {
+                assert!(schema["properties"][field].is_object(), "{path:?}: {field} at the top level");
+            }
+            assert!(schema.get("required").is_none(), "{path:?}: nothing required");
+            assert!(e.command().get_arguments().any(|a| a.get_long() == Some("aspect")), "{path:?}: --aspect");
         }
     }
 }

@@ -100,3 +100,14 @@ pub fn platform_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
 pub fn objects_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
     schemars::json_schema!({ "type": "array", "items": { "type": "object" } })
 }
+
+/// A field's text as the shell shows it, for a group of fields that operations share with each its own
+/// texts (`#[arg(help = input::help(H::TEXT))]` beside `#[schemars(description = H::TEXT)]`): what clap
+/// makes of a one-line doc comment (the full stop dropped), `None` for no text.
+pub fn help(text: &'static str) -> Option<&'static str> {
+    match text.strip_suffix('.') {
+        _ if text.is_empty() => None,
+        Some(line) if !line.ends_with('.') => Some(line),
+        _ => Some(text),
+    }
+}

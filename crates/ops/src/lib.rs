@@ -137,7 +137,15 @@ impl Entry {
     fn of<O: Operation>() -> Entry {
         Entry {
             meta: O::META,
-            make_schema: || serde_json::to_value(schemars::schema_for!(O::Input)).unwrap_or(Value::Null),
+            make_schema: || {
+                let mut schema = serde_json::to_value(schemars::schema_for!(O::Input)).unwrap_or(Value::Null);
+                // schemars gives a flattened group's doc comment to the whole input ("What every render
+                // takes…" on generate_image): the operation is described by its Meta, never by a group.
+                if let Some(object) = schema.as_object_mut() {
+                    object.remove("description");
+                }
+                schema
+            },
             schema: OnceLock::new(),
             args: |c| <O::Input as clap::Args>::augment_args(c),
             from_matches: |cx, m| {
@@ -160,10 +168,11 @@ impl Entry {
         self.schema.get_or_init(self.make_schema)
     }
 
-    /// The shell subcommand: its flags from the input, its help from the summary.
+    /// The shell subcommand: its flags from the input, its help from the summary (set after the flags:
+    /// clap gives a flattened group's doc comment to the command).
     pub fn command(&self) -> clap::Command {
         let verb = self.meta.path.last().copied().unwrap_or("run");
-        (self.args)(clap::Command::new(verb).about(self.meta.summary))
+        (self.args)(clap::Command::new(verb)).about(self.meta.summary).long_about(None::<&str>)
     }
 
     /// Runs it with the flags a shell parsed.
@@ -320,6 +329,17 @@ mod tests {
             for noun in &e.meta.path[..e.meta.path.len() - 1] {
                 assert!(noun_about(noun).is_some(), "{}: the noun `{noun}` has no line in NOUNS", e.meta.tool);
             }
+        }
+    }
+
+    #[test]
+    fn an_operation_is_described_by_its_meta_not_by_a_flattened_group() {
+        // clap and schemars both hand a flattened group's doc comment to the whole input (`generate
+        // image` was "What every render takes besides its own fields", `account balance` "No input").
+        for e in catalogue() {
+            assert_eq!(e.command().get_about().map(|a| a.to_string()), Some(e.meta.summary.to_string()), "{}", e.meta.tool);
+            assert_eq!(e.command().get_long_about(), None, "{}", e.meta.tool);
+            assert!(e.input_schema().get("description").is_none(), "{}: {}", e.meta.tool, e.input_schema()["description"]);
         }
     }
 

@@ -2,6 +2,7 @@
 //! / `outputId`, minted when absent and reported before anything is sent, so a retry after a timeout
 //! sends the same id and is never charged twice), and waits with the adaptive cadence of
 //! `api_client::wait` (never a fixed 3 s) up to the input's timeout, or the face's cap.
+use crate::input::help;
 use crate::{out, save, Cx, Effect, Meta, OpError, Operation, ProgressEvent};
 use api_client::{ApiError, WaitOptions};
 use api_types::{BoardRequest, ContentType, CostEstimate, GenerateRequest, GenerateResult, Generation, References};
@@ -9,6 +10,7 @@ use std::path::PathBuf;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
+use std::marker::PhantomData;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -163,20 +165,9 @@ async fn wait(cx: &Cx, output_id: &str, timeout_s: u64, started: Instant) -> Res
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct GenerateImageInput {
-    /// What to render.
-    #[serde(default)]
-    pub prompt: Option<String>,
-    /// The model's id (`model list --type image`); the registry's first image model when absent.
-    #[arg(short = 'm', long = "model")]
-    #[serde(default)]
-    pub model_id: Option<String>,
-    /// e.g. 1:1, 16:9, 9:16 (what the model takes: `model get`).
-    #[arg(long = "aspect")]
-    #[serde(default)]
-    pub aspect_ratio: Option<String>,
-    #[arg(long)]
-    #[serde(default)]
-    pub resolution: Option<String>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub picture: Picture<ImageHelp>,
     /// How many images, 1 to 4.
     #[arg(short = 'n', long = "count", value_parser = clap::value_parser!(u32).range(1..=4))]
     #[serde(default)]
@@ -195,6 +186,60 @@ pub struct GenerateImageInput {
     #[command(flatten)]
     #[serde(flatten)]
     pub spend: Spend,
+}
+
+/// The image's texts for [`Picture`]'s fields.
+#[derive(Debug, Clone)]
+pub struct ImageHelp;
+impl PictureHelp for ImageHelp {
+    const PROMPT: &str = "What to render.";
+    const MODEL: &str = "The model's id (`model list --type image`); the registry's first image model when absent.";
+    const ASPECT: &str = "e.g. 1:1, 16:9, 9:16 (what the model takes: `model get`).";
+    const RESOLUTION: &str = "";
+}
+
+/// What an image or a video shows and how it is framed: the fields both take (first in their flags and
+/// schemas), each with the operation's own texts.
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Picture<H: PictureHelp> {
+    #[arg(help = help(H::PROMPT))]
+    #[schemars(description = H::PROMPT)]
+    #[serde(default)]
+    pub prompt: Option<String>,
+    #[arg(short = 'm', long = "model", help = help(H::MODEL))]
+    #[schemars(description = H::MODEL)]
+    #[serde(default)]
+    pub model_id: Option<String>,
+    #[arg(long = "aspect", help = help(H::ASPECT))]
+    #[schemars(description = H::ASPECT)]
+    #[serde(default)]
+    pub aspect_ratio: Option<String>,
+    #[arg(long, help = help(H::RESOLUTION))]
+    #[schemars(description = H::RESOLUTION)]
+    #[serde(default)]
+    pub resolution: Option<String>,
+    #[arg(skip)]
+    #[serde(skip)]
+    #[schemars(skip)]
+    texts: PhantomData<H>,
+}
+
+/// The texts of [`Picture`]'s fields for one operation (`""`: none).
+pub trait PictureHelp: Send + Sync + 'static {
+    const PROMPT: &str;
+    const MODEL: &str;
+    const ASPECT: &str;
+    const RESOLUTION: &str;
+}
+
+impl<H: PictureHelp> Picture<H> {
+    /// Puts the prompt and the frame into a request; the model is the caller's to choose.
+    pub fn apply(self, req: &mut GenerateRequest) {
+        req.prompt = self.prompt;
+        req.aspect_ratio = self.aspect_ratio;
+        req.resolution = self.resolution;
+    }
 }
 
 /// Where a result goes on an editor or canvas project (image, video, audio; fact sheet 3.1 `projectId`,
@@ -265,20 +310,18 @@ impl Operation for GenerateImage {
         idempotent: true,
         scope: Some(api_types::scopes::GENERATE),
     };
-    async fn run(cx: Cx, i: GenerateImageInput) -> Result<Value, OpError> {
-        let model_id = model_or_first(&cx, i.model_id, ContentType::Image).await?;
+    async fn run(cx: Cx, mut i: GenerateImageInput) -> Result<Value, OpError> {
+        let model_id = model_or_first(&cx, i.picture.model_id.take(), ContentType::Image).await?;
         let references = (!i.refs.is_empty()).then(|| References { images: i.refs, ..Default::default() });
         let mut req = GenerateRequest {
             model_id,
             content_type: Some(ContentType::Image),
-            prompt: i.prompt,
-            aspect_ratio: i.aspect_ratio,
-            resolution: i.resolution,
             num_images: i.num_images,
             references,
             avatar_id: i.avatar_id,
             ..Default::default()
         };
+        i.picture.apply(&mut req);
         i.place.apply(&mut req);
         render(&cx, req.into(), &i.spend).await
     }
