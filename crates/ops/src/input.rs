@@ -111,3 +111,46 @@ pub fn help(text: &'static str) -> Option<&'static str> {
         _ => Some(text),
     }
 }
+
+/// One page of a list: `--limit` / `limit` and `--offset` / `offset`, with the operation's own text for
+/// the limit (the service's default and range differ by list).
+#[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Paging<H: PagingHelp> {
+    #[arg(long, help = help(H::LIMIT))]
+    #[schemars(description = H::LIMIT)]
+    #[serde(default)]
+    pub limit: Option<u32>,
+    #[arg(long)]
+    #[serde(default)]
+    pub offset: Option<u32>,
+    #[arg(skip)]
+    #[serde(skip)]
+    #[schemars(skip)]
+    texts: std::marker::PhantomData<H>,
+}
+
+/// The text of [`Paging`]'s limit for one list.
+pub trait PagingHelp: Default + Send + Sync + 'static {
+    const LIMIT: &str;
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn lists_share_paging_each_with_its_own_limit_text() {
+        for (path, limit) in [
+            (&["media", "list"][..], "At most this many, 1 to 100 (the service's default: 50)."),
+            (&["content", "list"], "At most this many (1-100; the service's default is 20)."),
+            (&["knowledge", "list"], "At most this many (the service's default: 50)."),
+        ] {
+            let e = crate::by_path(path).unwrap();
+            let schema = e.input_schema();
+            assert_eq!(schema["properties"]["limit"]["description"], limit, "{path:?}");
+            assert!(schema["properties"]["offset"].is_object(), "{path:?}: offset at the top level");
+            let help = |long: &str| e.command().get_arguments().find(|a| a.get_long() == Some(long)).map(|a| a.get_help().map(|h| h.to_string()));
+            assert_eq!(help("limit"), Some(Some(limit.trim_end_matches('.').to_string())), "{path:?}");
+            assert_eq!(help("offset"), Some(None), "{path:?}");
+        }
+    }
+}

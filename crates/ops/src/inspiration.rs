@@ -1,5 +1,5 @@
 //! Inspiration: tracked accounts (the brand's own and those it learns from) and their posts.
-use crate::input::one_of;
+use crate::input::{one_of, Paging, PagingHelp};
 use crate::{out, Cx, Effect, Meta, OpError, Operation};
 use api_types::values::{CONTENT_SCOPES, CONTENT_SORT_FIELDS, INSPIRATION_CONTENT_TYPES, PLATFORMS, SORT_ORDERS, TRACKED_ACCOUNT_TYPES};
 use api_types::ContentQuery;
@@ -125,13 +125,15 @@ pub struct ContentListInput {
     #[arg(long = "account", value_delimiter = ',')]
     #[serde(default)]
     pub account_ids: Option<Vec<String>>,
-    /// At most this many (1-100; the service's default is 20).
-    #[arg(long)]
-    #[serde(default)]
-    pub limit: Option<u32>,
-    #[arg(long)]
-    #[serde(default)]
-    pub offset: Option<u32>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub page: Paging<ContentPage>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct ContentPage;
+impl PagingHelp for ContentPage {
+    const LIMIT: &str = "At most this many (1-100; the service's default is 20).";
 }
 
 pub struct ContentList;
@@ -157,8 +159,8 @@ impl Operation for ContentList {
             sort_by: i.sort_by,
             sort_order: i.sort_order,
             account_ids: i.account_ids.filter(|ids| !ids.is_empty()).map(|ids| ids.join(",")),
-            limit: i.limit,
-            offset: i.offset,
+            limit: i.page.limit,
+            offset: i.page.offset,
         };
         out(cx.client.inspiration().content().list(&query).await?)
     }

@@ -1,5 +1,6 @@
 //! A brand kit's knowledge: texts, pages, videos and files the service chunks and searches
 //! (`/brand-kits/{id}/knowledge`, fact sheet 2.14 and 3.7).
+use crate::input::{Paging, PagingHelp};
 use crate::{out, Cx, Effect, Meta, OpError, Operation};
 use api_types::AddKnowledge;
 use schemars::JsonSchema;
@@ -12,13 +13,15 @@ use std::path::PathBuf;
 pub struct KnowledgeListInput {
     /// The kit's id.
     pub brand_kit_id: String,
-    /// At most this many (the service's default: 50).
-    #[arg(long)]
-    #[serde(default)]
-    pub limit: Option<u32>,
-    #[arg(long)]
-    #[serde(default)]
-    pub offset: Option<u32>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub page: Paging<KnowledgePage>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct KnowledgePage;
+impl PagingHelp for KnowledgePage {
+    const LIMIT: &str = "At most this many (the service's default: 50).";
 }
 
 pub struct KnowledgeList;
@@ -34,7 +37,7 @@ impl Operation for KnowledgeList {
         scope: Some(api_types::scopes::BRANDKIT_READ),
     };
     async fn run(cx: Cx, i: KnowledgeListInput) -> Result<Value, OpError> {
-        out(cx.client.knowledge(&i.brand_kit_id).list(i.limit, i.offset).await?)
+        out(cx.client.knowledge(&i.brand_kit_id).list(i.page.limit, i.page.offset).await?)
     }
 }
 

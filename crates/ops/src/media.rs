@@ -1,5 +1,6 @@
 //! The media library: upload a file (ticket → PUT of the bytes → complete, with the bytes' progress),
 //! import one by URL, list what is there.
+use crate::input::{Paging, PagingHelp};
 use crate::{out, save, Cx, Effect, Meta, OpError, Operation, ProgressEvent};
 use api_types::{ImportMedia, MediaQuery};
 use schemars::JsonSchema;
@@ -107,13 +108,15 @@ pub struct MediaListInput {
     #[arg(long)]
     #[serde(default)]
     pub status: Option<String>,
-    /// At most this many, 1 to 100 (the service's default: 50).
-    #[arg(long)]
-    #[serde(default)]
-    pub limit: Option<u32>,
-    #[arg(long)]
-    #[serde(default)]
-    pub offset: Option<u32>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub page: Paging<MediaPage>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct MediaPage;
+impl PagingHelp for MediaPage {
+    const LIMIT: &str = "At most this many, 1 to 100 (the service's default: 50).";
 }
 
 pub struct MediaList;
@@ -129,7 +132,7 @@ impl Operation for MediaList {
         scope: None,
     };
     async fn run(cx: Cx, i: MediaListInput) -> Result<Value, OpError> {
-        let query = MediaQuery { source: i.source, content_type: i.content_type, status: i.status, kind: i.kind, limit: i.limit, offset: i.offset };
+        let query = MediaQuery { source: i.source, content_type: i.content_type, status: i.status, kind: i.kind, limit: i.page.limit, offset: i.page.offset };
         out(cx.client.media().list(&query).await?)
     }
 }
