@@ -1,0 +1,121 @@
+// `cdesk mcp --http` (the hosted agent-tool server, an OAuth protected resource) checked by the official
+// TypeScript MCP SDK's Streamable HTTP client (@modelcontextprotocol/sdk, StreamableHTTPClientTransport):
+// a bearer token granted through the sandbox's OAuth (registration, the consent form with an account key,
+// PKCE, token: tests/mcp/oauth_flow.mjs) lists the tools and calls get_balance; once the grant is revoked
+// the next call is answered 401 with a WWW-Authenticate naming the resource metadata. The Python SDK's own
+// OAuth client runs the whole flow in tests/mcp/test_http.py. Everything real: the sandbox process, the
+// cdesk process, HTTP on loopback. Run: `bash tests/mcp/run.sh`.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import readline from "node:readline";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { grant } from "./oauth_flow.mjs";
+
+const BIN = process.env.CDESK_BIN_DIR ?? path.join(os.homedir(), ".cache/contentdesk-target/debug");
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "cdesk-mcp-ts-http-"));
+const children = [];
+
+/** Starts `bin args…` and answers its first stdout line, parsed. */
+async function firstLine(bin, args, env) {
+  const child = spawn(bin, args, { stdio: ["ignore", "pipe", "ignore"], env });
+  children.push(child);
+  const line = await new Promise((resolve, reject) => {
+    readline.createInterface({ input: child.stdout }).once("line", resolve);
+    child.once("exit", (code) => reject(new Error(`${path.basename(bin)} exited (${code})`)));
+  });
+  return JSON.parse(line);
+}
+
+let sandbox, server;
+
+before(async () => {
+  sandbox = await firstLine(`${BIN}/contentdesk-sandbox`, [
+    "serve", "--db", path.join(work, "sandbox.db"), "--addr", "127.0.0.1:0", "--seed", "demo", "--ready-json",
+    "--rate-limit", "0", "--render-ms", "200", "--smart-wait-ms", "2000",
+  ]);
+  sandbox.origin = sandbox.url.replace(/\/api\/v1$/, "");
+  // No key anywhere in the server's environment: each request acts with its own token's grant.
+  server = await firstLine(`${BIN}/cdesk`, ["mcp", "--http", "127.0.0.1:0"], {
+    PATH: process.env.PATH,
+    HOME: work,
+    CONTENTHERO_CONFIG_DIR: path.join(work, "ch"),
+    CONTENTDESK_DATA_DIR: path.join(work, "app"),
+    CONTENTHERO_BASE_URL: sandbox.url,
+  });
+});
+
+after(() => {
+  for (const c of children) c.kill();
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+/** A client over Streamable HTTP with a fixed bearer token; `seen` records every answer's status and challenge. */
+async function connect(token, seen = []) {
+  const transport = new StreamableHTTPClientTransport(new URL(server.resource), {
+    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    fetch: async (url, init) => {
+      const r = await fetch(url, init);
+      seen.push({ status: r.status, challenge: r.headers.get("www-authenticate") });
+      return r;
+    },
+  });
+  const client = new Client({ name: "contentdesk-ts-http-test", version: "1.0.0" });
+  await client.connect(transport);
+  return client;
+}
+
+/** A tool result's JSON (its first text block). */
+function jsonOf(result) {
+  return JSON.parse(result.content.find((c) => c.type === "text").text);
+}
+
+test("a token granted through the sandbox's OAuth lists the tools and calls get_balance", async () => {
+  const granted = await grant({ origin: sandbox.origin, key: sandbox.key, resource: server.resource, untick: ["generate:*"] });
+  assert.match(granted.access_token, /^cho_at_/);
+  assert.ok(!granted.scope.split(" ").includes("generate:*"), granted.scope);
+  const client = await connect(granted.access_token);
+  try {
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    for (const name of ["get_balance", "list_cards", "generate_image"]) assert.ok(names.includes(name), name);
+    const balance = await client.callTool({ name: "get_balance", arguments: {} });
+    assert.notEqual(balance.isError, true, JSON.stringify(balance));
+    assert.equal(typeof jsonOf(balance).balance, "number");
+    assert.ok(jsonOf(balance).balance > 0);
+    // The grant's scopes hold over HTTP: generate:* was unticked, so a render is a tool error naming it.
+    const render = await client.callTool({ name: "generate_image", arguments: { prompt: "a mug" } });
+    assert.equal(render.isError, true);
+    assert.match(render.content.map((c) => c.text).join(" "), /generate:\*/);
+  } finally {
+    await client.close();
+  }
+});
+
+test("after the grant is revoked the next call is a 401 with WWW-Authenticate", async () => {
+  const granted = await grant({ origin: sandbox.origin, key: sandbox.key, resource: server.resource });
+  const seen = [];
+  const client = await connect(granted.access_token, seen);
+  try {
+    const first = await client.callTool({ name: "get_balance", arguments: {} });
+    assert.notEqual(first.isError, true, JSON.stringify(first));
+    // The person revokes the app (a refresh token's revocation ends the whole grant, RFC 7009).
+    const revoked = await fetch(`${sandbox.origin}/oauth/revoke`, { method: "POST", body: new URLSearchParams({ token: granted.refresh_token }) });
+    assert.equal(revoked.status, 200);
+    await assert.rejects(client.callTool({ name: "get_balance", arguments: {} }), (e) => {
+      assert.equal(e.code, 401, String(e));
+      return true;
+    });
+    const last = seen.at(-1);
+    assert.equal(last.status, 401);
+    assert.match(last.challenge, /^Bearer /);
+    assert.match(last.challenge, /error="invalid_token"/);
+    assert.match(last.challenge, new RegExp(`resource_metadata="${server.listening}/\\.well-known/oauth-protected-resource/mcp"`));
+  } finally {
+    await client.close();
+  }
+});
