@@ -1,13 +1,23 @@
 //! The calendar's posts. The board's card list carries no posts (only `GET /cards/{id}` has them), yet a
 //! post may carry its own `scheduledAt` (PATCH /cards/{id}, rule 3): the calendar places each post at
-//! its own time. `calendar_posts` reads the posts of the cards the UI names (those whose time lies in the
-//! visible range plus a margin: the UI picks them, placement.ts `cardsNear`), a few reads at a time, and
-//! keeps each card's posts in memory with the card's `updatedAt`: a card whose summary did not change
-//! is not read again (against a service with rate limits every read counts).
+//! its own time. Each card's posts are kept in memory with the card's `updatedAt`: a card whose summary
+//! did not change is not read again (against a service with rate limits every read counts).
+//!
+//! `calendar_window` answers the posts of the visible weeks. The API cannot say which cards have a post
+//! in a window: `GET /cards` filters by space, stage, platform, tag, search, favourite and archived only,
+//! never by time, and a post's own time is only in `GET /cards/{id}` (spec "Cards"; contract facts 1.7 and
+//! the `card list` flags). So the core reads more widely than the window: every page of the space's cards
+//! (the board's filters), then the posts of every card that has posts (its summary's `platforms`),
+//! nearest the window first, at most `CALENDAR_READS_PER_CALL` new reads per call (the UI calls again
+//! while `unread` is not 0; a card already read at its `updatedAt` costs nothing), and answers the cards
+//! with anything in the window: the card's time or a post's own time, however far apart the two are.
+//! `calendar_posts` reads the cards the caller names.
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use api_types::Post;
+use api_types::{CardQuery, CardSummary, Post};
+use time::format_description::well_known::Rfc3339;
+use time::OffsetDateTime;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -18,6 +28,10 @@ use crate::session::Session;
 pub const CALENDAR_MAX_CARDS: usize = 500;
 /// Card reads in flight at once.
 pub const CALENDAR_READS_AT_ONCE: usize = 4;
+/// New card reads per `calendar_window` call at most (the rest are `unread`; the next call reads them).
+pub const CALENDAR_READS_PER_CALL: usize = 500;
+/// Cards per `GET /cards` page (the service's maximum).
+const LIST_PAGE: u32 = 100;
 
 #[derive(Debug, Clone, Deserialize, Serialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -83,31 +97,163 @@ pub async fn calendar_posts(session: &impl Session, args: CalendarPostsArgs) -> 
     }
     if !missing.is_empty() {
         let client = session.client().await?;
-        let gate = Arc::new(tokio::sync::Semaphore::new(CALENDAR_READS_AT_ONCE));
-        let mut reads = tokio::task::JoinSet::new();
-        for (i, id) in missing {
-            let (client, gate) = (client.clone(), gate.clone());
-            reads.spawn(async move {
-                let _permit = gate.acquire_owned().await;
-                (i, client.cards().get(&id).await)
-            });
-        }
-        let mut failed: Option<IpcError> = None;
-        while let Some(done) = reads.join_next().await {
-            let Ok((i, read)) = done else { continue };
-            match read.map_err(IpcError::from) {
-                Ok(card) => {
-                    let posts = CardPosts { card_id: card.summary.id.clone(), updated_at: card.summary.updated_at.clone(), scheduled_at: card.summary.scheduled_at.clone(), posts: card.posts };
-                    kept().lock().unwrap_or_else(|e| e.into_inner()).insert(key(&posts.card_id), posts.clone());
-                    out[i] = Some(posts);
-                }
-                Err(e) if e.code == IpcCode::NotFound => {}
-                Err(e) => failed = failed.or(Some(e)),
-            }
-        }
-        if let Some(e) = failed {
-            return Err(e);
+        let ids: Vec<String> = missing.iter().map(|(_, id)| id.clone()).collect();
+        let read = read_cards(&client, &key, ids).await?;
+        for ((i, _), got) in missing.into_iter().zip(read) {
+            out[i] = got;
         }
     }
     Ok(out.into_iter().flatten().collect())
+}
+
+/// Reads the cards `ids` (`CALENDAR_READS_AT_ONCE` at a time) into the memory, answering each one's posts
+/// in the same order (`None`: the card is gone, 404). Any other failed read is the answer.
+async fn read_cards(
+    client: &api_client::Client,
+    key: &(impl Fn(&str) -> (String, String, String) + Sync),
+    ids: Vec<String>,
+) -> IpcResult<Vec<Option<CardPosts>>> {
+    let gate = Arc::new(tokio::sync::Semaphore::new(CALENDAR_READS_AT_ONCE));
+    let mut reads = tokio::task::JoinSet::new();
+    let mut out: Vec<Option<CardPosts>> = vec![None; ids.len()];
+    for (i, id) in ids.into_iter().enumerate() {
+        let (client, gate) = (client.clone(), gate.clone());
+        reads.spawn(async move {
+            let _permit = gate.acquire_owned().await;
+            (i, client.cards().get(&id).await)
+        });
+    }
+    let mut failed: Option<IpcError> = None;
+    while let Some(done) = reads.join_next().await {
+        let Ok((i, read)) = done else { continue };
+        match read.map_err(IpcError::from) {
+            Ok(card) => {
+                let posts = CardPosts { card_id: card.summary.id.clone(), updated_at: card.summary.updated_at.clone(), scheduled_at: card.summary.scheduled_at.clone(), posts: card.posts };
+                kept().lock().unwrap_or_else(|e| e.into_inner()).insert(key(&posts.card_id), posts.clone());
+                out[i] = Some(posts);
+            }
+            Err(e) if e.code == IpcCode::NotFound => {}
+            Err(e) => failed = failed.or(Some(e)),
+        }
+    }
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(out),
+    }
+}
+
+#[derive(Debug, Clone, Default, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CalendarWindowArgs {
+    pub space_id: String,
+    /// The window's first instant (RFC 3339; the first visible day's midnight in the user's zone).
+    pub from: String,
+    /// The window's end (RFC 3339, not included: the midnight after the last visible day).
+    pub to: String,
+    /// The board's filters (as `board_load`).
+    #[serde(default)]
+    #[ts(optional)]
+    pub archived: Option<bool>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub search: Option<String>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub platform: Option<String>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub tag: Option<String>,
+}
+
+/// The posts of a calendar window.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CalendarWindow {
+    /// The posts of every card read that has something in the window: the card's time, or a post's own
+    /// time (a card whose time lies in the window but whose posts all lie elsewhere is here too, so
+    /// that its posts are not shown at the card's time).
+    pub cards: Vec<CardPosts>,
+    /// Cards with posts not read yet (past `CALENDAR_READS_PER_CALL` this call): call again for them.
+    pub unread: u32,
+    /// Cards listed for the window (every page of the space with the board's filters).
+    pub listed: u32,
+}
+
+fn instant(field: &str, s: &str) -> IpcResult<i128> {
+    OffsetDateTime::parse(s, &Rfc3339)
+        .map(|t| t.unix_timestamp_nanos() / 1_000_000)
+        .map_err(|_| IpcError::validation(field, format!("“{s}” is not a time: give an RFC 3339 time such as 2026-03-01T00:00:00Z.")))
+}
+
+fn millis(s: Option<&str>) -> Option<i128> {
+    s.and_then(|s| OffsetDateTime::parse(s, &Rfc3339).ok()).map(|t| t.unix_timestamp_nanos() / 1_000_000)
+}
+
+/// The posts of every card with something in `[from, to)`, whatever its own time (see the module's
+/// words: the API cannot filter by time, so every card with posts is read, nearest the window first).
+pub async fn calendar_window(session: &impl Session, args: CalendarWindowArgs) -> IpcResult<CalendarWindow> {
+    let (from, to) = (instant("from", &args.from)?, instant("to", &args.to)?);
+    if to <= from {
+        return Err(IpcError::validation("to", "The window ends before it starts: give a later `to`."));
+    }
+    let clean = |v: &Option<String>| v.as_ref().map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
+    let client = session.client().await?;
+    let mut query = CardQuery {
+        space_id: Some(args.space_id.clone()),
+        archived: args.archived.filter(|a| *a),
+        platform: clean(&args.platform),
+        tag: clean(&args.tag),
+        search: clean(&args.search),
+        limit: Some(LIST_PAGE),
+        offset: Some(0),
+        ..Default::default()
+    };
+    let mut cards: Vec<CardSummary> = Vec::new();
+    loop {
+        let page = client.cards().list(&query).await?;
+        let got = page.cards.len();
+        cards.extend(page.cards);
+        if !page.has_more || got == 0 {
+            break;
+        }
+        query.offset = Some(cards.len() as u32);
+    }
+    // The service lists archived cards with the live ones only when asked for them alone.
+    if args.archived != Some(true) {
+        cards.retain(|c| !c.is_archived);
+    }
+    let listed = cards.len() as u32;
+    let profile = session.selected_profile().unwrap_or_default();
+    let dir = session.data_dir().to_string_lossy().into_owned();
+    let key = |id: &str| (dir.clone(), profile.clone(), id.to_string());
+    let in_window = |t: Option<i128>| t.is_some_and(|t| t >= from && t < to);
+    // How far a card's time lies from the window (0 inside; a card with no time last).
+    let distance = |c: &CardSummary| match millis(c.scheduled_at.as_deref()) {
+        Some(t) if t < from => from - t,
+        Some(t) if t >= to => t - to + 1,
+        Some(_) => 0,
+        None => i128::MAX,
+    };
+    let with_posts: Vec<&CardSummary> = cards.iter().filter(|c| !c.platforms.is_empty()).collect();
+    let (mut known, mut stale): (Vec<CardPosts>, Vec<&CardSummary>) = (Vec::new(), Vec::new());
+    {
+        let kept = kept().lock().unwrap_or_else(|e| e.into_inner());
+        for c in &with_posts {
+            match kept.get(&key(&c.id)) {
+                Some(p) if c.updated_at.is_some() && p.updated_at == c.updated_at => known.push(p.clone()),
+                _ => stale.push(c),
+            }
+        }
+    }
+    stale.sort_by_key(|c| distance(c));
+    let unread = stale.len().saturating_sub(CALENDAR_READS_PER_CALL) as u32;
+    let ids: Vec<String> = stale.iter().take(CALENDAR_READS_PER_CALL).map(|c| c.id.clone()).collect();
+    if !ids.is_empty() {
+        known.extend(read_cards(&client, &key, ids).await?.into_iter().flatten());
+    }
+    let cards = known
+        .into_iter()
+        .filter(|p| in_window(millis(p.scheduled_at.as_deref())) || p.posts.iter().any(|post| in_window(millis(post.scheduled_at.as_deref()))))
+        .collect();
+    Ok(CalendarWindow { cards, unread, listed })
 }

@@ -79,6 +79,12 @@ macro_rules! with_commands {
                 /// card named with the same `updatedAt` again is answered from memory (no request); a card
                 /// gone (404) is left out
                 calendar_posts($crate::commands::CalendarPostsArgs) -> Vec<$crate::commands::CardPosts>;
+                /// the posts of the visible weeks `[from, to)` (RFC 3339), every one at its own time: the API
+                /// cannot filter cards by time, so every page of the space's cards is listed (the board's
+                /// filters) and every card with posts read (as `calendar_posts`, kept by `updatedAt`), nearest
+                /// the window first, at most 500 new reads a call (`unread`: call again); answers the cards
+                /// whose time or a post's own time lies in the window
+                calendar_window($crate::commands::CalendarWindowArgs) -> $crate::commands::CalendarWindow;
                 tags_list() -> Vec<$crate::api::Tag>;
                 connected_accounts_list() -> Vec<$crate::api::ConnectedAccount>;
             }

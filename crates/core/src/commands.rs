@@ -204,7 +204,7 @@ pub use crate::outbox::{
     DraftsResolveArgs, DraftsStatus, KeptChange, KeptKind, is_local,
 };
 pub use crate::attach::*;
-pub use crate::calendar::{calendar_posts, CalendarPostsArgs, CardPosts, CardStamp};
+pub use crate::calendar::{calendar_posts, calendar_window, CalendarPostsArgs, CalendarWindow, CalendarWindowArgs, CardPosts, CardStamp, CALENDAR_READS_PER_CALL};
 pub use crate::library::{media_library, MediaLibraryArgs};
 pub use crate::brand_kit::*;
 pub use crate::studio::{

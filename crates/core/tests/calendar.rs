@@ -33,9 +33,15 @@ mod tempdb {
 
 /// The sandbox (demo seeded) served with a layer counting `GET /cards/{id}`; the app's one profile on it.
 async fn counted() -> Counted {
+    counted_with(0).await.0
+}
+
+/// As [`counted`], with `extra` more cards in the demo space (no time, no posts yet); also answers the
+/// sandbox's state (the test gives those cards times and posts in its database).
+async fn counted_with(extra: usize) -> (Counted, sandbox::AppState) {
     let db = std::env::temp_dir().join(format!("contentdesk-calendar-{}.db", uuid::Uuid::new_v4()));
     let state = sandbox::AppState::open(&db, sandbox::Config::for_tests()).expect("open db");
-    let seeded = sandbox::seed::seed_demo(&state, &Default::default()).expect("seed");
+    let seeded = sandbox::seed::seed_demo(&state, &sandbox::seed::DemoOptions { extra_cards: extra }).expect("seed");
     let key = {
         let conn = state.db().lock();
         sandbox::auth::create_key(&conn, &seeded.account_id, "calendar test", api_types::scopes::ALL).expect("key").1
@@ -65,7 +71,7 @@ async fn counted() -> Counted {
     c::profile_select(&app, ProfileIdArgs { id: p.id.clone() }).await.unwrap();
     c::key_set(&app, KeySetArgs { profile_id: p.id, key: key.clone() }).await.unwrap();
     let direct = Client::new(base, ApiKey::new(key)).unwrap();
-    Counted { app, direct, card_reads, _db: tempdb::TempDb(db) }
+    (Counted { app, direct, card_reads, _db: tempdb::TempDb(db) }, state)
 }
 
 fn post(platform: &str, at: Option<&str>) -> PostInput {
@@ -159,4 +165,89 @@ async fn a_card_time_with_posts_keeps_the_posts_own_times_and_alone_moves_every_
     let read = c::card_update(&t.app, CardUpdateArgs { card_id: a, update: alone }).await.unwrap();
     let got = CardPosts { card_id: String::new(), updated_at: None, scheduled_at: None, posts: read.posts };
     assert!(times(&got).iter().all(|(_, at)| at.as_deref() == Some("2026-03-24T09:00:00Z")), "scheduledAt alone moves every post: {:?}", times(&got));
+}
+
+/// Every post of the visible weeks at its own time (issue 16's open end: only the first 500 cards of a
+/// window were read, and a post more than 14 days from its card's time showed at the card's time until its
+/// card was read). 620 cards with posts in a five-week window, more than one call's 500 reads; one card
+/// 20 days before the window with a post inside it, one inside with its post 20 days after it.
+/// The 620 cards are given their time and post straight in the sandbox's database (test set-up: 1,240
+/// requests would add seconds and test nothing more); the two far cards go through the API.
+#[tokio::test]
+async fn the_window_has_every_post_at_its_own_time_past_500_cards_and_20_days_from_its_card() {
+    const EXTRA: usize = 620;
+    let (t, state) = counted_with(EXTRA).await;
+    let space = c::spaces_list(&t.app, SpacesListArgs::default()).await.unwrap()[0].id.clone();
+    let (from, to) = ("2026-05-04T00:00:00Z", "2026-06-08T00:00:00Z");
+    {
+        let conn = state.db().lock();
+        let ids: Vec<String> = {
+            let mut q = conn.prepare("SELECT id FROM cards WHERE title LIKE 'Idea #%' ORDER BY title").unwrap();
+            q.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+        };
+        assert_eq!(ids.len(), EXTRA);
+        for (n, id) in ids.iter().enumerate() {
+            // Spread over the 35 days of the window, 09:00 to 16:00.
+            let at = format!("2026-05-{:02}T{:02}:00:00.000Z", 4 + n % 28, 9 + n % 8);
+            conn.execute("UPDATE cards SET scheduled_at = ?2, updated_at = ?2 WHERE id = ?1", rusqlite::params![id, at]).unwrap();
+            conn.execute(
+                "INSERT INTO card_posts (id, card_id, platform, format, scheduled_at, status, platform_settings, sort_order)
+                 VALUES (?1, ?2, 'linkedin', 'post', NULL, 'draft', '{}', 0)",
+                rusqlite::params![uuid::Uuid::new_v4().to_string(), id],
+            )
+            .unwrap();
+        }
+    }
+    let stage = c::board_load(&t.app, BoardLoadArgs { space_id: space.clone(), ..Default::default() }).await.unwrap().stages[0].id.clone();
+    let make = |title: &'static str, card_at: &'static str, post_at: &'static str| {
+        let (app, space, stage) = (t.app.clone(), space.clone(), stage.clone());
+        async move {
+            let id = c::card_create(&app, CardCreateArgs { space_id: space, stage_id: stage, title: title.into(), platform: "instagram".into() }).await.unwrap().id;
+            let update = UpdateCard { scheduled_at: Some(Some(card_at.into())), posts: Some(vec![post("instagram", Some(post_at))]), ..Default::default() };
+            c::card_update(&app, CardUpdateArgs { card_id: id.clone(), update }).await.unwrap();
+            id
+        }
+    };
+    // The card 19 days before the window, its post 20 days after the card (inside the window).
+    let early = make("Card before the window", "2026-04-15T09:00:00Z", "2026-05-05T10:00:00Z").await;
+    // The card inside the window, its post 20 days after it (after the window).
+    let late = make("Post after the window", "2026-05-20T09:00:00Z", "2026-06-09T09:00:00Z").await;
+
+    let args = CalendarWindowArgs { space_id: space.clone(), from: from.into(), to: to.into(), ..Default::default() };
+    let before = t.card_reads.load(Ordering::SeqCst);
+    let first = c::calendar_window(&t.app, args.clone()).await.unwrap();
+    assert!(first.listed as usize > EXTRA + 2, "every page of the space is listed: {}", first.listed);
+    assert_eq!(t.card_reads.load(Ordering::SeqCst) - before, CALENDAR_READS_PER_CALL, "at most 500 reads a call");
+    assert!(first.unread > 0, "more than one call's reads: {}", first.unread);
+    assert!(first.cards.iter().all(|p| p.card_id != early), "the far card is read last (nearest first)");
+    let mut all = first.cards;
+    let mut unread = first.unread;
+    let mut calls = 1;
+    while unread > 0 {
+        let next = c::calendar_window(&t.app, args.clone()).await.unwrap();
+        assert!(next.unread < unread, "each call reads more");
+        unread = next.unread;
+        all = next.cards;
+        calls += 1;
+    }
+    assert!(calls >= 2);
+    let got = |id: &str| all.iter().find(|p| p.card_id == id).cloned();
+    let early_posts = got(&early).expect("the card 19 days before the window is answered: its post lies in it");
+    assert_eq!(times(&early_posts), [("instagram".to_string(), Some("2026-05-05T10:00:00Z".to_string()))]);
+    let late_posts = got(&late).expect("the card in the window is answered, so its post is not shown at the card's time");
+    assert_eq!(times(&late_posts), [("instagram".to_string(), Some("2026-06-09T09:00:00Z".to_string()))]);
+    let ideas = all.iter().filter(|p| p.posts.iter().any(|q| q.platform.as_deref() == Some("linkedin")) && p.posts.len() == 1).count();
+    assert!(ideas >= EXTRA, "every card of the window is answered: {ideas}");
+
+    // Everything read: asked again, no card is read (kept by updatedAt); the same cards answered.
+    let before = t.card_reads.load(Ordering::SeqCst);
+    let again = c::calendar_window(&t.app, args.clone()).await.unwrap();
+    assert_eq!((t.card_reads.load(Ordering::SeqCst) - before, again.unread, again.cards.len()), (0, 0, all.len()));
+
+    // A window with neither: the far pair is left out.
+    let june = CalendarWindowArgs { from: "2026-07-01T00:00:00Z".into(), to: "2026-07-08T00:00:00Z".into(), ..args.clone() };
+    let june = c::calendar_window(&t.app, june).await.unwrap();
+    assert!(june.cards.iter().all(|p| p.card_id != early && p.card_id != late));
+    let e = c::calendar_window(&t.app, CalendarWindowArgs { from: "May".into(), ..args }).await.unwrap_err();
+    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("from")));
 }

@@ -16,6 +16,8 @@ import type { BrandKitSectionsArgs } from "./BrandKitSectionsArgs";
 import type { BrandKitSectionsView } from "./BrandKitSectionsView";
 import type { BrandKitSummary } from "./BrandKitSummary";
 import type { CalendarPostsArgs } from "./CalendarPostsArgs";
+import type { CalendarWindow } from "./CalendarWindow";
+import type { CalendarWindowArgs } from "./CalendarWindowArgs";
 import type { CardArchiveArgs } from "./CardArchiveArgs";
 import type { CardAttachOutputArgs } from "./CardAttachOutputArgs";
 import type { CardCreateArgs } from "./CardCreateArgs";
@@ -131,6 +133,8 @@ export interface CoreCommands {
   card_archive: { args: CardArchiveArgs; result: ArchiveResult };
   /** the posts of the named cards (at most 500; validation `cards`), for the calendar: each card read with `GET /cards/{id}`, 4 at a time, and kept in memory with its `updatedAt`; a card named with the same `updatedAt` again is answered from memory (no request); a card gone (404) is left out */
   calendar_posts: { args: CalendarPostsArgs; result: Array<CardPosts> };
+  /** the posts of the visible weeks `[from, to)` (RFC 3339), every one at its own time: the API cannot filter cards by time, so every page of the space's cards is listed (the board's filters) and every card with posts read (as `calendar_posts`, kept by `updatedAt`), nearest the window first, at most 500 new reads a call (`unread`: call again); answers the cards whose time or a post's own time lies in the window */
+  calendar_window: { args: CalendarWindowArgs; result: CalendarWindow };
   tags_list: { args: undefined; result: Array<Tag> };
   connected_accounts_list: { args: undefined; result: Array<ConnectedAccount> };
   /** the selected profile's outbox; `waiting` excludes the conflicts; `fields` = the camelCase `UpdateCard` fields of the kept change */

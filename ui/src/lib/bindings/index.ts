@@ -17,6 +17,8 @@ export type { BrandKitSectionsArgs } from "./BrandKitSectionsArgs";
 export type { BrandKitSectionsView } from "./BrandKitSectionsView";
 export type { BrandKitSummary } from "./BrandKitSummary";
 export type { CalendarPostsArgs } from "./CalendarPostsArgs";
+export type { CalendarWindow } from "./CalendarWindow";
+export type { CalendarWindowArgs } from "./CalendarWindowArgs";
 export type { CardArchiveArgs } from "./CardArchiveArgs";
 export type { CardAsset } from "./CardAsset";
 export type { CardAssetInput } from "./CardAssetInput";

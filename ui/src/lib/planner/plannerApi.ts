@@ -1,6 +1,6 @@
 // The planner's calls (docs/ipc.md "Planner (issue 4)") as the board makes them: `api`'s typed wrappers,
 // with optional args left out when empty, plus the platforms and their labels.
-import type { BoardLoadArgs, CardPosts, CardStamp, StageUpdateArgs } from "../bindings";
+import type { BoardLoadArgs, CalendarWindow, CardPosts, CardStamp, StageUpdateArgs } from "../bindings";
 import { api, call } from "../shared/backend";
 import { PLATFORMS } from "../bindings/valueLists";
 
@@ -55,5 +55,10 @@ export const plannerApi = {
   cardArchive: api.cardArchive,
   /** The posts of the calendar's cards (read once per `updatedAt` by the core). */
   calendarPosts: (cards: CardStamp[]) => call<CardPosts[]>("calendar_posts", { cards }),
+  /** The posts of the visible weeks `[from, to)`, every one at its own time however far from its card's
+   *  (`calendar_window`: the core lists the space's cards with the board's filters and reads those with
+   *  posts, at most 500 new reads a call; call again while `unread` is not 0). */
+  calendarWindow: (spaceId: string, from: string, to: string, filters: BoardFilters = {}) =>
+    call<CalendarWindow>("calendar_window", { ...boardArgs(spaceId, filters), from, to }),
   tagsList: api.tagsList,
 };
