@@ -124,6 +124,9 @@ async fn a_section_added_archived_and_reverted() {
     // Tabs and widths come from the value lists.
     assert_eq!(desk.run(&["brand-kit", "section", "add", &id, "--name", "X", "--tab", "sound"]).await.code, 2);
     assert_eq!(desk.run(&["brand-kit", "section", "add", &id, "--name", "X", "--tab", "voice", "--width", "third"]).await.code, 2);
+    // An add's body is --body or --file, never stdin (a set reads stdin).
+    let piped = desk.run_stdin(&["brand-kit", "section", "add", &id, "--name", "Returns", "--tab", "overview"], "Not the body.").await.ok();
+    assert_eq!(piped["body"], "", "{piped}");
 }
 
 #[tokio::test(flavor = "multi_thread")]

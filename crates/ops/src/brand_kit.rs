@@ -2,7 +2,7 @@
 //! `--tabs`, `--history`), and one section at a time: get, set (the whole body, with the version last
 //! read; a stale one is a 409 naming the conflicting sections, exit 5, nothing written), add, archive,
 //! revert. Writes go through `PATCH /brand-kits/{id}` with `sections` (spec §4 rules 1–8).
-use crate::input::one_of;
+use crate::input::{help, one_of};
 use crate::{out, Cx, Effect, Meta, OpError, Operation};
 use api_client::{SectionFilter, SectionWriteExt};
 use api_types::values::{TABS, WIDTHS};
@@ -11,6 +11,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::io::{IsTerminal, Read};
+use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 
 fn enum_schema(values: Vec<&'static str>) -> schemars::Schema {
@@ -159,30 +160,63 @@ impl Operation for SectionGet {
     }
 }
 
-/// The body of a write: `--body`, else `--file`, else (the shell only, when asked) stdin.
-fn body_from(body: Option<String>, file: Option<&Path>, stdin: bool) -> Result<Option<String>, OpError> {
-    if let Some(b) = body {
-        return Ok(Some(b));
-    }
-    if let Some(path) = file {
-        let text = if path == Path::new("-") {
-            read_stdin()?
-        } else {
-            std::fs::read_to_string(path).map_err(|e| OpError::usage("file", format!("cannot read {}: {e}", path.display())))?
-        };
-        return Ok(Some(text));
-    }
-    if stdin {
-        if std::io::stdin().is_terminal() {
-            return Err(OpError::usage("body", "give the section's Markdown with --file FILE, --body TEXT, or on stdin"));
+/// A section's Markdown body as a write takes it: `body` (`--body`), or in the shell `--file` (`-`:
+/// stdin), or stdin itself where the operation says so ([`SectionBody::STDIN`]).
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Body<B: SectionBody> {
+    #[arg(long, conflicts_with = "file", help = help(B::TEXT))]
+    #[schemars(description = B::TEXT)]
+    #[serde(default)]
+    pub body: Option<String>,
+    /// Read the body from this file (`-`: stdin).
+    #[arg(long, value_name = "FILE")]
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub file: Option<PathBuf>,
+    /// Read stdin when neither --body nor --file is given: the shell only (agents always send `body`).
+    #[arg(skip = B::STDIN)]
+    #[serde(skip)]
+    #[schemars(skip)]
+    stdin: bool,
+    #[arg(skip)]
+    #[serde(skip)]
+    #[schemars(skip)]
+    kind: PhantomData<B>,
+}
+
+/// What one write says of its [`Body`], and whether the shell reads it from stdin.
+pub trait SectionBody: Send + Sync + 'static {
+    const TEXT: &str;
+    const STDIN: bool;
+}
+
+impl<B: SectionBody> Body<B> {
+    /// `--body`, else `--file`, else stdin (when the operation reads it); `None`: none given.
+    fn read(self) -> Result<Option<String>, OpError> {
+        if let Some(b) = self.body {
+            return Ok(Some(b));
         }
-        let text = read_stdin()?;
-        if text.is_empty() {
-            return Err(OpError::usage("body", "stdin was empty; to empty a section, pass --body ''"));
+        if let Some(path) = self.file {
+            let text = if path == Path::new("-") {
+                read_stdin()?
+            } else {
+                std::fs::read_to_string(&path).map_err(|e| OpError::usage("file", format!("cannot read {}: {e}", path.display())))?
+            };
+            return Ok(Some(text));
         }
-        return Ok(Some(text));
+        if self.stdin {
+            if std::io::stdin().is_terminal() {
+                return Err(OpError::usage("body", "give the section's Markdown with --file FILE, --body TEXT, or on stdin"));
+            }
+            let text = read_stdin()?;
+            if text.is_empty() {
+                return Err(OpError::usage("body", "stdin was empty; to empty a section, pass --body ''"));
+            }
+            return Ok(Some(text));
+        }
+        Ok(None)
     }
-    Ok(None)
 }
 
 fn read_stdin() -> Result<String, OpError> {
@@ -198,24 +232,20 @@ pub struct SectionSetInput {
     pub brand_kit_id: String,
     /// The section's key.
     pub key: String,
-    /// The whole new Markdown body (the shell also takes --file, or stdin).
-    #[arg(long, conflicts_with = "file")]
-    #[serde(default)]
-    pub body: Option<String>,
-    /// Read the body from this file (`-`: stdin).
-    #[arg(long, value_name = "FILE")]
-    #[serde(skip)]
-    #[schemars(skip)]
-    pub file: Option<PathBuf>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub body: Body<SetBody>,
     /// The version last read: if the section changed since, nothing is written and the current
     /// versions and bodies come back (exit 5).
     #[arg(long)]
     pub expected_version: i64,
-    /// The shell reads stdin when neither --body nor --file is given; agents always send `body`.
-    #[arg(skip = true)]
-    #[serde(skip)]
-    #[schemars(skip)]
-    pub from_shell: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct SetBody;
+impl SectionBody for SetBody {
+    const TEXT: &str = "The whole new Markdown body (the shell also takes --file, or stdin).";
+    const STDIN: bool = true;
 }
 
 pub struct SectionSet;
@@ -231,7 +261,7 @@ impl Operation for SectionSet {
         scope: Some(api_types::scopes::BRANDKIT_WRITE),
     };
     async fn run(cx: Cx, i: SectionSetInput) -> Result<Value, OpError> {
-        let body = body_from(i.body, i.file.as_deref(), i.from_shell)?.ok_or_else(|| OpError::usage("body", "the section's new Markdown body is required"))?;
+        let body = i.body.read()?.ok_or_else(|| OpError::usage("body", "the section's new Markdown body is required"))?;
         let reply = cx.client.brand_kits().write_sections(&i.brand_kit_id, vec![SectionWrite::edit(i.key.clone(), body, i.expected_version)]).await?;
         section_of(reply, &i.key)
     }
@@ -254,15 +284,16 @@ pub struct SectionAddInput {
     #[serde(default)]
     #[schemars(schema_with = "width_schema")]
     pub width: Option<String>,
-    /// Its Markdown body (the shell also takes --file).
-    #[arg(long, conflicts_with = "file")]
-    #[serde(default)]
-    pub body: Option<String>,
-    /// Read the body from this file (`-`: stdin).
-    #[arg(long, value_name = "FILE")]
-    #[serde(skip)]
-    #[schemars(skip)]
-    pub file: Option<PathBuf>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub body: Body<AddBody>,
+}
+
+#[derive(Debug, Clone)]
+pub struct AddBody;
+impl SectionBody for AddBody {
+    const TEXT: &str = "Its Markdown body (the shell also takes --file).";
+    const STDIN: bool = false;
 }
 
 pub struct SectionAdd;
@@ -278,7 +309,7 @@ impl Operation for SectionAdd {
         scope: Some(api_types::scopes::BRANDKIT_WRITE),
     };
     async fn run(cx: Cx, i: SectionAddInput) -> Result<Value, OpError> {
-        let body = body_from(i.body, i.file.as_deref(), false)?.unwrap_or_default();
+        let body = i.body.read()?.unwrap_or_default();
         let before: Vec<String> = cx.client.brand_kits().get_summary(&i.brand_kit_id).await?.sections.into_iter().map(|s| s.key).collect();
         let mut write = SectionWrite::add(i.section_name.clone(), i.tab.clone(), body);
         write.width = i.width;
