@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CardPosts, CardSummary } from "../../bindings";
 import {
-  bucketByDay, cardsNear, dayOf, dropInstant, firstInstant, indexDays, itemsOf, keyTarget, minuteOfDay, monthGrid, overflow, slotOf, unscheduled, weekOf,
+  bucketByDay, cardsNear, dayOf, dropInstant, firstInstant, indexDayLists, indexDays, itemsOf, keyTarget, minuteOfDay, monthGrid, overflow, slotOf, unplacedCards, unscheduled, weekOf,
   zonedInstant, type CalendarItem,
 } from "./placement";
 
@@ -233,6 +233,57 @@ describe("the day index kept between changes", () => {
     }
     // Another zone is a fresh index.
     expect(keys(indexDays(index, cards, NY).byDay)).toEqual(keys(fresh(cards, NY)));
+  });
+
+  it("over the board's columns: equals a fresh bucketing, the side list too, and reads only the columns that changed", () => {
+    const at = (d: number, h: number) => new Date(Date.UTC(2026, 9, 20 + d, h, 0)).toISOString();
+    let columns = Array.from({ length: 4 }, (_c, s) => Array.from({ length: 15 }, (_v, i) =>
+      card({ id: `c${s}-${i}`, stageId: `s${s}`, title: `T${s}${i}`, scheduledAt: i % 5 === 0 ? null : at(i % 9, (i * 7) % 24) })));
+    let index = indexDayLists(null, columns, BERLIN);
+    let version = index.unplacedVersion;
+    let lastSide = unscheduled(columns.flat()).map((c) => [c.id, c.title]);
+    let seed = 11;
+    const rnd = (n: number) => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n; };
+    for (let step = 0; step < 150; step++) {
+      const s = rnd(columns.length);
+      const col = columns[s];
+      if (col.length === 0) continue;
+      const i = rnd(col.length);
+      const kind = rnd(4);
+      let next = columns.slice();
+      if (kind === 0) {
+        // A board move: the card leaves one column for another (two new arrays).
+        const t = (s + 1) % columns.length;
+        next[s] = col.filter((_c, j) => j !== i);
+        next[t] = [...columns[t], { ...col[i], stageId: `s${t}` }];
+      } else if (kind === 1) next[s] = col.map((c, j) => (j === i ? { ...c, scheduledAt: null } : c));
+      else if (kind === 2) next[s] = col.map((c, j) => (j === i ? { ...c, title: `${c.title}!` } : c));
+      else next[s] = col.map((c, j) => (j === i ? { ...c, scheduledAt: at(rnd(9), rnd(24)) } : c));
+      // The columns the change left as they were must not be read again: reading one throws.
+      const untouched = next.filter((l) => columns.includes(l));
+      for (const l of untouched) Object.defineProperty(l, Symbol.iterator, { configurable: true, value: () => { throw new Error("an unchanged column was read"); } });
+      const spy = untouched.map((l) => { const f = l.filter; Object.defineProperty(l, "filter", { configurable: true, value: () => { throw new Error("an unchanged column was read"); } }); return f; });
+      index = indexDayLists(index, next, BERLIN);
+      untouched.forEach((l, k) => { delete (l as unknown as Record<symbol, unknown>)[Symbol.iterator]; Object.defineProperty(l, "filter", { configurable: true, value: spy[k] }); });
+      columns = next;
+      const flat = columns.flat();
+      expect(keys(index.byDay)).toEqual(keys(fresh(flat, BERLIN)));
+      const side = unscheduled(flat).map((c) => [c.id, c.title]);
+      expect(unplacedCards(index, columns).map((c) => [c.id, c.title])).toEqual(side);
+      // The view builds the side list again only when the version moved: an unmoved one means the same list.
+      if (index.unplacedVersion === version) expect(side).toEqual(lastSide);
+      version = index.unplacedVersion;
+      lastSide = side;
+    }
+    // A card of the side list given a time leaves it, and back.
+    for (const time of [at(3, 9), null]) {
+      const s = columns.findIndex((l) => l.some((c) => c.id === "c0-0"));
+      columns = columns.map((l, k) => (k === s ? l.map((c) => (c.id === "c0-0" ? { ...c, scheduledAt: time } : c)) : l));
+      index = indexDayLists(index, columns, BERLIN);
+      expect(index.unplacedVersion).not.toBe(version);
+      version = index.unplacedVersion;
+      expect(unplacedCards(index, columns).some((c) => c.id === "c0-0")).toBe(time === null);
+    }
   });
 });
 

@@ -194,6 +194,9 @@ export function bucketByDay(items: CalendarItem[], zone: string): Map<DayKey, Ca
  *  rebuilt (a month of 5,000 posts is not bucketed again on every drop). */
 export type DayIndex = {
   zone: string;
+  /** The lists of cards (the board's columns) as last indexed, by identity: a list that is the same
+   *  array holds the same cards, so only changed lists are looked through. */
+  lists: Set<readonly CardSummary[]>;
   /** The cards as last indexed (compared by identity: a changed card is a new object). */
   cards: Map<string, CardSummary>;
   /** Each card's items and the days they fall on. */
@@ -201,44 +204,63 @@ export type DayIndex = {
   byDay: Map<DayKey, CalendarItem[]>;
   /** The posts each card was placed with (compared by identity, like the cards). */
   posts: PostsByCard | null;
+  /** The cards with no item (no time at all): the side list. */
+  unplaced: Set<string>;
+  /** Changes whenever the side list may have changed (a card joined or left it, or one of its cards
+   *  changed): the view builds that list again only then. */
+  unplacedVersion: number;
 };
 
 const byTime = (a: CalendarItem, b: CalendarItem) => a.at - b.at || a.title.localeCompare(b.title);
 
-/** The index for `cards` in `zone`, reusing `prev` where cards did not change (same object); `prev`'s
- *  card and item maps are taken over (not copied: 5,000 entries on every drop), so `prev` itself must
- *  not be used again — its `byDay` and its day lists stay as they were. The answer equals a fresh
- *  `bucketByDay` of every card's items (placement.test.ts checks that). */
-export function indexDays(prev: DayIndex | null, cards: CardSummary[], zone: string, posts: PostsByCard | null = null): DayIndex {
+/** `indexDayLists` for one list of cards. */
+export function indexDays(prev: DayIndex | null, cards: readonly CardSummary[], zone: string, posts: PostsByCard | null = null): DayIndex {
+  return indexDayLists(prev, [cards], zone, posts);
+}
+
+/** The index for the cards of `lists` (the board's columns) in `zone`, reusing `prev` where cards did
+ *  not change (same object): only the lists that are new arrays are looked through, so a drop that
+ *  replaced one card of one column costs that column, not every card. `prev`'s maps are taken over (not
+ *  copied: 5,000 entries on every drop), so `prev` itself must not be used again — its `byDay` and its
+ *  day lists stay as they were. The answer equals a fresh `bucketByDay` of every card's items
+ *  (placement.test.ts checks that). */
+export function indexDayLists(prev: DayIndex | null, lists: readonly (readonly CardSummary[])[], zone: string, posts: PostsByCard | null = null): DayIndex {
   const full = (): DayIndex => {
     const cardMap = new Map<string, CardSummary>();
     const placed = new Map<string, CalendarItem[]>();
-    for (const c of cards) { cardMap.set(c.id, c); placed.set(c.id, itemsWith(c, posts)); }
-    return { zone, cards: cardMap, placed, byDay: bucketByDay([...placed.values()].flat(), zone), posts };
+    const unplaced = new Set<string>();
+    for (const list of lists) for (const c of list) {
+      const items = itemsWith(c, posts);
+      cardMap.set(c.id, c);
+      placed.set(c.id, items);
+      if (items.length === 0) unplaced.add(c.id);
+    }
+    return { zone, lists: new Set(lists), cards: cardMap, placed, byDay: bucketByDay([...placed.values()].flat(), zone), posts, unplaced, unplacedVersion: (prev?.unplacedVersion ?? 0) + 1 };
   };
   if (!prev || prev.zone !== zone) return full();
-  const changed: CardSummary[] = [];
-  let added = 0;
+  const now = new Set(lists);
+  const fresh = lists.filter((l) => !prev.lists.has(l));
+  const gone = [...prev.lists].filter((l) => !now.has(l));
+  const changed = new Map<string, CardSummary>();
   const postsMoved = prev.posts !== posts;
   // The cards whose posts changed: a pass over the posts read (hundreds), not over every card.
-  const postsChanged = new Set<string>();
   if (postsMoved) {
-    for (const [id, read] of posts ?? []) if (prev.posts?.get(id) !== read) postsChanged.add(id);
-    for (const id of prev.posts?.keys() ?? []) if (!posts?.has(id)) postsChanged.add(id);
+    const mark = (id: string) => { const c = prev.cards.get(id); if (c) changed.set(id, c); };
+    for (const [id, read] of posts ?? []) if (prev.posts?.get(id) !== read) mark(id);
+    for (const id of prev.posts?.keys() ?? []) if (!posts?.has(id)) mark(id);
   }
-  for (const c of cards) {
-    const was = prev.cards.get(c.id);
-    if (was !== c || postsChanged.has(c.id)) { changed.push(c); if (!was) added++; }
-    if (changed.length > 200) return full();
+  const seen = new Set<string>();
+  for (const list of fresh) for (const c of list) {
+    seen.add(c.id);
+    if (prev.cards.get(c.id) !== c) changed.set(c.id, c);
+    if (changed.size > 200) return full();
   }
-  let removed: string[] = [];
-  if (prev.cards.size !== cards.length - added) {
-    const ids = new Set(cards.map((c) => c.id));
-    removed = [...prev.cards.keys()].filter((id) => !ids.has(id));
-  }
-  if (changed.length === 0 && removed.length === 0) return postsMoved ? { ...prev, posts } : prev;
-  const cardMap = prev.cards;
-  const placed = prev.placed;
+  // Cards of a list that is gone and in no new list: removed (a card in an unchanged list was there before).
+  const removed: string[] = [];
+  for (const list of gone) for (const c of list) if (!seen.has(c.id)) { removed.push(c.id); changed.delete(c.id); }
+  if (changed.size === 0 && removed.length === 0) return { ...prev, lists: now, posts };
+  const { cards: cardMap, placed, unplaced } = prev;
+  let unplacedVersion = prev.unplacedVersion;
   const byDay = new Map(prev.byDay);
   const take = (id: string) => {
     for (const it of placed.get(id) ?? []) {
@@ -249,13 +271,15 @@ export function indexDays(prev: DayIndex | null, cards: CardSummary[], zone: str
       if (rest.length) byDay.set(k, rest); else byDay.delete(k);
     }
     placed.delete(id);
+    if (unplaced.delete(id)) unplacedVersion++;
   };
   for (const id of removed) { take(id); cardMap.delete(id); }
-  for (const card of changed) {
+  for (const card of changed.values()) {
     take(card.id);
     cardMap.set(card.id, card);
     const items = itemsWith(card, posts);
     placed.set(card.id, items);
+    if (items.length === 0) { unplaced.add(card.id); unplacedVersion++; }
     for (const it of items) {
       const k = dayOf(it.at, zone);
       const list = [...(byDay.get(k) ?? [])];
@@ -265,7 +289,15 @@ export function indexDays(prev: DayIndex | null, cards: CardSummary[], zone: str
       byDay.set(k, list);
     }
   }
-  return { zone, cards: cardMap, placed, byDay, posts };
+  return { zone, lists: now, cards: cardMap, placed, byDay, posts, unplaced, unplacedVersion };
+}
+
+/** The cards of `lists` with no item, in the lists' order (the calendar's side list). */
+export function unplacedCards(index: DayIndex, lists: readonly (readonly CardSummary[])[]): CardSummary[] {
+  if (index.unplaced.size === 0) return [];
+  const out: CardSummary[] = [];
+  for (const list of lists) for (const c of list) if (index.unplaced.has(c.id)) out.push(c);
+  return out;
 }
 
 /** A day cell holding `capacity` rows: the items shown and how many the "+N" stands for. When they
