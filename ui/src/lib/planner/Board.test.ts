@@ -6,6 +6,8 @@ import type { CardSummary, Stage } from "../bindings";
 import Board from "./Board.svelte";
 import { fakeCore, type FakeCore } from "../shared/fakeCore";
 import { testCard } from "./editor/testCard";
+import { askPlannerEarly } from "./startEarly";
+import { api } from "../shared/backend";
 
 afterEach(() => clearMocks());
 
@@ -237,6 +239,27 @@ it("a refused archive puts the card back", async () => {
   await user.click(within(screen.getByRole("alertdialog")).getByRole("button", { name: "Archive card" }));
   expect(await screen.findByTestId("planner-action-error")).toHaveTextContent("Cannot reach the service");
   expect(titles(ideas)).toEqual(["First idea", "Second idea", "Third idea"]);
+});
+
+it("boot.ts's early asks are the board's own first calls: each answered once, nothing asked twice", async () => {
+  localStorage.setItem("contentdesk.lastSpace", "s1");
+  try {
+    const core = setup();
+    expect(askPlannerEarly("#/studio")).toBe(false);
+    expect(askPlannerEarly("")).toBe(true);
+    await waitFor(() => expect(core.called("spaces_list")).toHaveLength(1));
+    expect(core.called("board_load")).toHaveLength(1);
+    render(Board);
+    await screen.findByRole("region", { name: "Ideas stage" });
+    await waitFor(() => expect(core.calls.map((c) => c.cmd)).toContain("ui_ready"));
+    expect(core.called("board_load")).toHaveLength(1);
+    expect(core.called("spaces_list")).toHaveLength(1);
+    // An early answer is taken once: the same call later asks the core again.
+    await api.spacesList(false);
+    expect(core.called("spaces_list")).toHaveLength(2);
+  } finally {
+    localStorage.removeItem("contentdesk.lastSpace");
+  }
 });
 
 it("the space shown last is asked for at once, beside the spaces list, and shown again", async () => {

@@ -13,6 +13,7 @@ import {
   type Columns, type KeyMove, type MoveRequest, type Position,
 } from "./boardLogic";
 import { plannerApi, platformLabel } from "./plannerApi";
+import { recalledSpace, rememberSpace } from "./lastSpace";
 
 /** What a board action answers when the core kept it offline (`queued`). */
 const QUEUED = Symbol("queued");
@@ -41,14 +42,6 @@ export function mark(name: string) {
 function markRendered(name: string) {
   if (typeof requestAnimationFrame !== "function") return;
   tick().then(() => requestAnimationFrame(() => setTimeout(() => mark(name))));
-}
-
-const LAST_SPACE = "contentdesk.lastSpace";
-function recalledSpace(): string | null {
-  try { return localStorage.getItem(LAST_SPACE); } catch { return null; }
-}
-function rememberSpace(id: string) {
-  try { localStorage.setItem(LAST_SPACE, id); } catch { /* private mode: start on the first space */ }
 }
 
 export class BoardState {

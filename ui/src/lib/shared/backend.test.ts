@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { clearMocks, mockIPC } from "@tauri-apps/api/mocks";
-import { api, call, isTauri, toIpcError, webShellToken } from "./backend";
+import { EARLY_TTL_MS, api, askEarly, call, isTauri, toIpcError, webShellToken } from "./backend";
 
 describe("backend in the desktop window (Tauri IPC)", () => {
   afterEach(() => clearMocks());
@@ -19,6 +19,27 @@ describe("backend in the desktop window (Tauri IPC)", () => {
     expect(seen).toEqual([{ cmd: "key_set", payload: { args: { profileId: "p1", key: "ch_live_x" } } }]);
     expect(fetchSpy).not.toHaveBeenCalled();
     vi.unstubAllGlobals();
+  });
+
+  it("an early answer goes to the first identical call only, and is dropped unused after EARLY_TTL_MS", async () => {
+    vi.useFakeTimers();
+    try {
+      const seen: [string, unknown][] = [];
+      mockIPC((cmd, payload) => { seen.push([cmd, (payload as { args?: unknown }).args]); return seen.length; });
+      askEarly("spaces_list", { includeArchived: false });
+      await vi.waitFor(() => expect(seen).toHaveLength(1));
+      // Other arguments are another question.
+      await api.spacesList(true);
+      expect(seen).toHaveLength(2);
+      expect(await api.spacesList(false)).toBe(1);
+      expect(seen).toHaveLength(2);
+      askEarly("spaces_list", { includeArchived: false });
+      await vi.waitFor(() => expect(seen).toHaveLength(3));
+      vi.advanceTimersByTime(EARLY_TTL_MS + 1);
+      expect(await api.spacesList(false)).toBe(4);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("a command without arguments is invoked without `args`", async () => {

@@ -66,12 +66,41 @@ function unexpected(status: number): IpcError {
   };
 }
 
+/** Commands asked by boot.ts before the app's script is in, each answered once to its first caller. */
+const early: { command: string; args: Record<string, unknown>; answer: Promise<unknown> }[] = [];
+/** An early answer nobody took by then is dropped (it was for a start that went another way). */
+export const EARLY_TTL_MS = 5_000;
+
+const sameArgs = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+  Object.keys(a).length === Object.keys(b).length && Object.keys(a).every((k) => a[k] === b[k]);
+
+/**
+ * boot.ts: sends `command` now, while the app's script is still loading (the board's first page is out
+ * before the app starts, not after it). The first `call` of the same command with the same (flat)
+ * arguments within `EARLY_TTL_MS` gets this answer instead of asking again; later calls ask anew.
+ */
+export function askEarly(command: string, args: Record<string, unknown> = {}) {
+  const entry = { command, args, answer: send(command, args) };
+  entry.answer.catch(() => undefined);
+  early.push(entry);
+  setTimeout(() => { const i = early.indexOf(entry); if (i >= 0) early.splice(i, 1); }, EARLY_TTL_MS);
+}
+
+function takeEarly(command: string, args?: object): Promise<unknown> | null {
+  const i = early.findIndex((e) => e.command === command && sameArgs(e.args, (args ?? {}) as Record<string, unknown>));
+  return i < 0 ? null : early.splice(i, 1)[0].answer;
+}
+
 /**
  * Runs a command in the core: Tauri IPC in the desktop window, web-shell's HTTP in a browser. An aborted
  * `signal` cancels the HTTP request (web-shell); Tauri IPC cannot be cancelled, so callers also drop stale
  * replies themselves.
  */
-export async function call<T>(command: string, args?: object, signal?: AbortSignal): Promise<T> {
+export function call<T>(command: string, args?: object, signal?: AbortSignal): Promise<T> {
+  return (early.length > 0 && takeEarly(command, args) as Promise<T> | null) || send<T>(command, args, signal);
+}
+
+async function send<T>(command: string, args?: object, signal?: AbortSignal): Promise<T> {
   try {
     if (isTauri()) {
       const { invoke } = await import("@tauri-apps/api/core");

@@ -1,19 +1,9 @@
 // Hash routing: four top-level views, keyboard-reachable links, the back button works.
-export type View = "planner" | "studio" | "brand-kit" | "settings";
-export const VIEWS: { id: View; label: string }[] = [
-  { id: "planner", label: "Planner" },
-  { id: "studio", label: "Studio" },
-  { id: "brand-kit", label: "Brand kit" },
-  { id: "settings", label: "Settings" },
-];
+import { viewOf } from "./views";
+export { VIEWS, type View } from "./views";
 
-function fromHash(): View {
-  const h = window.location.hash.replace(/^#\/?/, "");
-  return (VIEWS.find((v) => v.id === h)?.id ?? "planner") as View;
-}
-
-export const route = $state({ view: fromHash() });
+export const route = $state({ view: viewOf(typeof window === "undefined" ? "" : window.location.hash) });
 
 if (typeof window !== "undefined") {
-  window.addEventListener("hashchange", () => (route.view = fromHash()));
+  window.addEventListener("hashchange", () => (route.view = viewOf(window.location.hash)));
 }
