@@ -33,6 +33,17 @@ async function firstLine(bin, args, env) {
 
 let sandbox, server;
 
+/** `cdesk mcp --http` on a free port, its API (and so its authorization server) at `apiUrl`; no key. */
+function startServer(apiUrl) {
+  return firstLine(`${BIN}/cdesk`, ["mcp", "--http", "127.0.0.1:0"], {
+    PATH: process.env.PATH,
+    HOME: work,
+    CONTENTHERO_CONFIG_DIR: path.join(work, "ch"),
+    CONTENTDESK_DATA_DIR: path.join(work, "app"),
+    CONTENTHERO_BASE_URL: apiUrl,
+  });
+}
+
 before(async () => {
   sandbox = await firstLine(`${BIN}/contentdesk-sandbox`, [
     "serve", "--db", path.join(work, "sandbox.db"), "--addr", "127.0.0.1:0", "--seed", "demo", "--ready-json",
@@ -40,13 +51,7 @@ before(async () => {
   ]);
   sandbox.origin = sandbox.url.replace(/\/api\/v1$/, "");
   // No key anywhere in the server's environment: each request acts with its own token's grant.
-  server = await firstLine(`${BIN}/cdesk`, ["mcp", "--http", "127.0.0.1:0"], {
-    PATH: process.env.PATH,
-    HOME: work,
-    CONTENTHERO_CONFIG_DIR: path.join(work, "ch"),
-    CONTENTDESK_DATA_DIR: path.join(work, "app"),
-    CONTENTHERO_BASE_URL: sandbox.url,
-  });
+  server = await startServer(sandbox.url);
 });
 
 after(() => {
@@ -55,8 +60,8 @@ after(() => {
 });
 
 /** A client over Streamable HTTP with a fixed bearer token; `seen` records every answer's status and challenge. */
-async function connect(token, seen = []) {
-  const transport = new StreamableHTTPClientTransport(new URL(server.resource), {
+async function connect(token, seen = [], to = server) {
+  const transport = new StreamableHTTPClientTransport(new URL(to.resource), {
     requestInit: { headers: { Authorization: `Bearer ${token}` } },
     fetch: async (url, init) => {
       const r = await fetch(url, init);
@@ -115,6 +120,22 @@ test("after the grant is revoked the next call is a 401 with WWW-Authenticate", 
     assert.match(last.challenge, /^Bearer /);
     assert.match(last.challenge, /error="invalid_token"/);
     assert.match(last.challenge, new RegExp(`resource_metadata="${server.listening}/\\.well-known/oauth-protected-resource/mcp"`));
+  } finally {
+    await client.close();
+  }
+});
+
+test("a server given the sandbox as localhost (bound as 127.0.0.1) serves tokens granted there", async () => {
+  // One origin, two spellings: the issuer stays the bound address, the API takes tokens for either.
+  const local = sandbox.url.replace("127.0.0.1", "localhost");
+  const viaLocalhost = await startServer(local);
+  assert.equal(viaLocalhost.issuer, sandbox.origin, "the issuer as the sandbox names itself");
+  const granted = await grant({ origin: sandbox.origin.replace("127.0.0.1", "localhost"), key: sandbox.key, resource: viaLocalhost.resource });
+  const client = await connect(granted.access_token, [], viaLocalhost);
+  try {
+    const balance = await client.callTool({ name: "get_balance", arguments: {} });
+    assert.notEqual(balance.isError, true, JSON.stringify(balance));
+    assert.ok(jsonOf(balance).balance > 0);
   } finally {
     await client.close();
   }

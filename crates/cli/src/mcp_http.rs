@@ -343,16 +343,33 @@ pub async fn discover(issuer: &str, api_base: &str, public_url: &str) -> Result<
             .map(str::to_string)
             .ok_or_else(|| format!("the authorization server's metadata has no {name}: this server needs introspection (RFC 7662) and token exchange (RFC 8693)"))
     };
-    if meta.get("issuer").and_then(Value::as_str).map(|s| s.trim_end_matches('/')) != Some(issuer) {
-        return Err(format!("{url} names another issuer ({}); pass --issuer with that one", meta.get("issuer").unwrap_or(&Value::Null)));
-    }
+    // The issuer as the server names itself; `localhost` given for the loopback address it is bound to is
+    // the same server (its tokens' audiences compare so too), and its own spelling is the one clients check.
+    let named = meta.get("issuer").and_then(Value::as_str).map(|s| s.trim_end_matches('/').to_string());
+    let issuer = match named {
+        Some(n) if n == issuer || same_loopback_origin(&n, issuer) => n,
+        _ => return Err(format!("{url} names another issuer ({}); pass --issuer with that one", meta.get("issuer").unwrap_or(&Value::Null))),
+    };
     Ok(Settings {
-        issuer: issuer.to_string(),
+        issuer,
         api_base: api_base.to_string(),
         public_url: public_url.to_string(),
         introspection_endpoint: endpoint("introspection_endpoint")?,
         token_endpoint: endpoint("token_endpoint")?,
     })
+}
+
+/// `http://localhost:P` and `http://127.0.0.1:P` (or `http://[::1]:P`): one server, one spelling typed by a
+/// person, the other the address it is bound to.
+fn same_loopback_origin(a: &str, b: &str) -> bool {
+    let (Ok(a), Ok(b)) = (url::Url::parse(a), url::Url::parse(b)) else { return false };
+    let host = |u: &url::Url| u.host_str().unwrap_or_default().to_ascii_lowercase();
+    let (ha, hb) = (host(&a), host(&b));
+    let bound = |h: &str| h == "127.0.0.1" || h == "[::1]";
+    a.scheme() == b.scheme()
+        && a.port_or_known_default() == b.port_or_known_default()
+        && a.path() == b.path()
+        && ((ha == "localhost" && bound(&hb)) || (hb == "localhost" && bound(&ha)))
 }
 
 /// What `cdesk mcp --http` was given.
@@ -390,6 +407,7 @@ pub async fn serve(options: Options) -> Result<(), String> {
     let public_url = options.public_url.map(|u| u.trim_end_matches('/').to_string()).unwrap_or_else(|| format!("http://{local}"));
     let settings = discover(&issuer, &api_base, &public_url).await?;
     let resource = settings.resource();
+    let issuer = settings.issuer.clone();
     let gate = Arc::new(Gate::new(settings)?);
     println!("{}", json!({ "listening": format!("http://{local}"), "resource": resource, "issuer": issuer }));
     eprintln!("cdesk mcp: serving {resource} (authorization server {issuer})");
@@ -444,6 +462,16 @@ mod tests {
         assert_eq!(issuer_and_api(s("https://a"), s("https://b/api/v1")).unwrap(), ("https://a".into(), "https://b/api/v1".into()));
         assert!(issuer_and_api(None, s("http://h:1/v2")).unwrap_err().contains("--issuer"));
         assert!(issuer_and_api(None, None).unwrap_err().contains("--issuer"));
+    }
+
+    #[test]
+    fn localhost_and_the_bound_loopback_address_are_one_issuer() {
+        assert!(same_loopback_origin("http://127.0.0.1:8787", "http://localhost:8787"));
+        assert!(same_loopback_origin("http://LOCALHOST:8787", "http://[::1]:8787"));
+        assert!(!same_loopback_origin("http://127.0.0.1:8787", "http://localhost:8788"));
+        assert!(!same_loopback_origin("http://127.0.0.1:8787", "https://localhost:8787"));
+        assert!(!same_loopback_origin("http://127.0.0.1:8787", "http://[::1]:8787"));
+        assert!(!same_loopback_origin("https://auth.example", "http://localhost:8787"));
     }
 
     /// The app on a loopback port; its authorization server is port 1 (nothing answers there).
