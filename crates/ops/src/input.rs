@@ -103,13 +103,18 @@ pub fn objects_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
 
 /// A field's text as the shell shows it, for a group of fields that operations share with each its own
 /// texts (`#[arg(help = input::help(H::TEXT))]` beside `#[schemars(description = H::TEXT)]`): what clap
-/// makes of a one-line doc comment (the full stop dropped), `None` for no text.
-pub fn help(text: &'static str) -> Option<&'static str> {
-    match text.strip_suffix('.') {
-        _ if text.is_empty() => None,
-        Some(line) if !line.ends_with('.') => Some(line),
-        _ => Some(text),
+/// makes of a one-paragraph doc comment (the lines joined, the full stop dropped); no text for `""`.
+pub fn help(text: &'static str) -> clap::builder::Resettable<clap::builder::StyledStr> {
+    use clap::builder::Resettable;
+    if text.is_empty() {
+        return Resettable::Reset;
     }
+    let line = text.lines().map(str::trim).collect::<Vec<_>>().join(" ");
+    let line = match line.strip_suffix('.') {
+        Some(short) if !short.ends_with('.') => short.to_string(),
+        _ => line,
+    };
+    Resettable::Value(line.into())
 }
 
 /// One page of a list: `--limit` / `limit` and `--offset` / `offset`, with the operation's own text for
@@ -137,6 +142,22 @@ pub trait PagingHelp: Default + Send + Sync + 'static {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn help_is_what_clap_makes_of_a_doc_comment() {
+        let shown = |t: &'static str| match super::help(t) {
+            clap::builder::Resettable::Value(s) => Some(s.to_string()),
+            clap::builder::Resettable::Reset => None,
+        };
+        assert_eq!(shown("What to film."), Some("What to film".into()));
+        assert_eq!(shown("How long to wait, in seconds (agents wait about 50 s, then return the\noutputId to follow)."), Some("How long to wait, in seconds (agents wait about 50 s, then return the outputId to follow)".into()));
+        assert_eq!(shown("And so on..."), Some("And so on...".into()));
+        assert_eq!(shown(""), None);
+        // What clap's derive showed for `--timeout` when it was a two-line doc comment.
+        let e = crate::by_path(&["generate", "image"]).unwrap();
+        let timeout = e.command().get_arguments().find(|a| a.get_long() == Some("timeout")).and_then(|a| a.get_help()).map(|h| h.to_string());
+        assert_eq!(timeout.as_deref(), Some("How long to wait for the render, in seconds (agent tools wait at most about 50 s, then return the outputId to follow)"));
+    }
+
     #[test]
     fn lists_share_paging_each_with_its_own_limit_text() {
         for (path, limit) in [

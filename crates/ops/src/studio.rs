@@ -31,13 +31,30 @@ pub struct Spend {
     #[arg(long)]
     #[serde(default)]
     pub output_id: Option<String>,
-    /// Return at once with the outputId; follow it with `generation status`.
-    #[arg(long)]
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub wait: Waiting<RenderWait>,
+}
+
+#[derive(Debug, Clone)]
+pub struct RenderWait;
+impl WaitHelp for RenderWait {
+    const NO_WAIT: &str = "Return at once with the outputId; follow it with `generation status`.";
+    const TIMEOUT: &str = "How long to wait for the render, in seconds (agent tools wait at most about 50 s, then return the
+outputId to follow).";
+}
+
+/// How a render is waited for and where its files go: a render's flags and `generation status`'s, each
+/// with its own texts.
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Waiting<H: WaitHelp> {
+    #[arg(long, help = help(H::NO_WAIT))]
+    #[schemars(description = H::NO_WAIT)]
     #[serde(default)]
     pub no_wait: bool,
-    /// How long to wait for the render, in seconds (agent tools wait at most about 50 s, then return the
-    /// outputId to follow).
-    #[arg(long, default_value_t = default_timeout(), value_name = "SECONDS")]
+    #[arg(long, default_value_t = default_timeout(), value_name = "SECONDS", help = help(H::TIMEOUT))]
+    #[schemars(description = H::TIMEOUT)]
     #[serde(default = "default_timeout")]
     pub timeout: u64,
     /// Download the finished files into this folder, as `<outputId>-<n>.<ext>` (the shell only).
@@ -45,6 +62,27 @@ pub struct Spend {
     #[serde(skip)]
     #[schemars(skip)]
     pub save: Option<PathBuf>,
+    #[arg(skip)]
+    #[serde(skip)]
+    #[schemars(skip)]
+    texts: PhantomData<H>,
+}
+
+/// The texts of [`Waiting`]'s flags for one operation.
+pub trait WaitHelp: Send + Sync + 'static {
+    const NO_WAIT: &str;
+    const TIMEOUT: &str;
+}
+
+impl<H: WaitHelp> Waiting<H> {
+    /// `--save DIR`: a render's files into the folder when it completed (else says why not); nothing
+    /// when not asked.
+    async fn save(&self, cx: &Cx, output_id: &str, urls: &[String], status: Option<api_types::GenerationStatus>) -> Result<(), OpError> {
+        if let Some(dir) = &self.save {
+            save::outputs(cx, output_id, urls, status == Some(api_types::GenerationStatus::Completed), dir).await?;
+        }
+        Ok(())
+    }
 }
 
 /// What a render sends: a generate (image, video, audio, lip-sync, upscale) or a reference board, which
@@ -98,18 +136,12 @@ pub(crate) async fn render(cx: &Cx, mut job: Job, spend: &Spend) -> Result<Value
     let started = Instant::now();
     let submitted = job.submit(cx).await.map_err(|error| unsent(&output_id, error))?;
     let done = submitted.status.get().is_some_and(|s| matches!(s, api_types::GenerationStatus::Completed | api_types::GenerationStatus::Failed));
-    if spend.no_wait || done {
-        if let Some(dir) = &spend.save {
-            let completed = submitted.status.get() == Some(api_types::GenerationStatus::Completed);
-            save::outputs(cx, &submitted.output_id, &submitted.urls(), completed, dir).await?;
-        }
+    if spend.wait.no_wait || done {
+        spend.wait.save(cx, &submitted.output_id, &submitted.urls(), submitted.status.get()).await?;
         return out(submitted);
     }
-    let generation = wait(cx, &output_id, spend.timeout, started).await?;
-    if let Some(dir) = &spend.save {
-        let completed = generation.status.get() == Some(api_types::GenerationStatus::Completed);
-        save::outputs(cx, &generation.output_id, &generation.urls(), completed, dir).await?;
-    }
+    let generation = wait(cx, &output_id, spend.wait.timeout, started).await?;
+    spend.wait.save(cx, &generation.output_id, &generation.urls(), generation.status.get()).await?;
     out(generation)
 }
 
@@ -336,32 +368,26 @@ pub struct StatusInput {
     #[arg(value_name = "MORE_OUTPUT_IDS")]
     #[serde(default)]
     pub more_output_ids: Vec<String>,
-    /// One read, no waiting.
-    #[arg(long)]
-    #[serde(default)]
-    pub no_wait: bool,
-    /// How long to wait, in seconds.
-    #[arg(long, default_value_t = default_timeout(), value_name = "SECONDS")]
-    #[serde(default = "default_timeout")]
-    pub timeout: u64,
-    /// Download the finished files into this folder, as `<outputId>-<n>.<ext>` (the shell only).
-    #[arg(long, value_name = "DIR")]
-    #[serde(skip)]
-    #[schemars(skip)]
-    pub save: Option<PathBuf>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub wait: Waiting<StatusWait>,
+}
+
+#[derive(Debug, Clone)]
+pub struct StatusWait;
+impl WaitHelp for StatusWait {
+    const NO_WAIT: &str = "One read, no waiting.";
+    const TIMEOUT: &str = "How long to wait, in seconds.";
 }
 
 /// One render's status (waited for unless `--no-wait`), its files saved with `--save`.
-async fn status_of(cx: &Cx, output_id: &str, i: &StatusInput) -> Result<api_types::Generation, OpError> {
-    let generation = if i.no_wait {
+async fn status_of(cx: &Cx, output_id: &str, w: &Waiting<StatusWait>) -> Result<api_types::Generation, OpError> {
+    let generation = if w.no_wait {
         cx.client.studio().status(output_id).await?
     } else {
-        wait(cx, output_id, i.timeout, Instant::now()).await?
+        wait(cx, output_id, w.timeout, Instant::now()).await?
     };
-    if let Some(dir) = &i.save {
-        let completed = generation.status.get() == Some(api_types::GenerationStatus::Completed);
-        save::outputs(cx, &generation.output_id, &generation.urls(), completed, dir).await?;
-    }
+    w.save(cx, &generation.output_id, &generation.urls(), generation.status.get()).await?;
     Ok(generation)
 }
 
@@ -379,14 +405,14 @@ impl Operation for GenerationStatus {
     };
     async fn run(cx: Cx, i: StatusInput) -> Result<Value, OpError> {
         if i.more_output_ids.is_empty() {
-            return out(status_of(&cx, &i.output_id, &i).await?);
+            return out(status_of(&cx, &i.output_id, &i.wait).await?);
         }
         // Several: one timeout for all of them, counted from the start.
         let started = Instant::now();
         let mut all = Vec::new();
         for id in std::iter::once(&i.output_id).chain(&i.more_output_ids) {
-            let left = i.timeout.saturating_sub(started.elapsed().as_secs());
-            let one = StatusInput { timeout: left, ..i.clone() };
+            let left = i.wait.timeout.saturating_sub(started.elapsed().as_secs());
+            let one = Waiting { timeout: left, ..i.wait.clone() };
             all.push(status_of(&cx, id, &one).await?);
         }
         out(serde_json::json!({ "generations": all }))
