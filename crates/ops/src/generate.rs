@@ -2,13 +2,14 @@
 //! (the shell's flags of the official CLI, fact sheet 4.6) turned into a request and handed to
 //! [`render`], the one path every render takes (free quote, `outputId` minted and reported first,
 //! adaptive wait, `--save`). Boards go to their own endpoint through [`Job::Board`].
-use crate::input::one_of;
+use crate::input::{help, one_of};
 use crate::studio::{render, Job, Picture, PictureHelp, Place, Spend};
 use crate::{Cx, Effect, Meta, OpError, Operation};
 use api_types::{BoardRequest, ContentType, GenerateRequest, ModelKind, ReferenceElement, References, BOARD_TYPES, UPSCALE_FACTORS};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
+use std::marker::PhantomData;
 
 fn board_type_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
     schemars::json_schema!({ "type": "string", "enum": BOARD_TYPES })
@@ -191,14 +192,9 @@ pub struct GenerateAudioInput {
     #[arg(long)]
     #[serde(default)]
     pub text: Option<String>,
-    /// The voice's id (`voice list`).
-    #[arg(long = "voice")]
-    #[serde(default)]
-    pub voice_id: Option<String>,
-    /// The voice's display name, shown in the library.
-    #[arg(long = "voice-name")]
-    #[serde(default)]
-    pub voice_name: Option<String>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub voice: Voice<SpeechVoice>,
     /// Length in seconds (music and sound effects).
     #[arg(long = "duration", value_name = "SECONDS")]
     #[serde(default)]
@@ -213,6 +209,36 @@ pub struct GenerateAudioInput {
     #[command(flatten)]
     #[serde(flatten)]
     pub spend: Spend,
+}
+
+#[derive(Debug, Clone)]
+pub struct SpeechVoice;
+impl VoiceHelp for SpeechVoice {
+    const ID: &str = "The voice's id (`voice list`).";
+}
+
+/// The voice speech is made in (audio's text, lip-sync's script), each operation with its own text for
+/// the id.
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Voice<H: VoiceHelp> {
+    #[arg(long = "voice", help = help(H::ID))]
+    #[schemars(description = H::ID)]
+    #[serde(default)]
+    pub voice_id: Option<String>,
+    /// The voice's display name, shown in the library.
+    #[arg(long = "voice-name")]
+    #[serde(default)]
+    pub voice_name: Option<String>,
+    #[arg(skip)]
+    #[serde(skip)]
+    #[schemars(skip)]
+    texts: PhantomData<H>,
+}
+
+/// The text of [`Voice`]'s id for one operation.
+pub trait VoiceHelp: Send + Sync + 'static {
+    const ID: &str;
 }
 
 pub struct GenerateAudio;
@@ -235,8 +261,8 @@ impl Operation for GenerateAudio {
             content_type: Some(ContentType::Audio),
             prompt: i.prompt,
             text: i.text,
-            voice_id: i.voice_id,
-            voice_name: i.voice_name,
+            voice_id: i.voice.voice_id,
+            voice_name: i.voice.voice_name,
             duration_seconds: i.duration_seconds,
             prompt_influence: i.prompt_influence,
             ..Default::default()
@@ -321,14 +347,9 @@ pub struct GenerateLipSyncInput {
     #[arg(long)]
     #[serde(default)]
     pub script: Option<String>,
-    /// The voice's id for --script (`voice list`).
-    #[arg(long = "voice")]
-    #[serde(default)]
-    pub voice_id: Option<String>,
-    /// The voice's display name, shown in the library.
-    #[arg(long = "voice-name")]
-    #[serde(default)]
-    pub voice_name: Option<String>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub voice: Voice<ScriptVoice>,
     /// A hint for the motion (head, gestures).
     #[arg(long)]
     #[serde(default)]
@@ -344,6 +365,12 @@ pub struct GenerateLipSyncInput {
     #[command(flatten)]
     #[serde(flatten)]
     pub spend: Spend,
+}
+
+#[derive(Debug, Clone)]
+pub struct ScriptVoice;
+impl VoiceHelp for ScriptVoice {
+    const ID: &str = "The voice's id for --script (`voice list`).";
 }
 
 pub struct GenerateLipSync;
@@ -369,8 +396,8 @@ impl Operation for GenerateLipSync {
             content_type: Some(ContentType::Video),
             prompt: i.motion,
             text: i.script,
-            voice_id: i.voice_id,
-            voice_name: i.voice_name,
+            voice_id: i.voice.voice_id,
+            voice_name: i.voice.voice_name,
             resolution: i.resolution,
             duration_seconds: i.audio_duration,
             references: Some(references),
