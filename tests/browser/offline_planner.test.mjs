@@ -1,7 +1,8 @@
 // Every planner write kept offline (issue 16, point 2), in Debian's Chromium (playwright-core): an archive
 // and a stage rename made while the service is down survive a restart of web-shell and are sent when it is
 // back; a rename whose stage was renamed elsewhere meanwhile (over the sandbox API) comes back as a
-// conflict, shown with Take theirs / Keep mine, and nothing is overwritten. Like offline.test.mjs this
+// conflict, shown with Take theirs / Keep mine, and nothing is overwritten; a space made offline takes its
+// real id in the tabs (and as the space remembered) once the service makes it, without a reload. Like offline.test.mjs this
 // journey starts its own sandbox (fixed port and database file, so it can stop and restart it) and
 // web-shell. Binaries: SANDBOX_BIN and WEB_SHELL_BIN (scripts/ui-e2e.sh), else $CARGO_TARGET_DIR/debug.
 import { test, before, after } from "node:test";
@@ -161,6 +162,46 @@ test("an offline stage rename that meets a rename made elsewhere shows the confl
   assert.deepEqual((await ipc("drafts_status")).changes, []);
   const now = (await ipc("board_load", { spaceId: space.id })).stages;
   assert.equal(now.find((s) => s.id === stage.id)?.name, "Theirs");
+});
+
+test("a space made offline takes its real id once the service makes it: its tab, the board shown and the space remembered", async () => {
+  const name = "Made offline space";
+  const first = (await ipc("spaces_list", {}))[0];
+  await page.goto(`${shell.origin}/`);
+  await page.getByRole("tab", { name: first.name }).waitFor();
+  await procs.stop(sandbox);
+
+  await page.getByRole("button", { name: "New space" }).click();
+  await page.getByLabel("Name of the new space").fill(name);
+  await page.getByRole("button", { name: "Create space" }).click();
+  const tab = page.getByRole("tab", { name });
+  await tab.waitFor();
+  const localId = (await tab.getAttribute("id")).slice("space-tab-".length);
+  assert.match(localId, /^local-/, "made offline: a local id");
+  assert.equal(await tab.getAttribute("aria-selected"), "true");
+  assert.equal(await page.evaluate(() => localStorage.getItem("contentdesk.lastSpace")), localId);
+  await waiting().getByText("1 change waiting").waitFor();
+
+  // Back: the create is sent (Send now, or the core's own sync); the page is not reloaded.
+  await startSandbox();
+  const send = page.getByTestId("drafts-send");
+  if (await send.isVisible()) await send.click().catch(() => undefined);
+  await page.getByTestId("drafts-indicator").waitFor({ state: "detached", timeout: 20_000 });
+  const made = (await ipc("spaces_list", {})).filter((s) => s.name === name);
+  assert.equal(made.length, 1, "one space made");
+  const realId = made[0].id;
+  await page.locator(`[id="space-tab-${realId}"][aria-selected="true"]`).waitFor();
+  assert.equal(await page.locator(`[id="space-tab-${localId}"]`).count(), 0, "no tab left under the local id");
+  await page.waitForFunction((id) => localStorage.getItem("contentdesk.lastSpace") === id, realId);
+  // The board shown is the new space's, read under its real id.
+  const board = await ipc("board_load", { spaceId: realId });
+  await page.getByTestId(`column-${board.stages[0].id}`).waitFor();
+  await page.screenshot({ path: path.join(ARTIFACTS, "offline-planner-space-made.png") });
+
+  // A reload opens on the same space, by its real id.
+  await page.reload();
+  await page.locator(`[id="space-tab-${realId}"][aria-selected="true"]`).waitFor();
+  await page.getByTestId(`column-${board.stages[0].id}`).waitFor();
 });
 
 test("the offline planner journey raised no page errors beyond the expected 502s", () => {

@@ -89,6 +89,7 @@ async fn offline_planner_writes_survive_a_restart_and_are_sent_in_order_with_rea
     assert!(stages.iter().any(|s| s.id == d.stages[0].id && s.name == "Drafts offline"), "{stages:?}");
     let real = stages.iter().find(|s| s.name == "Made offline").expect("the stage made offline exists");
     assert!(!is_local(&real.id));
+    assert_eq!(s.made.as_ref().and_then(|m| m.get(&made.id)), Some(&real.id), "the status names the real id of the local one: {:?}", s.made);
     let moved = client.cards().get(&b.id).await.unwrap();
     assert_eq!(moved.summary.stage_id.as_deref(), Some(real.id.as_str()), "the card is in the stage made offline, by its real id");
     assert_eq!(client.spaces().get(&d.space).await.unwrap().name, "Space renamed offline");

@@ -60,6 +60,11 @@ pub struct DraftsStatus {
     pub sent: u32,
     /// `drafts_sync`: the service still did not answer.
     pub offline: bool,
+    /// Stages and spaces made offline whose creates were sent (while this core runs): local id → the id
+    /// the service gave. The UI swaps the local id where it still shows or remembers it.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub made: Option<std::collections::BTreeMap<String, String>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -485,7 +490,9 @@ fn waiting_count(session: &impl WithOutbox, profile: &str) -> IpcResult<usize> {
 
 /// The profile's status now.
 fn status(session: &impl WithOutbox, profile: &str, sent: u32, offline: bool) -> IpcResult<DraftsStatus> {
-    with_profile(session, profile, |k| (status_of(k, sent, offline), false))
+    let mut s = with_profile(session, profile, |k| (status_of(k, sent, offline), false))?;
+    s.made = Some(super::made_of(session, profile)).filter(|m| !m.is_empty());
+    Ok(s)
 }
 
 fn status_of(kept: &Kept, sent: u32, offline: bool) -> DraftsStatus {
@@ -513,6 +520,7 @@ fn status_of(kept: &Kept, sent: u32, offline: bool) -> DraftsStatus {
             .collect(),
         sent,
         offline,
+        made: None,
     }
 }
 

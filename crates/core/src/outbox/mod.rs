@@ -75,6 +75,9 @@ pub struct Outbox {
     seen: Mutex<HashMap<(String, String), cards::Seen>>,
     /// `(profile id, stage or space id)` → how the board last had it: the base of an offline change.
     planner_seen: Mutex<HashMap<(String, String), planner::Base>>,
+    /// Profile id → the local ids of stages and spaces made offline whose creates were sent while this
+    /// core runs → their real ids (`DraftsStatus.made`: the UI swaps what it shows or remembers).
+    made: Mutex<HashMap<String, BTreeMap<String, String>>>,
 }
 
 impl Outbox {
@@ -82,7 +85,13 @@ impl Outbox {
     /// `outbox.json` first (once: they are renamed `*.migrated` after; one that cannot be read stays).
     pub fn open(dir: &Path) -> Outbox {
         migrate::migrate(dir);
-        Outbox { file: Mutex::new(()), sync: tokio::sync::Mutex::new(()), seen: Mutex::new(HashMap::new()), planner_seen: Mutex::new(HashMap::new()) }
+        Outbox {
+            file: Mutex::new(()),
+            sync: tokio::sync::Mutex::new(()),
+            seen: Mutex::new(HashMap::new()),
+            planner_seen: Mutex::new(HashMap::new()),
+            made: Mutex::new(HashMap::new()),
+        }
     }
 }
 
@@ -192,4 +201,16 @@ pub(crate) fn with_profile<T>(session: &impl WithOutbox, profile: &str, f: impl 
 /// Unix milliseconds now (when a change was kept).
 pub(crate) fn now_ms() -> f64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as f64).unwrap_or(0.0)
+}
+
+/// A stage or space made offline was made on the service: `local` is `real` from now on (remembered for
+/// this core's life, per profile, for `DraftsStatus.made`).
+pub(crate) fn note_made(session: &impl WithOutbox, profile: &str, local: &str, real: &str) {
+    let mut made = session.outbox().made.lock().unwrap_or_else(|e| e.into_inner());
+    made.entry(profile.to_string()).or_default().insert(local.to_string(), real.to_string());
+}
+
+/// The local ids made real while this core runs, for `profile`.
+pub(crate) fn made_of(session: &impl WithOutbox, profile: &str) -> BTreeMap<String, String> {
+    session.outbox().made.lock().unwrap_or_else(|e| e.into_inner()).get(profile).cloned().unwrap_or_default()
 }

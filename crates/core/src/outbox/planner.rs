@@ -418,6 +418,9 @@ pub(super) async fn send_one(session: &impl WithOutbox, profile: &str, id: &str,
             Ok(Delivery::Conflict)
         }
         Op::Done(made, after) => {
+            if let Some((local, real)) = &made {
+                super::note_made(session, profile, local, real);
+            }
             with_profile(session, profile, |k| {
                 k.planner.retain(|c| c.id != id);
                 if let Some((local, real)) = made {

@@ -26,4 +26,9 @@ sent: number,
 /**
  * `drafts_sync`: the service still did not answer.
  */
-offline: boolean, };
+offline: boolean, 
+/**
+ * Stages and spaces made offline whose creates were sent (while this core runs): local id → the id
+ * the service gave. The UI swaps the local id where it still shows or remembers it.
+ */
+made?: { [key in string]: string }, };

@@ -19,6 +19,8 @@ export const drafts = $state({
   openCard: null as string | null,
   /** Bumped when kept changes were sent (views showing those cards read them again). */
   sentEpoch: 0,
+  /** Stages and spaces made offline that the service has made: local id → its id (the board swaps them). */
+  made: {} as Record<string, string>,
   error: null as IpcError | null,
 });
 
@@ -32,6 +34,7 @@ function apply(s: DraftsStatus) {
   drafts.cardIds = s.cardIds;
   drafts.conflicts = s.conflicts;
   drafts.changes = s.changes ?? [];
+  if (s.made && Object.keys(s.made).some((k) => drafts.made[k] !== s.made![k])) drafts.made = { ...drafts.made, ...s.made };
   poll();
 }
 
@@ -142,5 +145,5 @@ export function resetDrafts() {
   if (timer) clearInterval(timer);
   timer = null;
   request++;
-  Object.assign(drafts, { waiting: 0, cardIds: [], conflicts: [], changes: [], offline: false, sending: false, openCard: null, sentEpoch: 0, error: null });
+  Object.assign(drafts, { waiting: 0, cardIds: [], conflicts: [], changes: [], offline: false, sending: false, openCard: null, sentEpoch: 0, made: {}, error: null });
 }

@@ -142,6 +142,8 @@ export class BoardState {
     const space = this.spaceId;
     if (!space) { this.stages = []; this.columns = {}; this.total = 0; this.stageTotals = {}; return; }
     rememberSpace(space);
+    // Made offline: nothing of it is on the service yet (its board is read once it is made: `adoptIds`).
+    if (space.startsWith("local-")) { this.stages = []; this.columns = {}; this.total = 0; this.stageTotals = {}; return; }
     this.boardLoading = true;
     if (!early) mark("planner:board-requested");
     let complete = true;
@@ -613,6 +615,35 @@ export class BoardState {
     this.spaces = [...this.spaces, { ...space, archivedAt: null }];
     this.say(`Space ${space.name} restored.`);
     if (!this.spaceId) this.pickSpace(space.id);
+  }
+
+  /** Stages and spaces made offline that the service has made now (`DraftsStatus.made`: local id → real
+   *  id): the space tabs, the space shown, the one remembered on this computer and the board's stages take
+   *  the real id. Answers whether anything here changed. */
+  adoptIds(made: Record<string, string> | undefined): boolean {
+    if (!made) return false;
+    const has = (id: string | null | undefined): id is string => !!id && Object.hasOwn(made, id);
+    let changed = false;
+    const swap = <T extends { id: string }>(list: T[]): T[] => {
+      if (!list.some((x) => has(x.id))) return list;
+      changed = true;
+      const seen = new Set<string>();
+      return list.map((x) => (has(x.id) ? { ...x, id: made[x.id] } : x)).filter((x) => !seen.has(x.id) && !!seen.add(x.id));
+    };
+    this.spaces = swap(this.spaces);
+    this.archivedSpaces = swap(this.archivedSpaces);
+    this.stages = swap(this.stages);
+    if (Object.keys(this.columns).some(has)) {
+      changed = true;
+      this.columns = Object.fromEntries(Object.entries(this.columns).map(([k, v]) => [has(k) ? made[k] : k, v]));
+    }
+    if (has(this.spaceId)) {
+      this.spaceId = made[this.spaceId];
+      changed = true;
+    }
+    const remembered = recalledSpace();
+    if (has(remembered)) rememberSpace(made[remembered]);
+    return changed;
   }
 
   toggleArchivedSpaces(show: boolean) {
