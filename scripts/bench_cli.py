@@ -9,10 +9,12 @@ loopback. Prints figures, asserts nothing.
   (c) `card list --all` over 5,000 cards: wall time and peak memory (/usr/bin/time -v);
   (d) MCP: server start to `initialize` answered; `tools/list` latency; read tool calls (get_balance, and
       the heavier list_cards of 100 cards and get_brand_kit) each against the same request made directly
-      over one keep-alive HTTP connection (the raw call: bytes read, not parsed), medians and the ratio;
+      over one keep-alive HTTP connection (the raw call: bytes read, not parsed), medians and the ratio,
+      the reply's bytes on the wire, and the server's CPU per call (all its threads, from schedstat);
       and `node -e` start as the peer for the server start (the official Node server is not
-      on the registry).
-Usage: python3 scripts/bench_cli.py BIN_DIR [--runs N] [--render-s S]"""
+      on the registry). With --ab OTHER_CDESK, the read tool calls of that binary (an older build)
+      alternate with this one's in the same loop, each beside its own raw GET: an A/B on a noisy machine.
+Usage: python3 scripts/bench_cli.py BIN_DIR [--runs N] [--render-s S] [--skip-polls] [--only-mcp] [--ab CDESK]"""
 import argparse
 import http.client
 import json
@@ -100,13 +102,31 @@ class Rpc:
         self.n = 0
 
     def call(self, method, params=None):
+        return self.call_sized(method, params)[0]
+
+    def call_sized(self, method, params=None):
+        """The answer and its size on the wire (bytes of the line)."""
         self.n += 1
         self.p.stdin.write(json.dumps({"jsonrpc": "2.0", "id": self.n, "method": method, "params": params or {}}) + "\n")
         self.p.stdin.flush()
         while True:
-            msg = json.loads(self.p.stdout.readline())
+            line = self.p.stdout.readline()
+            t = time.perf_counter()
+            msg = json.loads(line)
+            self.parse_s = time.perf_counter() - t
             if msg.get("id") == self.n:
-                return msg
+                return msg, len(line.encode())
+
+    def cpu_ns(self):
+        """CPU time the server's threads have used so far (ns)."""
+        total = 0
+        for t in os.listdir(f"/proc/{self.p.pid}/task"):
+            try:
+                with open(f"/proc/{self.p.pid}/task/{t}/schedstat") as f:
+                    total += int(f.read().split()[0])
+            except OSError:
+                pass
+        return total
 
     def notify(self, method):
         self.p.stdin.write(json.dumps({"jsonrpc": "2.0", "method": method}) + "\n")
@@ -117,7 +137,7 @@ class Rpc:
         self.p.wait(timeout=10)
 
 
-def bench_mcp(bin_dir, url, key, runs, env):
+def bench_mcp(bin_dir, url, key, runs, env, ab=None):
     e = dict(env, CONTENTHERO_API_KEY=key, CONTENTHERO_BASE_URL=url)
     init = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}
     starts, lists = [], []
@@ -140,9 +160,13 @@ def bench_mcp(bin_dir, url, key, runs, env):
         subprocess.run(["node", "-e", "0"], check=True)
         if i:
             node.append(time.perf_counter() - t)
-    rpc = Rpc([f"{bin_dir}/cdesk", "mcp"], e)
-    rpc.call("initialize", init)
-    rpc.notify("notifications/initialized")
+    servers = [("this", f"{bin_dir}/cdesk")] + ([("ab", ab)] if ab else [])
+    rpcs = []
+    for label, path in servers:
+        rpc = Rpc([path, "mcp"], e)
+        rpc.call("initialize", init)
+        rpc.notify("notifications/initialized")
+        rpcs.append((label, rpc))
     u = urllib.parse.urlsplit(url)
     conn = http.client.HTTPConnection(u.hostname, u.port)
 
@@ -156,30 +180,43 @@ def bench_mcp(bin_dir, url, key, runs, env):
     cases = [("get_balance", {}, "/account/balance"),
              ("list_cards", {"limit": 100}, "/cards?limit=100"),
              ("get_brand_kit", {"brandKitId": kit}, f"/brand-kits/{kit}")]
+    calls, warm = 200, 20
     rows = []
     for name, args, path in cases:
-        tool, raw = [], []
+        m = {label: {"tool": [], "raw": [], "parse": [], "cpu": 0, "wire": 0} for label, _ in rpcs}
         size = 0
-        for i in range(200 + 20):
-            t = time.perf_counter()
-            r = rpc.call("tools/call", {"name": name, "arguments": args})
-            a = time.perf_counter() - t
-            assert not r["result"].get("isError"), r
-            t = time.perf_counter()
-            size = len(get(path))
-            b = time.perf_counter() - t
-            if i >= 20:
-                tool.append(a)
-                raw.append(b)
-        rows.append((name, size, tool, raw))
-    rpc.close()
-    print(f"(d) MCP over stdio, {len(tools)} tools")
+        for i in range(calls + warm):
+            for label, rpc in rpcs:
+                c = rpc.cpu_ns()
+                t = time.perf_counter()
+                r, wire = rpc.call_sized("tools/call", {"name": name, "arguments": args})
+                a = time.perf_counter() - t
+                c = rpc.cpu_ns() - c
+                assert not r["result"].get("isError"), r
+                t = time.perf_counter()
+                size = len(get(path))
+                b = time.perf_counter() - t
+                if i >= warm:
+                    m[label]["tool"].append(a)
+                    m[label]["raw"].append(b)
+                    m[label]["cpu"] += c
+                    m[label]["parse"].append(rpc.parse_s)
+                    m[label]["wire"] = wire
+        rows.append((name, size, m))
+    for _, rpc in rpcs:
+        rpc.close()
+    print(f"(d) MCP over stdio, {len(tools)} tools; load average {open('/proc/loadavg').read().split()[0]}")
     print(f"    server start to initialize answered  median {median_ms(starts):6.1f} ms  (node -e start, the floor of a Node server: {median_ms(node):.1f} ms)")
     print(f"    tools/list                           median {median_ms(lists):6.2f} ms")
-    print(f"    {'read tool (reply bytes)':<32} {'tool ms':>8} {'raw GET ms':>10} {'ratio':>6}  (goal ≤ 1.2)")
-    for name, size, tool, raw in rows:
-        ratio = statistics.median([a / b for a, b in zip(tool, raw)])
-        print(f"    {f'{name} ({size})':<32} {median_ms(tool):8.2f} {median_ms(raw):10.2f} {ratio:6.2f}")
+    print(f"    {'read tool (reply bytes)':<30} {'server':<6} {'tool ms':>8} {'raw GET ms':>10} {'ratio':>6} {'CPU µs/call':>11} {'wire bytes':>10} {'parse µs':>8}  (goal: ratio ≤ 1.2)")
+    print("    (CPU: the server's, all threads; parse: the client's json.loads of the answer, inside tool ms)")
+    for name, size, m in rows:
+        for label, _ in rpcs:
+            tool, raw = m[label]["tool"], m[label]["raw"]
+            ratio = statistics.median([a / b for a, b in zip(tool, raw)])
+            who = label if ab else ""
+            print(f"    {f'{name} ({size})':<30} {who:<6} {median_ms(tool):8.2f} {median_ms(raw):10.2f} {ratio:6.2f} "
+                  f"{m[label]['cpu'] / calls / 1000:11.0f} {m[label]['wire']:10} {statistics.median(m[label]['parse']) * 1e6:8.0f}")
 
 
 def main():
@@ -188,14 +225,17 @@ def main():
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--render-s", type=int, default=300)
     ap.add_argument("--skip-polls", action="store_true")
+    ap.add_argument("--only-mcp", action="store_true", help="section (d) alone")
+    ap.add_argument("--ab", metavar="CDESK", help="another cdesk binary whose read tool calls alternate with this one's")
     args = ap.parse_args()
     work = tempfile.mkdtemp(prefix="cdesk-bench-")
     env = {"PATH": os.environ["PATH"], "HOME": work, "CONTENTHERO_CONFIG_DIR": os.path.join(work, "ch"),
            "CONTENTDESK_DATA_DIR": os.path.join(work, "app")}
     proc, url, key = sandbox(args.bin_dir, os.path.join(work))
     try:
-        bench_start(args.bin_dir, url, key, args.runs, env)
-        bench_mcp(args.bin_dir, url, key, args.runs, env)
+        if not args.only_mcp:
+            bench_start(args.bin_dir, url, key, args.runs, env)
+        bench_mcp(args.bin_dir, url, key, args.runs, env, args.ab)
     finally:
         proc.terminate()
     for name in ("sb.db",):
@@ -203,6 +243,8 @@ def main():
             os.remove(os.path.join(work, name))
         except OSError:
             pass
+    if args.only_mcp:
+        return
     bench_list_all(args.bin_dir, tempfile.mkdtemp(dir=work), env)
     if not args.skip_polls:
         bench_polls(args.bin_dir, tempfile.mkdtemp(dir=work), args.render_s, env)

@@ -264,6 +264,14 @@ def text_of(result):
     return " ".join(getattr(c, "text", "") for c in result.content)
 
 
+def json_of(result):
+    """A tool result's JSON, sent once, as text (no structuredContent: no tool declares an outputSchema);
+    an error's details are its last text block."""
+    assert result.structured_content is None, "the JSON goes once, as text"
+    texts = [c.text for c in result.content if c.type == "text"]
+    return json.loads(texts[-1] if result.is_error else texts[0])
+
+
 # --- The SDK's OAuth client end to end ---------------------------------------------------------------
 
 class Memory:
@@ -320,9 +328,9 @@ def test_the_sdk_oauth_client_connects_with_no_key_and_refreshes():
                         assert "get_balance" in names and "generate_image" in names
                         r = await s.call_tool("get_balance", {})
                         assert not r.is_error, text_of(r)
-                        assert r.structured_content["balance"] > 0
+                        assert json_of(r)["balance"] > 0
                         cards = await s.call_tool("list_cards", {})
-                        assert not cards.is_error and cards.structured_content["cards"], text_of(cards)
+                        assert not cards.is_error and json_of(cards)["cards"], text_of(cards)
                         kits = (await s.list_resources()).resources
                         assert kits, "the brand kit's sections are resources over HTTP too"
                         # Past the access token's lifetime: the SDK refreshes and goes on.
@@ -391,14 +399,14 @@ def test_a_grant_without_generate_gets_a_tool_error_naming_the_scope(server, san
     assert "generate:*" not in granted.get("scope", "").split(), granted.get("scope")
 
     async def body(s):
-        before = (await s.call_tool("get_balance", {})).structured_content["balance"]
+        before = json_of(await s.call_tool("get_balance", {}))["balance"]
         render = await s.call_tool("generate_image", {"prompt": "a lighthouse"})
         assert render.is_error, text_of(render)
         assert "generate:*" in text_of(render), text_of(render)
-        assert render.structured_content["status"] == 403, render.structured_content
+        assert json_of(render)["status"] == 403, text_of(render)
         after = await s.call_tool("get_balance", {})
         assert not after.is_error, "what was granted still works"
-        assert after.structured_content["balance"] == before, "nothing charged"
+        assert json_of(after)["balance"] == before, "nothing charged"
     anyio.run(with_bearer, server.mcp, granted["access_token"], body)
 
 
@@ -493,7 +501,7 @@ def test_200_users_each_see_only_their_own_cards(server, sandbox):
                     continue
                 r = await s.call_tool("list_cards", {})
                 assert not r.is_error, text_of(r)
-                titles = [c["title"] for c in r.structured_content["cards"]]
+                titles = [c["title"] for c in json_of(r)["cards"]]
                 assert titles == [title], f"user {i} sees {titles}"
         async with limit:
             try:

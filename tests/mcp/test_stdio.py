@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import tempfile
+import urllib.request
 import uuid
 
 import anyio
@@ -82,9 +83,12 @@ def run(params, body):
 
 
 def result_json(result):
-    """A tool result's structured content (the reply as JSON)."""
-    assert result.structured_content is not None, result
-    return result.structured_content
+    """A tool result's JSON, sent once, as text: no tool declares an outputSchema, so there is no
+    structuredContent (the MCP spec asks for it only with a schema) and the reply is not sent twice. A
+    success's first text block is the reply; an error's first is its message and its last the details."""
+    assert result.structured_content is None, "the JSON goes once, as text"
+    texts = [c.text for c in result.content if c.type == "text"]
+    return json.loads(texts[-1] if result.is_error else texts[0])
 
 
 def balance(session):
@@ -129,8 +133,8 @@ def test_read_tools_of_each_group(sandbox):
     async def body(s):
         assert isinstance(await balance(s), (int, float))
         models = result_json(await s.call_tool("list_models", {"contentType": "image"}))
-        assert models["result"], "the registry lists image models"
-        model_id = models["result"][0]["modelId"]
+        assert models, "the registry lists image models"
+        model_id = models[0]["modelId"]
         one = result_json(await s.call_tool("get_model", {"modelId": model_id}))
         assert one["modelId"] == model_id
         cards = result_json(await s.call_tool("list_cards", {"limit": 5}))
@@ -139,6 +143,30 @@ def test_read_tools_of_each_group(sandbox):
         assert card["id"] == cards["cards"][0]["id"]
         voices = await s.call_tool("list_voices", {})
         assert not voices.is_error
+    run(server(sandbox), body)
+
+
+def test_read_tools_hand_on_the_services_whole_reply(sandbox):
+    """get_balance, list_cards and get_brand_kit pass the service's body on as it came (not decoded into
+    types and encoded again): the tool's JSON is the same GET's, field for field; a refusal is still an
+    error result with the status."""
+    def get(path):
+        req = urllib.request.Request(sandbox.url + path, headers={"Authorization": f"Bearer {sandbox.key}"})
+        with urllib.request.urlopen(req) as r:
+            return json.loads(r.read())
+    kit = get("/brand-kits")["brandKits"][0]["id"]
+
+    async def body(s):
+        for name, args, path in [("get_balance", {}, "/account/balance"),
+                                 ("list_cards", {"limit": 3, "platform": "instagram"}, "/cards?limit=3&platform=instagram"),
+                                 ("get_brand_kit", {"brandKitId": kit}, f"/brand-kits/{kit}"),
+                                 ("get_brand_kit", {"brandKitId": kit, "detail": "summary"}, f"/brand-kits/{kit}?detail=summary")]:
+            r = await s.call_tool(name, args)
+            assert not r.is_error, r
+            assert len(r.content) == 1, "one text block"
+            assert result_json(r) == get(path), name
+        missing = await s.call_tool("get_brand_kit", {"brandKitId": "no-such-kit"})
+        assert missing.is_error and result_json(missing)["status"] == 404, missing
     run(server(sandbox), body)
 
 

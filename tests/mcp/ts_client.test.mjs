@@ -69,13 +69,15 @@ test("the server names itself and lists the catalogue's tools with annotations",
 test("get_balance answers with the sandbox's balance; a quote leaves it as it was", async () => {
   const first = await client.callTool({ name: "get_balance", arguments: {} });
   assert.notEqual(first.isError, true);
-  const balance = first.structuredContent.balance;
+  // The JSON goes once, as text (no tool declares an outputSchema, so no structuredContent).
+  assert.equal(first.structuredContent, undefined);
+  const balance = JSON.parse(first.content[0].text).balance;
   assert.equal(typeof balance, "number");
   const quote = await client.callTool({ name: "generate_image", arguments: { prompt: "a mug", getCost: true } });
   assert.notEqual(quote.isError, true, JSON.stringify(quote));
-  assert.ok(quote.structuredContent.creditsEstimate > 0);
+  assert.ok(JSON.parse(quote.content[0].text).creditsEstimate > 0);
   const again = await client.callTool({ name: "get_balance", arguments: {} });
-  assert.equal(again.structuredContent.balance, balance);
+  assert.equal(JSON.parse(again.content[0].text).balance, balance);
 });
 
 test("a bad argument is an error result naming it; the server answers the next call", async () => {
@@ -84,5 +86,6 @@ test("a bad argument is an error result naming it; the server answers the next c
   assert.match(bad.content[0].text, /limit/);
   const ok = await client.callTool({ name: "list_cards", arguments: { limit: 2 } });
   assert.notEqual(ok.isError, true);
-  assert.ok(ok.structuredContent.cards.length <= 2);
+  assert.equal(ok.structuredContent, undefined);
+  assert.ok(JSON.parse(ok.content[0].text).cards.length <= 2);
 });

@@ -10,7 +10,7 @@
 //! with its `outputId` to follow with `get_generation_status`. No tool takes or returns a key: the key
 //! comes from the same ladder as the shell's, once, at start. stdout is the protocol; logs go to stderr.
 use api_client::Client;
-use contentdesk_ops::{agent_catalogue, by_tool, Cx, Effect, Entry, OpError, Progress, ProgressEvent};
+use contentdesk_ops::{agent_catalogue, by_tool, Cx, Effect, Entry, OpError, Progress, ProgressEvent, Reply};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams, GetPromptResponse,
     GetPromptResult, Implementation, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
@@ -122,24 +122,22 @@ impl Progress for Notify {
     }
 }
 
-/// The result an agent sees: the reply as text (JSON) and as structured content.
-fn success(value: Value) -> CallToolResult {
-    // Compact: agents read JSON as well either way, and a large list costs less to send.
-    let text = serde_json::to_string(&value).unwrap_or_default();
-    let mut r = CallToolResult::success(vec![ContentBlock::text(text)]);
-    r.structured_content = Some(if value.is_object() { value } else { json!({ "result": value }) });
-    r
+/// The result an agent sees: the reply as JSON text, once. No tool declares an `outputSchema`, so the
+/// MCP specification (2025-06-18, 2025-11-25: "Structured Content") asks for no `structuredContent`;
+/// text is what every client reads, and sending the JSON twice doubled the bytes on the wire and the
+/// client's parsing (scripts/bench_cli.py, (d)). A pure read's text is the service's body as it came.
+fn success(reply: Reply) -> CallToolResult {
+    let text = match reply {
+        Reply::Text(text) => text,
+        // Compact: agents read JSON as well either way, and a large list costs less to send.
+        Reply::Json(value) => serde_json::to_string(&value).unwrap_or_default(),
+    };
+    CallToolResult::success(vec![ContentBlock::text(text)])
 }
 
-/// A refusal or failure as a tool error result: the message, then the details as JSON.
+/// A refusal or failure as a tool error result: the message, then the details as JSON text.
 fn failure(e: &OpError) -> CallToolResult {
-    let details = e.to_json();
-    let mut r = CallToolResult::error(vec![
-        ContentBlock::text(e.to_string()),
-        ContentBlock::text(serde_json::to_string_pretty(&details).unwrap_or_default()),
-    ]);
-    r.structured_content = Some(details);
-    r
+    CallToolResult::error(vec![ContentBlock::text(e.to_string()), ContentBlock::text(e.to_json().to_string())])
 }
 
 impl Server {
@@ -148,7 +146,7 @@ impl Server {
             return Err(McpError::invalid_params(format!("unknown tool `{}`: tools/list names them", request.name), None));
         };
         let args = request.arguments.map(Value::Object).unwrap_or(Value::Null);
-        if serde_json::to_vec(&args).map(|b| b.len()).unwrap_or(0) > MAX_ARGS_BYTES {
+        if encoded_len(&args) > MAX_ARGS_BYTES {
             return Ok(failure(&OpError::Usage { message: format!("the arguments are larger than {} MiB", MAX_ARGS_BYTES / (1024 * 1024)), field: None }));
         }
         let client = self.client(&context)?;
@@ -166,23 +164,40 @@ impl Server {
             _ = context.ct.cancelled() => Err(OpError::Internal("cancelled by the client".into())),
         };
         Ok(match outcome {
-            Ok(value) if entry.meta.effect == Effect::Spend || entry.meta.tool == "get_generation_status" => {
+            Ok(Reply::Json(value)) if entry.meta.effect == Effect::Spend || entry.meta.tool == "get_generation_status" => {
                 let previews = previews(&client, &value).await;
-                let mut r = success(value);
+                let mut r = success(Reply::Json(value));
                 r.content.extend(previews);
                 r
             }
-            Ok(value) => success(value),
+            Ok(reply) => success(reply),
             // Not a failure for an agent: the render goes on; here is how to follow it.
-            Err(OpError::NotFinished { output_id, status, waited, .. }) => success(json!({
+            Err(OpError::NotFinished { output_id, status, waited, .. }) => success(Reply::Json(json!({
                 "outputId": output_id,
                 "status": status,
                 "waitedSeconds": waited.as_secs(),
                 "next": format!("Still {status}: call get_generation_status with outputId {output_id} to keep waiting (no new charge)."),
-            })),
+            }))),
             Err(e) => failure(&e),
         })
     }
+}
+
+/// How many bytes `value` takes as compact JSON, counted without writing them anywhere.
+fn encoded_len(value: &Value) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
 }
 
 /// A finished render's images as MCP image content, so an agent sees what it made: the first few, each

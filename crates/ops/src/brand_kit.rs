@@ -103,10 +103,17 @@ impl Operation for BrandKitGet {
         scope: Some(api_types::scopes::BRANDKIT_READ),
     };
     async fn run(cx: Cx, i: BrandKitGetInput) -> Result<Value, OpError> {
-        let csv = |v: Vec<String>| (!v.is_empty()).then(|| v.join(","));
-        let query = BrandKitQuery { detail: i.detail, keys: csv(i.keys), roles: csv(i.roles), tabs: csv(i.tabs), history: i.history.then_some(true), archived: None };
-        Ok(cx.client.brand_kits().get_with(&i.brand_kit_id, &query).await?)
+        Ok(cx.client.brand_kits().get_with(&i.brand_kit_id, &kit_query(&i)).await?)
     }
+    fn text(cx: &Cx, i: &BrandKitGetInput) -> Option<crate::TextFuture> {
+        let (client, id, query) = (cx.client.clone(), i.brand_kit_id.clone(), kit_query(i));
+        Some(Box::pin(async move { Ok(client.brand_kits().get_with_text(&id, &query).await?) }))
+    }
+}
+
+fn kit_query(i: &BrandKitGetInput) -> BrandKitQuery {
+    let csv = |v: &[String]| (!v.is_empty()).then(|| v.join(","));
+    BrandKitQuery { detail: i.detail.clone(), keys: csv(&i.keys), roles: csv(&i.roles), tabs: csv(&i.tabs), history: i.history.then_some(true), archived: None }
 }
 
 /// One section of a kit, read with its body (and history when asked); a key not in the kit is a usage

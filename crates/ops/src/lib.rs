@@ -118,9 +118,26 @@ pub trait Operation: Send + Sync + 'static {
     type Input: clap::Args + clap::FromArgMatches + DeserializeOwned + schemars::JsonSchema + Send + 'static;
     const META: Meta;
     fn run(cx: Cx, input: Self::Input) -> impl Future<Output = Result<Value, OpError>> + Send;
+    /// For a pure read whose answer is the service's reply unchanged: that reply as the service sent it
+    /// (JSON text, the status checked and a refusal an [`OpError`] as in [`run`](Self::run)), for a face
+    /// that hands JSON on (an agent tool), so it is not decoded into types and encoded again. `None`
+    /// (the default, and for an input that takes more than one request): the face uses `run`.
+    fn text(_cx: &Cx, _input: &Self::Input) -> Option<TextFuture> {
+        None
+    }
 }
 
 pub type OpFuture = Pin<Box<dyn Future<Output = Result<Value, OpError>> + Send>>;
+pub type TextFuture = Pin<Box<dyn Future<Output = Result<String, OpError>> + Send>>;
+pub type ReplyFuture = Pin<Box<dyn Future<Output = Result<Reply, OpError>> + Send>>;
+
+/// What an operation answers an agent: JSON it made, or the service's reply passed on as it came.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    Json(Value),
+    /// The service's body, JSON text (from [`Operation::text`]).
+    Text(String),
+}
 
 /// An operation with its types erased, as the faces hold it.
 pub struct Entry {
@@ -130,7 +147,7 @@ pub struct Entry {
     schema: OnceLock<Value>,
     args: fn(clap::Command) -> clap::Command,
     from_matches: fn(Cx, &clap::ArgMatches) -> Result<OpFuture, clap::Error>,
-    from_json: fn(Cx, Value, &Value) -> Result<OpFuture, OpError>,
+    from_json: fn(Cx, Value, &Value) -> Result<ReplyFuture, OpError>,
 }
 
 impl Entry {
@@ -154,7 +171,10 @@ impl Entry {
             },
             from_json: |cx, v, schema| {
                 let input = input::from_json::<O::Input>(v, schema)?;
-                Ok(Box::pin(O::run(cx, input)))
+                if let Some(text) = O::text(&cx, &input) {
+                    return Ok(Box::pin(async move { text.await.map(Reply::Text) }));
+                }
+                Ok(Box::pin(async move { O::run(cx, input).await.map(Reply::Json) }))
             },
         }
     }
@@ -180,8 +200,9 @@ impl Entry {
         (self.from_matches)(cx, matches)
     }
 
-    /// Runs it with an agent's JSON arguments (unknown fields are refused, naming them).
-    pub fn run_json(&self, cx: Cx, args: Value) -> Result<OpFuture, OpError> {
+    /// Runs it with an agent's JSON arguments (unknown fields are refused, naming them); a pure read
+    /// answers with the service's reply as it came ([`Operation::text`]).
+    pub fn run_json(&self, cx: Cx, args: Value) -> Result<ReplyFuture, OpError> {
         (self.from_json)(cx, args, self.schema())
     }
 }

@@ -1,6 +1,6 @@
 //! Cards: list with every filter, get, create, update, move, publish.
 use crate::input::{one_of, Json};
-use crate::{out, Cx, Effect, Meta, OpError, Operation, ProgressEvent};
+use crate::{out, Cx, Effect, Meta, OpError, Operation, ProgressEvent, TextFuture};
 use api_types::{CardAssetInput, CardQuery, CreateCard, PostInput, PublishRequest, UpdateCard};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -66,17 +66,7 @@ impl Operation for CardList {
         scope: None,
     };
     async fn run(cx: Cx, i: CardListInput) -> Result<Value, OpError> {
-        let mut query = CardQuery {
-            space_id: i.space_id,
-            archived: i.archived.then_some(true),
-            platform: i.platform,
-            stage: i.stage,
-            is_favorite: i.favorite.then_some(true),
-            tag: i.tag,
-            search: i.search,
-            limit: i.limit,
-            offset: i.offset,
-        };
+        let mut query = card_query(&i);
         if !i.all {
             return out(cx.client.cards().list(&query).await?);
         }
@@ -96,6 +86,28 @@ impl Operation for CardList {
         }
         all.has_more = false;
         out(all)
+    }
+    /// One page is the service's reply as it came; every page is `run`'s.
+    fn text(cx: &Cx, i: &CardListInput) -> Option<TextFuture> {
+        if i.all {
+            return None;
+        }
+        let (client, query) = (cx.client.clone(), card_query(i));
+        Some(Box::pin(async move { Ok(client.cards().list_text(&query).await?) }))
+    }
+}
+
+fn card_query(i: &CardListInput) -> CardQuery {
+    CardQuery {
+        space_id: i.space_id.clone(),
+        archived: i.archived.then_some(true),
+        platform: i.platform.clone(),
+        stage: i.stage.clone(),
+        is_favorite: i.favorite.then_some(true),
+        tag: i.tag.clone(),
+        search: i.search.clone(),
+        limit: i.limit,
+        offset: i.offset,
     }
 }
 
