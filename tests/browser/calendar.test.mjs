@@ -190,3 +190,27 @@ test("a post with its own time shows on its own day and moves alone; the card's 
   await page.getByRole("button", { name: "Board", exact: true }).click();
   assert.deepEqual(pageErrors, []);
 });
+
+test("a post seven weeks from its card's time shows at its own time in its month, read by the window", async () => {
+  const space = await ipc("space_create", { name: "Calendar far posts" });
+  const { stages } = await ipc("board_load", { spaceId: space.id });
+  const card = await ipc("card_create", { spaceId: space.id, stageId: stages[0].id, title: "Far post", platform: "instagram" });
+  // The card on Wednesday 1 April 2026 10:00 Berlin; its Instagram post on its own Wednesday 20 May 15:00: far
+  // outside the 14 days around May's weeks that the cards near the window cover (calendar_window finds it).
+  await ipc("card_update", { cardId: card.id, update: {
+    scheduledAt: "2026-04-01T08:00:00Z",
+    posts: [{ platform: "instagram", scheduledAt: "2026-05-20T13:00:00Z" }, { platform: "tiktok" }],
+  } });
+  await page.goto(`${ORIGIN}/`);
+  await page.getByRole("tab", { name: "Calendar far posts" }).click();
+  await page.getByRole("button", { name: "Calendar", exact: true }).click();
+  await showMonth("May 2026", Date.UTC(2026, 4, 15));
+  const ig = `[data-item="${card.id}:instagram"]`, tt = `[data-item="${card.id}:tiktok"]`;
+  await dayCell("2026-05-20").locator(ig).waitFor();
+  assert.match(await dayCell("2026-05-20").locator(ig).innerText(), /15:00\s+Far post/);
+  await showMonth("April 2026", Date.UTC(2026, 3, 15));
+  await dayCell("2026-04-01").locator(tt).waitFor();
+  assert.equal(await dayCell("2026-04-01").locator(ig).count(), 0, "the Instagram post is not at the card's time");
+  await page.getByRole("button", { name: "Board", exact: true }).click();
+  assert.deepEqual(pageErrors, []);
+});
