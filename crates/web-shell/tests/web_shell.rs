@@ -86,10 +86,24 @@ async fn the_ui_is_served_with_the_csp_and_unknown_paths_get_the_index() {
     let csp = res.headers()["content-security-policy"].to_str().unwrap().to_string();
     assert!(csp.contains("script-src 'self'") && csp.contains("object-src 'none'"), "{csp}");
     assert!(res.text().await.unwrap().contains("Content Desk"));
+    assert_eq!(res_cache(&s, "/").await, "no-store");
     let js = s.http.get(format!("{}/assets/app.js", s.base)).send().await.unwrap();
     assert_eq!(js.status(), 200);
+    // The built assets (content-hashed names) are kept by the browser; the page, the commands and an
+    // unknown asset (answered with the page) never.
+    assert_eq!(js.headers()["cache-control"], contentdesk_web_shell::ASSET_CACHE);
+    let missing = s.http.get(format!("{}/assets/missing-abc.js", s.base)).send().await.unwrap();
+    assert_eq!((missing.status().as_u16(), missing.headers()["cache-control"].to_str().unwrap()), (404, "no-store"));
+    assert_eq!(res_cache(&s, "/index.html").await, "no-store");
+    let ipc = s.http.post(format!("{}/ipc/balance", s.base)).header("X-ContentDesk-Token", &s.token).send().await.unwrap();
+    assert_eq!(ipc.headers()["cache-control"], "no-store");
     let deep = s.http.get(format!("{}/settings/profiles", s.base)).send().await.unwrap();
     assert!(deep.text().await.unwrap().contains("<title>Content Desk"));
+}
+
+async fn res_cache(s: &Shell, path: &str) -> String {
+    let res = s.http.get(format!("{}{path}", s.base)).send().await.unwrap();
+    res.headers()["cache-control"].to_str().unwrap().to_string()
 }
 
 #[tokio::test]
