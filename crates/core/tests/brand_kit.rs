@@ -616,7 +616,7 @@ async fn a_service_that_will_not_list_archived_sections_falls_back_to_this_compu
     let rule = |m: &axum::http::Method, u: &axum::http::Uri| {
         let q = u.query().unwrap_or("");
         (m == axum::http::Method::GET && u.path().starts_with("/api/v1/brand-kits/") && q.contains("archived=true"))
-            .then(|| (400, json!({ "error": "Unknown query parameter: archived", "field": "archived" })))
+            .then(|| (400, json!({ "error": "Unknown query parameter: archived", "field": "archived" }), false))
     };
     let (front, _on, refused) = common::faulty_front(remote.state.clone(), rule).await;
     let (app, _dir) = common::app_at(format!("http://{front}{}", api_types::API_PREFIX), &remote.key).await;

@@ -247,7 +247,7 @@ async fn card_edits_and_moves_are_kept_when_the_service_keeps_failing_and_sent_w
     let remote = Remote::start().await;
     let rule = |m: &axum::http::Method, u: &axum::http::Uri| {
         (m == axum::http::Method::PATCH && u.path().starts_with("/api/v1/cards/"))
-            .then(|| (503, serde_json::json!({ "error": "Service unavailable (test front)" })))
+            .then(|| (503, serde_json::json!({ "error": "Service unavailable (test front)" }), false))
     };
     let (front, on, answered) = common::faulty_front(remote.state.clone(), rule).await;
     let (app, _dir) = common::app_at(format!("http://{front}{}", api_types::API_PREFIX), &remote.key).await;
@@ -325,4 +325,32 @@ async fn a_create_kept_offline_whose_first_send_loses_its_answer_and_its_read_ba
         let ids = on_service(client, d.space.clone(), name.clone()).await;
         assert_eq!(ids.len(), 1, "one {what} named {name} on the service, not two: {ids:?}");
     }
+}
+
+/// A card edit whose PATCH landed although the service answered 503 (it failed after its write): kept,
+/// then at the sync the card's `updatedAt` differs from the edit's base, yet the card already holds the
+/// edit, so it is settled as sent: no conflict, and no second PATCH. The front (`common::faulty_front`)
+/// passes the PATCH to the sandbox and replaces its answer with a 503, which the sandbox cannot produce.
+#[tokio::test]
+async fn a_card_edit_that_landed_behind_a_5xx_is_settled_at_sync_not_a_conflict() {
+    use std::sync::atomic::Ordering;
+    let remote = Remote::start().await;
+    let rule = |m: &axum::http::Method, u: &axum::http::Uri| {
+        (m == axum::http::Method::PATCH && u.path().starts_with("/api/v1/cards/"))
+            .then(|| (503, serde_json::json!({ "error": "Service unavailable after the write (test front)" }), true))
+    };
+    let (front, _on, patches) = common::faulty_front(remote.state.clone(), rule).await;
+    let (app, _dir) = common::app_at(format!("http://{front}{}", api_types::API_PREFIX), &remote.key).await;
+    let card = demo(&app).await.cards[0].clone();
+    c::card_get(&app, CardIdArgs { card_id: card.id.clone() }).await.unwrap();
+
+    let edit = UpdateCard { title: Some("Landed behind a 503".into()), scheduled_at: Some(Some("2026-06-01T09:00:00Z".into())), ..Default::default() };
+    let e = c::card_update(&app, CardUpdateArgs { card_id: card.id.clone(), update: edit }).await.unwrap_err();
+    assert_eq!(e.code, IpcCode::Queued, "{e:?}");
+    assert_eq!(remote.client().cards().get(&card.id).await.unwrap().summary.title, "Landed behind a 503", "the write landed");
+
+    let s = c::drafts_sync(&app).await.unwrap();
+    assert_eq!((s.sent, s.waiting), (1, 0), "{s:?}");
+    assert!(s.conflicts.is_empty() && s.changes.is_empty(), "settled, not a conflict: {s:?}");
+    assert_eq!(patches.load(Ordering::SeqCst), 1, "not sent a second time");
 }

@@ -400,6 +400,13 @@ async fn send_one(session: &impl WithOutbox, profile: &str, card_id: &str, force
     };
     let theirs = current.summary.updated_at.clone();
     if !force && change.base_updated_at.is_some() && change.base_updated_at != theirs {
+        if landed(&current, &update) {
+            // An earlier send whose answer was a 5xx (or lost) landed: done, not a change made elsewhere.
+            tracing::info!(card = %card_id, "a kept card change had landed before its answer failed; not sent again");
+            settle(session, profile, card_id, change.seq, theirs)?;
+            saw_card(session, &current);
+            return Ok(Outcome::Sent(Box::new(current)));
+        }
         mark_conflict(session, profile, card_id, theirs, None)?;
         return Ok(Outcome::Conflict);
     }
@@ -428,17 +435,7 @@ async fn send_one(session: &impl WithOutbox, profile: &str, card_id: &str, force
     }
     // Sent: drop the change, unless a change was kept meanwhile (then it waits on top of what landed).
     let card = client.cards().get(card_id).await.ok();
-    let new_base = card.as_ref().and_then(|c| c.summary.updated_at.clone());
-    with_cards(session, profile, |changes| {
-        let Some(i) = changes.iter().position(|d| d.card_id == card_id) else { return ((), false) };
-        if changes[i].seq == change.seq {
-            changes.remove(i);
-        } else {
-            changes[i].base_updated_at = new_base.clone();
-            changes[i].conflict = None;
-        }
-        ((), true)
-    })?;
+    settle(session, profile, card_id, change.seq, card.as_ref().and_then(|c| c.summary.updated_at.clone()))?;
     match card {
         Some(c) => {
             saw_card(session, &c);
@@ -450,6 +447,49 @@ async fn send_one(session: &impl WithOutbox, profile: &str, card_id: &str, force
             Ok(Outcome::Sent(Box::new(c)))
         }
     }
+}
+
+/// A change that is on the service now: dropped, unless a change was kept meanwhile (`seq` moved on: it
+/// then waits on top of what landed, `new_base`).
+fn settle(session: &impl WithOutbox, profile: &str, card_id: &str, seq: u64, new_base: Option<String>) -> IpcResult<()> {
+    with_cards(session, profile, |changes| {
+        let Some(i) = changes.iter().position(|d| d.card_id == card_id) else { return ((), false) };
+        if changes[i].seq == seq {
+            changes.remove(i);
+        } else {
+            changes[i].base_updated_at = new_base.clone();
+            changes[i].conflict = None;
+        }
+        ((), true)
+    })
+}
+
+/// Whether the card already holds every field of `u`: a PATCH kept after a 5xx may have landed (its answer
+/// failed, not its write), and the card's `updatedAt` then differs from the change's base although nobody
+/// else changed it. Only fields that read back as they were sent are compared (title, platform, stage,
+/// space, favourite, content type, time, notes); a change naming any other (posts, assets, cover, tags,
+/// order, ...) is never judged landed, and stays a conflict for the user to settle.
+fn landed(card: &CardDetail, u: &UpdateCard) -> bool {
+    const COMPARED: [&str; 8] = ["title", "platform", "stage", "spaceId", "isFavorite", "contentType", "scheduledAt", "notes"];
+    let names = fields(u);
+    if names.is_empty() || names.iter().any(|f| !COMPARED.contains(&f.as_str())) {
+        return false;
+    }
+    let at = |t: &str| time::OffsetDateTime::parse(t, &time::format_description::well_known::Rfc3339).ok();
+    let s = &card.summary;
+    let same_time = match (&u.scheduled_at, &s.scheduled_at) {
+        (None, _) | (Some(None), None) => true,
+        (Some(Some(a)), Some(b)) => at(a).is_some() && at(a) == at(b),
+        _ => false,
+    };
+    same_time
+        && u.title.as_ref().is_none_or(|t| *t == s.title)
+        && u.platform.as_ref().is_none_or(|p| s.platform.as_ref() == Some(p))
+        && u.stage.as_ref().is_none_or(|x| s.stage_id.as_ref() == Some(x))
+        && u.space_id.as_ref().is_none_or(|x| s.space_id.as_ref() == Some(x))
+        && u.is_favorite.is_none_or(|f| f == s.is_favorite)
+        && u.content_type.as_ref().is_none_or(|c| s.content_type.as_ref() == Some(c))
+        && u.notes.as_ref().is_none_or(|n| card.notes.as_ref() == Some(n))
 }
 
 fn mark_conflict(session: &impl WithOutbox, profile: &str, card_id: &str, theirs: Option<String>, problem: Option<String>) -> IpcResult<()> {

@@ -190,8 +190,9 @@ pub async fn answer_losing_proxy(
     (addr, switch)
 }
 
-/// What a [`faulty_front`] answers itself: a status and a JSON body.
-pub type FaultAnswer = (u16, serde_json::Value);
+/// What a [`faulty_front`] answers itself: a status, a JSON body, and whether the request reaches the
+/// sandbox first (it lands; only its answer is replaced, as a service failing after its write).
+pub type FaultAnswer = (u16, serde_json::Value, bool);
 
 /// The same sandbox (its state and database) served on a second port behind a rule that answers the
 /// requests it picks itself, while `on` is set: what the sandbox cannot produce on demand (a 5xx that
@@ -211,8 +212,11 @@ where
         let (rule, on, answered) = (rule.clone(), on2.clone(), answered2.clone());
         async move {
             if on.load(Ordering::SeqCst) {
-                if let Some((status, body)) = rule(req.method(), req.uri()) {
+                if let Some((status, body, lands)) = rule(req.method(), req.uri()) {
                     answered.fetch_add(1, Ordering::SeqCst);
+                    if lands {
+                        let _ = next.run(req).await;
+                    }
                     let status = axum::http::StatusCode::from_u16(status).expect("a status");
                     return (status, axum::Json(body)).into_response();
                 }
