@@ -70,8 +70,8 @@ patch_body='{"title":"Benchmark title"}'
 echo
 echo "(a) ${CONNS} connections, ${SECONDS_PER_RUN} s per run after a 2 s warm-up, loopback, $(nproc) cores shared by server and load (load average before: $(cut -d' ' -f1-3 /proc/loadavg))"
 echo "    server CPU/req: the server process's user+system time over the run (warm-up included) per request counted, the"
-echo "    figure least moved by other work on the machine"
-printf '%-26s %10s %10s %10s %8s %14s\n' "run" "req/s" "p50 ms" "p99 ms" "errors" "CPU/req us"
+echo "    figure least moved by other work on the machine; load CPU/req: the load generator's own (one thread, raw HTTP/1.1)"
+printf '%-26s %10s %10s %10s %8s %14s %14s\n' "run" "req/s" "p50 ms" "p99 ms" "errors" "CPU/req us" "load CPU/req"
 declare -A R
 for target in sandbox prism; do
   if [ $target = sandbox ]; then b="$base"; p="$sandbox_pid"; else b="$pbase"; p="$prism_pid"; fi
@@ -82,7 +82,8 @@ for target in sandbox prism; do
 import json, sys
 r = json.loads(sys.argv[2])
 n = r["rps"] * (float(sys.argv[3]) + 2)  # requests over the run and its 2 s warm-up, at the measured rate
-print(f"{sys.argv[1]:<26} {r['rps']:>10.0f} {r['p50_ms']:>10.3f} {r['p99_ms']:>10.3f} {r['errors']:>8} {r['cpu_s'] * 1e6 / n if n else 0:>14.1f}")
+load = r.get("load_cpu_us")
+print(f"{sys.argv[1]:<26} {r['rps']:>10.0f} {r['p50_ms']:>10.3f} {r['p99_ms']:>10.3f} {r['errors']:>8} {r['cpu_s'] * 1e6 / n if n else 0:>14.1f} {load if load is not None else '-':>14}")
 PY
   done
 done

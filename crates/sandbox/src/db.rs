@@ -16,6 +16,7 @@ const IDLE_READERS: usize = 4;
 pub struct Db {
     conn: Arc<Mutex<Connection>>,
     readers: Arc<Readers>,
+    keys: Arc<crate::auth::KeyCache>,
 }
 
 struct Readers {
@@ -89,7 +90,12 @@ impl Db {
         let readers = Readers { path, idle: Mutex::new(Vec::new()) };
         // One reader opened now: a file the writer can open but a reader cannot fails here, not later.
         drop(readers.take()?);
-        Ok(Db { conn: Arc::new(Mutex::new(conn)), readers: Arc::new(readers) })
+        Ok(Db { conn: Arc::new(Mutex::new(conn)), readers: Arc::new(readers), keys: Arc::default() })
+    }
+
+    /// The live API keys read from this file, by epoch ([`crate::auth::KeyCache`]).
+    pub fn key_cache(&self) -> &crate::auth::KeyCache {
+        &self.keys
     }
 
     /// The writer connection, for one short synchronous piece of work (never held across an `.await`).

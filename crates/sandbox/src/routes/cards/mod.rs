@@ -7,7 +7,7 @@ use crate::db::CachedRow as _;
 use crate::auth::Caller;
 use crate::db::new_id;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{parse_json, read_body, AppJson, AppQuery};
+use crate::extract::{parse_json, read_body, AppJson, AppQuery, Reply};
 use crate::routes::{connected_accounts, inspiration, projects, spaces, stages, studio, tags};
 use crate::state::AppState;
 use crate::time;

@@ -1,0 +1,64 @@
+//! The key cache (auth::KeyCache) never lets a revoked or narrowed key through: each key is used a few
+//! times first so that it is served from the cache, then changed by the serving process's own writer, by a
+//! second process (`contentdesk-sandbox keys revoke`, as a user would), and by another connection on the
+//! same file (as cdesk's terminal key does), and the very next request must see the change.
+mod common;
+use common::{Http, TestSandbox};
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_contentdesk-sandbox");
+
+async fn status(sb: &TestSandbox, key: &str, path: &str) -> u16 {
+    Http::new(sb).get(key, path).await.0
+}
+
+/// Used until it is surely cached (the first request reads it, the next ones take it from the cache).
+async fn warm(sb: &TestSandbox, key: &str, path: &str) {
+    for _ in 0..3 {
+        assert_eq!(status(sb, key, path).await, 200);
+    }
+}
+
+#[tokio::test]
+async fn a_key_revoked_by_the_serving_process_is_refused_at_once() {
+    let sb = TestSandbox::start().await;
+    let key = sb.key_with(&[]);
+    warm(&sb, &key, "/account/balance").await;
+    sb.revoke(&key);
+    assert_eq!(status(&sb, &key, "/account/balance").await, 401);
+    // The other keys still work (and are read again after the change).
+    warm(&sb, &sb.key, "/account/balance").await;
+}
+
+#[tokio::test]
+async fn a_key_revoked_by_another_process_on_the_same_file_is_refused_at_once() {
+    let sb = TestSandbox::start().await;
+    let key = sb.key_with(&[]);
+    let id = sb.key_id(&key);
+    warm(&sb, &key, "/account/balance").await;
+    let out = Command::new(BIN)
+        .args(["keys", "revoke", "--db", sb.db_path().to_str().unwrap(), &id])
+        .output()
+        .expect("run contentdesk-sandbox keys revoke");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(status(&sb, &key, "/account/balance").await, 401);
+    warm(&sb, &sb.key, "/account/balance").await;
+}
+
+#[tokio::test]
+async fn a_key_revoked_or_narrowed_through_another_connection_is_refused_at_once() {
+    let sb = TestSandbox::start().await;
+    let narrowed = sb.key_with(&[api_types::scopes::EDITOR_READ]);
+    let revoked = sb.key_with(&[]);
+    warm(&sb, &narrowed, "/projects").await;
+    warm(&sb, &revoked, "/account/balance").await;
+    // A connection of its own, as cdesk opens the app's sandbox file to revoke its terminal key.
+    let other = rusqlite::Connection::open(sb.db_path()).unwrap();
+    other.busy_timeout(std::time::Duration::from_secs(5)).unwrap();
+    let hash = contentdesk_sandbox::auth::hash_secret(&narrowed);
+    other.execute("UPDATE api_keys SET scopes = '' WHERE secret_hash = ?1", [&hash]).unwrap();
+    assert_eq!(status(&sb, &narrowed, "/projects").await, 403, "the scope taken away elsewhere still let it in");
+    let id = sb.key_id(&revoked);
+    assert!(contentdesk_sandbox::auth::revoke_key(&other, &id).unwrap());
+    assert_eq!(status(&sb, &revoked, "/account/balance").await, 401);
+}
