@@ -137,10 +137,17 @@ fn check_addr(addr: &str, public: bool) -> Result<(), String> {
 // One worker thread: measured when every request went through one SQLite connection's mutex, where
 // several workers contended for it and woke each other up (on 2 cores shared with the load generator, 16
 // connections: GET /cards/{id} 13,300 req/s, p99 2.4 ms, with two workers; 25,400 req/s, p99 1.1 ms, with
-// one; PATCH 11,200 → 16,900 req/s). Reads now have their own pooled connections (db.rs); whether two
-// workers pay off with them is for the next benchmark run. Render timers and blocking work still run.
-#[tokio::main(flavor = "multi_thread", worker_threads = 1)]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
+// one; PATCH 11,200 → 16,900 req/s). Reads have their own pooled connections now (db.rs), and one worker
+// still wins: measured again with the one-thread load generator (same minutes, load average ~4), two
+// workers took 38-40 µs of CPU per GET (one: 33) and 62-63 per PATCH (one: 52) for the same req/s, and a
+// worse PATCH p99. Render timers and blocking work still run. CONTENTDESK_SANDBOX_WORKERS sets another
+// count, for benchmarks that compare them.
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let workers = std::env::var("CONTENTDESK_SANDBOX_WORKERS").ok().and_then(|w| w.parse().ok()).unwrap_or(1);
+    tokio::runtime::Builder::new_multi_thread().worker_threads(workers).enable_all().build()?.block_on(serve_or_manage())
+}
+
+async fn serve_or_manage() -> Result<(), Box<dyn std::error::Error>> {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
