@@ -112,10 +112,12 @@ echo "(c) desktop: launch to painted and idle memory, beside an empty Tauri wind
 ensure_test_deps
 ensure_ui
 (cd ui && npm run --silent build >/dev/null)
-# One cargo run for both windows, so they share one build of Tauri (the same features); the peer is its
-# own crate (tests/bench/empty-window), the app prints `painted <ms>` with its `bench` feature.
-cargo build --quiet --release -p contentdesk-desktop -p contentdesk-bench-empty-window \
-  --features contentdesk-desktop/bench --bin contentdesk --bin empty-window
+# The peer is its own crate (tests/bench/empty-window); the app prints `painted <ms>` with its `bench`
+# feature. Two cargo runs: in one run with both packages `--features contentdesk-desktop/bench` was not
+# applied (cargo 1.95 built the app without it, and the benchmark waited for a `painted` that never came).
+# The peer's run selects the desktop package too, so Tauri's features are unified as in the app's build.
+cargo build --quiet --release -p contentdesk-desktop --features bench --bin contentdesk
+cargo build --quiet --release -p contentdesk-desktop -p contentdesk-bench-empty-window --bin empty-window
 cargo build --quiet --release -p contentdesk-web-shell
 CONTENTDESK_KEYRING_SERVICE="contentdesk-bench-$$" with_keyring xvfb-run -a -s "-screen 0 1366x900x24" \
   python3 scripts/bench_desktop.py --app "$bin/contentdesk" --empty "$bin/empty-window" \

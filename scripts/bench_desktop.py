@@ -19,6 +19,8 @@ usage: bench_desktop.py --app BIN --empty BIN --web-shell BIN --ui-dist DIR [--r
 import argparse
 import json
 import os
+import re
+import select
 import shutil
 import signal
 import statistics
@@ -62,6 +64,34 @@ def comm(pid):
         return "?"
 
 
+def pss_by_mapping(pid):
+    """PSS (KiB) of one process by kind of mapping, from /proc/<pid>/smaps: each shared library, the
+    executable, the C heap ([heap]), anonymous mappings (JavaScriptCore's heap, the GL buffers of the
+    software renderer and thread stacks live there; `anon >= 7 MiB` are the large reservations), other files."""
+    out, cur = {}, None
+    exe = os.path.realpath(f"/proc/{pid}/exe") if os.path.exists(f"/proc/{pid}/exe") else ""
+    try:
+        with open(f"/proc/{pid}/smaps") as fh:
+            for line in fh:
+                if re.match(r"^[0-9a-f]+-[0-9a-f]+ ", line):
+                    parts = line.split()
+                    name = parts[5] if len(parts) > 5 else ""
+                    lo, hi = (int(x, 16) for x in parts[0].split("-"))
+                    if name == exe:
+                        cur = "executable"
+                    elif name.endswith(".so") or ".so." in name:
+                        cur = os.path.basename(name)
+                    elif name == "":
+                        cur = "anon >= 7 MiB" if hi - lo >= 7 << 20 else "anon"
+                    else:
+                        cur = name if not name.startswith("/") else "file " + os.path.basename(name)
+                elif line.startswith("Pss:") and cur:
+                    out[cur] = out.get(cur, 0) + int(line.split()[1])
+    except OSError:
+        pass
+    return out
+
+
 def tree_pss(pid):
     pids = descendants(pid)
     per = {}
@@ -91,13 +121,18 @@ def launch(binary, data_dir, timeout=60):
                             start_new_session=True, text=True)
     deadline = t0 + timeout
     while time.perf_counter() < deadline:
+        # Never blocks past the deadline: a build without the `bench` feature prints nothing at all.
+        ready, _, _ = select.select([proc.stdout], [], [], max(0.0, deadline - time.perf_counter()))
+        if not ready:
+            break
         line = proc.stdout.readline()
         if not line:
             break
         if line.startswith("painted"):
             return proc, (time.perf_counter() - t0) * 1000
     stop(proc)
-    raise SystemExit(f"{binary} did not print 'painted' within {timeout} s (exit {proc.poll()})")
+    raise SystemExit(f"{binary} did not print 'painted' within {timeout} s (exit {proc.poll()}); "
+                     "was it built with the `bench` feature (cargo build --release -p contentdesk-desktop --features bench)?")
 
 
 def measure_window(name, binary, runs):
@@ -105,15 +140,16 @@ def measure_window(name, binary, runs):
     try:
         proc, first = launch(binary, data)
         stop(proc)
-        times, mems, per_last = [], [], {}
+        times, mems, per_last, maps_last = [], [], {}, {}
         for _ in range(runs):
             proc, ms = launch(binary, data)
             times.append(ms)
             time.sleep(3)
             total, per_last = tree_pss(proc.pid)
+            maps_last = {("app process" if p == proc.pid else comm(p)): pss_by_mapping(p) for p in descendants(proc.pid)}
             mems.append(total)
             stop(proc)
-        return {"first": first, "times": times, "mem": statistics.median(mems), "per": per_last}
+        return {"first": first, "times": times, "mem": statistics.median(mems), "per": per_last, "maps": maps_last}
     finally:
         shutil.rmtree(data, ignore_errors=True)
 
@@ -169,6 +205,13 @@ def main():
         print(f"{name:22s} launch median {statistics.median(r['times']):7.0f} ms  min {min(r['times']):7.0f} ms  "
               f"(first launch {r['first']:.0f} ms)   idle PSS {mib(r['mem']):6.1f} MiB")
         print("    " + ", ".join(f"{k} {mib(v):.1f}" for k, v in sorted(r["per"].items(), key=lambda kv: -kv[1])))
+    # Where the difference lies: per process, the mappings that differ most between the two windows.
+    print("    where Content Desk's window holds more than the empty one (last run, MiB, by process and mapping):")
+    for proc_name in sorted(set(app["maps"]) | set(empty["maps"])):
+        a, e = app["maps"].get(proc_name, {}), empty["maps"].get(proc_name, {})
+        diff = {k: a.get(k, 0) - e.get(k, 0) for k in set(a) | set(e)}
+        top = sorted(diff.items(), key=lambda kv: -abs(kv[1]))[:8]
+        print(f"      {proc_name:16s} {mib(sum(diff.values())):+6.1f}: " + ", ".join(f"{k} {mib(v):+.1f}" for k, v in top))
     print(f"{'headless Chromium':22s} idle PSS {mib(chrome['mem']):6.1f} MiB (web-shell with core + sandbox: "
           f"{mib(chrome['shell']):.1f} MiB more)")
     print("    " + ", ".join(f"{k} {mib(v):.1f}" for k, v in sorted(chrome["per"].items(), key=lambda kv: -kv[1])))

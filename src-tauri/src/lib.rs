@@ -13,6 +13,8 @@ use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 use tauri::{Manager, Runtime, State};
 
+mod memory;
+
 type R<T> = Result<T, IpcError>;
 
 /// One `#[tauri::command]` per core command, from the core's command table (`with_commands!`): the
@@ -237,6 +239,8 @@ fn ui_ready() {
         #[cfg(feature = "bench")]
         println!("painted {ms:.0}");
         tracing::info!(ms, "first data render painted");
+        // The start's burst of allocations is over: its freed memory goes back to the system.
+        std::thread::spawn(memory::release_free);
     }
 }
 
@@ -277,6 +281,8 @@ pub async fn start_core<Rt: Runtime>(app: &tauri::AppHandle<Rt>) -> Result<AppSt
 /// The desktop app.
 pub fn run() {
     let _ = STARTED.set(Instant::now());
+    memory::limit_arenas();
+    memory::no_software_compositing();
     let result = tauri::Builder::default()
         .plugin(tauri_plugin_single_instance::init(|app, _argv, _cwd| {
             if let Some(w) = app.get_webview_window("main") {
