@@ -113,9 +113,9 @@ def stop(proc):
             proc.wait()
 
 
-def launch(binary, data_dir, timeout=60):
+def launch(binary, data_dir, timeout=60, extra_env=None):
     """Spawns binary, returns (process, ms to the painted line)."""
-    env = dict(os.environ, CONTENTDESK_DATA_DIR=data_dir, RUST_LOG="warn")
+    env = dict(os.environ, CONTENTDESK_DATA_DIR=data_dir, RUST_LOG="warn", **(extra_env or {}))
     t0 = time.perf_counter()
     proc = subprocess.Popen([binary], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
                             start_new_session=True, text=True)
@@ -135,14 +135,14 @@ def launch(binary, data_dir, timeout=60):
                      "was it built with the `bench` feature (cargo build --release -p contentdesk-desktop --features bench)?")
 
 
-def measure_window(name, binary, runs):
+def measure_window(name, binary, runs, extra_env=None):
     data = tempfile.mkdtemp(prefix=f"bench-{name}-")
     try:
-        proc, first = launch(binary, data)
+        proc, first = launch(binary, data, extra_env=extra_env)
         stop(proc)
         times, mems, per_last, maps_last = [], [], {}, {}
         for _ in range(runs):
-            proc, ms = launch(binary, data)
+            proc, ms = launch(binary, data, extra_env=extra_env)
             times.append(ms)
             time.sleep(3)
             total, per_last = tree_pss(proc.pid)
@@ -197,6 +197,10 @@ def main():
 
     empty = measure_window("empty", a.empty, a.runs)
     app = measure_window("app", a.app, a.runs)
+    # Without a GPU render node the app turns WebKit's compositing off (src-tauri/src/memory.rs), which
+    # shrinks any page: the empty window in that same mode is the peer mode for mode.
+    no_gpu = not any(n.startswith("renderD") for n in (os.listdir("/dev/dri") if os.path.isdir("/dev/dri") else []))
+    same_mode = measure_window("empty-nocomp", a.empty, a.runs, {"WEBKIT_DISABLE_COMPOSITING_MODE": "1"}) if no_gpu else None
     chrome = measure_chromium(a.web_shell, a.ui_dist)
 
     mib = lambda kib: kib / 1024
@@ -219,6 +223,9 @@ def main():
     dm = mib(app["mem"] - empty["mem"])
     ratio = app["mem"] / chrome["mem"] if chrome["mem"] else float("nan")
     print(f"Content Desk - empty window: launch {dl:+.0f} ms (goal <= +300), memory {dm:+.1f} MiB (goal <= +40)")
+    if same_mode:
+        print(f"no GPU here, so Content Desk paints without compositing; the empty window in that mode: idle PSS "
+              f"{mib(same_mode['mem']):.1f} MiB, Content Desk over it {mib(app['mem'] - same_mode['mem']):+.1f} MiB (mode for mode)")
     print(f"Content Desk / Chromium memory: {ratio:.2f}x (goal <= 0.80; with web-shell counted on Chromium's side: "
           f"{app['mem'] / (chrome['mem'] + chrome['shell']):.2f}x)")
 
