@@ -116,11 +116,13 @@ ensure_ui
 # feature. Two cargo runs: in one run with both packages `--features contentdesk-desktop/bench` was not
 # applied (cargo 1.95 built the app without it, and the benchmark waited for a `painted` that never came).
 # The peer's run selects the desktop package too, so Tauri's features are unified as in the app's build.
-cargo build --quiet --release -p contentdesk-desktop --features bench --bin contentdesk
-cargo build --quiet --release -p contentdesk-desktop -p contentdesk-bench-empty-window --bin empty-window
+# Both windows with the shipping profile (`desktop` in Cargo.toml: LTO, one codegen unit, size; ~10 min).
+cargo build --quiet --profile desktop -p contentdesk-desktop --features bench --bin contentdesk
+cargo build --quiet --profile desktop -p contentdesk-desktop -p contentdesk-bench-empty-window --bin empty-window
 cargo build --quiet --release -p contentdesk-web-shell
+desk="$CARGO_TARGET_DIR/desktop"
 CONTENTDESK_KEYRING_SERVICE="contentdesk-bench-$$" with_keyring xvfb-run -a -s "-screen 0 1366x900x24" \
-  python3 scripts/bench_desktop.py --app "$bin/contentdesk" --empty "$bin/empty-window" \
+  python3 scripts/bench_desktop.py --app "$desk/contentdesk" --empty "$desk/empty-window" \
   --web-shell "$bin/contentdesk-web-shell" --ui-dist ui/dist --runs "${BENCH_LAUNCHES:-5}"
 fi
 
