@@ -3,9 +3,16 @@ use super::*;
 
 // ---------- reads ----------
 
-pub(super) const SUMMARY_COLS: &str = "c.id, c.title, c.platform, c.space_id, c.stage_id, c.board_order, c.content_type, \
-     c.cover_url, c.is_favorite, c.archived_at, c.scheduled_at, c.published_at, c.publish_url, c.created_at, \
-     c.updated_at";
+/// The columns of a card summary, as a literal so that a query can be one `concat!` (no string made
+/// per request).
+macro_rules! summary_cols {
+    () => {
+        "c.id, c.title, c.platform, c.space_id, c.stage_id, c.board_order, c.content_type, \
+         c.cover_url, c.is_favorite, c.archived_at, c.scheduled_at, c.published_at, c.publish_url, c.created_at, \
+         c.updated_at"
+    };
+}
+pub(super) const SUMMARY_COLS: &str = summary_cols!();
 
 pub(super) fn summary_from_row(r: &Row) -> rusqlite::Result<CardSummary> {
     let archived_at: Option<String> = r.get(9)?;
@@ -180,8 +187,10 @@ pub(super) async fn one(
 pub fn read_detail(conn: &Connection, account_id: &str, id: &str) -> ApiResult<CardDetail> {
     let found = conn
         .cached_row(
-            &format!(
-                "SELECT {SUMMARY_COLS}, c.notes, c.revision, c.cover_x, c.cover_y, c.metadata
+            concat!(
+                "SELECT ",
+                summary_cols!(),
+                ", c.notes, c.revision, c.cover_x, c.cover_y, c.metadata
                  FROM cards c WHERE c.id = ?1 AND c.account_id = ?2"
             ),
             params![id, account_id],
