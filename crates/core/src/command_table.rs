@@ -46,7 +46,7 @@ macro_rules! with_commands {
             "Planner" {
                 /// stages in board order; every card of the space matching the filters (pages of 100 until
                 /// `hasMore` is false, at most 5,000), ordered by stage then `boardOrder`; `archived: true` =
-                /// the archived cards only; `firstPage: true` = each stage's first 40 cards, all stages asked
+                /// the archived cards only; `firstPage: true` = each stage's first 20 cards, all stages asked
                 /// at once, with each stage's count in `stageTotals` and `complete: false` when a stage has
                 /// more (the board shows that at once and loads the whole space behind it)
                 board_load($crate::commands::BoardLoadArgs) -> $crate::commands::Board;

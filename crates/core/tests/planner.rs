@@ -82,13 +82,13 @@ async fn the_board_pages_past_one_hundred_cards_in_stage_then_board_order_and_a_
     assert_eq!(board.space.id, sp);
     assert_eq!((board.stage_totals[&st[0]], board.stage_totals[&st[1]]), (110, 20));
 
-    // First page: each stage's first 40 at once, with each stage's true count, marked incomplete.
+    // First page: each stage's first 20 at once, with each stage's true count, marked incomplete.
     let first = c::board_load(&app, BoardLoadArgs { space_id: sp.clone(), first_page: Some(true), ..Default::default() }).await.unwrap();
-    assert_eq!((first.cards.len(), first.total, first.complete), (60, 130, false));
+    assert_eq!((first.cards.len(), first.total, first.complete), (40, 130, false));
     assert_eq!((first.stage_totals[&st[0]], first.stage_totals[&st[1]]), (110, 20));
     let ids = |b: &contentdesk_core::planner::Board| b.cards.iter().map(|c| c.id.clone()).collect::<Vec<_>>();
-    assert_eq!(ids(&first)[..40], ids(&board)[..40], "the same first cards in the same order");
-    assert_eq!(ids(&first)[40..], ids(&board)[110..], "and the second stage whole");
+    assert_eq!(ids(&first)[..20], ids(&board)[..20], "the same first cards in the same order");
+    assert_eq!(ids(&first)[20..], ids(&board)[110..], "and the second stage whole");
 }
 
 #[tokio::test]

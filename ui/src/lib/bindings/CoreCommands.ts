@@ -109,7 +109,7 @@ export interface CoreCommands {
   granted_apps: { args: ProfileRefArgs; result: Array<OAuthGrant> };
   /** revokes one at once (`DELETE /oauth/grants/{id}`); answers the list as it is now */
   granted_app_revoke: { args: GrantRevokeArgs; result: Array<OAuthGrant> };
-  /** stages in board order; every card of the space matching the filters (pages of 100 until `hasMore` is false, at most 5,000), ordered by stage then `boardOrder`; `archived: true` = the archived cards only; `firstPage: true` = each stage's first 40 cards, all stages asked at once, with each stage's count in `stageTotals` and `complete: false` when a stage has more (the board shows that at once and loads the whole space behind it) */
+  /** stages in board order; every card of the space matching the filters (pages of 100 until `hasMore` is false, at most 5,000), ordered by stage then `boardOrder`; `archived: true` = the archived cards only; `firstPage: true` = each stage's first 20 cards, all stages asked at once, with each stage's count in `stageTotals` and `complete: false` when a stage has more (the board shows that at once and loads the whole space behind it) */
   board_load: { args: BoardLoadArgs; result: Board };
   /** name trimmed, 1–120 characters (validation, field `name`) */
   space_create: { args: SpaceCreateArgs; result: Space };
