@@ -69,6 +69,16 @@ fn kept() -> &'static Mutex<Kept> {
     KEPT.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
+/// `(data folder, profile id, space id, archived, platform, tag, search)`: whose listing it is.
+type ListingKey = (String, String, String, Option<bool>, Option<String>, Option<String>, Option<String>);
+
+/// The listing of a `calendar_window` call that left cards unread, for its follow-ups (`continued`);
+/// dropped by the call that leaves none, so it is held only while the calendar reads a large space.
+fn listings() -> &'static Mutex<HashMap<ListingKey, Vec<CardSummary>>> {
+    static LISTINGS: OnceLock<Mutex<HashMap<ListingKey, Vec<CardSummary>>>> = OnceLock::new();
+    LISTINGS.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
 /// The posts of `args.cards`, read again only for a card whose `updatedAt` differs from the one its
 /// posts were read with. A card gone meanwhile (404) is left out; any other failed read is the answer.
 pub async fn calendar_posts(session: &impl Session, args: CalendarPostsArgs) -> IpcResult<Vec<CardPosts>> {
@@ -163,6 +173,12 @@ pub struct CalendarWindowArgs {
     #[serde(default)]
     #[ts(optional)]
     pub tag: Option<String>,
+    /// `true`: a follow-up of the last call for the same space and filters, whose `unread` was above 0:
+    /// that call's listing of the space is used again rather than listed again (50 requests for 5,000
+    /// cards on every follow-up otherwise). With no such listing the space is listed as usual.
+    #[serde(default)]
+    #[ts(optional)]
+    pub continued: Option<bool>,
 }
 
 /// The posts of a calendar window.
@@ -208,23 +224,43 @@ pub async fn calendar_window(session: &impl Session, args: CalendarWindowArgs) -
         offset: Some(0),
         ..Default::default()
     };
-    let mut cards: Vec<CardSummary> = Vec::new();
-    loop {
-        let page = client.cards().list(&query).await?;
-        let got = page.cards.len();
-        cards.extend(page.cards);
-        if !page.has_more || got == 0 {
-            break;
-        }
-        query.offset = Some(cards.len() as u32);
-    }
-    // The service lists archived cards with the live ones only when asked for them alone.
-    if args.archived != Some(true) {
-        cards.retain(|c| !c.is_archived);
-    }
-    let listed = cards.len() as u32;
     let profile = session.selected_profile().unwrap_or_default();
     let dir = session.data_dir().to_string_lossy().into_owned();
+    let listing: ListingKey = (
+        dir.clone(),
+        profile.clone(),
+        args.space_id.clone(),
+        query.archived,
+        query.platform.clone(),
+        query.tag.clone(),
+        query.search.clone(),
+    );
+    let before = if args.continued == Some(true) {
+        listings().lock().unwrap_or_else(|e| e.into_inner()).remove(&listing)
+    } else {
+        None
+    };
+    let cards = match before {
+        Some(cards) => cards,
+        None => {
+            let mut cards: Vec<CardSummary> = Vec::new();
+            loop {
+                let page = client.cards().list(&query).await?;
+                let got = page.cards.len();
+                cards.extend(page.cards);
+                if !page.has_more || got == 0 {
+                    break;
+                }
+                query.offset = Some(cards.len() as u32);
+            }
+            // The service lists archived cards with the live ones only when asked for them alone.
+            if args.archived != Some(true) {
+                cards.retain(|c| !c.is_archived);
+            }
+            cards
+        }
+    };
+    let listed = cards.len() as u32;
     let key = |id: &str| (dir.clone(), profile.clone(), id.to_string());
     let in_window = |t: Option<i128>| t.is_some_and(|t| t >= from && t < to);
     // How far a card's time lies from the window (0 inside; a card with no time last).
@@ -251,6 +287,13 @@ pub async fn calendar_window(session: &impl Session, args: CalendarWindowArgs) -
     if !ids.is_empty() {
         known.extend(read_cards(&client, &key, ids).await?.into_iter().flatten());
     }
+    let mut held = listings().lock().unwrap_or_else(|e| e.into_inner());
+    if unread > 0 {
+        held.insert(listing, cards.clone());
+    } else {
+        held.remove(&listing);
+    }
+    drop(held);
     let cards = known
         .into_iter()
         .filter(|p| in_window(millis(p.scheduled_at.as_deref())) || p.posts.iter().any(|post| in_window(millis(post.scheduled_at.as_deref()))))

@@ -15,6 +15,8 @@ struct Counted {
     app: AppState,
     direct: Client,
     card_reads: Arc<AtomicUsize>,
+    /// `GET /cards` (the listings).
+    card_lists: Arc<AtomicUsize>,
     _db: tempdb::TempDb,
 }
 
@@ -47,13 +49,17 @@ async fn counted_with(extra: usize) -> (Counted, sandbox::AppState) {
         sandbox::auth::create_key(&conn, &seeded.account_id, "calendar test", api_types::scopes::ALL).expect("key").1
     };
     let card_reads = Arc::new(AtomicUsize::new(0));
-    let n = card_reads.clone();
+    let card_lists = Arc::new(AtomicUsize::new(0));
+    let (n, l) = (card_reads.clone(), card_lists.clone());
     let router = sandbox::app(state.clone()).layer(axum::middleware::from_fn(move |req: axum::extract::Request, next: axum::middleware::Next| {
-        let n = n.clone();
+        let (n, l) = (n.clone(), l.clone());
         async move {
             let p = req.uri().path();
             if req.method() == axum::http::Method::GET && p.starts_with("/api/v1/cards/") && p["/api/v1/cards/".len()..].split('/').count() == 1 {
                 n.fetch_add(1, Ordering::SeqCst);
+            }
+            if req.method() == axum::http::Method::GET && p == "/api/v1/cards" {
+                l.fetch_add(1, Ordering::SeqCst);
             }
             next.run(req).await
         }
@@ -71,7 +77,7 @@ async fn counted_with(extra: usize) -> (Counted, sandbox::AppState) {
     c::profile_select(&app, ProfileIdArgs { id: p.id.clone() }).await.unwrap();
     c::key_set(&app, KeySetArgs { profile_id: p.id, key: key.clone() }).await.unwrap();
     let direct = Client::new(base, ApiKey::new(key)).unwrap();
-    (Counted { app, direct, card_reads, _db: tempdb::TempDb(db) }, state)
+    (Counted { app, direct, card_reads, card_lists, _db: tempdb::TempDb(db) }, state)
 }
 
 fn post(platform: &str, at: Option<&str>) -> PostInput {
@@ -223,8 +229,11 @@ async fn the_window_has_every_post_at_its_own_time_past_500_cards_and_20_days_fr
     let mut all = first.cards;
     let mut unread = first.unread;
     let mut calls = 1;
+    // The follow-ups use the first call's listing (`continued`): no page of the space is listed again.
+    let lists = t.card_lists.load(Ordering::SeqCst);
     while unread > 0 {
-        let next = c::calendar_window(&t.app, args.clone()).await.unwrap();
+        let next = c::calendar_window(&t.app, CalendarWindowArgs { continued: Some(true), ..args.clone() }).await.unwrap();
+        assert_eq!(t.card_lists.load(Ordering::SeqCst), lists, "a follow-up lists nothing");
         assert!(next.unread < unread, "each call reads more");
         unread = next.unread;
         all = next.cards;
@@ -239,10 +248,15 @@ async fn the_window_has_every_post_at_its_own_time_past_500_cards_and_20_days_fr
     let ideas = all.iter().filter(|p| p.posts.iter().any(|q| q.platform.as_deref() == Some("linkedin")) && p.posts.len() == 1).count();
     assert!(ideas >= EXTRA, "every card of the window is answered: {ideas}");
 
-    // Everything read: asked again, no card is read (kept by updatedAt); the same cards answered.
+    // Everything read: asked again, no card is read (kept by updatedAt); the same cards answered. A
+    // `continued` call once nothing was left unread lists the space afresh (the listing was dropped).
     let before = t.card_reads.load(Ordering::SeqCst);
     let again = c::calendar_window(&t.app, args.clone()).await.unwrap();
     assert_eq!((t.card_reads.load(Ordering::SeqCst) - before, again.unread, again.cards.len()), (0, 0, all.len()));
+    let lists = t.card_lists.load(Ordering::SeqCst);
+    let fresh = c::calendar_window(&t.app, CalendarWindowArgs { continued: Some(true), ..args.clone() }).await.unwrap();
+    assert!(t.card_lists.load(Ordering::SeqCst) > lists, "no listing held once every card was read");
+    assert_eq!(fresh.cards.len(), all.len());
 
     // A window with neither: the far pair is left out.
     let june = CalendarWindowArgs { from: "2026-07-01T00:00:00Z".into(), to: "2026-07-08T00:00:00Z".into(), ..args.clone() };

@@ -150,7 +150,8 @@ async fn a_change_made_elsewhere_meanwhile_is_a_conflict_and_blocks_only_what_de
     // Take theirs for the archive: dropped, the card stays. Keep mine for the rename: sent over theirs,
     // and the recolour behind it goes at the next sync.
     let archive_id = s.changes[0].id.clone();
-    let s = c::drafts_change_resolve(&app, DraftsChangeArgs { id: archive_id, action: DraftAction::DiscardMine }).await.unwrap();
+    let s = c::drafts_change_resolve(&app, DraftsChangeArgs { id: archive_id.clone(), action: DraftAction::DiscardMine }).await.unwrap();
+    assert!(s.changes.iter().all(|k| k.id != archive_id), "the archive is dropped: {s:?}");
     let s = c::drafts_change_resolve(&app, DraftsChangeArgs { id: unopened.id.clone(), action: DraftAction::DiscardMine }).await.unwrap();
     assert_eq!(kinds(&s), [KeptKind::StageRename, KeptKind::StageRecolor]);
     let s = c::drafts_change_resolve(&app, DraftsChangeArgs { id: s.changes[0].id.clone(), action: DraftAction::SendMine }).await.unwrap();

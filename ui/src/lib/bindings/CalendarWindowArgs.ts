@@ -12,4 +12,10 @@ to: string,
 /**
  * The board's filters (as `board_load`).
  */
-archived?: boolean, search?: string, platform?: string, tag?: string, };
+archived?: boolean, search?: string, platform?: string, tag?: string, 
+/**
+ * `true`: a follow-up of the last call for the same space and filters, whose `unread` was above 0:
+ * that call's listing of the space is used again rather than listed again (50 requests for 5,000
+ * cards on every follow-up otherwise). With no such listing the space is listed as usual.
+ */
+continued?: boolean, };

@@ -57,8 +57,9 @@ export const plannerApi = {
   calendarPosts: (cards: CardStamp[]) => call<CardPosts[]>("calendar_posts", { cards }),
   /** The posts of the visible weeks `[from, to)`, every one at its own time however far from its card's
    *  (`calendar_window`: the core lists the space's cards with the board's filters and reads those with
-   *  posts, at most 500 new reads a call; call again while `unread` is not 0). */
-  calendarWindow: (spaceId: string, from: string, to: string, filters: BoardFilters = {}) =>
-    call<CalendarWindow>("calendar_window", { ...boardArgs(spaceId, filters), from, to }),
+   *  posts, at most 500 new reads a call; call again with `continued` while `unread` is not 0: the core
+   *  then uses the listing it made rather than listing the space again). */
+  calendarWindow: (spaceId: string, from: string, to: string, filters: BoardFilters = {}, continued = false) =>
+    call<CalendarWindow>("calendar_window", { ...boardArgs(spaceId, filters), from, to, ...(continued ? { continued: true } : {}) }),
   tagsList: api.tagsList,
 };
