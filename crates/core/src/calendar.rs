@@ -15,13 +15,14 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use api_types::{CardQuery, CardSummary, Post};
+use api_types::{CardSummary, Post};
 use time::format_description::well_known::Rfc3339;
 use time::OffsetDateTime;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::error::{IpcCode, IpcError, IpcResult};
+use crate::planner::{all_pages, board_query, live_unless_archived};
 use crate::session::Session;
 
 /// At most this many cards per call (validation, field `cards`).
@@ -30,8 +31,6 @@ pub const CALENDAR_MAX_CARDS: usize = 500;
 pub const CALENDAR_READS_AT_ONCE: usize = 4;
 /// New card reads per `calendar_window` call at most (the rest are `unread`; the next call reads them).
 pub const CALENDAR_READS_PER_CALL: usize = 500;
-/// Cards per `GET /cards` page (the service's maximum).
-const LIST_PAGE: u32 = 100;
 
 #[derive(Debug, Clone, Deserialize, Serialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -212,18 +211,8 @@ pub async fn calendar_window(session: &impl Session, args: CalendarWindowArgs) -
     if to <= from {
         return Err(IpcError::validation("to", "The window ends before it starts: give a later `to`."));
     }
-    let clean = |v: &Option<String>| v.as_ref().map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
     let client = session.client().await?;
-    let mut query = CardQuery {
-        space_id: Some(args.space_id.clone()),
-        archived: args.archived.filter(|a| *a),
-        platform: clean(&args.platform),
-        tag: clean(&args.tag),
-        search: clean(&args.search),
-        limit: Some(LIST_PAGE),
-        offset: Some(0),
-        ..Default::default()
-    };
+    let query = board_query(&args.space_id, args.archived, &args.search, &args.platform, &args.tag);
     let profile = session.selected_profile().unwrap_or_default();
     let dir = session.data_dir().to_string_lossy().into_owned();
     let listing: ListingKey = (
@@ -243,20 +232,9 @@ pub async fn calendar_window(session: &impl Session, args: CalendarWindowArgs) -
     let cards = match before {
         Some(cards) => cards,
         None => {
-            let mut cards: Vec<CardSummary> = Vec::new();
-            loop {
-                let page = client.cards().list(&query).await?;
-                let got = page.cards.len();
-                cards.extend(page.cards);
-                if !page.has_more || got == 0 {
-                    break;
-                }
-                query.offset = Some(cards.len() as u32);
-            }
-            // The service lists archived cards with the live ones only when asked for them alone.
-            if args.archived != Some(true) {
-                cards.retain(|c| !c.is_archived);
-            }
+            // Every page: unlike the board, no 5,000-card bound.
+            let (mut cards, _) = all_pages(&client, query, usize::MAX).await?;
+            live_unless_archived(&mut cards, args.archived);
             cards
         }
     };
@@ -289,7 +267,7 @@ pub async fn calendar_window(session: &impl Session, args: CalendarWindowArgs) -
     }
     let mut held = listings().lock().unwrap_or_else(|e| e.into_inner());
     if unread > 0 {
-        held.insert(listing, cards.clone());
+        held.insert(listing, cards);
     } else {
         held.remove(&listing);
     }

@@ -210,26 +210,14 @@ pub async fn board_load(session: &impl WithOutbox, args: BoardLoadArgs) -> IpcRe
     outbox::saw_stages(session, &stage_list.stages);
     let mut stages = stage_list.stages;
     stages.sort_by(|a, b| a.sort_order.total_cmp(&b.sort_order));
-    let query = CardQuery {
-        space_id: Some(args.space_id.clone()),
-        archived: args.archived.filter(|a| *a),
-        platform: non_empty(args.platform.clone()),
-        tag: non_empty(args.tag.clone()),
-        search: non_empty(args.search.clone()),
-        limit: Some(PAGE),
-        offset: Some(0),
-        ..Default::default()
-    };
+    let query = board_query(&args.space_id, args.archived, &args.search, &args.platform, &args.tag);
     let (mut cards, total, complete): (Vec<CardSummary>, Totals, bool) = if args.first_page == Some(true) {
         first_pages(&client, &stages, &query).await?
     } else {
-        let (cards, totals) = all_pages(&client, query).await?;
-        (cards, totals, true)
+        let (cards, total) = all_pages(&client, query, BOARD_MAX_CARDS).await?;
+        (cards, Totals::All(total), true)
     };
-    // The service lists archived cards with the live ones only when asked for them alone.
-    if args.archived != Some(true) {
-        cards.retain(|c| !c.is_archived);
-    }
+    live_unless_archived(&mut cards, args.archived);
     let rank: std::collections::HashMap<&str, usize> =
         stages.iter().enumerate().map(|(i, s)| (s.id.as_str(), i)).collect();
     let stage_rank = |c: &CardSummary| c.stage_id.as_deref().and_then(|s| rank.get(s)).copied().unwrap_or(usize::MAX);
@@ -262,15 +250,44 @@ enum Totals {
     PerStage(std::collections::BTreeMap<String, i64>),
 }
 
-/// Every page of the space's cards, one after another (the service's order is the board's).
-async fn all_pages(client: &api_client::Client, mut query: CardQuery) -> IpcResult<(Vec<CardSummary>, Totals)> {
+/// The `GET /cards` query of a space's board with the board's filters (blank ones left out), from its
+/// first page: `board_load`'s, and the calendar's (`calendar_window`, filtered like the board).
+pub(crate) fn board_query(
+    space_id: &str,
+    archived: Option<bool>,
+    search: &Option<String>,
+    platform: &Option<String>,
+    tag: &Option<String>,
+) -> CardQuery {
+    CardQuery {
+        space_id: Some(space_id.to_string()),
+        archived: archived.filter(|a| *a),
+        platform: non_empty(platform.clone()),
+        tag: non_empty(tag.clone()),
+        search: non_empty(search.clone()),
+        limit: Some(PAGE),
+        offset: Some(0),
+        ..Default::default()
+    }
+}
+
+/// The service lists archived cards with the live ones only when asked for them alone.
+pub(crate) fn live_unless_archived(cards: &mut Vec<CardSummary>, archived: Option<bool>) {
+    if archived != Some(true) {
+        cards.retain(|c| !c.is_archived);
+    }
+}
+
+/// Every page of `query`, one after another (the service's order is the board's), until the last page
+/// or `max` cards; with the service's total.
+pub(crate) async fn all_pages(client: &api_client::Client, mut query: CardQuery, max: usize) -> IpcResult<(Vec<CardSummary>, i64)> {
     let mut cards: Vec<CardSummary> = Vec::new();
     loop {
         let page = client.cards().list(&query).await?;
         let got = page.cards.len();
         cards.extend(page.cards);
-        if !page.has_more || got == 0 || cards.len() >= BOARD_MAX_CARDS {
-            return Ok((cards, Totals::All(page.total)));
+        if !page.has_more || got == 0 || cards.len() >= max {
+            return Ok((cards, page.total));
         }
         query.offset = Some(cards.len() as u32);
     }
