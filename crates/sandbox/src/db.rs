@@ -17,6 +17,7 @@ pub struct Db {
     conn: Arc<Mutex<Connection>>,
     readers: Arc<Readers>,
     keys: Arc<crate::auth::KeyCache>,
+    card_parts: Arc<crate::routes::cards::PartsCache>,
 }
 
 struct Readers {
@@ -90,12 +91,23 @@ impl Db {
         let readers = Readers { path, idle: Mutex::new(Vec::new()) };
         // One reader opened now: a file the writer can open but a reader cannot fails here, not later.
         drop(readers.take()?);
-        Ok(Db { conn: Arc::new(Mutex::new(conn)), readers: Arc::new(readers), keys: Arc::default() })
+        Ok(Db {
+            conn: Arc::new(Mutex::new(conn)),
+            readers: Arc::new(readers),
+            keys: Arc::default(),
+            card_parts: Arc::default(),
+        })
     }
 
     /// The live API keys read from this file, by epoch ([`crate::auth::KeyCache`]).
     pub fn key_cache(&self) -> &crate::auth::KeyCache {
         &self.keys
+    }
+
+    /// Cards' posts, tags and assets read from this file, by `card_parts_epoch`
+    /// ([`crate::routes::cards::PartsCache`]).
+    pub fn card_parts(&self) -> &crate::routes::cards::PartsCache {
+        &self.card_parts
     }
 
     /// The writer connection, for one short synchronous piece of work (never held across an `.await`).

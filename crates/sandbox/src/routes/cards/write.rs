@@ -189,12 +189,14 @@ pub(super) async fn update(
     AppJson(body): AppJson<UpdateCard>,
 ) -> ApiResult<Reply<CardEnvelope<CardDetail>>> {
     let account = caller.account_id.as_str();
-    let detail = state.db().tx(|tx| {
+    let db = state.db();
+    let detail = db.tx(|tx| {
         if in_place(&body) {
             // The card as it is before the write, in this transaction, with the write's fields set in
             // memory: the same reply as reading it again after the write (tests/patch_reply.rs), one
-            // read of the card instead of two.
-            let mut detail = read_detail(tx, account, &id)?;
+            // read of the card instead of two. Nothing is written yet, so its parts may come from (and
+            // go to) the cache.
+            let mut detail = read_detail_with(tx, Some(db.card_parts()), account, &id)?;
             let cur = Current {
                 id: detail.summary.id.clone(),
                 space_id: detail.summary.space_id.clone().unwrap_or_default(),
