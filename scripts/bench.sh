@@ -148,6 +148,7 @@ if want cli; then
 echo
 echo "(g) cdesk and cdesk mcp: start to balance beside node, status reads for a long render, --all over 5,000 cards, MCP start and call overhead"
 cargo build --quiet --release -p contentdesk-cli -p contentdesk-sandbox
+cargo build --quiet --release -p contentdesk-cli --example mcp_floor
 python3 scripts/bench_cli.py "$CARGO_TARGET_DIR/release" --render-s "${BENCH_RENDER_S:-300}"
 echo
 echo "(h) cdesk mcp --http: token check overhead per call against stdio, a read tool under 200 sessions, sessions/s of two instances"

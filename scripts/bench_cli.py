@@ -12,8 +12,14 @@ loopback. Prints figures, asserts nothing.
       over one keep-alive HTTP connection (the raw call: bytes read, not parsed), medians and the ratio,
       the reply's bytes on the wire, and the server's CPU per call (all its threads, from schedstat);
       and `node -e` start as the peer for the server start (the official Node server is not
-      on the registry). With --ab OTHER_CDESK, the read tool calls of that binary (an older build)
-      alternate with this one's in the same loop, each beside its own raw GET: an A/B on a noisy machine.
+      on the registry). Beside cdesk, in the same loop, `floor`: the least any stdio server can add
+      (crates/cli/examples/mcp_floor.rs, a blocking relay with no JSON parsing): what it adds is the second
+      process and pipe, what cdesk adds above it is cdesk's own. Columns: the raw GET's bytes read
+      (strict), the same GET's body decoded by the client (json.loads: what a client call hands its
+      caller; the tool call's time includes the client decoding its answer), the ratio to each, and the
+      µs a tool call adds to the strict raw GET (median of the pairs' differences): the figure that holds
+      against any service, whose own latency divides it. With --ab OTHER_CDESK, the read tool calls of
+      that binary (an older build) alternate too, each beside its own raw GET: an A/B on a noisy machine.
 Usage: python3 scripts/bench_cli.py BIN_DIR [--runs N] [--render-s S] [--skip-polls] [--only-mcp] [--ab CDESK]"""
 import argparse
 import http.client
@@ -160,7 +166,7 @@ def bench_mcp(bin_dir, url, key, runs, env, ab=None):
         subprocess.run(["node", "-e", "0"], check=True)
         if i:
             node.append(time.perf_counter() - t)
-    servers = [("this", f"{bin_dir}/cdesk")] + ([("ab", ab)] if ab else [])
+    servers = [("cdesk", f"{bin_dir}/cdesk"), ("floor", f"{bin_dir}/examples/mcp_floor")] + ([("ab", ab)] if ab else [])
     rpcs = []
     for label, path in servers:
         rpc = Rpc([path, "mcp"], e)
@@ -183,7 +189,7 @@ def bench_mcp(bin_dir, url, key, runs, env, ab=None):
     calls, warm = 200, 20
     rows = []
     for name, args, path in cases:
-        m = {label: {"tool": [], "raw": [], "parse": [], "cpu": 0, "wire": 0} for label, _ in rpcs}
+        m = {label: {"tool": [], "raw": [], "decoded": [], "parse": [], "cpu": 0, "wire": 0} for label, _ in rpcs}
         size = 0
         for i in range(calls + warm):
             for label, rpc in rpcs:
@@ -194,11 +200,15 @@ def bench_mcp(bin_dir, url, key, runs, env, ab=None):
                 c = rpc.cpu_ns() - c
                 assert not r["result"].get("isError"), r
                 t = time.perf_counter()
-                size = len(get(path))
+                body = get(path)
                 b = time.perf_counter() - t
+                json.loads(body)
+                d = time.perf_counter() - t
+                size = len(body)
                 if i >= warm:
                     m[label]["tool"].append(a)
                     m[label]["raw"].append(b)
+                    m[label]["decoded"].append(d)
                     m[label]["cpu"] += c
                     m[label]["parse"].append(rpc.parse_s)
                     m[label]["wire"] = wire
@@ -208,15 +218,17 @@ def bench_mcp(bin_dir, url, key, runs, env, ab=None):
     print(f"(d) MCP over stdio, {len(tools)} tools; load average {open('/proc/loadavg').read().split()[0]}")
     print(f"    server start to initialize answered  median {median_ms(starts):6.1f} ms  (node -e start, the floor of a Node server: {median_ms(node):.1f} ms)")
     print(f"    tools/list                           median {median_ms(lists):6.2f} ms")
-    print(f"    {'read tool (reply bytes)':<30} {'server':<6} {'tool ms':>8} {'raw GET ms':>10} {'ratio':>6} {'CPU µs/call':>11} {'wire bytes':>10} {'parse µs':>8}  (goal: ratio ≤ 1.2)")
-    print("    (CPU: the server's, all threads; parse: the client's json.loads of the answer, inside tool ms)")
+    print(f"    {'read tool (reply bytes)':<28} {'server':<6} {'tool ms':>7} {'raw GET':>7} {'ratio':>5} {'+ json':>7} {'ratio':>5} {'adds µs':>7} {'CPU µs/call':>11} {'wire B':>6} {'parse µs':>8}")
+    print("    (goal: ratio ≤ 1.2; raw GET: bytes read; + json: and decoded by the client; adds µs: tool − raw GET, median of pairs;")
+    print("     CPU: the server's, all threads; parse: the client's json.loads of the tool's answer, inside tool ms)")
     for name, size, m in rows:
         for label, _ in rpcs:
-            tool, raw = m[label]["tool"], m[label]["raw"]
+            tool, raw, dec = m[label]["tool"], m[label]["raw"], m[label]["decoded"]
             ratio = statistics.median([a / b for a, b in zip(tool, raw)])
-            who = label if ab else ""
-            print(f"    {f'{name} ({size})':<30} {who:<6} {median_ms(tool):8.2f} {median_ms(raw):10.2f} {ratio:6.2f} "
-                  f"{m[label]['cpu'] / calls / 1000:11.0f} {m[label]['wire']:10} {statistics.median(m[label]['parse']) * 1e6:8.0f}")
+            ratio_dec = statistics.median([a / b for a, b in zip(tool, dec)])
+            adds = statistics.median([a - b for a, b in zip(tool, raw)]) * 1e6
+            print(f"    {f'{name} ({size})':<28} {label:<6} {median_ms(tool):7.3f} {median_ms(raw):7.3f} {ratio:5.2f} {median_ms(dec):7.3f} {ratio_dec:5.2f} "
+                  f"{adds:7.0f} {m[label]['cpu'] / calls / 1000:11.0f} {m[label]['wire']:6} {statistics.median(m[label]['parse']) * 1e6:8.0f}")
 
 
 def main():

@@ -70,13 +70,14 @@ impl Client {
 
     /// Whether `url` is on the API's own origin (same scheme, host and port as the base URL).
     pub fn is_api_origin(&self, url: &str) -> bool {
-        match (reqwest::Url::parse(url), reqwest::Url::parse(&self.inner.base_url)) {
-            (Ok(u), Ok(base)) => {
+        let base = &self.inner.base;
+        match reqwest::Url::parse(url) {
+            Ok(u) => {
                 u.scheme() == base.scheme()
                     && u.host_str() == base.host_str()
                     && u.port_or_known_default() == base.port_or_known_default()
             }
-            _ => false,
+            Err(_) => false,
         }
     }
 
