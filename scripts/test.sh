@@ -7,7 +7,7 @@
 #      the app core and web-shell, the Tauri commands; then the doctests (`cargo test --doc`, as nextest
 #      does not run them);
 #   2. the app core against the real Secret Service (gnome-keyring in dbus-run-session);
-#   3. the generated TypeScript bindings are current;
+#   3. the generated TypeScript bindings are current; clippy finds nothing in the workspace;
 #   4. the UI: svelte-check and the Vitest unit tests (mockIPC);
 #   5. the browser journeys: Playwright in Debian's Chromium against web-shell + sandboxes, leak check;
 #   6. the desktop journeys: the real window under Xvfb over WebDriver, real keyring, leak check;
@@ -77,6 +77,10 @@ nextest_layer with_keyring env CONTENTDESK_KEYRING_TESTS=1 cargo nextest run -p 
 
 # 3. bindings
 layer "TypeScript bindings are current" cargo run --quiet -p contentdesk-core --bin export-bindings -- --check
+one $?
+# The Rust code stays clippy-clean: a new warning fails here, not in the next reader's editor.
+layer "clippy (workspace, every target, warnings denied)" bash -c \
+  'cargo clippy --version >/dev/null 2>&1 || rustup component add clippy; cargo clippy --quiet --workspace --all-targets -- -D warnings'
 one $?
 
 # 4. UI static check and unit tests

@@ -6,6 +6,8 @@
 //!
 //! Every command takes at most one argument named `args` and returns `Result<T, IpcError>`, so the web
 //! view receives either the value or the `{code, message, ...}` object.
+// Commands fail with the core's one `IpcError` (see crates/core/src/lib.rs for why it is not boxed).
+#![allow(clippy::result_large_err)]
 use contentdesk_core::commands::{self as c, JobStatus, StudioEvent, StudioJob};
 use contentdesk_core::{AppState, CoreConfig, IpcError};
 use std::path::PathBuf;
@@ -75,7 +77,7 @@ impl Core {
                     tracing::info!(data_dir = %state.data_dir().display(), keys = ?state.key_storage(), "core started");
                     // Offline edits kept in the outbox are sent when the service answers again.
                     contentdesk_core::drafts::spawn_sync_loop(state.clone(), std::time::Duration::from_secs(10));
-                    forward_studio_events(&app, &state);
+                    forward_studio_events(&app, state);
                 }
                 Err(e) if e.contains(contentdesk_core::state::ALREADY_RUNNING) => {
                     // No D-Bus (or the plugin did not answer): the first instance holds the data folder.

@@ -289,7 +289,8 @@ async fn limit_reached_decodes_as_error_and_as_flag() {
 #[tokio::test]
 async fn every_recorded_402_reads_as_the_error_it_is() {
     use contentdesk_api_client::ApiError;
-    let cases: [(&str, Option<(f64, f64)>, Option<&str>); 5] = [
+    type Case<'a> = (&'a str, Option<(f64, f64)>, Option<&'a str>); // the fixture, (need, have), the reason code
+    let cases: [Case; 5] = [
         ("cards-era/generation-submit-402-insufficient-credits.json", Some((3.0, 24.0)), None),
         ("newest/generation-submit-402-insufficient-credits.json", Some((12.0, 40.0)), Some("insufficient_credits")),
         ("newest/generation-submit-402-spend-cap.json", None, Some("spend_cap_reached")),

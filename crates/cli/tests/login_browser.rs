@@ -106,7 +106,7 @@ async fn the_browser_flow_mints_a_key_with_the_scopes_left_ticked_and_stores_it(
         .query_row("SELECT name, scopes FROM api_keys WHERE secret_hash = ?1", [contentdesk_sandbox::auth::hash_secret(key)], |r| Ok((r.get(0)?, r.get(1)?)))
         .unwrap();
     assert_eq!(name, "CLI (test-laptop)");
-    let mut got: Vec<&str> = scopes.split(|c: char| c == ' ' || c == ',').filter(|s| !s.is_empty()).collect();
+    let mut got: Vec<&str> = scopes.split([' ', ',']).filter(|s| !s.is_empty()).collect();
     got.sort_unstable();
     assert_eq!(got, ["brandkit:read", "planner:write"]);
     let _ = std::fs::remove_dir_all(&login.home);

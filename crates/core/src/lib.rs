@@ -1,6 +1,9 @@
 //! Content Desk's behaviour, written once and free of Tauri: profiles, keys in the OS keyring, the
 //! embedded sandbox, and every command the UI calls (docs/ipc.md). The desktop shell and web-shell are
 //! thin layers over `commands` and `ipc::dispatch`.
+// Every command fails with the one `IpcError` (docs/ipc.md), a flat record of what the UI shows: it is built
+// once per failed command and serialised, so its size on the stack costs nothing worth a Box per error.
+#![allow(clippy::result_large_err)]
 pub mod attach;
 pub mod brand_kit;
 pub mod calendar;

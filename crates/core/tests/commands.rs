@@ -5,7 +5,7 @@ use contentdesk_core::commands::{self as c, *};
 use contentdesk_core::{ipc, AppState, CoreConfig, IpcCode, KeyStorage, MemoryStore, ProfileKind, Secrets, SecretStore};
 use sandbox::testing::TestSandbox;
 use serde_json::json;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 fn temp_dir() -> PathBuf {
@@ -14,9 +14,9 @@ fn temp_dir() -> PathBuf {
     d
 }
 
-async fn start(dir: &PathBuf, store: &Arc<MemoryStore>) -> AppState {
+async fn start(dir: &Path, store: &Arc<MemoryStore>) -> AppState {
     AppState::start(CoreConfig {
-        data_dir: dir.clone(),
+        data_dir: dir.to_path_buf(),
         settings: None,
         secrets: Secrets::Store(store.clone()),
         embedded_sandbox: true,
@@ -32,7 +32,7 @@ impl Leaks {
     fn record(&mut self, v: &impl serde::Serialize) {
         self.0.push(serde_json::to_string(v).unwrap());
     }
-    fn assert_absent(&self, dir: &PathBuf, secret: &str) {
+    fn assert_absent(&self, dir: &Path, secret: &str) {
         for s in &self.0 {
             assert!(!s.contains(secret), "the key leaked into a reply: {s}");
         }

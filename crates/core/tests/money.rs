@@ -61,6 +61,9 @@ fn spawn_child(dir: &std::path::Path, remote: &Remote) -> (std::process::Child, 
         }
         std::thread::sleep(Duration::from_millis(100));
     }
+    let mut child = child;
+    let _ = child.kill();
+    let _ = child.wait();
     panic!("the child app did not start a render");
 }
 

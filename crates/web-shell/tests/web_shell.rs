@@ -182,7 +182,7 @@ async fn a_10_mb_upload_goes_through_and_a_body_over_the_limit_is_ipc_error_json
     let served = s.http.get(url).send().await.unwrap().bytes().await.unwrap();
     assert_eq!(served.len(), bytes, "the sandbox holds the whole file");
 
-    assert!(contentdesk_web_shell::MAX_BODY_BYTES >= contentdesk_core::attach::MAX_UPLOAD_BYTES / 3 * 4);
+    const { assert!(contentdesk_web_shell::MAX_BODY_BYTES >= contentdesk_core::attach::MAX_UPLOAD_BYTES / 3 * 4) };
     let over = vec![b' '; contentdesk_web_shell::MAX_BODY_BYTES + 1];
     let res = s
         .http

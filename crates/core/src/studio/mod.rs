@@ -262,6 +262,7 @@ pub struct StudioJob {
 /// What the studio tells the UI as it happens.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "type", rename_all = "camelCase")]
+#[allow(clippy::large_enum_variant)] // an event is made, serialised for the UI and dropped
 pub enum StudioEvent {
     /// A job was added or changed.
     Job { job: StudioJob },

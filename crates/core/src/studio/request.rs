@@ -4,6 +4,7 @@ use super::*;
 /// The request actually sent; stored with the job so a resend is byte-for-byte the same.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "endpoint", content = "body", rename_all = "camelCase")]
+#[allow(clippy::large_enum_variant)] // one per job, stored and sent as JSON: a Box would buy nothing
 pub enum StoredRequest {
     Generate(GenerateRequest),
     Board(BoardRequest),
