@@ -142,7 +142,8 @@ pub fn list_keys(conn: &Connection) -> rusqlite::Result<Vec<KeyInfo>> {
 pub struct Caller {
     pub account_id: String,
     pub key_id: String,
-    pub scopes: Vec<String>,
+    /// Shared: a caller is handed out of the key cache on every request, and its scopes are never changed.
+    pub scopes: std::sync::Arc<[String]>,
 }
 
 impl Caller {
@@ -179,8 +180,9 @@ impl FromRequestParts<AppState> for Caller {
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
         // The scope gate (routes::scopes) authenticates first and leaves the caller here, so the
         // request is counted once against the rate limit.
-        if let Some(caller) = parts.extensions.get::<Caller>() {
-            return Ok(caller.clone());
+        // Taken, not copied: the handler is the one extractor of it after the gate.
+        if let Some(caller) = parts.extensions.remove::<Caller>() {
+            return Ok(caller);
         }
         let header = parts
             .headers
