@@ -62,3 +62,39 @@ async fn a_key_revoked_or_narrowed_through_another_connection_is_refused_at_once
     assert!(contentdesk_sandbox::auth::revoke_key(&other, &id).unwrap());
     assert_eq!(status(&sb, &revoked, "/account/balance").await, 401);
 }
+
+/// A request that writes checks the key on the writer connection (auth.rs): the same rule holds there.
+#[tokio::test]
+async fn a_key_revoked_elsewhere_is_refused_at_once_on_a_write() {
+    let sb = TestSandbox::start().await;
+    let http = Http::new(&sb);
+    let key = sb.key_with(&[api_types::scopes::PLANNER_WRITE]);
+    let (s, v) = http.post(&sb.key, "/cards", serde_json::json!({"title": "Kept", "platform": "instagram"})).await;
+    assert_eq!(s, 200, "{v}");
+    let path = format!("/cards/{}", v["post"]["id"].as_str().unwrap());
+    for i in 0..3 {
+        let (s, v) = http.patch(&key, &path, serde_json::json!({"title": format!("Edit {i}")})).await;
+        assert_eq!(s, 200, "{v}");
+    }
+    // Revoked by another process, then by another connection after a second key is narrowed there.
+    let out = Command::new(BIN)
+        .args(["keys", "revoke", "--db", sb.db_path().to_str().unwrap(), &sb.key_id(&key)])
+        .output()
+        .expect("run contentdesk-sandbox keys revoke");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let (s, v) = http.patch(&key, &path, serde_json::json!({"title": "After the revocation"})).await;
+    assert_eq!(s, 401, "a key revoked by another process still wrote: {v}");
+    let narrowed = sb.key_with(&[api_types::scopes::PLANNER_WRITE]);
+    for _ in 0..3 {
+        assert_eq!(http.patch(&narrowed, &path, serde_json::json!({"title": "Edit"})).await.0, 200);
+    }
+    let other = rusqlite::Connection::open(sb.db_path()).unwrap();
+    other.busy_timeout(std::time::Duration::from_secs(5)).unwrap();
+    let hash = contentdesk_sandbox::auth::hash_secret(&narrowed);
+    other.execute("UPDATE api_keys SET scopes = '' WHERE secret_hash = ?1", [&hash]).unwrap();
+    let (s, v) = http.patch(&narrowed, &path, serde_json::json!({"title": "After the narrowing"})).await;
+    assert_eq!(s, 403, "a key narrowed through another connection still wrote: {v}");
+    let (s, v) = http.get(&sb.key, &path).await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["post"]["title"], "Edit", "{v}");
+}
