@@ -90,60 +90,37 @@ CREATE TABLE IF NOT EXISTS card_tags (
 );
 ";
 
+/// The one-row counter table `$epoch` and, for each of `$tables`, the three triggers (after insert, update,
+/// delete) that bump it in the writer's own transaction: `{epoch}_{table}_{insert|update|delete}`.
+macro_rules! epoch_schema {
+    ($epoch:literal, [$($table:literal),+ $(,)?]) => {
+        concat!(
+            "CREATE TABLE IF NOT EXISTS ", $epoch, " (id INTEGER PRIMARY KEY CHECK (id = 0), n INTEGER NOT NULL);\n",
+            "INSERT OR IGNORE INTO ", $epoch, " (id, n) VALUES (0, 0);\n",
+            $(
+                epoch_schema!(@trigger $epoch, $table, "insert", "INSERT"),
+                epoch_schema!(@trigger $epoch, $table, "update", "UPDATE"),
+                epoch_schema!(@trigger $epoch, $table, "delete", "DELETE"),
+            )+
+        )
+    };
+    (@trigger $epoch:literal, $table:literal, $name:literal, $event:literal) => {
+        concat!(
+            "CREATE TRIGGER IF NOT EXISTS ", $epoch, "_", $table, "_", $name, " AFTER ", $event, " ON ", $table,
+            " BEGIN UPDATE ", $epoch, " SET n = n + 1 WHERE id = 0; END;\n"
+        )
+    };
+}
+
 /// A card read's parts, the rows it takes from tables other than `cards` (its posts, tags, assets and what
 /// they point at: tracked posts and accounts, projects), are kept in memory by card for one value of
 /// `card_parts_epoch` ([`read::PartsCache`]). Every insert, update and delete on those tables, by whichever
 /// connection or process makes it, bumps the epoch in its own transaction. After every table's `SCHEMA`
 /// (the triggers name tables of other modules).
-pub const PARTS_EPOCH_SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS card_parts_epoch (
-    id INTEGER PRIMARY KEY CHECK (id = 0),
-    n INTEGER NOT NULL
+pub const PARTS_EPOCH_SCHEMA: &str = epoch_schema!(
+    "card_parts_epoch",
+    ["card_posts", "card_assets", "card_tags", "tags", "tracked_content", "tracked_accounts", "projects"]
 );
-INSERT OR IGNORE INTO card_parts_epoch (id, n) VALUES (0, 0);
-CREATE TRIGGER IF NOT EXISTS card_parts_epoch_card_posts_insert AFTER INSERT ON card_posts
-BEGIN UPDATE card_parts_epoch SET n = n + 1 WHERE id = 0; END;
-CREATE TRIGGER IF NOT EXISTS card_parts_epoch_card_posts_update AFTER UPDATE ON card_posts
-BEGIN UPDATE card_parts_epoch SET n = n + 1 WHERE id = 0; END;
-CREATE TRIGGER IF NOT EXISTS card_parts_epoch_card_posts_delete AFTER DELETE ON card_posts
-BEGIN UPDATE card_parts_epoch SET n = n + 1 WHERE id = 0; END;
-CREATE TRIGGER IF NOT EXISTS card_parts_epoch_card_assets_insert AFTER INSERT ON card_assets
-BEGIN UPDATE card_parts_epoch SET n = n + 1 WHERE id = 0; END;
-CREATE TRIGGER IF NOT EXISTS card_parts_epoch_card_assets_update AFTER UPDATE ON card_assets
-BEGIN UPDATE card_parts_epoch SET n = n + 1 WHERE id = 0; END;
-CREATE TRIGGER IF NOT EXISTS card_parts_epoch_card_assets_delete AFTER DELETE ON card_assets
-BEGIN UPDATE card_parts_epoch SET n = n + 1 WHERE id = 0; END;
-CREATE TRIGGER IF NOT EXISTS card_parts_epoch_card_tags_insert AFTER INSERT ON card_tags
-BEGIN UPDATE card_parts_epoch SET n = n + 1 WHERE id = 0; END;
-CREATE TRIGGER IF NOT EXISTS card_parts_epoch_card_tags_update AFTER UPDATE ON card_tags
-BEGIN UPDATE card_parts_epoch SET n = n + 1 WHERE id = 0; END;
-CREATE TRIGGER IF NOT EXISTS card_parts_epoch_card_tags_delete AFTER DELETE ON card_tags
-BEGIN UPDATE card_parts_epoch SET n = n + 1 WHERE id = 0; END;
-CREATE TRIGGER IF NOT EXISTS card_parts_epoch_tags_insert AFTER INSERT ON tags
-BEGIN UPDATE card_parts_epoch SET n = n + 1 WHERE id = 0; END;
-CREATE TRIGGER IF NOT EXISTS card_parts_epoch_tags_update AFTER UPDATE ON tags
-BEGIN UPDATE card_parts_epoch SET n = n + 1 WHERE id = 0; END;
-CREATE TRIGGER IF NOT EXISTS card_parts_epoch_tags_delete AFTER DELETE ON tags
-BEGIN UPDATE card_parts_epoch SET n = n + 1 WHERE id = 0; END;
-CREATE TRIGGER IF NOT EXISTS card_parts_epoch_tracked_content_insert AFTER INSERT ON tracked_content
-BEGIN UPDATE card_parts_epoch SET n = n + 1 WHERE id = 0; END;
-CREATE TRIGGER IF NOT EXISTS card_parts_epoch_tracked_content_update AFTER UPDATE ON tracked_content
-BEGIN UPDATE card_parts_epoch SET n = n + 1 WHERE id = 0; END;
-CREATE TRIGGER IF NOT EXISTS card_parts_epoch_tracked_content_delete AFTER DELETE ON tracked_content
-BEGIN UPDATE card_parts_epoch SET n = n + 1 WHERE id = 0; END;
-CREATE TRIGGER IF NOT EXISTS card_parts_epoch_tracked_accounts_insert AFTER INSERT ON tracked_accounts
-BEGIN UPDATE card_parts_epoch SET n = n + 1 WHERE id = 0; END;
-CREATE TRIGGER IF NOT EXISTS card_parts_epoch_tracked_accounts_update AFTER UPDATE ON tracked_accounts
-BEGIN UPDATE card_parts_epoch SET n = n + 1 WHERE id = 0; END;
-CREATE TRIGGER IF NOT EXISTS card_parts_epoch_tracked_accounts_delete AFTER DELETE ON tracked_accounts
-BEGIN UPDATE card_parts_epoch SET n = n + 1 WHERE id = 0; END;
-CREATE TRIGGER IF NOT EXISTS card_parts_epoch_projects_insert AFTER INSERT ON projects
-BEGIN UPDATE card_parts_epoch SET n = n + 1 WHERE id = 0; END;
-CREATE TRIGGER IF NOT EXISTS card_parts_epoch_projects_update AFTER UPDATE ON projects
-BEGIN UPDATE card_parts_epoch SET n = n + 1 WHERE id = 0; END;
-CREATE TRIGGER IF NOT EXISTS card_parts_epoch_projects_delete AFTER DELETE ON projects
-BEGIN UPDATE card_parts_epoch SET n = n + 1 WHERE id = 0; END;
-";
 
 /// `(method, path)` of every route this module serves under `/api/v1` (kept in step with
 /// `docs/openapi.yaml` by a test).
