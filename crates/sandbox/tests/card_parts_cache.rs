@@ -9,6 +9,16 @@ use contentdesk_sandbox::routes::cards::read_detail;
 use rusqlite::Connection;
 use serde_json::{json, Value};
 
+/// A sandbox, its HTTP client, and another connection on its file, outside the sandbox's own connections
+/// and routes (as another process would have).
+async fn start() -> (TestSandbox, Http, Connection) {
+    let sb = TestSandbox::start().await;
+    let http = Http::new(&sb);
+    let other = Connection::open(sb.db_path()).unwrap();
+    other.busy_timeout(std::time::Duration::from_secs(5)).unwrap();
+    (sb, http, other)
+}
+
 /// The card as read afresh, with no cache: what every reply must be.
 fn fresh(sb: &TestSandbox, card: &str) -> Value {
     let detail = sb.state().db().read(|c| read_detail(c, &sb.account_id, card)).expect("read");
@@ -32,11 +42,7 @@ async fn replies_are_fresh(sb: &TestSandbox, http: &Http, card: &str, what: &str
 
 #[tokio::test]
 async fn a_change_to_any_table_of_a_cards_parts_by_another_connection_shows_at_once() {
-    let sb = TestSandbox::start().await;
-    let http = Http::new(&sb);
-    // Another connection on the file, outside the sandbox's own connections and routes.
-    let other = Connection::open(sb.db_path()).unwrap();
-    other.busy_timeout(std::time::Duration::from_secs(5)).unwrap();
+    let (sb, http, other) = start().await;
     // A demo card with posts, tags and an inspiration post.
     let card: String = other
         .query_row(
@@ -88,10 +94,7 @@ async fn a_change_to_any_table_of_a_cards_parts_by_another_connection_shows_at_o
 async fn a_posts_time_follows_the_cards_time_changed_elsewhere() {
     // The card's own row is read every time: its schedule, which posts without their own time show,
     // changed by another connection (no part of the card changes) shows at once on each post.
-    let sb = TestSandbox::start().await;
-    let http = Http::new(&sb);
-    let other = Connection::open(sb.db_path()).unwrap();
-    other.busy_timeout(std::time::Duration::from_secs(5)).unwrap();
+    let (sb, http, other) = start().await;
     let card: String = other
         .query_row(
             "SELECT card_id FROM card_posts WHERE scheduled_at IS NULL LIMIT 1",
