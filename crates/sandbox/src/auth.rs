@@ -198,6 +198,16 @@ impl FromRequestParts<AppState> for Caller {
             .map(str::trim)
             .filter(|s| s.starts_with(KEY_PREFIX))
             .ok_or(ApiError::Unauthorized)?;
+        // A write whose handler checks the key inside its own transaction (KeyCheck) takes the key from
+        // the cache as it stands, without reading the epoch here: the check is then one statement of the
+        // write's transaction instead of a transaction of its own on the writer.
+        if parts.extensions.remove::<DeferKeyCheck>().is_some() {
+            let (found, pending) = state.db().key_cache().lookup_deferred(state.db(), secret)?;
+            let caller = found.ok_or(ApiError::Unauthorized)?;
+            state.take_rate_token(&caller.key_id).map_err(|retry_after| ApiError::RateLimited { retry_after })?;
+            parts.extensions.insert(pending);
+            return Ok(caller);
+        }
         // A request that writes asks on the writer, whose pages are the newest (a reader's are dropped
         // after every write: each PATCH made the next key check on a reader read two pages and take four
         // locks); one that reads, on a reader, so it never waits for a write.
@@ -250,6 +260,27 @@ impl KeyCache {
                 }
             }
         }
+        Ok(self.read_key(db, hash)?.1)
+    }
+
+    /// The live key `secret` for a write that checks it inside its own transaction ([`KeyCheck`]): from
+    /// the cache at the epoch it was read at, without reading the file, or else read as in [`Self::lookup`];
+    /// with the epoch it is good at.
+    pub fn lookup_deferred(&self, db: &crate::db::Db, secret: &str) -> ApiResult<(Option<Caller>, PendingKeyCheck)> {
+        let hash: [u8; 32] = Sha256::digest(secret.as_bytes()).into();
+        {
+            let at = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(caller) = at.live.get(&hash) {
+                return Ok((Some(caller.clone()), PendingKeyCheck { hash, epoch: at.epoch, needed: Default::default() }));
+            }
+        }
+        let (epoch, found) = self.read_key(db, hash)?;
+        Ok((found, PendingKeyCheck { hash, epoch, needed: Default::default() }))
+    }
+
+    /// The epoch and the live key of hash `hash`, read in one read transaction (kept in the cache when the
+    /// cache is at that epoch).
+    fn read_key(&self, db: &crate::db::Db, hash: [u8; 32]) -> ApiResult<(i64, Option<Caller>)> {
         db.read(|conn| {
             let epoch: i64 = conn.cached_row("SELECT n FROM api_keys_epoch WHERE id = 0", [], |r| r.get(0))?;
             {
@@ -260,7 +291,7 @@ impl KeyCache {
                 }
                 if epoch == at.epoch {
                     if let Some(caller) = at.live.get(&hash) {
-                        return Ok(Some(caller.clone()));
+                        return Ok((epoch, Some(caller.clone())));
                     }
                 }
             }
@@ -288,7 +319,72 @@ impl KeyCache {
                     at.live.insert(hash, caller.clone());
                 }
             }
-            Ok(found)
+            Ok((epoch, found))
         })
+    }
+}
+
+/// Left by the scope gate on a route whose handler checks the key inside its own write transaction
+/// (`routes::scopes::defers_key_check`): the caller's key is then taken with [`KeyCache::lookup_deferred`].
+#[derive(Clone, Copy)]
+pub struct DeferKeyCheck;
+
+/// A key taken from the cache without reading the file, to be checked inside the write's transaction.
+#[derive(Clone)]
+pub struct PendingKeyCheck {
+    hash: [u8; 32],
+    epoch: i64,
+    /// The route's scopes (the gate's check), checked again if the key changed since.
+    pub needed: std::borrow::Cow<'static, [&'static str]>,
+}
+
+/// The key check a write makes inside its own transaction, on a route the gate defers it for: the first
+/// statement of the transaction reads `api_keys_epoch`; unchanged since the key was read, the key is live
+/// with the same scopes in the snapshot the write commits on (a write by another process after it makes
+/// this one fail as busy, not commit). Changed, the key is read again in the transaction: revoked, 401;
+/// without a scope the route needs, 403; otherwise the caller as it is now. Nothing is written before it.
+pub struct KeyCheck(Option<PendingKeyCheck>);
+
+impl KeyCheck {
+    /// `caller` as it stands in the transaction `conn` is in (see [`KeyCheck`]).
+    pub fn verify(&self, conn: &Connection, caller: Caller) -> ApiResult<Caller> {
+        let Some(p) = &self.0 else { return Ok(caller) };
+        let epoch: i64 = conn.cached_row("SELECT n FROM api_keys_epoch WHERE id = 0", [], |r| r.get(0))?;
+        if epoch == p.epoch {
+            return Ok(caller);
+        }
+        let fresh = conn
+            .cached_row(
+                "SELECT id, account_id, scopes FROM api_keys WHERE secret_hash = ?1 AND revoked_at IS NULL",
+                [hex::encode(p.hash)],
+                |r| {
+                    let scopes: String = r.get(2)?;
+                    Ok(Caller {
+                        key_id: r.get(0)?,
+                        account_id: r.get(1)?,
+                        scopes: scopes.split_whitespace().map(String::from).collect(),
+                    })
+                },
+            )
+            .optional()?
+            .ok_or(ApiError::Unauthorized)?;
+        if let Some(missing) = p.needed.iter().find(|s| !fresh.has(s)) {
+            return Err(ApiError::MissingScope(missing.to_string()));
+        }
+        Ok(fresh)
+    }
+
+    /// The same check in a read of its own, for a write that ends before its transaction (a body that
+    /// does not parse): a key revoked since is still answered 401 first.
+    pub fn verify_now(&self, db: &crate::db::Db, caller: Caller) -> ApiResult<Caller> {
+        db.read(|conn| self.verify(conn, caller))
+    }
+}
+
+impl FromRequestParts<AppState> for KeyCheck {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &AppState) -> Result<Self, Self::Rejection> {
+        Ok(KeyCheck(parts.extensions.remove::<PendingKeyCheck>()))
     }
 }

@@ -84,6 +84,10 @@ async fn a_key_revoked_elsewhere_is_refused_at_once_on_a_write() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let (s, v) = http.patch(&key, &path, serde_json::json!({"title": "After the revocation"})).await;
     assert_eq!(s, 401, "a key revoked by another process still wrote: {v}");
+    // PATCH /cards/{id} checks the key inside its write (scopes::defers_key_check): a body that does not
+    // parse is still answered 401 first, like every other route.
+    let (s, v) = http.send_raw("PATCH", &key, &path, "{not json").await;
+    assert_eq!(s, 401, "a revoked key was told its body does not parse: {v}");
     let narrowed = sb.key_with(&[api_types::scopes::PLANNER_WRITE]);
     for _ in 0..3 {
         assert_eq!(http.patch(&narrowed, &path, serde_json::json!({"title": "Edit"})).await.0, 200);

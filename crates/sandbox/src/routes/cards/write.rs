@@ -1,5 +1,6 @@
 //! Card writes: create, update (the whole-list rules, scopes by content) and moves between stages.
 use super::*;
+use crate::auth::KeyCheck;
 
 // ---------- writes ----------
 
@@ -185,12 +186,23 @@ pub(super) async fn create(
 pub(super) async fn update(
     State(state): State<AppState>,
     caller: Caller,
+    key: KeyCheck,
     Path(id): Path<String>,
-    AppJson(body): AppJson<UpdateCard>,
+    body: Result<AppJson<UpdateCard>, ApiError>,
 ) -> ApiResult<Reply<CardEnvelope<CardDetail>>> {
-    let account = caller.account_id.as_str();
     let db = state.db();
+    // The key is checked inside the write's transaction (routes::scopes::defers_key_check); a body that
+    // does not parse is answered after the same check, so a revoked key still gets 401 first.
+    let AppJson(body) = match body {
+        Ok(body) => body,
+        Err(e) => {
+            key.verify_now(db, caller)?;
+            return Err(e);
+        }
+    };
     let detail = db.tx(|tx| {
+        let caller = key.verify(tx, caller)?;
+        let account = caller.account_id.as_str();
         if in_place(&body) {
             // The card as it is before the write, in this transaction, with the write's fields set in
             // memory: the same reply as reading it again after the write (tests/patch_reply.rs), one
