@@ -345,6 +345,16 @@ pub struct PendingKeyCheck {
 /// without a scope the route needs, 403; otherwise the caller as it is now. Nothing is written before it.
 pub struct KeyCheck(Option<PendingKeyCheck>);
 
+impl PendingKeyCheck {
+    /// The caller as it is now for a route needing `needed`, read in a read of its own if the key changed
+    /// since it was taken from the cache (the gate asks before answering 403: a key widened elsewhere is
+    /// not refused on the cache's old scopes). The write still checks it again inside its transaction.
+    pub fn current(&self, db: &crate::db::Db, caller: Caller, needed: &[&'static str]) -> ApiResult<Caller> {
+        let check = PendingKeyCheck { needed: std::borrow::Cow::Owned(needed.to_vec()), ..self.clone() };
+        KeyCheck(Some(check)).verify_now(db, caller)
+    }
+}
+
 impl KeyCheck {
     /// `caller` as it stands in the transaction `conn` is in (see [`KeyCheck`]).
     pub fn verify(&self, conn: &Connection, caller: Caller) -> ApiResult<Caller> {

@@ -102,3 +102,25 @@ async fn a_key_revoked_elsewhere_is_refused_at_once_on_a_write() {
     assert_eq!(s, 200, "{v}");
     assert_eq!(v["post"]["title"], "Edit", "{v}");
 }
+
+/// PATCH /cards/{id} takes its key from the cache without reading the file (scopes::defers_key_check): a
+/// key widened through another connection is not refused on the cache's old scopes.
+#[tokio::test]
+async fn a_key_widened_elsewhere_may_write_at_once() {
+    let sb = TestSandbox::start().await;
+    let http = Http::new(&sb);
+    let (s, v) = http.post(&sb.key, "/cards", serde_json::json!({"title": "Kept", "platform": "instagram"})).await;
+    assert_eq!(s, 200, "{v}");
+    let path = format!("/cards/{}", v["post"]["id"].as_str().unwrap());
+    let key = sb.key_with(&[api_types::scopes::EDITOR_READ]);
+    warm(&sb, &key, "/cards").await;
+    assert_eq!(http.patch(&key, &path, serde_json::json!({"title": "Not yet"})).await.0, 403);
+    let other = rusqlite::Connection::open(sb.db_path()).unwrap();
+    other.busy_timeout(std::time::Duration::from_secs(5)).unwrap();
+    let scopes = format!("{} {}", api_types::scopes::EDITOR_READ, api_types::scopes::PLANNER_WRITE);
+    let hash = contentdesk_sandbox::auth::hash_secret(&key);
+    other.execute("UPDATE api_keys SET scopes = ?1 WHERE secret_hash = ?2", [&scopes, &hash]).unwrap();
+    let (s, v) = http.patch(&key, &path, serde_json::json!({"title": "Widened"})).await;
+    assert_eq!(s, 200, "a key widened through another connection was refused on its old scopes: {v}");
+    assert_eq!(v["post"]["title"], "Widened", "{v}");
+}
