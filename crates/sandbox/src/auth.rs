@@ -278,6 +278,24 @@ impl KeyCache {
         Ok((found, PendingKeyCheck { hash, epoch, needed: Default::default() }))
     }
 
+    /// Keeps what a read of committed rows at `epoch` found for `hash` (a newer epoch empties the cache
+    /// first, as in [`Self::lookup`]).
+    fn keep(&self, epoch: i64, hash: [u8; 32], found: Option<&Caller>) {
+        let mut at = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        if epoch > at.epoch {
+            at.live.clear();
+            at.epoch = epoch;
+        }
+        if let Some(caller) = found {
+            if epoch == at.epoch {
+                if at.live.len() >= CACHED_KEYS {
+                    at.live.clear();
+                }
+                at.live.insert(hash, caller.clone());
+            }
+        }
+    }
+
     /// The epoch and the live key of hash `hash`, read in one read transaction (kept in the cache when the
     /// cache is at that epoch).
     fn read_key(&self, db: &crate::db::Db, hash: [u8; 32]) -> ApiResult<(i64, Option<Caller>)> {
@@ -356,8 +374,10 @@ impl PendingKeyCheck {
 }
 
 impl KeyCheck {
-    /// `caller` as it stands in the transaction `conn` is in (see [`KeyCheck`]).
-    pub fn verify(&self, conn: &Connection, caller: Caller) -> ApiResult<Caller> {
+    /// `caller` as it stands in the transaction `conn` is in (see [`KeyCheck`]); called before anything is
+    /// written in it, so a key read again here (the epoch changed) is a committed one and goes to `keys`
+    /// like a key read by [`KeyCache::lookup`] (or else every later write would read it again).
+    pub fn verify(&self, keys: &KeyCache, conn: &Connection, caller: Caller) -> ApiResult<Caller> {
         let Some(p) = &self.0 else { return Ok(caller) };
         let epoch: i64 = conn.cached_row("SELECT n FROM api_keys_epoch WHERE id = 0", [], |r| r.get(0))?;
         if epoch == p.epoch {
@@ -376,8 +396,9 @@ impl KeyCheck {
                     })
                 },
             )
-            .optional()?
-            .ok_or(ApiError::Unauthorized)?;
+            .optional()?;
+        keys.keep(epoch, p.hash, fresh.as_ref());
+        let fresh = fresh.ok_or(ApiError::Unauthorized)?;
         if let Some(missing) = p.needed.iter().find(|s| !fresh.has(s)) {
             return Err(ApiError::MissingScope(missing.to_string()));
         }
@@ -387,7 +408,7 @@ impl KeyCheck {
     /// The same check in a read of its own, for a write that ends before its transaction (a body that
     /// does not parse): a key revoked since is still answered 401 first.
     pub fn verify_now(&self, db: &crate::db::Db, caller: Caller) -> ApiResult<Caller> {
-        db.read(|conn| self.verify(conn, caller))
+        db.read(|conn| self.verify(db.key_cache(), conn, caller))
     }
 }
 

@@ -96,8 +96,12 @@ async fn a_key_revoked_elsewhere_is_refused_at_once_on_a_write() {
     other.busy_timeout(std::time::Duration::from_secs(5)).unwrap();
     let hash = contentdesk_sandbox::auth::hash_secret(&narrowed);
     other.execute("UPDATE api_keys SET scopes = '' WHERE secret_hash = ?1", [&hash]).unwrap();
-    let (s, v) = http.patch(&narrowed, &path, serde_json::json!({"title": "After the narrowing"})).await;
-    assert_eq!(s, 403, "a key narrowed through another connection still wrote: {v}");
+    // Twice: the first refusal keeps the key as read inside the write's transaction, the second is
+    // answered from that.
+    for _ in 0..2 {
+        let (s, v) = http.patch(&narrowed, &path, serde_json::json!({"title": "After the narrowing"})).await;
+        assert_eq!(s, 403, "a key narrowed through another connection still wrote: {v}");
+    }
     let (s, v) = http.get(&sb.key, &path).await;
     assert_eq!(s, 200, "{v}");
     assert_eq!(v["post"]["title"], "Edit", "{v}");

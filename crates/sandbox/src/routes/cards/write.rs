@@ -201,7 +201,7 @@ pub(super) async fn update(
         }
     };
     let detail = db.tx(|tx| {
-        let caller = key.verify(tx, caller)?;
+        let caller = key.verify(db.key_cache(), tx, caller)?;
         let account = caller.account_id.as_str();
         if in_place(&body) {
             // The card as it is before the write, in this transaction, with the write's fields set in
