@@ -313,33 +313,25 @@ impl KeyCache {
                     }
                 }
             }
-            let found = conn
-                .cached_row(
-                    "SELECT id, account_id, scopes FROM api_keys WHERE secret_hash = ?1 AND revoked_at IS NULL",
-                    [hex::encode(hash)],
-                    |r| {
-                        let scopes: String = r.get(2)?;
-                        Ok(Caller {
-                            key_id: r.get(0)?,
-                            account_id: r.get(1)?,
-                            scopes: scopes.split_whitespace().map(String::from).collect(),
-                        })
-                    },
-                )
-                .optional()?;
-            if let Some(caller) = &found {
-                let mut at = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-                // A read of an older snapshot (a request that began before the last change) keeps nothing.
-                if epoch == at.epoch {
-                    if at.live.len() >= CACHED_KEYS {
-                        at.live.clear();
-                    }
-                    at.live.insert(hash, caller.clone());
-                }
-            }
+            let found = live_key(conn, hash)?;
+            // A read of an older snapshot (a request that began before the last change) keeps nothing.
+            self.keep(epoch, hash, found.as_ref());
             Ok((epoch, found))
         })
     }
+}
+
+/// The live (not revoked) key whose secret hashes to `hash`, as the caller it makes.
+fn live_key(conn: &Connection, hash: [u8; 32]) -> rusqlite::Result<Option<Caller>> {
+    conn.cached_row(
+        "SELECT id, account_id, scopes FROM api_keys WHERE secret_hash = ?1 AND revoked_at IS NULL",
+        [hex::encode(hash)],
+        |r| {
+            let scopes: String = r.get(2)?;
+            Ok(Caller { key_id: r.get(0)?, account_id: r.get(1)?, scopes: scopes.split_whitespace().map(String::from).collect() })
+        },
+    )
+    .optional()
 }
 
 /// Left by the scope gate on a route whose handler checks the key inside its own write transaction
@@ -383,20 +375,7 @@ impl KeyCheck {
         if epoch == p.epoch {
             return Ok(caller);
         }
-        let fresh = conn
-            .cached_row(
-                "SELECT id, account_id, scopes FROM api_keys WHERE secret_hash = ?1 AND revoked_at IS NULL",
-                [hex::encode(p.hash)],
-                |r| {
-                    let scopes: String = r.get(2)?;
-                    Ok(Caller {
-                        key_id: r.get(0)?,
-                        account_id: r.get(1)?,
-                        scopes: scopes.split_whitespace().map(String::from).collect(),
-                    })
-                },
-            )
-            .optional()?;
+        let fresh = live_key(conn, p.hash)?;
         keys.keep(epoch, p.hash, fresh.as_ref());
         let fresh = fresh.ok_or(ApiError::Unauthorized)?;
         if let Some(missing) = p.needed.iter().find(|s| !fresh.has(s)) {
