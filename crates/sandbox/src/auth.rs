@@ -201,20 +201,22 @@ impl FromRequestParts<AppState> for Caller {
         // A write whose handler checks the key inside its own transaction (KeyCheck) takes the key from
         // the cache as it stands, without reading the epoch here: the check is then one statement of the
         // write's transaction instead of a transaction of its own on the writer.
-        if parts.extensions.remove::<DeferKeyCheck>().is_some() {
-            let (found, pending) = state.db().key_cache().lookup_deferred(state.db(), secret)?;
-            let caller = found.ok_or(ApiError::Unauthorized)?;
-            state.take_rate_token(&caller.key_id).map_err(|retry_after| ApiError::RateLimited { retry_after })?;
-            parts.extensions.insert(pending);
-            return Ok(caller);
-        }
-        // A request that writes asks on the writer, whose pages are the newest (a reader's are dropped
-        // after every write: each PATCH made the next key check on a reader read two pages and take four
-        // locks); one that reads, on a reader, so it never waits for a write.
-        let writes = !matches!(parts.method, axum::http::Method::GET | axum::http::Method::HEAD);
-        let found = state.db().key_cache().lookup(state.db(), secret, writes)?;
+        // Otherwise a request that writes asks on the writer, whose pages are the newest (a reader's are
+        // dropped after every write: each PATCH made the next key check on a reader read two pages and take
+        // four locks); one that reads, on a reader, so it never waits for a write.
+        let keys = state.db().key_cache();
+        let (found, pending) = if parts.extensions.remove::<DeferKeyCheck>().is_some() {
+            let (found, pending) = keys.lookup_deferred(state.db(), secret)?;
+            (found, Some(pending))
+        } else {
+            let writes = !matches!(parts.method, axum::http::Method::GET | axum::http::Method::HEAD);
+            (keys.lookup(state.db(), secret, writes)?, None)
+        };
         let caller = found.ok_or(ApiError::Unauthorized)?;
         state.take_rate_token(&caller.key_id).map_err(|retry_after| ApiError::RateLimited { retry_after })?;
+        if let Some(pending) = pending {
+            parts.extensions.insert(pending);
+        }
         Ok(caller)
     }
 }
