@@ -47,16 +47,43 @@ export const X_URL_WEIGHT = 23;
 export function checkCard(input: PreflightInput, rules: RuleTable = RULES): Finding[] {
   const out: Finding[] = [];
   for (const post of input.posts) {
-    const platform = Object.prototype.hasOwnProperty.call(rules.platforms, post.platform) ? rules.platforms[post.platform] : undefined;
-    if (!platform) continue;
-    const format = post.format ?? null;
-    if (format !== null && !platform.formats.includes(format)) continue;
-    for (const rule of platform.rules) {
-      if (rule.formats && (format === null || !rule.formats.includes(format))) continue;
-      apply(rule, post, input.assets, out);
-    }
+    for (const rule of rulesFor(post, rules)) apply(rule, post, input.assets, out);
   }
   return out;
+}
+
+/** The rules of a post's platform that hold for its format; none for a platform or format the table does not know. */
+function rulesFor(post: PreflightPost, rules: RuleTable): Rule[] {
+  const platform = Object.prototype.hasOwnProperty.call(rules.platforms, post.platform) ? rules.platforms[post.platform] : undefined;
+  if (!platform) return [];
+  const format = post.format ?? null;
+  if (format !== null && !platform.formats.includes(format)) return [];
+  return platform.rules.filter((r) => !r.formats || (format !== null && r.formats.includes(format)));
+}
+
+/**
+ * The editor's live counter for a post's caption ("231 / 280"), counted as its platform counts; null when the
+ * table has no caption length for that platform and format.
+ */
+export function captionCounter(post: PreflightPost, rules: RuleTable = RULES): { count: number; limit: number; over: boolean } | null {
+  const rule = rulesFor(post, rules).find((r) => r.rule === "max_length" && r.field === "caption");
+  const how = parseCounting(rule?.counting);
+  if (!rule || !how) return null;
+  const n = count(textField(post, "caption") ?? "", how);
+  return { count: n, limit: rule.limit, over: n > rule.limit };
+}
+
+/** A finding in words, for the editor: what broke, by how much, and what the platform does. */
+export function findingText(f: Finding): string {
+  const what: Record<string, string> = {
+    max_length: `${f.actual} / ${f.limit} characters`, max_links: `${f.actual} links, at most ${f.limit}`,
+    max_count: `${f.actual} items, at most ${f.limit}`, alone: `a video must be the only media (${f.actual} items)`,
+    max_size: `${f.actual} bytes, at most ${f.limit}`, min_duration: `${f.actual} s, at least ${f.limit} s`,
+    max_duration: `${f.actual} s, at most ${f.limit} s`, min_aspect_ratio: `aspect ratio ${f.actual}, at least ${f.limit}`,
+    max_aspect_ratio: `aspect ratio ${f.actual}, at most ${f.limit}`,
+  };
+  const does = f.severity === "blocks" ? "refuses it" : "cuts or hides it";
+  return `${f.field}: ${what[f.rule] ?? `${f.actual}, limit ${f.limit}`}; ${f.platform} ${does}.`;
 }
 
 function apply(rule: Rule, post: PreflightPost, assets: PreflightAsset[], out: Finding[]) {
