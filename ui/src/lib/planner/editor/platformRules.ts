@@ -223,13 +223,15 @@ const asciiLower = (c: string) => (c >= "A" && c <= "Z" ? c.toLowerCase() : c);
 
 /** A URL at `i` (see preflight.rs `url_len`): its length in code points, or null. */
 function urlLen(chars: string[], i: number): number | null {
+  const first = chars[i];
+  if (first !== "h" && first !== "H" && first !== "w" && first !== "W") return null;
   if (i > 0) {
     const p = chars[i - 1];
     if (ALNUM.test(p) || p === "/" || p === "@" || p === ".") return null;
   }
   const starts = (prefix: string) => {
-    const p = Array.from(prefix);
-    return chars.length >= i + p.length && p.every((c, k) => asciiLower(chars[i + k]) === c);
+    for (let k = 0; k < prefix.length; k++) if (i + k >= chars.length || asciiLower(chars[i + k]) !== prefix[k]) return false;
+    return true;
   };
   const head = starts("https://") ? 8 : starts("http://") ? 7 : starts("www.") ? 4 : 0;
   if (head === 0) return null;
