@@ -12,7 +12,8 @@
 #      for a 300 s render (BENCH_RENDER_S), `card list --all` over 5,000 cards, MCP start/list/call overhead.
 #  (h) cdesk mcp --http (scripts/bench_mcp_http.py): the token check's cost per tool call against stdio,
 #      p50/p99 of a read tool with 200 users' sessions at once, sessions per second of two instances (in the cli section).
-# BENCH_ONLY=api, desktop, planner, studio, brandkit or cli runs that section alone.
+#  (i) the platform preflight over a 5,000-card space in the core (api-types example preflight_bench; goal < 200 ms).
+# BENCH_ONLY=api, desktop, planner, studio, brandkit, cli or preflight runs that section alone.
 # Prism (npm @stoplight/prism-cli 5.14, the last release that runs on Node 20) is installed into .bench/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -155,4 +156,11 @@ echo "(h) cdesk mcp --http: token check overhead per call against stdio, a read 
 pip_install mcp 'mcp>=2,<3'
 pip_install pytest pytest
 python3 scripts/bench_mcp_http.py "$CARGO_TARGET_DIR/release"
+fi
+
+if want preflight; then
+echo
+echo "(i) preflight: the platform rules over a 5,000-card space (3 posts and 4 assets a card), in the core"
+cargo build --quiet --release -p contentdesk-api-types --example preflight_bench
+"$CARGO_TARGET_DIR/release/examples/preflight_bench" --cards 5000
 fi

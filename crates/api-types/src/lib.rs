@@ -22,6 +22,7 @@ pub mod media;
 pub mod models;
 pub mod open;
 pub mod planner;
+pub mod preflight;
 pub mod projects;
 pub mod scopes;
 pub mod studio;
