@@ -85,6 +85,7 @@ fn validation_field(e: &ApiError) -> Option<&str> {
 mod rules_1_to_3;
 mod rules_4_to_6;
 mod rules_7_8_notes_archive;
+mod preflight;
 #[allow(unused_imports)]
 use rules_1_to_3::*;
 #[allow(unused_imports)]
