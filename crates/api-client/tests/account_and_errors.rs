@@ -229,15 +229,37 @@ async fn the_rate_limit_is_per_key() {
     assert!(matches!(e, ApiError::RateLimited { .. }), "b's third call is refused too: {e:?}");
 }
 
+/// Clones of a client share one connection pool: calls made one after another through eight clones reach
+/// the sandbox over one kept-alive TCP connection. A counting relay stands between them (a real TCP hop:
+/// the sandbox itself does not report its connections); clones that each built their own pool would
+/// open eight.
 #[tokio::test]
 async fn one_client_is_shared_by_clones() {
-    let (_sb, client) = start().await;
-    let mut tasks = Vec::new();
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    let sb = TestSandbox::start().await;
+    let base = sb.base_url();
+    let rest = base.strip_prefix("http://").expect("a loopback http sandbox");
+    let (upstream, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    let upstream = upstream.to_string();
+    let relay = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let relay_base = format!("http://{}{path}", relay.local_addr().unwrap());
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let counter = accepted.clone();
+    tokio::spawn(async move {
+        while let Ok((mut inbound, _)) = relay.accept().await {
+            counter.fetch_add(1, Ordering::SeqCst);
+            let upstream = upstream.clone();
+            tokio::spawn(async move {
+                let mut outbound = tokio::net::TcpStream::connect(upstream).await.unwrap();
+                let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+            });
+        }
+    });
+    let client = Client::builder(ApiKey::new(&sb.key)).base_url(relay_base).build().expect("client");
     for _ in 0..8 {
         let c = client.clone();
-        tasks.push(tokio::spawn(async move { c.account().balance().await }));
+        ok(c.account().balance().await);
     }
-    for t in tasks {
-        ok(t.await.unwrap());
-    }
+    assert_eq!(accepted.load(Ordering::SeqCst), 1, "eight calls in a row through eight clones, one connection");
 }
