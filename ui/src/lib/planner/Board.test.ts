@@ -538,3 +538,26 @@ it("shortcuts: ? opens the sheet listing every shortcut (Escape closes it), N a 
   await user.keyboard("/");
   expect(screen.getByLabelText("Search")).toHaveFocus();
 });
+
+it("arrows go between cards and stages, one Tab stop per stage's cards; M opens the move menu", async () => {
+  setup();
+  render(Board);
+  const ideas = await screen.findByRole("region", { name: "Ideas stage" });
+  const open = (id: string) => within(screen.getByTestId(`card-${id}`)).getAllByRole("button")[0];
+  // One tile per column is in the Tab order (the first); the handles are reached by keys, not Tab.
+  expect(within(ideas).getAllByRole("button").filter((b) => b.closest("[data-card-id]") && b.tabIndex === 0)).toEqual([open("c1")]);
+  const user = userEvent.setup();
+  open("c1").focus();
+  await user.keyboard("{ArrowDown}");
+  await waitFor(() => expect(open("c3")).toHaveFocus());
+  expect(open("c3").tabIndex).toBe(0);
+  expect(open("c1").tabIndex).toBe(-1);
+  await user.keyboard("{ArrowRight}");
+  await waitFor(() => expect(open("c2")).toHaveFocus());
+  await user.keyboard("{ArrowLeft}");
+  await waitFor(() => expect(open("c1")).toHaveFocus());
+  await user.keyboard("{ArrowUp}");
+  expect(open("c1")).toHaveFocus();
+  await user.keyboard("m");
+  expect(await screen.findByRole("menu", { name: "Move “First idea” to…" })).toBeInTheDocument();
+});
