@@ -345,6 +345,8 @@ it("new card per column: card_create with title and platform, and the tile appea
   await waitFor(() => expect(core.called("card_create")[0]?.args).toEqual({ spaceId: "s1", stageId: "b", title: "Fresh take", platform: "linkedin" }));
   expect(titles(await screen.findByRole("region", { name: "Review stage" }))).toEqual(["Untitled card", "Fresh take"]);
   expect(within(screen.getByTestId("card-n1")).getByText("LinkedIn")).toBeInTheDocument();
+  // The space tab's count follows (it went stale before: "4" beside five cards).
+  expect(screen.getByRole("tab", { name: /^Content plan/ })).toHaveTextContent("Content plan5 cards");
 });
 
 it("stages: create, rename, move right, and delete with the cards' target named", async () => {

@@ -18,6 +18,7 @@ export class BoardCards extends BoardMoves {
     const col = this.columns[from.stageId];
     const neighbour = from.beforeCardId ?? col[col.findIndex((c) => c.id === card.id) - 1]?.id;
     this.columns = removeCard(this.columns, card.id);
+    this.countCards(-1);
     this.actionError = null;
     this.undo = { kind: "archive", card, from };
     this.say(`Card “${cardLabel(card.title)}” archived.`);
@@ -32,6 +33,7 @@ export class BoardCards extends BoardMoves {
         return;
       }
       this.columns = insertCard(this.columns, card, from);
+      this.countCards(1);
       this.actionError = toIpcError(e);
       this.say(`Card “${cardLabel(card.title)}” could not be archived.`);
       this.undo = null;
@@ -47,6 +49,7 @@ export class BoardCards extends BoardMoves {
         noteQueued();
       });
       this.columns = removeCard(this.columns, card.id);
+      this.countCards(1);
       const stage = this.stages.find((s) => s.id === card.stageId);
       this.say(`Card “${cardLabel(card.title)}” restored${stage ? ` to ${stage.name}` : ""}.`);
     } catch (e) {
@@ -68,6 +71,7 @@ export class BoardCards extends BoardMoves {
       return;
     }
     this.columns = insertCard(this.columns, { ...u.card, isArchived: false, archivedAt: null }, u.from);
+    this.countCards(1);
     this.say(`Card “${cardLabel(u.card.title)}” restored.`);
     this.view.focusCard(u.card.id);
     try {
@@ -78,6 +82,7 @@ export class BoardCards extends BoardMoves {
         return;
       }
       this.columns = removeCard(this.columns, u.card.id);
+      this.countCards(-1);
       this.actionError = toIpcError(e);
     }
   }
@@ -90,6 +95,7 @@ export class BoardCards extends BoardMoves {
     if (!space) return false;
     const card = await this.busyAction(() => plannerApi.cardCreate(space, stage.id, title, cardPlatform));
     if (!card) return false;
+    this.countCards(1, space);
     if (matchesFilters(card, this.filters()) && this.columns[stage.id]) {
       this.columns = { ...this.columns, [stage.id]: [...this.columns[stage.id], { ...card, stageId: stage.id }] };
       this.say(`Card “${cardLabel(card.title)}” added to ${stage.name}.`);

@@ -88,6 +88,11 @@ export class BoardCore {
     this.liveText = text;
   }
 
+  /** The space tab's card count follows a card made, archived or restored here (it went stale before). */
+  protected countCards(delta: number, spaceId = this.spaceId) {
+    this.spaces = this.spaces.map((s) => (s.id === spaceId && s.postCount != null ? { ...s, postCount: Math.max(0, s.postCount + delta) } : s));
+  }
+
   /** One request of a card, stage or space action: the board is busy meanwhile, a refusal is shown.
    *  `keptOk`: a change the core kept offline (`queued`) answers `QUEUED` (the caller shows it). */
   protected async busyAction<T>(run: () => Promise<T>, keptOk?: false): Promise<T | undefined>;
