@@ -32,6 +32,8 @@ let space;
 before(async () => {
   fs.mkdirSync(SHOTS, { recursive: true });
   // A space of its own with cards in every stage (more than fit), so the layout goals have something to hold.
+  // Enough spaces that their tabs do not fit: the toolbar must give way in the tab strip, not the filters.
+  for (let n = 1; n <= 6; n++) await ipc("space_create", { name: `Screens crowd ${n}` });
   space = await ipc("space_create", { name: "Screens journey" });
   const { stages } = await ipc("board_load", { spaceId: space.id });
   for (const [i, stage] of stages.entries()) {
