@@ -2,6 +2,7 @@
 # Browser end to end: builds the UI, starts web-shell (embedded sandbox, keys in memory) and a second
 # sandbox as the "remote" service, mints a key lacking brandkit:read on it, and runs the journeys in
 # Debian's Chromium through playwright-core. Then the leak check over everything the run captured.
+# Arguments, when given, are the journey files to run (e.g. tests/browser/screens.test.mjs); else all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -35,7 +36,7 @@ status=0
 WEB_SHELL_URL="$url" REMOTE_URL="$remote_url" REMOTE_KEY_NO_BRANDKIT="$lacking" \
   SANDBOX_BIN="$bin/contentdesk-sandbox" WEB_SHELL_BIN="$bin/contentdesk-web-shell" CDESK_BIN="$bin/cdesk" node --test \
   --test-reporter=spec --test-reporter-destination=stdout \
-  --test-reporter=junit --test-reporter-destination="$E2E_ARTIFACTS/junit.xml" tests/browser/ || status=1
+  --test-reporter=junit --test-reporter-destination="$E2E_ARTIFACTS/junit.xml" "${@:-tests/browser/}" || status=1
 cp "$work/app/settings.json" "$E2E_ARTIFACTS/settings.json" 2>/dev/null || true
 echo "== leak check (browser run)"
 python3 tests/leak_check.py --secret "$lacking" --secret "$full_key" "$E2E_ARTIFACTS" || status=1

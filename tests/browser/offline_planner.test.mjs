@@ -96,7 +96,8 @@ test("an offline archive and an offline stage rename survive a restart of web-sh
   await page.getByRole("region", { name: `${newName} stage` }).waitFor();
   await waiting().getByText("2 changes waiting").waitFor();
 
-  // The list says each in words.
+  // The list says each in words (in the header pill's popover).
+  await waiting().click();
   await page.getByTestId("drafts-list-toggle").click();
   const items = page.getByTestId("drafts-list").locator(".what");
   assert.deepEqual(await items.allInnerTexts(), [`Archive card ‘${card.title}’`, `Rename stage ${stage.name} → ${newName}`]);
@@ -171,7 +172,8 @@ test("a space made offline takes its real id once the service makes it: its tab,
   await page.getByRole("tab", { name: first.name }).waitFor();
   await procs.stop(sandbox);
 
-  await page.getByRole("button", { name: "New space" }).click();
+  await page.getByRole("button", { name: "Space actions" }).click();
+  await page.getByRole("menuitem", { name: "New space…" }).click();
   await page.getByLabel("Name of the new space").fill(name);
   await page.getByRole("button", { name: "Create space" }).click();
   const tab = page.getByRole("tab", { name });

@@ -3,6 +3,7 @@ import { render, screen, waitFor, within } from "@testing-library/svelte";
 import userEvent from "@testing-library/user-event";
 import { clearMocks } from "@tauri-apps/api/mocks";
 import App from "./App.svelte";
+import { banners } from "./lib/shared/banners.svelte";
 import { fakeCore, SANDBOX, type FakeCore } from "./lib/shared/fakeCore";
 
 function withPlanner(core: FakeCore) {
@@ -83,17 +84,25 @@ it("when the core cannot start, the reason shows instead of an empty app", async
   expect(await screen.findByTestId("start-error")).toHaveTextContent(/Keyring unavailable.*Unlock your login keyring/);
 });
 
-it("keys in memory only: a banner on every page but Settings says so and links there", async () => {
-  withPlanner(fakeCore({ info: { version: "0.1.0", keyStorage: "memory", keyringProblem: "No keyring is reachable: install gnome-keyring.", dataDir: "/tmp", notices: [] } }));
+it("keys in memory only: a banner on every page but Settings says so in plain words, links there, and can be dismissed", async () => {
+  const raw = "No keyring is reachable, so API keys are kept in memory for this run only (DBus error: Unable to autolaunch a dbus-daemon without a $DISPLAY for X11). On Linux, install and start a Secret Service provider, then restart Content Desk.";
+  withPlanner(fakeCore({ info: { version: "0.1.0", keyStorage: "memory", keyringProblem: raw, dataDir: "/tmp", notices: [] } }));
   render(App);
   const banner = await screen.findByTestId("keyring-banner");
-  expect(banner).toHaveTextContent("Keys are kept in memory for this run only");
-  expect(banner).toHaveTextContent("install gnome-keyring");
+  expect(banner).toHaveTextContent("The system keyring is not available, so keys are kept in memory until you quit.");
+  expect(banner).not.toHaveTextContent(/DBus/i);
   expect(within(banner).getByRole("link", { name: "What to do" })).toHaveAttribute("href", "#/settings");
   goTo("#/brand-kit");
   expect(await screen.findByTestId("keyring-banner")).toBeInTheDocument();
   goTo("#/settings");
   await waitFor(() => expect(screen.queryByTestId("keyring-banner")).toBeNull());
+  goTo("#/planner");
+  await userEvent.setup().click(within(await screen.findByTestId("keyring-banner")).getByRole("button", { name: "Dismiss this message" }));
+  await waitFor(() => expect(screen.queryByTestId("keyring-banner")).toBeNull());
+  goTo("#/brand-kit");
+  await new Promise((r) => setTimeout(r, 0));
+  expect(screen.queryByTestId("keyring-banner")).toBeNull();
+  banners.dismissed = new Set();
 });
 
 it("keys in the OS keyring: no banner", async () => {

@@ -4,7 +4,9 @@
 // out while the app's script loads and starts. The same in the desktop window (Tauri IPC) and in a
 // browser (web-shell).
 import { askPlannerEarly } from "./lib/planner/startEarly";
+import { applyTheme, recallTheme } from "./lib/shared/theme";
 
+applyTheme(recallTheme());
 askPlannerEarly(window.location.hash);
 
 import("./main").catch(() => {

@@ -65,16 +65,32 @@ describe("adding a remote profile", () => {
     expect((screen.getByLabelText("Base URL") as HTMLInputElement).value).toBe("ftp://nope");
   });
 
-  it("the key is not saved when the check fails, and the profile card says why", async () => {
+  it("a refused key creates nothing, keeps what was typed, and says why beside the key field", async () => {
     const core = await setup();
     core.failWith.key_set = { code: "unauthorized", message: "The service refused this API key.", status: 401 };
     const user = userEvent.setup();
     await user.type(screen.getByLabelText("Name"), "Studio");
-    await user.type(screen.getByLabelText(/^API key \(optional/), "ch_live_wrong{Enter}");
-    await screen.findByText(/its key was not saved/);
-    const card = screen.getByTestId("profile-Studio");
-    expect(within(card).getByTestId("profile-error")).toHaveTextContent("The key was refused");
-    expect((screen.getByLabelText(/^API key \(optional/) as HTMLInputElement).value).toBe("");
+    await user.type(screen.getByLabelText(/^API key \(optional/), "ch_live_wrong12345{Enter}");
+    const error = await screen.findByTestId("add-key-error");
+    expect(error).toHaveTextContent("The service refused this key: check it was copied whole");
+    expect(core.called("profile_remove")).toHaveLength(1);
+    expect(screen.queryByTestId("profile-Studio")).toBeNull();
+    expect((screen.getByLabelText("Name") as HTMLInputElement).value).toBe("Studio");
+    const key = screen.getByLabelText(/^API key \(optional/) as HTMLInputElement;
+    expect(key.value).toBe("ch_live_wrong12345");
+    expect(key).toHaveAttribute("aria-invalid", "true");
+    expect(key).toHaveAccessibleDescription(/refused this key/);
+    expect(screen.queryByText(/see below/)).toBeNull();
+  });
+
+  it("a key of the wrong shape is not sent at all", async () => {
+    const core = await setup();
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText("Name"), "Studio");
+    await user.type(screen.getByLabelText(/^API key \(optional/), "my key{Enter}");
+    expect(await screen.findByTestId("add-key-error")).toHaveTextContent(/space or a line break/);
+    expect(core.called("profile_add")).toHaveLength(0);
+    expect(core.called("key_set")).toHaveLength(0);
   });
 
   it("the submit button shows progress and is disabled while adding", async () => {
@@ -275,5 +291,24 @@ describe("what the start found", () => {
   it("a clean start shows nothing", async () => {
     await setup();
     expect(screen.queryByTestId("startup-notices")).toBeNull();
+  });
+});
+
+describe("appearance", () => {
+  it("the theme follows the system until one is chosen; the choice is kept with this computer's UI preferences", async () => {
+    localStorage.removeItem("contentdesk.theme");
+    document.documentElement.removeAttribute("data-theme");
+    await setup();
+    const group = screen.getByTestId("theme-choice");
+    expect(within(group).getByRole("radio", { name: /^System/ })).toBeChecked();
+    const user = userEvent.setup();
+    await user.click(within(group).getByRole("radio", { name: "Dark" }));
+    expect(document.documentElement.getAttribute("data-theme")).toBe("dark");
+    expect(localStorage.getItem("contentdesk.theme")).toBe("dark");
+    await user.click(within(group).getByRole("radio", { name: "Light" }));
+    expect(document.documentElement.getAttribute("data-theme")).toBe("light");
+    await user.click(within(group).getByRole("radio", { name: /^System/ }));
+    expect(document.documentElement.hasAttribute("data-theme")).toBe(false);
+    expect(localStorage.getItem("contentdesk.theme")).toBeNull();
   });
 });

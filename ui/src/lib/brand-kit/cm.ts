@@ -18,6 +18,9 @@ const theme = EditorView.theme({
   ".cm-content": { fontFamily: 'ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace', padding: "0.5rem 0", caretColor: "var(--text)" },
   ".cm-line": { padding: "0 0.7rem" },
   ".cm-scroller": { lineHeight: "1.5" },
+  ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--text)" },
+  ".cm-selectionBackground, &.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, ::selection": { backgroundColor: "var(--accent-soft)" },
+  ".cm-activeLine": { backgroundColor: "transparent" },
 });
 
 /** Markdown's marks in the app's colours (CodeMirror's default underlines headings). */
@@ -27,9 +30,9 @@ const markdownStyle = HighlightStyle.define([
   { tag: tags.emphasis, fontStyle: "italic" },
   { tag: tags.strikethrough, textDecoration: "line-through" },
   { tag: [tags.link, tags.url], color: "var(--accent)" },
-  { tag: tags.monospace, color: "#7a3e9d" },
+  { tag: tags.monospace, color: "var(--code-text)" },
   { tag: tags.quote, color: "var(--muted)" },
-  { tag: [tags.processingInstruction, tags.contentSeparator, tags.meta], color: "#8a94a3" },
+  { tag: [tags.processingInstruction, tags.contentSeparator, tags.meta], color: "var(--muted)" },
   { tag: tags.list, color: "var(--text)" },
 ]);
 

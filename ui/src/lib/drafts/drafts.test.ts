@@ -32,6 +32,7 @@ it("shows nothing while nothing waits, then 'N changes waiting'; Send now sends 
   render(DraftsIndicator);
   await waitFor(() => expect(core.called("drafts_status")).toHaveLength(1));
   expect(screen.queryByTestId("drafts-indicator")).toBeNull();
+  expect(screen.getByTestId("sync-saved")).toHaveTextContent(/^✓All changes saved · \d\d:\d\d/);
 
   now = status({ waiting: 2, cardIds: ["c1", "c2"] });
   await refreshDrafts();
@@ -49,7 +50,9 @@ it("Send now while the service is still silent keeps the count and says so", asy
   core.answers.drafts_sync = () => status({ waiting: 1, cardIds: ["c1"], offline: true });
   render(DraftsIndicator);
   expect(await screen.findByTestId("drafts-waiting")).toHaveTextContent("1 change waiting");
-  await userEvent.setup().click(screen.getByRole("button", { name: "Send now" }));
+  const user = userEvent.setup();
+  await user.click(screen.getByRole("button", { name: "Send now" }));
+  await user.click(screen.getByTestId("drafts-waiting"));
   expect(await screen.findByTestId("drafts-offline")).toHaveTextContent("still does not answer");
   expect(screen.getByTestId("drafts-waiting")).toHaveTextContent("1 change waiting");
 });
@@ -238,7 +241,9 @@ it("lists the kept changes in order and drops one only after a confirmation", as
   };
   render(DraftsIndicator);
   const user = userEvent.setup();
-  await user.click(await screen.findByRole("button", { name: "Show" }));
+  // The header's pill opens the popover that holds the list.
+  await user.click(await screen.findByTestId("drafts-waiting"));
+  await user.click(await screen.findByRole("button", { name: "Show the list" }));
   const list = screen.getByTestId("drafts-list");
   expect(within(list).getAllByTestId("drafts-change").map((li) => li.querySelector(".what")?.textContent)).toEqual([
     "Rename stage Ideas → Drafts",

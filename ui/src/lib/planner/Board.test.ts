@@ -345,6 +345,8 @@ it("new card per column: card_create with title and platform, and the tile appea
   await waitFor(() => expect(core.called("card_create")[0]?.args).toEqual({ spaceId: "s1", stageId: "b", title: "Fresh take", platform: "linkedin" }));
   expect(titles(await screen.findByRole("region", { name: "Review stage" }))).toEqual(["Untitled card", "Fresh take"]);
   expect(within(screen.getByTestId("card-n1")).getByText("LinkedIn")).toBeInTheDocument();
+  // The space tab's count follows (it went stale before: "4" beside five cards).
+  expect(screen.getByRole("tab", { name: /^Content plan/ })).toHaveTextContent("Content plan5 cards");
 });
 
 it("stages: create, rename, move right, and delete with the cards' target named", async () => {
@@ -411,25 +413,30 @@ it("spaces: tabs switch boards; create, rename, archive (confirmed) and restore"
   expect(await screen.findByRole("region", { name: "Booked stage" })).toBeInTheDocument();
   expect(tabs[1]).toHaveFocus();
 
-  await user.click(screen.getByRole("button", { name: "Rename space" }));
+  // The space's actions are in one menu beside the tabs.
+  await user.click(screen.getByRole("button", { name: "Space actions" }));
+  await user.click(screen.getByRole("menuitem", { name: "Rename space…" }));
   const name = screen.getByLabelText("New name of the space");
   await user.clear(name);
   await user.type(name, "Podcasts{Enter}");
   expect(await screen.findByRole("tab", { name: /^Podcasts/ })).toBeInTheDocument();
   expect(core.called("space_rename")[0].args).toEqual({ spaceId: "s2", name: "Podcasts" });
 
-  await user.click(screen.getByRole("button", { name: "Archive space" }));
+  await user.click(screen.getByRole("button", { name: "Space actions" }));
+  await user.click(screen.getByRole("menuitem", { name: "Archive space…" }));
   await user.click(within(screen.getByRole("alertdialog", { name: "Archive space “Podcasts”?" })).getByRole("button", { name: "Archive space" }));
   await waitFor(() => expect(core.called("space_archive")[0]?.args).toEqual({ spaceId: "s2", archived: true }));
   await waitFor(() => expect(screen.getAllByRole("tab").map((t) => t.textContent)).toEqual(["Content plan4 cards"]));
   expect(await screen.findByRole("region", { name: "Ideas stage" })).toBeInTheDocument();
 
-  await user.click(screen.getByLabelText("Show archived spaces"));
+  await user.click(screen.getByRole("button", { name: "Space actions" }));
+  await user.click(screen.getByRole("menuitem", { name: "Show archived spaces" }));
   await user.click(await screen.findByRole("button", { name: "Restore space Old" }));
   await waitFor(() => expect(core.called("space_archive")[1]?.args).toEqual({ spaceId: "s9", archived: false }));
   expect(await screen.findByRole("tab", { name: /^Old/ })).toBeInTheDocument();
 
-  await user.click(screen.getByRole("button", { name: "New space" }));
+  await user.click(screen.getByRole("button", { name: "Space actions" }));
+  await user.click(screen.getByRole("menuitem", { name: "New space…" }));
   await user.type(screen.getByLabelText("Name of the new space"), "Shorts");
   await user.click(screen.getByRole("button", { name: "Create space" }));
   expect(await screen.findByRole("tab", { name: /^Shorts/ })).toHaveAttribute("aria-selected", "true");
@@ -502,4 +509,57 @@ it("windows a long column: 5,000 cards render only the rows in view, and scrolli
   await fireEvent.scroll(scroller);
   await waitFor(() => expect(within(ideas).getByText("Card 2001")).toBeInTheDocument());
   expect(within(ideas).queryByText("Card 1")).toBeNull();
+});
+
+it("shortcuts: ? opens the sheet listing every shortcut (Escape closes it), N a new card in the first stage, / the search", async () => {
+  setup();
+  render(Board);
+  await screen.findByRole("region", { name: "Ideas stage" });
+  const user = userEvent.setup();
+  await user.keyboard("?");
+  const sheet = await screen.findByRole("dialog", { name: "Keyboard shortcuts" });
+  for (const what of ["Show this sheet", "New card in the first stage", "Search the cards", "Undo the last move, reschedule or archive"]) {
+    expect(within(sheet).getByText(what)).toBeInTheDocument();
+  }
+  expect(within(sheet).getByRole("button", { name: "Close" })).toHaveFocus();
+  await user.keyboard("{Escape}");
+  await waitFor(() => expect(screen.queryByRole("dialog", { name: "Keyboard shortcuts" })).toBeNull());
+  // The toolbar's ? button opens it too.
+  await user.click(screen.getByRole("button", { name: "Keyboard shortcuts and help" }));
+  await user.click(within(await screen.findByRole("dialog", { name: "Keyboard shortcuts" })).getByRole("button", { name: "Close" }));
+
+  (document.activeElement as HTMLElement | null)?.blur();
+  await user.keyboard("n");
+  await waitFor(() => expect(screen.getByLabelText("Title of the new card in Ideas")).toHaveFocus());
+  // Typing in a field is typing, not a shortcut.
+  await user.keyboard("n/?");
+  expect(screen.getByLabelText("Title of the new card in Ideas")).toHaveValue("n/?");
+  expect(screen.queryByRole("dialog", { name: "Keyboard shortcuts" })).toBeNull();
+  await user.keyboard("{Escape}");
+  (document.activeElement as HTMLElement | null)?.blur();
+  await user.keyboard("/");
+  expect(screen.getByLabelText("Search")).toHaveFocus();
+});
+
+it("arrows go between cards and stages, one Tab stop per stage's cards; M opens the move menu", async () => {
+  setup();
+  render(Board);
+  const ideas = await screen.findByRole("region", { name: "Ideas stage" });
+  const open = (id: string) => within(screen.getByTestId(`card-${id}`)).getAllByRole("button")[0];
+  // One tile per column is in the Tab order (the first); the handles are reached by keys, not Tab.
+  expect(within(ideas).getAllByRole("button").filter((b) => b.closest("[data-card-id]") && b.tabIndex === 0)).toEqual([open("c1")]);
+  const user = userEvent.setup();
+  open("c1").focus();
+  await user.keyboard("{ArrowDown}");
+  await waitFor(() => expect(open("c3")).toHaveFocus());
+  expect(open("c3").tabIndex).toBe(0);
+  expect(open("c1").tabIndex).toBe(-1);
+  await user.keyboard("{ArrowRight}");
+  await waitFor(() => expect(open("c2")).toHaveFocus());
+  await user.keyboard("{ArrowLeft}");
+  await waitFor(() => expect(open("c1")).toHaveFocus());
+  await user.keyboard("{ArrowUp}");
+  expect(open("c1")).toHaveFocus();
+  await user.keyboard("m");
+  expect(await screen.findByRole("menu", { name: "Move “First idea” to…" })).toBeInTheDocument();
 });

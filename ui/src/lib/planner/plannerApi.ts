@@ -17,10 +17,12 @@ export const PLATFORM_LABELS: Record<string, string> = {
 
 export const platformLabel = (p: string) => PLATFORM_LABELS[p] ?? p;
 
-/** Each platform's colour on the calendar (a new platform in `PLATFORMS` fails the type check here). */
+/** Each platform's colour on the calendar (a new platform in `PLATFORMS` fails the type check here):
+ *  eight hues told apart from one another and seen on a light and a dark surface alike (no near-black:
+ *  TikTok, X and General were all but one colour). */
 export const PLATFORM_COLORS: Record<(typeof PLATFORMS)[number], string> = {
-  youtube: "#c4302b", instagram: "#c13584", tiktok: "#111827", facebook: "#1877f2", linkedin: "#0a66c2",
-  x: "#4b5563", threads: "#7c3aed", general: "#0f766e",
+  youtube: "#e0362c", instagram: "#c13584", tiktok: "#11a8b4", facebook: "#1877f2", linkedin: "#5a6fd6",
+  x: "#8a94a6", threads: "#9b59f0", general: "#2f9e5b",
 };
 export const platformColor = (p: string | null | undefined) => (p && (PLATFORM_COLORS as Record<string, string>)[p]) || "#64748b";
 

@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/svelte";
 import { clearMocks } from "@tauri-apps/api/mocks";
+import userEvent from "@testing-library/user-event";
 import type { CardSummary } from "../../bindings";
 import Board from "../Board.svelte";
 import { fakeCore } from "../../shared/fakeCore";
@@ -92,4 +93,18 @@ it("a day with more posts than fit shows +N, which opens the day with every post
   const panel = screen.getByTestId("calendar-day-panel");
   expect(within(panel).getAllByTestId("calendar-item").map((b) => b.querySelector(".title")?.textContent)).toEqual(many.map((c) => c.title));
   expect(within(screen.getByTestId("calendar-unscheduled")).getByText("Someday")).toBeTruthy();
+});
+
+it("the week's title is one range ('23–29 November 2026'), and its day cells are named by their own text", async () => {
+  setup([]);
+  localStorage.setItem("contentdesk.calendar.view", "week");
+  render(Board);
+  const title = await screen.findByTestId("calendar-title", {}, { timeout: 5000 });
+  expect(title.textContent).toMatch(/^\d{1,2}( [A-Z][a-z]+( \d{4})?)?\s?–\s?\d{1,2} [A-Z][a-z]+ \d{4}$/);
+  expect(title.textContent).not.toMatch(/day/);
+  localStorage.setItem("contentdesk.calendar.view", "month");
+  await userEvent.setup().click(screen.getByRole("button", { name: "Month" }));
+  const day = document.querySelector<HTMLElement>('[data-testid="calendar-day"]')!;
+  expect(day.hasAttribute("aria-label")).toBe(false);
+  expect(day.querySelector(".sr-only")?.textContent).toMatch(/\d{4}/);
 });

@@ -378,3 +378,18 @@ it.each([
   expect(where()).toHaveTextContent(message);
   expect(screen.queryByTestId("card-save-error")).not.toBeInTheDocument();
 });
+
+it("Escape still closes after Save, when focus fell to the page", async () => {
+  editorCore();
+  const onclose = vi.fn<() => void>();
+  open({ onclose });
+  const user = userEvent.setup();
+  const title = await screen.findByLabelText("Title");
+  await user.type(title, " v2");
+  await user.click(screen.getByRole("button", { name: "Save" }));
+  await waitFor(() => expect(screen.getByRole("button", { name: "Save" })).toBeDisabled());
+  // The Save button was disabled under the pointer: a browser moves focus to the page (jsdom leaves it
+  // on the disabled button); the key arrives at the page, outside the panel's own handler.
+  fireEvent.keyDown(document.body, { key: "Escape" });
+  expect(onclose).toHaveBeenCalledTimes(1);
+});

@@ -1,0 +1,125 @@
+// The planner board's state, part two: loading. The spaces and the chosen space's board (its first
+// pages at once, the rest behind), the tags for the filter, and the search box's pause.
+import { tick } from "svelte";
+import type { Board } from "../bindings";
+import { toIpcError } from "../shared/backend";
+import { buildColumns, formatScheduled, sortStages } from "./boardLogic";
+import { plannerApi } from "./plannerApi";
+import { recalledSpace, rememberSpace } from "./lastSpace";
+import { BoardCore, mark, markRendered } from "./boardCore.svelte";
+
+export class BoardLoad extends BoardCore {
+  private reported = false;
+  private searchTimer: ReturnType<typeof setTimeout> | undefined;
+
+  async loadSpaces() {
+    const mine = ++this.request;
+    this.loading = true;
+    this.loadError = null;
+    // The first Intl.DateTimeFormat costs ~20 ms: pay it while the request is out, not in the first render.
+    formatScheduled("2000-01-01T00:00:00Z");
+    // The space shown last is asked for at once, beside the spaces list (one round trip less at start).
+    const guess = this.spaceId ?? recalledSpace();
+    let early: Promise<Board | null> | null = null;
+    if (guess) {
+      mark("planner:board-requested");
+      early = plannerApi.boardLoad(guess, this.filters(), true).catch(() => null);
+    }
+    try {
+      const list = await plannerApi.spacesList(this.showArchivedSpaces);
+      if (mine !== this.request) return;
+      this.spaces = list.filter((s) => !s.archivedAt);
+      this.archivedSpaces = list.filter((s) => !!s.archivedAt);
+      const spaces = this.spaces;
+      this.spaceId = spaces.find((s) => s.id === this.spaceId)?.id ?? spaces.find((s) => s.id === guess)?.id ?? spaces[0]?.id ?? null;
+      await this.loadBoard(mine, this.spaceId === guess ? early : null);
+    } catch (e) {
+      if (mine !== this.request) return;
+      this.loadError = toIpcError(e);
+      this.spaces = [];
+      this.stages = [];
+      this.columns = {};
+    } finally {
+      if (mine === this.request) this.loading = false;
+    }
+    if (!this.reported && !this.loadError && mine === this.request) {
+      this.reported = true;
+      await tick();
+      this.view.boardShown(true);
+    }
+  }
+
+  /** `early`: the first-page board already asked for this space (null when that request failed). */
+  async loadBoard(mine = ++this.request, early: Promise<Board | null> | null = null) {
+    this.undo = null;
+    const space = this.spaceId;
+    if (!space) { this.stages = []; this.columns = {}; this.total = 0; this.stageTotals = {}; return; }
+    rememberSpace(space);
+    // Made offline: nothing of it is on the service yet (its board is read once it is made: `adoptIds`).
+    if (space.startsWith("local-")) { this.stages = []; this.columns = {}; this.total = 0; this.stageTotals = {}; return; }
+    this.boardLoading = true;
+    if (!early) mark("planner:board-requested");
+    let complete = true;
+    try {
+      // Each stage's first page first: the board is on screen before a big space's every page is in.
+      const board = (early && (await early)) || (await plannerApi.boardLoad(space, this.filters(), true));
+      if (mine !== this.request) return;
+      mark("planner:board-loaded");
+      this.showBoard(board);
+      markRendered("planner:board-rendered");
+      this.view.boardShown(false);
+      complete = board.complete !== false;
+    } finally {
+      if (mine === this.request) this.boardLoading = false;
+    }
+    if (!complete) void this.loadRest(mine, space);
+  }
+
+  private showBoard(board: Board) {
+    this.stages = sortStages(board.stages);
+    this.columns = buildColumns(this.stages, board.cards);
+    this.total = board.total;
+    this.stageTotals = board.stageTotals ?? {};
+  }
+
+  /** The whole board behind the first pages; asked again when a change here may be missing from it. */
+  private async loadRest(mine: number, space: string) {
+    this.restLoading = true;
+    try {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const before = this.changes;
+        const board = await plannerApi.boardLoad(space, this.filters());
+        if (mine !== this.request) return;
+        if (before === this.changes) { this.showBoard(board); markRendered("planner:board-complete"); return; }
+      }
+    } catch (e) {
+      if (mine === this.request) this.actionError = toIpcError(e);
+    } finally {
+      if (mine === this.request) this.restLoading = false;
+    }
+  }
+
+  reloadBoard = async () => {
+    const mine = ++this.request;
+    this.loadError = null;
+    try {
+      await this.loadBoard(mine);
+    } catch (e) {
+      if (mine === this.request) this.loadError = toIpcError(e);
+    }
+  };
+
+  async loadTags() {
+    try { this.tags = await plannerApi.tagsList(); } catch { this.tags = []; }
+  }
+
+  /** The search box: the board is asked again once typing pauses. */
+  searchChanged() {
+    clearTimeout(this.searchTimer);
+    this.searchTimer = setTimeout(this.reloadBoard, 250);
+  }
+
+  dispose() {
+    clearTimeout(this.searchTimer);
+  }
+}
