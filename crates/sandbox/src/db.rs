@@ -16,8 +16,6 @@ const IDLE_READERS: usize = 4;
 pub struct Db {
     conn: Arc<Mutex<Connection>>,
     readers: Arc<Readers>,
-    keys: Arc<crate::auth::KeyCache>,
-    card_parts: Arc<crate::routes::cards::PartsCache>,
 }
 
 struct Readers {
@@ -94,20 +92,7 @@ impl Db {
         Ok(Db {
             conn: Arc::new(Mutex::new(conn)),
             readers: Arc::new(readers),
-            keys: Arc::default(),
-            card_parts: Arc::default(),
         })
-    }
-
-    /// The live API keys read from this file, by epoch ([`crate::auth::KeyCache`]).
-    pub fn key_cache(&self) -> &crate::auth::KeyCache {
-        &self.keys
-    }
-
-    /// Cards' posts, tags and assets read from this file, by `card_parts_epoch`
-    /// ([`crate::routes::cards::PartsCache`]).
-    pub fn card_parts(&self) -> &crate::routes::cards::PartsCache {
-        &self.card_parts
     }
 
     /// The writer connection, for one short synchronous piece of work (never held across an `.await`).

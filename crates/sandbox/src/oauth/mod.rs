@@ -315,7 +315,7 @@ pub fn bearer_caller(state: &AppState, header: &str) -> ApiResult<Option<Caller>
     let key_id = format!("{CALLER_PREFIX}{}", row.grant_id);
     state.take_rate_token(&key_id).map_err(|retry_after| ApiError::RateLimited { retry_after })?;
     touch(state, &row.grant_id, now)?;
-    Ok(Some(Caller { account_id: row.account_id, key_id, scopes: row.scopes.into() }))
+    Ok(Some(Caller { account_id: row.account_id, key_id, scopes: row.scopes }))
 }
 
 /// Records the grant's last use, at most once a minute (a write per call would queue every delegated

@@ -40,7 +40,7 @@ pub const SCHEMAS: &[&str] = &[
     knowledge::SCHEMA,
     crate::seed::SCHEMA,
     crate::oauth::SCHEMA,
-    cards::PARTS_EPOCH_SCHEMA,
+    cards::RETIRED_SCHEMA,
 ];
 
 /// Every `(method, path)` served under `/api/v1`.

@@ -92,14 +92,6 @@ fn gate_authenticates(method: &str) -> bool {
     !matches!(method, "GET" | "POST" | "PATCH" | "PUT" | "DELETE")
 }
 
-/// Routes whose handler checks the key inside its own write transaction (`auth::KeyCheck`): the gate takes
-/// their key from the cache without reading the file first (a transaction of its own on the writer, two
-/// to four file locks per request). Only a handler that calls `KeyCheck::verify` before anything it
-/// writes, and `KeyCheck::verify_now` on every answer it gives before its transaction, belongs here.
-fn defers_key_check(method: &str, path: &str) -> bool {
-    method == "PATCH" && path == "/cards/{id}"
-}
-
 /// `/cards/{id}` and `/cards/{cardId}` are the same route.
 pub fn normalise(path: &str) -> String {
     path.split('/')
@@ -120,29 +112,13 @@ pub async fn gate(State(state): State<AppState>, req: Request, next: Next) -> Re
     if needed.is_empty() && !gate_authenticates(method) {
         return next.run(req).await;
     }
-    let defer = defers_key_check(method, &path);
     let (mut parts, body) = req.into_parts();
-    if defer {
-        parts.extensions.insert(crate::auth::DeferKeyCheck);
-    }
-    let mut caller = match Caller::from_request_parts(&mut parts, &state).await {
+    let caller = match Caller::from_request_parts(&mut parts, &state).await {
         Ok(c) => c,
         Err(e) => return e.into_response(),
     };
-    if let Some(pending) = parts.extensions.get::<crate::auth::PendingKeyCheck>() {
-        // Taken from the cache without reading the file: asked again before a 403.
-        if needed.iter().any(|s| !caller.has(s)) {
-            caller = match pending.current(state.db(), caller, &needed) {
-                Ok(c) => c,
-                Err(e) => return e.into_response(),
-            };
-        }
-    }
     if let Some(missing) = needed.iter().find(|s| !caller.has(s)) {
         return ApiError::MissingScope(missing.to_string()).into_response();
-    }
-    if let Some(pending) = parts.extensions.get_mut::<crate::auth::PendingKeyCheck>() {
-        pending.needed = needed;
     }
     parts.extensions.insert(caller);
     next.run(Request::from_parts(parts, body)).await

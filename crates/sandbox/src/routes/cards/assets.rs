@@ -1,5 +1,6 @@
 //! A card's posts and assets, written as whole lists (spec §4 cards rules 1–7).
 use super::*;
+use std::collections::HashMap;
 
 /// The declarative `posts`: keyed by platform, the list is the new state. A post kept by platform keeps
 /// its id and publish record; every field the entry leaves out is cleared.

@@ -21,7 +21,6 @@ use axum::extract::{Path, Request, State};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use rusqlite::{params, params_from_iter, Connection, OptionalExtension, Row};
-use std::collections::HashMap;
 
 pub const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS cards (
@@ -90,37 +89,18 @@ CREATE TABLE IF NOT EXISTS card_tags (
 );
 ";
 
-/// The one-row counter table `$epoch` and, for each of `$tables`, the three triggers (after insert, update,
-/// delete) that bump it in the writer's own transaction: `{epoch}_{table}_{insert|update|delete}`.
-macro_rules! epoch_schema {
-    ($epoch:literal, [$($table:literal),+ $(,)?]) => {
-        concat!(
-            "CREATE TABLE IF NOT EXISTS ", $epoch, " (id INTEGER PRIMARY KEY CHECK (id = 0), n INTEGER NOT NULL);\n",
-            "INSERT OR IGNORE INTO ", $epoch, " (id, n) VALUES (0, 0);\n",
-            $(
-                epoch_schema!(@trigger $epoch, $table, "insert", "INSERT"),
-                epoch_schema!(@trigger $epoch, $table, "update", "UPDATE"),
-                epoch_schema!(@trigger $epoch, $table, "delete", "DELETE"),
-            )+
-        )
-    };
-    (@trigger $epoch:literal, $table:literal, $name:literal, $event:literal) => {
-        concat!(
-            "CREATE TRIGGER IF NOT EXISTS ", $epoch, "_", $table, "_", $name, " AFTER ", $event, " ON ", $table,
-            " BEGIN UPDATE ", $epoch, " SET n = n + 1 WHERE id = 0; END;\n"
-        )
-    };
-}
-
-/// A card read's parts, the rows it takes from tables other than `cards` (its posts, tags, assets and what
-/// they point at: tracked posts and accounts, projects), are kept in memory by card for one value of
-/// `card_parts_epoch` ([`read::PartsCache`]). Every insert, update and delete on those tables, by whichever
-/// connection or process makes it, bumps the epoch in its own transaction. After every table's `SCHEMA`
-/// (the triggers name tables of other modules).
-pub const PARTS_EPOCH_SCHEMA: &str = epoch_schema!(
-    "card_parts_epoch",
-    ["card_posts", "card_assets", "card_tags", "tags", "tracked_content", "tracked_accounts", "projects"]
-);
+/// Left by an older build (a cache of cards' posts, tags and assets kept fresh by triggers on seven
+/// tables): dropped when a file it made is opened. After every table's `SCHEMA`.
+pub const RETIRED_SCHEMA: &str = "
+DROP TRIGGER IF EXISTS card_parts_epoch_card_posts_insert; DROP TRIGGER IF EXISTS card_parts_epoch_card_posts_update; DROP TRIGGER IF EXISTS card_parts_epoch_card_posts_delete;
+DROP TRIGGER IF EXISTS card_parts_epoch_card_assets_insert; DROP TRIGGER IF EXISTS card_parts_epoch_card_assets_update; DROP TRIGGER IF EXISTS card_parts_epoch_card_assets_delete;
+DROP TRIGGER IF EXISTS card_parts_epoch_card_tags_insert; DROP TRIGGER IF EXISTS card_parts_epoch_card_tags_update; DROP TRIGGER IF EXISTS card_parts_epoch_card_tags_delete;
+DROP TRIGGER IF EXISTS card_parts_epoch_tags_insert; DROP TRIGGER IF EXISTS card_parts_epoch_tags_update; DROP TRIGGER IF EXISTS card_parts_epoch_tags_delete;
+DROP TRIGGER IF EXISTS card_parts_epoch_tracked_content_insert; DROP TRIGGER IF EXISTS card_parts_epoch_tracked_content_update; DROP TRIGGER IF EXISTS card_parts_epoch_tracked_content_delete;
+DROP TRIGGER IF EXISTS card_parts_epoch_tracked_accounts_insert; DROP TRIGGER IF EXISTS card_parts_epoch_tracked_accounts_update; DROP TRIGGER IF EXISTS card_parts_epoch_tracked_accounts_delete;
+DROP TRIGGER IF EXISTS card_parts_epoch_projects_insert; DROP TRIGGER IF EXISTS card_parts_epoch_projects_update; DROP TRIGGER IF EXISTS card_parts_epoch_projects_delete;
+DROP TABLE IF EXISTS card_parts_epoch;
+";
 
 /// `(method, path)` of every route this module serves under `/api/v1` (kept in step with
 /// `docs/openapi.yaml` by a test).
@@ -140,7 +120,7 @@ mod seed;
 mod write;
 use assets::*;
 use publish::*;
-pub use read::{read_detail, PartsCache};
+pub use read::read_detail;
 use read::*;
 use write::*;
 pub use seed::{demo_card, seed_demo, DEMO_PROJECT_CARD};

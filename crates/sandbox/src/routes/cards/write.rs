@@ -1,6 +1,5 @@
 //! Card writes: create, update (the whole-list rules, scopes by content) and moves between stages.
 use super::*;
-use crate::auth::KeyCheck;
 
 // ---------- writes ----------
 
@@ -186,125 +185,22 @@ pub(super) async fn create(
 pub(super) async fn update(
     State(state): State<AppState>,
     caller: Caller,
-    key: KeyCheck,
     Path(id): Path<String>,
-    body: Result<AppJson<UpdateCard>, ApiError>,
+    AppJson(body): AppJson<UpdateCard>,
 ) -> ApiResult<Reply<CardEnvelope<CardDetail>>> {
-    let db = state.db();
-    // The key is checked inside the write's transaction (routes::scopes::defers_key_check); a body that
-    // does not parse is answered after the same check, so a revoked key still gets 401 first.
-    let AppJson(body) = match body {
-        Ok(body) => body,
-        Err(e) => {
-            key.verify_now(db, caller)?;
-            return Err(e);
-        }
-    };
-    let detail = db.tx(|tx| {
-        let caller = key.verify(db.key_cache(), tx, caller)?;
+    let detail = state.db().tx(|tx| {
         let account = caller.account_id.as_str();
-        if in_place(&body) {
-            // The card as it is before the write, in this transaction, with the write's fields set in
-            // memory: the same reply as reading it again after the write (tests/patch_reply.rs), one
-            // read of the card instead of two. Nothing is written yet, so its parts may come from (and
-            // go to) the cache.
-            let mut detail = read_detail_with(tx, Some(db.card_parts()), account, &id)?;
-            let cur = Current {
-                id: detail.summary.id.clone(),
-                space_id: detail.summary.space_id.clone().unwrap_or_default(),
-                stage_id: detail.summary.stage_id.clone(),
-                scheduled_at: detail.summary.scheduled_at.clone(),
-                notes: detail.notes.clone(),
-                revision: detail.revision,
-                ..Default::default()
-            };
-            require_write_scopes(&caller, &cur, &body)?;
-            let written = apply_update(tx, account, &cur, &body)?;
-            let s = &mut detail.summary;
-            if let Some(title) = written.title {
-                s.title = title;
-            }
-            if let Some(platform) = &body.platform {
-                s.platform = Some(platform.clone());
-            }
-            if let Some(ct) = &body.content_type {
-                s.content_type = Some(ct.clone());
-            }
-            if let Some(fav) = body.is_favorite {
-                s.is_favorite = fav;
-            }
-            if written.notes_changed {
-                detail.notes = body.notes.clone();
-                detail.revision += 1;
-            }
-            detail.summary.updated_at = Some(written.updated_at);
-            return Ok(detail);
-        }
         let cur = load_current_for(tx, account, &id, Some(&body))?;
         require_write_scopes(&caller, &cur, &body)?;
         apply_update(tx, account, &cur, &body)?;
+        // The reply is the card read again after the write, as `GET /cards/{id}` reads it.
         read_detail(tx, account, &id)
     })?;
     Ok(Reply(CardEnvelope { post: detail }))
 }
 
-/// A write whose reply can be the card as read before it with the written fields set in memory: it
-/// carries only fields stored as given and read back as stored (title, platform, content type,
-/// favourite, notes). Anything that moves the card, touches its posts, assets, tags, cover, schedule,
-/// archive, publication or metadata (stored as text and parsed again) reads the card after the write.
-fn in_place(u: &UpdateCard) -> bool {
-    let UpdateCard {
-        title: _,
-        platform: _,
-        content_type: _,
-        is_favorite: _,
-        notes: _,
-        expected_revision: _,
-        stage,
-        space_id,
-        archived,
-        before_card_id,
-        board_order,
-        cover_url,
-        cover_output_id,
-        cover_position,
-        tags,
-        scheduled_at,
-        published_at,
-        publish_url,
-        metadata,
-        posts,
-        assets,
-        extra: _,
-    } = u;
-    stage.is_none()
-        && space_id.is_none()
-        && archived.is_none()
-        && before_card_id.is_none()
-        && board_order.is_none()
-        && cover_url.is_none()
-        && cover_output_id.is_none()
-        && cover_position.is_none()
-        && tags.is_none()
-        && scheduled_at.is_none()
-        && published_at.is_none()
-        && publish_url.is_none()
-        && metadata.is_none()
-        && posts.is_none()
-        && assets.is_none()
-}
-
-/// What [`apply_update`] stored that a reply built in memory needs.
-pub(super) struct Written {
-    /// The title as stored (trimmed), when the write set one.
-    title: Option<String>,
-    /// The notes were replaced (and the revision went up by one).
-    notes_changed: bool,
-    updated_at: String,
-}
-
 /// Applies a card write inside the caller's transaction; any error rolls all of it back.
-pub(super) fn apply_update(tx: &Connection, account: &str, cur: &Current, upd: &UpdateCard) -> ApiResult<Written> {
+pub(super) fn apply_update(tx: &Connection, account: &str, cur: &Current, upd: &UpdateCard) -> ApiResult<()> {
     let id = cur.id.as_str();
     let now = time::now_str();
     // `sql` is a whole `UPDATE cards SET <column> = ?2 WHERE id = ?1` (a literal: the statement cache
@@ -388,7 +284,6 @@ pub(super) fn apply_update(tx: &Connection, account: &str, cur: &Current, upd: &
     }
 
     // Notes are guarded by the revision the writer read.
-    let mut notes_changed = false;
     if let Some(notes) = &upd.notes {
         let expected = upd.expected_revision.ok_or_else(|| {
             ApiError::bad(
@@ -403,7 +298,6 @@ pub(super) fn apply_update(tx: &Connection, account: &str, cur: &Current, upd: &
             });
         }
         if cur.notes.as_deref() != Some(notes.as_str()) {
-            notes_changed = true;
             tx.cached_execute(
                 "UPDATE cards SET notes = ?2, revision = revision + 1 WHERE id = ?1",
                 params![id, notes],
@@ -457,7 +351,7 @@ pub(super) fn apply_update(tx: &Connection, account: &str, cur: &Current, upd: &
         )?,
         None => set("UPDATE cards SET updated_at = ?2 WHERE id = ?1", &now)?,
     };
-    Ok(Written { title, notes_changed, updated_at: now })
+    Ok(())
 }
 
 /// Moving (fact sheet 2.8): `stage` (id, slug or name) and/or `spaceId`, then the place in the stage:
