@@ -1,12 +1,9 @@
 //! Accounts and API keys: `ch_live_` secrets stored as SHA-256, shown once, revoked at once (soft
-//! delete), and the `Caller` extractor that checks the bearer key, the rate limit and scopes.
+//! delete), and the `Caller` a live key makes (read from a request by `gate`).
 use crate::db::CachedRow as _;
 use crate::db::new_id;
 use crate::error::{ApiError, ApiResult};
-use crate::state::AppState;
 use crate::time;
-use axum::extract::FromRequestParts;
-use axum::http::request::Parts;
 use rand::distributions::Alphanumeric;
 use rand::Rng;
 use rusqlite::{params, Connection, OptionalExtension};
@@ -149,52 +146,20 @@ impl Caller {
             Err(ApiError::MissingScope(scope.to_string()))
         }
     }
-
-    /// Checks again that the key is live: long requests call it before answering, so a key revoked
-    /// while the request was in flight stops authenticating at once.
-    pub fn ensure_active(&self, state: &AppState) -> ApiResult<()> {
-        if let Some(grant_live) = crate::oauth::ensure_grant_live(state, &self.key_id) {
-            return grant_live;
-        }
-        let conn = state.db().reader()?;
-        let live: Option<i64> = conn
-            .cached_row("SELECT 1 FROM api_keys WHERE id = ?1 AND revoked_at IS NULL", [&self.key_id], |r| r.get(0))
-            .optional()?;
-        live.map(|_| ()).ok_or(ApiError::Unauthorized)
-    }
 }
 
-impl FromRequestParts<AppState> for Caller {
-    type Rejection = ApiError;
+/// The live (not revoked) key whose secret is `secret`, as the caller it makes: one indexed lookup by the
+/// secret's hash (`secret_hash` is UNIQUE).
+pub fn caller_for_secret(conn: &Connection, secret: &str) -> rusqlite::Result<Option<Caller>> {
+    live_key(conn, Sha256::digest(secret.as_bytes()).into())
+}
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        // The scope gate (routes::scopes) authenticates first and leaves the caller here, so the
-        // request is counted once against the rate limit.
-        // Taken, not copied: the handler is the one extractor of it after the gate.
-        if let Some(caller) = parts.extensions.remove::<Caller>() {
-            return Ok(caller);
-        }
-        let header = parts
-            .headers
-            .get(axum::http::header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .ok_or(ApiError::Unauthorized)?;
-        if let Some(delegated) = crate::oauth::bearer_caller(state, header)? {
-            return Ok(delegated);
-        }
-        let secret = header
-            .strip_prefix("Bearer ")
-            .or_else(|| header.strip_prefix("bearer "))
-            .map(str::trim)
-            .filter(|s| s.starts_with(KEY_PREFIX))
-            .ok_or(ApiError::Unauthorized)?;
-        // One indexed lookup by the secret's hash (`secret_hash` is UNIQUE) on a pooled reader, so a request
-        // never waits for a write: a key revoked or changed by any connection or process is seen at once.
-        let hash: [u8; 32] = Sha256::digest(secret.as_bytes()).into();
-        let caller = live_key(&*state.db().reader()?, hash)?.ok_or(ApiError::Unauthorized)?;
-        state.take_rate_token(&caller.key_id).map_err(|retry_after| ApiError::RateLimited { retry_after })?;
-        Ok(caller)
-    }
+/// Whether the key `key_id` is still live (not revoked).
+pub fn key_is_live(conn: &Connection, key_id: &str) -> rusqlite::Result<bool> {
+    let live: Option<i64> = conn
+        .cached_row("SELECT 1 FROM api_keys WHERE id = ?1 AND revoked_at IS NULL", [key_id], |r| r.get(0))
+        .optional()?;
+    Ok(live.is_some())
 }
 
 /// The live (not revoked) key whose secret hashes to `hash`, as the caller it makes.

@@ -364,7 +364,8 @@ mod tests {
     fn a_start_purges_old_codes_and_access_tokens_and_keeps_what_reuse_detection_needs() {
         let dir = std::env::temp_dir().join(format!("oauth-purge-{}", crate::db::new_id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let db = crate::db::Db::open(&dir.join("sandbox.db")).unwrap();
+        let schema = crate::db::Schema { tables: &[crate::auth::SCHEMA, SCHEMA], added_columns: &[] };
+        let db = crate::db::Db::open(&dir.join("sandbox.db"), &schema).unwrap();
         let conn = db.lock();
         let account = crate::auth::create_account(&conn, "a", 0.0).unwrap();
         for (id, revoked) in [("live", None), ("gone", Some("2026-01-01T00:00:00Z"))] {

@@ -1,5 +1,6 @@
 //! Card reads: the list with its filters and paging, and one card with its posts and assets.
 use super::*;
+use crate::tables::{board, inspiration, projects};
 
 // ---------- reads ----------
 
@@ -60,7 +61,7 @@ fn read_tags(conn: &Connection, card_id: &str) -> rusqlite::Result<Vec<String>> 
     Ok(tags)
 }
 
-pub(super) async fn list(
+pub(crate) async fn list(
     State(state): State<AppState>,
     caller: Caller,
     AppQuery(q): AppQuery<CardQuery>,
@@ -80,8 +81,8 @@ pub(super) fn list_cards(conn: &Connection, account_id: &str, q: &CardQuery) -> 
             format!("`limit` must be between 1 and {MAX_LIMIT}"),
         ));
     }
-    let space = spaces::given_or_default(conn, account_id, q.space_id.as_deref())?;
-    stages::ensure_stages(conn, account_id, &space.id)?;
+    let space = board::given_or_default(conn, account_id, q.space_id.as_deref())?;
+    board::ensure_stages(conn, account_id, &space.id)?;
     let mut conds = vec!["c.account_id = ?".to_string(), "c.space_id = ?".to_string()];
     let mut args: Vec<String> = vec![account_id.to_string(), space.id.clone()];
     // `archived=true` lists the archived cards (the archive view); otherwise they are left out.
@@ -102,7 +103,7 @@ pub(super) fn list_cards(conn: &Connection, account_id: &str, q: &CardQuery) -> 
         args.push(p.clone());
     }
     if let Some(key) = &q.stage {
-        let stage = stages::find_in_space(conn, &space.id, key)?
+        let stage = board::find_in_space(conn, &space.id, key)?
             .ok_or_else(|| unknown_stage(conn, &space, key))?;
         conds.push("c.stage_id = ?".into());
         args.push(stage.id);
@@ -160,7 +161,7 @@ pub(super) fn list_cards(conn: &Connection, account_id: &str, q: &CardQuery) -> 
 }
 
 pub(super) fn unknown_stage(conn: &Connection, space: &ResolvedSpace, key: &str) -> ApiError {
-    let valid: Vec<String> = stages::in_space(conn, &space.id)
+    let valid: Vec<String> = board::in_space(conn, &space.id)
         .map(|s| s.into_iter().map(|s| s.slug.unwrap_or(s.name)).collect())
         .unwrap_or_default();
     ApiError::InvalidValue {
@@ -174,7 +175,7 @@ pub(super) fn unknown_stage(conn: &Connection, space: &ResolvedSpace, key: &str)
     }
 }
 
-pub(super) async fn one(
+pub(crate) async fn one(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,

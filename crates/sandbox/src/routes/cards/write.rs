@@ -1,5 +1,7 @@
 //! Card writes: create, update (the whole-list rules, scopes by content) and moves between stages.
 use super::*;
+use crate::tables::cards::set_archived;
+use crate::tables::{board, generations, tags};
 
 // ---------- writes ----------
 
@@ -138,7 +140,7 @@ pub(super) fn require_write_scopes(caller: &Caller, cur: &Current, upd: &UpdateC
     Ok(())
 }
 
-pub(super) async fn create(
+pub(crate) async fn create(
     State(state): State<AppState>,
     caller: Caller,
     AppJson(body): AppJson<CreateCard>,
@@ -158,12 +160,12 @@ pub(super) async fn create(
     require_write_scopes(&caller, &Current::default(), &upd)?;
     let detail = state.db().tx(|tx| {
         let account = &caller.account_id;
-        let space = spaces::given_or_default(tx, account, body.space_id.as_deref())?;
-        stages::ensure_stages(tx, account, &space.id)?;
+        let space = board::given_or_default(tx, account, body.space_id.as_deref())?;
+        board::ensure_stages(tx, account, &space.id)?;
         let (space_id, stage_id) = match &body.stage {
             Some(key) => resolve_stage(tx, account, &space.id, key, body.space_id.as_deref())?,
             None => {
-                let first = stages::in_space(tx, &space.id)?.into_iter().next();
+                let first = board::in_space(tx, &space.id)?.into_iter().next();
                 (space.id.clone(), first.map(|s| s.id).ok_or_else(|| ApiError::internal("space without stages"))?)
             }
         };
@@ -182,7 +184,7 @@ pub(super) async fn create(
     Ok(Reply(CardEnvelope { post: detail }))
 }
 
-pub(super) async fn update(
+pub(crate) async fn update(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
@@ -234,7 +236,7 @@ pub(super) fn apply_update(tx: &Connection, account: &str, cur: &Current, upd: &
     }
     if let Some(url) = &upd.publish_url {
         if let Some(u) = url {
-            spaces::check_url("publishUrl", u)?;
+            board::check_url("publishUrl", u)?;
         }
         set("UPDATE cards SET publish_url = ?2 WHERE id = ?1", url)?;
     }
@@ -254,7 +256,7 @@ pub(super) fn apply_update(tx: &Connection, account: &str, cur: &Current, upd: &
             )?;
         }
         Some(Some(url)) => {
-            spaces::check_url("coverUrl", url)?;
+            board::check_url("coverUrl", url)?;
             tx.cached_execute(
                 "UPDATE cards SET cover_url = ?2, cover_output_id = NULL WHERE id = ?1",
                 params![id, url],
@@ -263,7 +265,7 @@ pub(super) fn apply_update(tx: &Connection, account: &str, cur: &Current, upd: &
         None => {}
     }
     if let Some(token) = &upd.cover_output_id {
-        let out = studio::resolve_output(tx, account, token, "coverOutputId")?;
+        let out = generations::resolve_output(tx, account, token, "coverOutputId")?;
         tx.cached_execute(
             "UPDATE cards SET cover_url = ?2, cover_output_id = ?3 WHERE id = ?1",
             params![id, out.url, output_token(&out)],
@@ -366,17 +368,17 @@ pub(super) fn apply_move(tx: &Connection, account: &str, cur: &Current, upd: &Up
             space.as_deref(),
         )?),
         (None, Some(space)) => {
-            let space = spaces::resolve(tx, account, space)?;
+            let space = board::resolve(tx, account, space)?;
             if space.id == cur.space_id {
                 None
             } else {
                 // The stage with the same slug in the target space, else its first stage.
-                stages::ensure_stages(tx, account, &space.id)?;
+                board::ensure_stages(tx, account, &space.id)?;
                 let slug = match &cur.stage_id {
-                    Some(s) => stages::by_id(tx, account, s)?.map(|(_, slug)| slug),
+                    Some(s) => board::by_id(tx, account, s)?.map(|(_, slug)| slug),
                     None => None,
                 };
-                let all = stages::in_space(tx, &space.id)?;
+                let all = board::in_space(tx, &space.id)?;
                 let stage = all
                     .iter()
                     .find(|s| slug.is_some() && s.slug == slug)
@@ -438,9 +440,9 @@ pub(super) fn resolve_stage(
     key: &str,
     space_id: Option<&str>,
 ) -> ApiResult<(String, String)> {
-    if let Some((stage_space, _)) = stages::by_id(tx, account, key)? {
+    if let Some((stage_space, _)) = board::by_id(tx, account, key)? {
         if let Some(given) = space_id {
-            let given = spaces::resolve(tx, account, given)?;
+            let given = board::resolve(tx, account, given)?;
             if given.id != stage_space {
                 return Err(ApiError::bad(
                     "spaceId",
@@ -450,10 +452,10 @@ pub(super) fn resolve_stage(
         }
         return Ok((stage_space, key.to_string()));
     }
-    let space = spaces::given_or_default(tx, account, Some(space_id.unwrap_or(current_space)))?;
-    stages::ensure_stages(tx, account, &space.id)?;
+    let space = board::given_or_default(tx, account, Some(space_id.unwrap_or(current_space)))?;
+    board::ensure_stages(tx, account, &space.id)?;
     let stage =
-        stages::find_in_space(tx, &space.id, key)?.ok_or_else(|| unknown_stage(tx, &space, key))?;
+        board::find_in_space(tx, &space.id, key)?.ok_or_else(|| unknown_stage(tx, &space, key))?;
     Ok((space.id, stage.id))
 }
 
@@ -463,7 +465,7 @@ pub(super) fn end_of_stage(conn: &Connection, stage_id: &str) -> rusqlite::Resul
         [stage_id],
         |r| r.get(0),
     )?;
-    Ok(max.unwrap_or(0.0) + stages::ORDER_STEP)
+    Ok(max.unwrap_or(0.0) + board::ORDER_STEP)
 }
 
 /// `(card id, board_order)` of a stage's cards in order, leaving out `except`.
@@ -486,7 +488,7 @@ pub(super) fn place_at(
     seq: Vec<(String, f64)>,
     index: usize,
 ) -> rusqlite::Result<()> {
-    match stages::slot(&seq, index) {
+    match board::slot(&seq, index) {
         Some(order) => {
             tx.cached_execute(
                 "UPDATE cards SET board_order = ?2 WHERE id = ?1",
@@ -496,7 +498,7 @@ pub(super) fn place_at(
         None => {
             let mut ids: Vec<String> = seq.into_iter().map(|(id, _)| id).collect();
             ids.insert(index, card_id.to_string());
-            stages::renumber(tx, "cards", &ids)?;
+            board::renumber(tx, "cards", &ids)?;
         }
     }
     Ok(())
