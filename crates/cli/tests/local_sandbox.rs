@@ -47,7 +47,7 @@ fn terminal_keys(dir: &Path) -> (i64, i64) {
 }
 
 fn rusqlite_open(dir: &Path) -> contentdesk_sandbox::db::Db {
-    contentdesk_sandbox::db::Db::open(&dir.join("sandbox.db")).expect("sandbox.db opens")
+    contentdesk_sandbox::db::Db::open(&dir.join("sandbox.db"), &contentdesk_sandbox::SCHEMA).expect("sandbox.db opens")
 }
 
 fn card_titles(list: &Value) -> Vec<String> {

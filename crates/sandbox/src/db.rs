@@ -1,9 +1,10 @@
 //! One SQLite file in WAL mode: one writer connection behind a mutex, and a small pool of read-only
 //! connections. In WAL mode readers do not wait for a writer (they read the last committed snapshot), so a
 //! request that only reads (authenticating the key, a card, a list) goes on while a write holds the writer
-//! or waits for it; before the pool every read queued behind the one connection's mutex. Each resource
-//! module owns its tables (`SCHEMA`); they are created here in one place. A write that returned is
-//! committed to the WAL file, so every reader sees it from then on.
+//! or waits for it; before the pool every read queued behind the one connection's mutex. The tables are
+//! the caller's ([`Schema`]: each module owns its `SCHEMA`, `service::SCHEMA` lists them); this module
+//! knows none of them. A write that returned is committed to the WAL file, so every reader sees it from
+//! then on.
 use rusqlite::{Connection, OpenFlags};
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
@@ -16,8 +17,6 @@ const IDLE_READERS: usize = 4;
 pub struct Db {
     conn: Arc<Mutex<Connection>>,
     readers: Arc<Readers>,
-    keys: Arc<crate::auth::KeyCache>,
-    card_parts: Arc<crate::routes::cards::PartsCache>,
 }
 
 struct Readers {
@@ -75,8 +74,17 @@ fn open_reader(path: &Path) -> rusqlite::Result<Connection> {
     Ok(conn)
 }
 
+/// What a file holds: every table (SQL run at each open, so `CREATE … IF NOT EXISTS` and the `DROP`s of
+/// what older builds kept), and the columns added after a table first shipped.
+pub struct Schema {
+    pub tables: &'static [&'static str],
+    /// `(table, column, declaration)`: added to a file made by an older build.
+    pub added_columns: &'static [(&'static str, &'static str, &'static str)],
+}
+
 impl Db {
-    pub fn open(path: &Path) -> rusqlite::Result<Self> {
+    /// Opens (or creates) the file and brings it to `schema`.
+    pub fn open(path: &Path, schema: &Schema) -> rusqlite::Result<Self> {
         let conn = Connection::open(path)?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
@@ -85,7 +93,7 @@ impl Db {
         // Every statement is prepared once and reused (`prepare_cached`, `cached_row`): re-preparing the
         // same SQL on every request was most of a request's cost under load.
         conn.set_prepared_statement_cache_capacity(256);
-        migrate(&conn)?;
+        migrate(&conn, schema)?;
         // The file's own path as SQLite resolved it, so readers open the very same file.
         let path = conn.path().map(PathBuf::from).unwrap_or_else(|| path.to_path_buf());
         let readers = Readers { path, idle: Mutex::new(Vec::new()) };
@@ -94,20 +102,7 @@ impl Db {
         Ok(Db {
             conn: Arc::new(Mutex::new(conn)),
             readers: Arc::new(readers),
-            keys: Arc::default(),
-            card_parts: Arc::default(),
         })
-    }
-
-    /// The live API keys read from this file, by epoch ([`crate::auth::KeyCache`]).
-    pub fn key_cache(&self) -> &crate::auth::KeyCache {
-        &self.keys
-    }
-
-    /// Cards' posts, tags and assets read from this file, by `card_parts_epoch`
-    /// ([`crate::routes::cards::PartsCache`]).
-    pub fn card_parts(&self) -> &crate::routes::cards::PartsCache {
-        &self.card_parts
     }
 
     /// The writer connection, for one short synchronous piece of work (never held across an `.await`).
@@ -172,11 +167,11 @@ impl Drop for RollbackUnlessDone<'_> {
     }
 }
 
-fn migrate(conn: &Connection) -> rusqlite::Result<()> {
-    for schema in crate::routes::SCHEMAS {
-        conn.execute_batch(schema)?;
+fn migrate(conn: &Connection, schema: &Schema) -> rusqlite::Result<()> {
+    for tables in schema.tables {
+        conn.execute_batch(tables)?;
     }
-    for (table, column, decl) in ADDED_COLUMNS {
+    for (table, column, decl) in schema.added_columns {
         let has: bool = conn.query_row(
             &format!("SELECT COUNT(*) > 0 FROM pragma_table_info('{table}') WHERE name = ?1"),
             [column],
@@ -188,14 +183,6 @@ fn migrate(conn: &Connection) -> rusqlite::Result<()> {
     }
     Ok(())
 }
-
-/// Columns added after a table first shipped: added to a sandbox file made by an older build too.
-const ADDED_COLUMNS: &[(&str, &str, &str)] = &[
-    ("knowledge_items", "tags", "TEXT NOT NULL DEFAULT '[]'"),
-    ("brand_kits", "brand_colors", "TEXT NOT NULL DEFAULT '[]'"),
-    ("brand_kits", "typography", "TEXT"),
-    ("brand_kits", "logos", "TEXT NOT NULL DEFAULT '[]'"),
-];
 
 /// A new record id.
 pub fn new_id() -> String {
@@ -235,7 +222,7 @@ mod tests {
     fn open() -> (Db, PathBuf) {
         let dir = std::env::temp_dir().join(format!("contentdesk-db-test-{}", new_id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let db = Db::open(&dir.join("t.db")).unwrap();
+        let db = Db::open(&dir.join("t.db"), &Schema { tables: &[], added_columns: &[] }).unwrap();
         db.lock().execute_batch("CREATE TABLE t (x INTEGER)").unwrap();
         (db, dir)
     }

@@ -5,13 +5,6 @@ use contentdesk_sandbox::{auth, seed, AppState, Config, RateLimit, RenderTimes};
 use std::path::PathBuf;
 use std::time::Duration;
 
-// The standalone sandbox's allocator (the desktop app, which embeds the library, keeps its own): a card
-// read and write makes a few hundred small allocations per request, and glibc's malloc and free were a
-// quarter of a PATCH /cards/{id}'s instructions (callgrind). Built without transparent huge pages
-// (`no_thp`): with them its arena held 12 MB more at idle; without, 1.5 MB more than glibc's malloc.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 #[derive(Parser)]
 #[command(name = "contentdesk-sandbox", about = "A local Content Production Service API v1 for Content Desk")]
 struct Cli {

@@ -42,13 +42,13 @@ pub fn seed_demo(state: &AppState, opts: &DemoOptions) -> rusqlite::Result<DemoS
             return Ok(DemoSeed { account_id, created: false });
         }
         let account_id = auth::create_account(tx, "Demo creator", DEMO_CREDITS)?;
-        routes::connected_accounts::seed_demo(tx, &account_id, opts)?;
-        routes::inspiration::seed_demo(tx, &account_id, opts)?;
-        routes::studio::seed_demo(tx, &account_id, opts)?;
-        routes::cards::seed_demo(tx, &account_id, opts)?;
-        routes::projects::seed_demo(tx, &account_id, opts)?;
-        routes::brand_kits::seed_demo(tx, &account_id, opts)?;
-        routes::knowledge::seed_demo(tx, &account_id, opts)?;
+        routes::connected_accounts::seed_demo(tx, &account_id)?;
+        routes::inspiration::seed_demo(tx, &account_id)?;
+        routes::studio::seed_demo(tx, &account_id)?;
+        routes::cards::seed_demo(tx, &account_id, opts.extra_cards)?;
+        routes::projects::seed_demo(tx, &account_id)?;
+        routes::brand_kits::seed_demo(tx, &account_id)?;
+        routes::knowledge::seed_demo(tx, &account_id)?;
         tx.execute(
             "INSERT INTO seed_marks (name, account_id, created_at) VALUES ('demo', ?1, ?2)",
             params![account_id, time::now_str()],

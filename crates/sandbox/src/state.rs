@@ -2,7 +2,6 @@
 use crate::config::Config;
 use crate::db::Db;
 use std::collections::HashMap;
-use std::path::Path;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Instant;
 
@@ -22,12 +21,9 @@ struct Inner {
 }
 
 impl AppState {
-    /// Opens (or creates) the SQLite file and brings its schema up to date.
-    pub fn open(path: &Path, config: Config) -> rusqlite::Result<Self> {
-        Ok(Self::with_db(Db::open(path)?, config))
-    }
-
-    fn with_db(db: Db, config: Config) -> Self {
+    /// The state over an open database (`AppState::open`, in `service.rs`, opens the file with every
+    /// table of the sandbox).
+    pub fn new(db: Db, config: Config) -> Self {
         AppState {
             inner: Arc::new(Inner {
                 db,
@@ -64,7 +60,7 @@ impl AppState {
 
     /// [`Self::take_rate_token`] against another limit (the OAuth endpoints' per-address one); the
     /// windows are shared, so `key_id`s of different limits must not collide (prefix them).
-    pub fn take_rate_token_within(&self, key_id: &str, limit: Option<crate::RateLimit>) -> Result<(), f64> {
+    pub fn take_rate_token_within(&self, key_id: &str, limit: Option<crate::config::RateLimit>) -> Result<(), f64> {
         let Some(limit) = limit else { return Ok(()) };
         let mut windows = self.inner.windows.lock().unwrap_or_else(|e| e.into_inner());
         let now = Instant::now();
@@ -90,7 +86,7 @@ impl AppState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::RateLimit;
+    use crate::config::RateLimit;
     use std::time::Duration;
 
     fn state() -> (AppState, std::path::PathBuf) {

@@ -3,7 +3,6 @@
 mod common;
 use api_types::scopes;
 use common::{msg, Http, TestSandbox};
-use contentdesk_sandbox::routes::inspiration;
 use serde_json::Value;
 
 fn ids(v: &Value, list: &str) -> Vec<String> {
@@ -321,7 +320,7 @@ async fn another_accounts_tracked_accounts_and_content_are_404() {
     let (_, v) = http.get(&other, "/accounts").await;
     assert!(v["accounts"].as_array().unwrap().is_empty());
     let conn = sb.state().db().lock();
-    assert!(inspiration::content_for_card(&conn, &other_id, &content)
+    assert!(contentdesk_sandbox::tables::inspiration::content_for_card(&conn, &other_id, &content)
         .unwrap()
         .is_none());
 }
@@ -333,7 +332,7 @@ async fn content_for_card_gives_the_posts_figures() {
     let (_, v) = http.get(&sb.key, "/content?limit=1").await;
     let post = v["outliers"][0].clone();
     let conn = sb.state().db().lock();
-    let fig = inspiration::content_for_card(&conn, &sb.account_id, post["id"].as_str().unwrap())
+    let fig = contentdesk_sandbox::tables::inspiration::content_for_card(&conn, &sb.account_id, post["id"].as_str().unwrap())
         .unwrap()
         .unwrap();
     assert_eq!(fig.creator.as_deref(), post["sourceCreator"].as_str());
@@ -346,10 +345,10 @@ async fn content_for_card_gives_the_posts_figures() {
     assert_eq!(fig.engagement_rate, post["engagementRate"].as_f64());
     assert_eq!(fig.thumbnail_url.as_deref(), post["thumbnailUrl"].as_str());
     assert_eq!(fig.published_at.as_deref(), post["publishedAt"].as_str());
-    assert!(inspiration::content_for_card(&conn, &sb.account_id, "nope")
+    assert!(contentdesk_sandbox::tables::inspiration::content_for_card(&conn, &sb.account_id, "nope")
         .unwrap()
         .is_none());
-    let ids = inspiration::content_ids(&conn, &sb.account_id).unwrap();
+    let ids = contentdesk_sandbox::tables::inspiration::content_ids(&conn, &sb.account_id).unwrap();
     assert_eq!(
         ids[0],
         post["id"].as_str().unwrap(),

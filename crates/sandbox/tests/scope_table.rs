@@ -4,12 +4,13 @@
 //! The expected scopes below are written out by hand from spec §5 (the scope table) and fact sheet 1.4
 //! (card/space/stage/connected-account/model/media reads need no scope; brand-kit, knowledge, inspiration
 //! and performance reads need `brandkit:read`; `POST /archive` needs `favorites:write`; projects need
-//! `editor:read`/`editor:write`). They are deliberately not imported from the gate's own table
-//! (`routes::scopes::REQUIRED`), so a wrong row there fails here.
+//! `editor:read`/`editor:write`). They are deliberately not imported from the sandbox's one route
+//! declaration (`routes::API`, which the gate reads), so a wrong row there fails here.
 mod common;
 use api_types::scopes;
 use common::{msg, Http, TestSandbox};
-use contentdesk_sandbox::routes::{route_table, scopes as gate};
+use contentdesk_sandbox::gate::required_for;
+use contentdesk_sandbox::routes::{route_table, API};
 use serde_json::json;
 
 /// Every served route and the scopes it needs (all of them), independent of the sandbox's gate.
@@ -81,12 +82,20 @@ const EXPECTED: &[(&str, &str, &[&str])] = &[
 ];
 
 fn expected(method: &str, path: &str) -> &'static [&'static str] {
-    let norm = gate::normalise(path);
+    let norm = normalise(path);
     EXPECTED
         .iter()
         .find(|(m, p, _)| *m == method && *p == norm)
         .map(|(_, _, s)| *s)
         .unwrap_or_else(|| panic!("{method} {path} is served but has no row in EXPECTED: decide its scope"))
+}
+
+/// `/cards/{id}` and `/cards/{cardId}` are the same route: `/cards/{}`.
+fn normalise(path: &str) -> String {
+    path.split('/')
+        .map(|seg| if seg.starts_with('{') && seg.ends_with('}') { "{}" } else { seg })
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 fn concrete(path: &str) -> String {
@@ -99,7 +108,7 @@ fn concrete(path: &str) -> String {
 #[test]
 fn every_served_route_has_one_expected_row_and_every_row_is_served() {
     let served: Vec<String> =
-        route_table().iter().map(|(m, p)| format!("{m} {}", gate::normalise(p))).collect();
+        route_table().iter().map(|(m, p)| format!("{m} {}", normalise(p))).collect();
     let rows: Vec<String> = EXPECTED.iter().map(|(m, p, _)| format!("{m} {p}")).collect();
     let missing: Vec<&String> = served.iter().filter(|r| !rows.contains(r)).collect();
     let stray: Vec<&String> = rows.iter().filter(|r| !served.contains(r)).collect();
@@ -150,15 +159,17 @@ async fn every_endpoint_times_every_scope() {
 }
 
 #[test]
-fn the_scope_table_names_only_served_routes() {
-    let served: Vec<String> =
-        route_table().iter().map(|(m, p)| format!("{m} {}", gate::normalise(p))).collect();
-    let stray: Vec<String> = gate::REQUIRED
-        .iter()
-        .map(|(m, p, _)| format!("{m} {}", gate::normalise(p)))
-        .filter(|r| !served.contains(r))
-        .collect();
-    assert!(stray.is_empty(), "scope table entries with no route: {stray:?}");
+fn the_declared_scopes_are_the_expected_ones() {
+    let mut wrong = Vec::new();
+    for (method, path, scopes) in API {
+        let (mut declared, mut want) = (scopes.to_vec(), expected(method, path).to_vec());
+        declared.sort();
+        want.sort();
+        if declared != want {
+            wrong.push(format!("{method} {path}: declared {declared:?}, expected {want:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
 #[tokio::test]
@@ -257,9 +268,9 @@ async fn head_and_options_are_gated_like_get() {
 
 #[test]
 fn the_gate_reads_head_as_get_and_other_methods_as_every_scope_of_the_path() {
-    assert_eq!(&*gate::required_for("HEAD", "/projects"), &[scopes::EDITOR_READ]);
-    let mut opts = gate::required_for("OPTIONS", "/projects").to_vec();
+    assert_eq!(&*required_for(API, "HEAD", "/projects"), &[scopes::EDITOR_READ]);
+    let mut opts = required_for(API, "OPTIONS", "/projects").to_vec();
     opts.sort();
     assert_eq!(opts, vec![scopes::EDITOR_READ, scopes::EDITOR_WRITE]);
-    assert!(gate::required_for("OPTIONS", "/cards").contains(&scopes::PLANNER_WRITE));
+    assert!(required_for(API, "OPTIONS", "/cards").contains(&scopes::PLANNER_WRITE));
 }

@@ -15,7 +15,7 @@ use super::clients;
 use super::{now_s, CODE_TTL_S};
 use crate::auth;
 use crate::db::CachedRow as _;
-use crate::routes::cli_auth::{escape, frame, secret};
+use crate::pages::{escape, frame, secret};
 use crate::state::AppState;
 use axum::extract::{Query, State};
 use axum::http::{header, HeaderValue, StatusCode};

@@ -10,14 +10,7 @@ use api_types::{Deleted, ErrorBody, OAuthGrant};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{delete, get};
-use axum::{Json, Router};
-
-pub const ROUTES: &[(&str, &str)] = &[("GET", "/oauth/grants"), ("DELETE", "/oauth/grants/{id}")];
-
-pub fn router() -> Router<AppState> {
-    Router::new().route("/oauth/grants", get(list)).route("/oauth/grants/{id}", delete(revoke))
-}
+use axum::Json;
 
 fn key_only(caller: &Caller) -> Option<Response> {
     caller.key_id.starts_with(CALLER_PREFIX).then(|| {
@@ -31,7 +24,7 @@ fn key_only(caller: &Caller) -> Option<Response> {
     })
 }
 
-async fn list(State(state): State<AppState>, caller: Caller) -> ApiResult<Response> {
+pub(crate) async fn list(State(state): State<AppState>, caller: Caller) -> ApiResult<Response> {
     if let Some(r) = key_only(&caller) {
         return Ok(r);
     }
@@ -54,7 +47,7 @@ async fn list(State(state): State<AppState>, caller: Caller) -> ApiResult<Respon
     Ok(Json(grants).into_response())
 }
 
-async fn revoke(State(state): State<AppState>, caller: Caller, Path(id): Path<String>) -> ApiResult<Response> {
+pub(crate) async fn revoke(State(state): State<AppState>, caller: Caller, Path(id): Path<String>) -> ApiResult<Response> {
     if let Some(r) = key_only(&caller) {
         return Ok(r);
     }

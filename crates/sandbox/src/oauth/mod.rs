@@ -315,7 +315,7 @@ pub fn bearer_caller(state: &AppState, header: &str) -> ApiResult<Option<Caller>
     let key_id = format!("{CALLER_PREFIX}{}", row.grant_id);
     state.take_rate_token(&key_id).map_err(|retry_after| ApiError::RateLimited { retry_after })?;
     touch(state, &row.grant_id, now)?;
-    Ok(Some(Caller { account_id: row.account_id, key_id, scopes: row.scopes.into() }))
+    Ok(Some(Caller { account_id: row.account_id, key_id, scopes: row.scopes }))
 }
 
 /// Records the grant's last use, at most once a minute (a write per call would queue every delegated
@@ -364,7 +364,8 @@ mod tests {
     fn a_start_purges_old_codes_and_access_tokens_and_keeps_what_reuse_detection_needs() {
         let dir = std::env::temp_dir().join(format!("oauth-purge-{}", crate::db::new_id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let db = crate::db::Db::open(&dir.join("sandbox.db")).unwrap();
+        let schema = crate::db::Schema { tables: &[crate::auth::SCHEMA, SCHEMA], added_columns: &[] };
+        let db = crate::db::Db::open(&dir.join("sandbox.db"), &schema).unwrap();
         let conn = db.lock();
         let account = crate::auth::create_account(&conn, "a", 0.0).unwrap();
         for (id, revoked) in [("live", None), ("gone", Some("2026-01-01T00:00:00Z"))] {

@@ -1,49 +1,13 @@
 //! `GET /account/balance` and its alias `/balance`: a 200 proves the key works.
-use crate::db::CachedRow as _;
 use crate::auth::Caller;
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::state::AppState;
 use api_types::Balance;
 use axum::extract::State;
-use axum::routing::get;
-use axum::{Json, Router};
-use rusqlite::{params, Connection, OptionalExtension};
+use axum::Json;
+use crate::tables::accounts::read_balance;
 
-/// `(method, path)` of every route this module serves under `/api/v1`.
-pub const ROUTES: &[(&str, &str)] = &[("GET", "/account/balance"), ("GET", "/balance")];
-
-pub fn router() -> Router<AppState> {
-    Router::new().route("/account/balance", get(balance)).route("/balance", get(balance))
-}
-
-async fn balance(State(state): State<AppState>, caller: Caller) -> ApiResult<Json<Balance>> {
+pub(crate) async fn balance(State(state): State<AppState>, caller: Caller) -> ApiResult<Json<Balance>> {
     let conn = state.db().reader()?;
     read_balance(&conn, &caller.account_id).map(Json)
-}
-
-pub fn read_balance(conn: &Connection, account_id: &str) -> ApiResult<Balance> {
-    conn.cached_row(
-        "SELECT balance, tier, auto_topup FROM accounts WHERE id = ?1",
-        [account_id],
-        |r| Ok(Balance { balance: r.get(0)?, tier: r.get(1)?, auto_topup_enabled: r.get::<_, i64>(2)? != 0 }),
-    )
-    .optional()?
-    .ok_or_else(|| ApiError::not_found("Account"))
-}
-
-/// Takes `credits` from the account, or 402 with the balance and what was needed; nothing is taken
-/// then. Call inside the transaction that records what was bought.
-pub fn charge(conn: &Connection, account_id: &str, credits: f64) -> ApiResult<f64> {
-    let balance: f64 = conn.cached_row("SELECT balance FROM accounts WHERE id = ?1", [account_id], |r| r.get(0))?;
-    if balance + 1e-9 < credits {
-        return Err(ApiError::InsufficientCredits { balance, required: credits });
-    }
-    conn.execute("UPDATE accounts SET balance = balance - ?2 WHERE id = ?1", params![account_id, credits])?;
-    Ok(balance - credits)
-}
-
-/// Gives `credits` back (a failed render).
-pub fn refund(conn: &Connection, account_id: &str, credits: f64) -> rusqlite::Result<()> {
-    conn.execute("UPDATE accounts SET balance = balance + ?2 WHERE id = ?1", params![account_id, credits])?;
-    Ok(())
 }

@@ -4,25 +4,16 @@
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::AppJson;
-use crate::routes::{brand_kits, cards, projects, spaces};
 use crate::state::AppState;
 use api_types::{ArchiveRequest, ArchiveResult, ARCHIVE_ASSET_TYPES};
 use axum::extract::State;
-use axum::routing::post;
-use axum::{Json, Router};
+use axum::Json;
+use crate::tables::{board, brand_kits, cards, projects};
 
 /// Archiving has no table of its own: it stamps the record's own `archived_at`.
 pub const SCHEMA: &str = "";
 
-/// `(method, path)` of every route this module serves under `/api/v1` (kept in step with
-/// `docs/openapi.yaml` by a test).
-pub const ROUTES: &[(&str, &str)] = &[("POST", "/archive")];
-
-pub fn router() -> Router<AppState> {
-    Router::new().route("/archive", post(archive))
-}
-
-async fn archive(
+pub(crate) async fn archive(
     State(state): State<AppState>,
     caller: Caller,
     AppJson(body): AppJson<ArchiveRequest>,
@@ -31,7 +22,7 @@ async fn archive(
     let account = &caller.account_id;
     state.db().tx(|tx| match body.asset_type.as_str() {
         "card" => cards::set_archived(tx, account, &body.id, archived),
-        "space" => spaces::set_archived(tx, account, &body.id, archived),
+        "space" => board::set_archived(tx, account, &body.id, archived),
         "project" => projects::set_archived(tx, account, &body.id, archived),
         "brand_kit" | "brand_kit_section" => {
             brand_kits::set_archived(tx, account, &body.asset_type, &body.id, archived)

@@ -9,16 +9,15 @@
 //! request (a keyed hash of port, state and label with this process's secret), so another site cannot post
 //! it blind; the page may not be framed; the redirect goes only to the loopback address.
 use crate::auth;
+use crate::pages::{escape, frame, secret};
 use crate::state::AppState;
 use axum::extract::{Query, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
-use rand::RngCore;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
-use std::sync::OnceLock;
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/cli/auth", get(page).post(decide)).route("/cli/auth/done", get(done))
@@ -43,34 +42,11 @@ struct Decision {
     scopes: Vec<String>,
 }
 
-/// This process's secret for the form token (the OAuth consent form's too).
-pub(crate) fn secret() -> &'static [u8; 32] {
-    static SECRET: OnceLock<[u8; 32]> = OnceLock::new();
-    SECRET.get_or_init(|| {
-        let mut s = [0u8; 32];
-        rand::thread_rng().fill_bytes(&mut s);
-        s
-    })
-}
-
 fn token(port: u16, state: &str, label: &str) -> String {
     let mut h = Sha256::new();
     h.update(secret());
     h.update(format!("{port}\n{state}\n{label}").as_bytes());
     hex::encode(h.finalize())
-}
-
-pub(crate) fn escape(s: &str) -> String {
-    s.chars()
-        .map(|c| match c {
-            '&' => "&amp;".into(),
-            '<' => "&lt;".into(),
-            '>' => "&gt;".into(),
-            '"' => "&quot;".into(),
-            '\'' => "&#39;".into(),
-            c => c.to_string(),
-        })
-        .collect()
 }
 
 fn check(port: Option<&str>, state: Option<&str>, label: Option<&str>) -> Result<(u16, String, String), String> {
@@ -102,17 +78,6 @@ fn html(status: StatusCode, body: String) -> Response {
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
     r
-}
-
-pub(crate) fn frame(title: &str, inner: &str) -> String {
-    format!(
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\">\
-<title>{t}</title><style>body{{font:16px/1.5 system-ui,sans-serif;max-width:34rem;margin:3rem auto;padding:0 1rem;color:#1d2330}}\
-h1{{font-size:1.4rem}}fieldset{{border:1px solid #d5dae3;border-radius:8px;margin:1rem 0}}label{{display:block;margin:.3rem 0}}\
-code{{background:#f1f3f6;padding:0 .3rem;border-radius:4px}}.buttons{{display:flex;gap:.6rem}}button{{font:inherit;padding:.45rem 1rem;border-radius:7px;border:1px solid #b8c0cc;background:#fff}}\
-button.primary{{background:#3559e0;color:#fff;border-color:#3559e0}}.error{{color:#a11d2b}}</style></head><body>{inner}</body></html>",
-        t = escape(title)
-    )
 }
 
 fn problem(message: &str) -> Response {
@@ -272,8 +237,4 @@ mod tests {
         assert_ne!(t, token(52000, "s1s1s1s1s1s1s1s1", "desk"));
     }
 
-    #[test]
-    fn labels_are_escaped() {
-        assert_eq!(escape("<script>\"x\"&'"), "&lt;script&gt;&quot;x&quot;&amp;&#39;");
-    }
 }

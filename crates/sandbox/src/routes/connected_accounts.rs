@@ -1,17 +1,16 @@
 //! Connected accounts: the publishing accounts a card's posts name (fact sheet 2.16, 3.11). Read only —
 //! connecting is an in-app OAuth flow — and the stored credential column is never selected, so no reply
 //! can carry it. Reads need no scope (docs/api.md).
-use crate::db::CachedRow as _;
 use crate::auth::Caller;
 use crate::db::new_id;
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
 use crate::time;
-use api_types::{ConnectedAccount, ConnectedAccountEnvelope, ConnectedAccountList, PLATFORMS};
+use api_types::{ConnectedAccountEnvelope, ConnectedAccountList, PLATFORMS};
 use axum::extract::{Path, State};
-use axum::routing::get;
-use axum::{Json, Router};
-use rusqlite::{params, Connection, OptionalExtension, Row};
+use axum::Json;
+use rusqlite::{params, Connection};
+use crate::tables::connected_accounts::{COLS, find, from_row};
 
 pub const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS connected_accounts (
@@ -33,41 +32,7 @@ CREATE TABLE IF NOT EXISTS connected_accounts (
 CREATE INDEX IF NOT EXISTS connected_accounts_by_account ON connected_accounts(account_id);
 ";
 
-/// `(method, path)` of every route this module serves under `/api/v1` (kept in step with
-/// `docs/openapi.yaml` by a test).
-pub const ROUTES: &[(&str, &str)] = &[
-    ("GET", "/connected-accounts"),
-    ("GET", "/connected-accounts/{id}"),
-];
-
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/connected-accounts", get(list))
-        .route("/connected-accounts/{id}", get(one))
-}
-
-/// The columns a read may see; `credentials_enc` is deliberately absent.
-const COLS: &str = "id, platform, platform_account_id, account_name, account_handle, account_url, \
-                    connection_status, connection_type, capabilities, is_default, created_at";
-
-fn from_row(r: &Row) -> rusqlite::Result<ConnectedAccount> {
-    let caps: Option<String> = r.get(8)?;
-    Ok(ConnectedAccount {
-        id: r.get(0)?,
-        platform: r.get(1)?,
-        account_id: r.get(2)?,
-        account_name: r.get(3)?,
-        account_handle: r.get(4)?,
-        account_url: r.get(5)?,
-        connection_status: r.get(6)?,
-        connection_type: r.get(7)?,
-        capabilities: caps.and_then(|c| serde_json::from_str(&c).ok()),
-        is_default: r.get::<_, i64>(9)? != 0,
-        created_at: r.get(10)?,
-    })
-}
-
-async fn list(
+pub(crate) async fn list(
     State(state): State<AppState>,
     caller: Caller,
 ) -> ApiResult<Json<ConnectedAccountList>> {
@@ -83,7 +48,7 @@ async fn list(
     Ok(Json(ConnectedAccountList { accounts }))
 }
 
-async fn one(
+pub(crate) async fn one(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
@@ -94,40 +59,10 @@ async fn one(
     Ok(Json(ConnectedAccountEnvelope { account }))
 }
 
-/// The caller's connected account `id`, if it is theirs.
-pub fn find(
-    conn: &Connection,
-    account_id: &str,
-    id: &str,
-) -> rusqlite::Result<Option<ConnectedAccount>> {
-    conn.cached_row(
-        &format!("SELECT {COLS} FROM connected_accounts WHERE id = ?1 AND account_id = ?2"),
-        params![id, account_id],
-        from_row,
-    )
-    .optional()
-}
-
-/// The account's default connected account for `platform` (the demo seed uses it for posts).
-pub fn default_for(
-    conn: &Connection,
-    account_id: &str,
-    platform: &str,
-) -> rusqlite::Result<Option<String>> {
-    conn.cached_row(
-        "SELECT id FROM connected_accounts WHERE account_id = ?1 AND platform = ?2
-         ORDER BY is_default DESC, created_at, rowid LIMIT 1",
-        params![account_id, platform],
-        |r| r.get(0),
-    )
-    .optional()
-}
-
 /// One connected account per publishing platform (every platform but `general`, which has none).
 pub fn seed_demo(
     conn: &Connection,
     account_id: &str,
-    _opts: &crate::seed::DemoOptions,
 ) -> rusqlite::Result<()> {
     let now = time::now_str();
     let mut stmt = conn.prepare_cached(

@@ -9,21 +9,13 @@
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::AppQuery;
-use crate::routes::{media, studio};
 use crate::state::AppState;
 use crate::time;
 use api_types::{MediaList, MediaQuery, MediaSummary};
 use axum::extract::State;
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::Json;
 use rusqlite::Connection;
-
-/// `(method, path)` of every route this module serves under `/api/v1`.
-pub const ROUTES: &[(&str, &str)] = &[("GET", "/media")];
-
-pub fn router() -> Router<AppState> {
-    Router::new().route("/media", get(list))
-}
+use crate::tables::{files, generations};
 
 const DEFAULT_LIMIT: u32 = 50;
 const MAX_LIMIT: u32 = 100;
@@ -124,7 +116,7 @@ impl Filter {
     }
 }
 
-async fn list(
+pub(crate) async fn list(
     State(state): State<AppState>,
     caller: Caller,
     AppQuery(q): AppQuery<MediaQuery>,
@@ -150,7 +142,7 @@ fn settle_due(conn: &Connection, account_id: &str) -> rusqlite::Result<()> {
         rows.collect::<Result<_, _>>()?
     };
     for id in due {
-        studio::settle(conn, &id)?;
+        generations::settle(conn, &id)?;
     }
     Ok(())
 }
@@ -203,7 +195,7 @@ fn list_media(conn: &Connection, origin: &str, account_id: &str, f: &Filter) -> 
         let uploaded = source == "upload" || source == "import";
         let url = match (external_url, file_name) {
             (Some(url), _) => Some(url),
-            (None, Some(name)) => Some(media::file_url(origin, &name)),
+            (None, Some(name)) => Some(files::file_url(origin, &name)),
             (None, None) => None,
         };
         let (kind, library_source) = match source.as_str() {

@@ -5,348 +5,26 @@
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::AppQuery;
-use crate::state::AppState;
 use api_types::{
-    ContentType, ModelCapabilities, ModelInfo, ModelKind, ModelList, NumRange, Voice, VoiceList,
+    ContentType, ModelInfo, ModelList, Voice, VoiceList,
 };
 use axum::extract::Path;
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::Json;
 use serde::Deserialize;
+use crate::tables::models::{all_models, all_voices, find_model, find_voice};
 
 pub const SCHEMA: &str = "";
 
-/// `(method, path)` of every route this module serves under `/api/v1`.
-pub const ROUTES: &[(&str, &str)] = &[
-    ("GET", "/models"),
-    ("GET", "/models/{modelId}"),
-    ("GET", "/voices"),
-    ("GET", "/voices/{voiceId}"),
-];
-
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/models", get(list_models))
-        .route("/models/{modelId}", get(get_model))
-        .route("/voices", get(list_voices))
-        .route("/voices/{voiceId}", get(get_voice))
-}
-
-const IMAGE_ASPECTS: &[&str] = &[
-    "1:1", "16:9", "9:16", "4:3", "3:4", "4:5", "5:4", "3:2", "2:3", "21:9",
-];
-
-fn strings(v: &[&str]) -> Vec<String> {
-    v.iter().map(|s| s.to_string()).collect()
-}
-
-fn range(min: f64, max: f64) -> Option<NumRange> {
-    Some(NumRange { min, max })
-}
-
-struct Entry {
-    id: &'static str,
-    name: &'static str,
-    description: &'static str,
-    content_type: ContentType,
-    kind: ModelKind,
-    tags: &'static [&'static str],
-    is_default: bool,
-    caps: ModelCapabilities,
-}
-
-fn image_model(
-    id: &'static str,
-    name: &'static str,
-    description: &'static str,
-    resolutions: &[&str],
-    refs: u32,
-) -> Entry {
-    Entry {
-        id,
-        name,
-        description,
-        content_type: ContentType::Image,
-        kind: ModelKind::Generate,
-        tags: &["text-to-image", "image-to-image"],
-        is_default: false,
-        caps: ModelCapabilities {
-            output_type: Some("image".into()),
-            prompt_mode: Some("required".into()),
-            aspect_ratios: strings(IMAGE_ASPECTS),
-            resolutions: strings(resolutions),
-            max_outputs: Some(4),
-            max_reference_images: Some(refs),
-            prompt_max_chars: Some(5000),
-            ..Default::default()
-        },
-    }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn video_model(
-    id: &'static str,
-    name: &'static str,
-    description: &'static str,
-    aspects: &[&str],
-    resolutions: &[&str],
-    seconds: (f64, f64),
-    refs: u32,
-    negative: bool,
-) -> Entry {
-    Entry {
-        id,
-        name,
-        description,
-        content_type: ContentType::Video,
-        kind: ModelKind::Generate,
-        tags: &["text-to-video", "image-to-video"],
-        is_default: false,
-        caps: ModelCapabilities {
-            output_type: Some("video".into()),
-            prompt_mode: Some("required".into()),
-            aspect_ratios: strings(aspects),
-            resolutions: strings(resolutions),
-            duration_seconds: range(seconds.0, seconds.1),
-            max_outputs: Some(4),
-            max_reference_images: Some(refs),
-            start_frame: true,
-            end_frame: true,
-            negative_prompt: negative,
-            prompt_max_chars: Some(2500),
-            ..Default::default()
-        },
-    }
-}
-
-fn lip_sync_model(
-    id: &'static str,
-    name: &'static str,
-    description: &'static str,
-    resolutions: &[&str],
-) -> Entry {
-    Entry {
-        id,
-        name,
-        description,
-        content_type: ContentType::Video,
-        kind: ModelKind::LipSync,
-        tags: &["lip-sync", "avatar"],
-        is_default: false,
-        caps: ModelCapabilities {
-            output_type: Some("video".into()),
-            // The prompt is an optional motion hint.
-            prompt_mode: Some("optional".into()),
-            resolutions: strings(resolutions),
-            // Length of the speech, from `durationSeconds`.
-            duration_seconds: range(1.0, 60.0),
-            max_outputs: Some(1),
-            max_reference_images: Some(1),
-            voice: true,
-            text: true,
-            audio_reference: true,
-            prompt_max_chars: Some(1000),
-            ..Default::default()
-        },
-    }
-}
-
-fn entries() -> Vec<Entry> {
-    let mut nano = image_model(
-        "nano-banana-2",
-        "Nano Banana 2",
-        "Fast, general-purpose image model with strong prompt following and reference editing.",
-        &["1K", "2K", "4K"],
-        14,
-    );
-    nano.is_default = true;
-    let mut veo = video_model(
-        "veo-3.1-fast",
-        "Veo 3.1 Fast",
-        "Quick cinematic clips from text or a start frame.",
-        &["16:9", "9:16"],
-        &["720p", "1080p"],
-        (4.0, 8.0),
-        3,
-        true,
-    );
-    veo.is_default = true;
-    let tts = Entry {
-        id: "elevenlabs-tts",
-        name: "ElevenLabs Text to Speech",
-        description: "Speaks `text` in the chosen voice.",
-        content_type: ContentType::Audio,
-        kind: ModelKind::Voice,
-        tags: &["text-to-speech"],
-        is_default: true,
-        caps: ModelCapabilities {
-            output_type: Some("voice".into()),
-            prompt_mode: Some("none".into()),
-            voice: true,
-            text: true,
-            max_outputs: Some(1),
-            ..Default::default()
-        },
-    };
-    vec![
-        nano,
-        image_model(
-            "nano-banana-pro",
-            "Nano Banana Pro",
-            "Highest-fidelity image model: text rendering, detail, complex scenes.",
-            &["1K", "2K", "4K"],
-            14,
-        ),
-        image_model(
-            "seedream-5-lite",
-            "Seedream 5 Lite",
-            "Light, quick photoreal image model.",
-            &["2K", "4K"],
-            10,
-        ),
-        image_model("flux-2-pro", "FLUX.2 Pro", "Precise, photographic image model.", &["1K", "2K"], 8),
-        Entry {
-            id: "topaz-image-upscale",
-            name: "Topaz Image Upscale",
-            description: "Upscales one image (`references.images`).",
-            content_type: ContentType::Image,
-            kind: ModelKind::Upscale,
-            tags: &["upscale"],
-            is_default: false,
-            caps: ModelCapabilities {
-                output_type: Some("image".into()),
-                prompt_mode: Some("none".into()),
-                resolutions: strings(&["2K", "4K"]),
-                max_outputs: Some(1),
-                max_reference_images: Some(1),
-                ..Default::default()
-            },
-        },
-        veo,
-        video_model(
-            "kling-3.0",
-            "Kling 3.0",
-            "Expressive motion, start and end frames, negative prompts.",
-            &["16:9", "9:16", "1:1"],
-            &["720p", "1080p"],
-            (3.0, 15.0),
-            4,
-            true,
-        ),
-        video_model(
-            "seedance-2-fast",
-            "Seedance 2 Fast",
-            "Fast multi-ratio video model.",
-            &["16:9", "9:16", "1:1", "4:3", "3:4", "21:9"],
-            &["480p", "720p"],
-            (4.0, 12.0),
-            4,
-            false,
-        ),
-        Entry {
-            id: "topaz-video-upscale",
-            name: "Topaz Video Upscale",
-            description: "Upscales one video (`references.videos`); `duration` is the source length.",
-            content_type: ContentType::Video,
-            kind: ModelKind::Upscale,
-            tags: &["upscale"],
-            is_default: false,
-            caps: ModelCapabilities {
-                output_type: Some("video".into()),
-                prompt_mode: Some("none".into()),
-                resolutions: strings(&["1080p", "4K"]),
-                duration_seconds: range(1.0, 60.0),
-                max_outputs: Some(1),
-                max_reference_images: Some(0),
-                ..Default::default()
-            },
-        },
-        lip_sync_model(
-            "infinitalk",
-            "InfiniTalk",
-            "Lip-syncs a portrait (`references.images`) to a clip (`references.audio`) or to `text` in a voice.",
-            &["480p", "720p"],
-        ),
-        lip_sync_model(
-            "kling-ai-avatar",
-            "Kling AI Avatar",
-            "Talking avatar from a portrait and speech.",
-            &["720p", "1080p"],
-        ),
-        tts,
-        Entry {
-            id: "elevenlabs-music",
-            name: "ElevenLabs Music",
-            description: "Music from a prompt; `durationSeconds` sets the length.",
-            content_type: ContentType::Audio,
-            kind: ModelKind::Generate,
-            tags: &["music"],
-            is_default: false,
-            caps: ModelCapabilities {
-                output_type: Some("audio".into()),
-                prompt_mode: Some("required".into()),
-                duration_seconds: range(10.0, 120.0),
-                max_outputs: Some(1),
-                prompt_max_chars: Some(2000),
-                ..Default::default()
-            },
-        },
-        Entry {
-            id: "elevenlabs-sound-effects",
-            name: "ElevenLabs Sound Effects",
-            description: "A sound effect from a prompt; `durationSeconds` sets the length.",
-            content_type: ContentType::Audio,
-            kind: ModelKind::Generate,
-            tags: &["sound-effects"],
-            is_default: false,
-            caps: ModelCapabilities {
-                output_type: Some("audio".into()),
-                prompt_mode: Some("required".into()),
-                duration_seconds: range(1.0, 22.0),
-                max_outputs: Some(1),
-                prompt_max_chars: Some(1000),
-                ..Default::default()
-            },
-        },
-    ]
-}
-
-fn info(e: Entry) -> ModelInfo {
-    ModelInfo {
-        model_id: e.id.into(),
-        display_name: e.name.into(),
-        description: Some(e.description.into()),
-        content_type: e.content_type.into(),
-        kind: e.kind.into(),
-        tags: strings(e.tags),
-        is_default: e.is_default.then_some(true),
-        capabilities: e.caps,
-    }
-}
-
-/// Every model, in registry order (the default of each content type first within its type).
-pub fn all_models() -> Vec<ModelInfo> {
-    entries().into_iter().map(info).collect()
-}
-
-pub fn find_model(id: &str) -> Option<ModelInfo> {
-    all_models().into_iter().find(|m| m.model_id == id)
-}
-
-pub fn model_ids() -> Vec<String> {
-    all_models().into_iter().map(|m| m.model_id).collect()
-}
-
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct ModelQuery {
+pub struct ModelQuery {
     /// The spec era also sent `content_type`; both are accepted (docs/api.md "Wire case").
     #[serde(default, alias = "content_type")]
     content_type: Option<ContentType>,
 }
 
 // Reads need a valid key but no scope (docs/api.md).
-async fn list_models(_caller: Caller, AppQuery(q): AppQuery<ModelQuery>) -> Json<ModelList> {
+pub(crate) async fn list_models(_caller: Caller, AppQuery(q): AppQuery<ModelQuery>) -> Json<ModelList> {
     let models = all_models()
         .into_iter()
         .filter(|m| q.content_type.is_none_or(|c| m.content_type == c))
@@ -354,75 +32,20 @@ async fn list_models(_caller: Caller, AppQuery(q): AppQuery<ModelQuery>) -> Json
     Json(ModelList { models })
 }
 
-async fn get_model(_caller: Caller, Path(id): Path<String>) -> ApiResult<Json<ModelInfo>> {
+pub(crate) async fn get_model(_caller: Caller, Path(id): Path<String>) -> ApiResult<Json<ModelInfo>> {
     find_model(&id)
         .map(Json)
         .ok_or_else(|| ApiError::NotFound(format!("Model not found: {id}")))
 }
 
-/// The sandbox's voices: ElevenLabs' premade voices, by their public ids, so a request written for the
-/// real service works here unchanged.
-pub fn all_voices() -> Vec<Voice> {
-    let v = |id: &str, name: &str, description: &str, fav: bool| Voice {
-        voice_id: id.into(),
-        name: name.into(),
-        category: Some("premade".into()),
-        description: Some(description.into()),
-        preview_url: None,
-        is_favorited: fav,
-    };
-    vec![
-        v(
-            "21m00Tcm4TlvDq8ikWAM",
-            "Rachel",
-            "Calm, young American female narrator",
-            true,
-        ),
-        v(
-            "pNInz6obpgDQGcFmaJgB",
-            "Adam",
-            "Deep, middle-aged American male narrator",
-            true,
-        ),
-        v(
-            "EXAVITQu4vr4xnSDxMaL",
-            "Bella",
-            "Soft, young American female",
-            false,
-        ),
-        v(
-            "ErXwobaYiN019PkySvjV",
-            "Antoni",
-            "Well-rounded young American male",
-            false,
-        ),
-        v(
-            "TxGEqnHWrfWFTfGW9XjX",
-            "Josh",
-            "Deep young American male",
-            false,
-        ),
-        v(
-            "MF3mGyEYCl7XYWbV9V5O",
-            "Elli",
-            "Emotional young American female",
-            false,
-        ),
-    ]
-}
-
-pub fn find_voice(id: &str) -> Option<Voice> {
-    all_voices().into_iter().find(|v| v.voice_id == id)
-}
-
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct VoiceQuery {
+pub struct VoiceQuery {
     #[serde(default)]
     favorited: Option<bool>,
 }
 
-async fn list_voices(_caller: Caller, AppQuery(q): AppQuery<VoiceQuery>) -> Json<VoiceList> {
+pub(crate) async fn list_voices(_caller: Caller, AppQuery(q): AppQuery<VoiceQuery>) -> Json<VoiceList> {
     let voices = all_voices()
         .into_iter()
         .filter(|v| q.favorited.is_none_or(|f| v.is_favorited == f))
@@ -430,7 +53,7 @@ async fn list_voices(_caller: Caller, AppQuery(q): AppQuery<VoiceQuery>) -> Json
     Json(VoiceList { voices })
 }
 
-async fn get_voice(_caller: Caller, Path(id): Path<String>) -> ApiResult<Json<Voice>> {
+pub(crate) async fn get_voice(_caller: Caller, Path(id): Path<String>) -> ApiResult<Json<Voice>> {
     find_voice(&id)
         .map(Json)
         .ok_or_else(|| ApiError::NotFound(format!("Voice not found: {id}")))

@@ -7,16 +7,16 @@ use crate::auth::Caller;
 use crate::db::new_id;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{AppJson, AppQuery};
-use crate::routes::{cards, spaces};
 use crate::state::AppState;
 use crate::time;
 use api_types::scopes::PLANNER_WRITE;
 use api_types::{CreateProject, ImportProject, ImportSource, Project, ProjectCreated, ProjectList};
 use axum::extract::{Path, State};
-use axum::routing::{get, post};
-use axum::{Json, Router};
-use rusqlite::{params, Connection, OptionalExtension, Row};
+use axum::Json;
+use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
+use crate::tables::{board, cards};
+use crate::tables::projects::{COLS, find, from_row};
 
 pub const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS projects (
@@ -41,29 +41,13 @@ CREATE TABLE IF NOT EXISTS projects (
 CREATE INDEX IF NOT EXISTS projects_by_account ON projects(account_id);
 ";
 
-/// `(method, path)` of every route this module serves under `/api/v1` (kept in step with
-/// `docs/openapi.yaml` by a test).
-pub const ROUTES: &[(&str, &str)] = &[
-    ("GET", "/projects"),
-    ("POST", "/projects"),
-    ("POST", "/projects/import"),
-    ("GET", "/projects/{id}"),
-];
-
 pub const TYPES: &[&str] = &["editor", "canvas"];
 pub const ORIENTATIONS: &[&str] = &["landscape", "portrait", "square"];
 pub const FILTERS: &[&str] = &["archived", "favorited"];
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/projects", get(list).post(create))
-        .route("/projects/import", post(import))
-        .route("/projects/{id}", get(one))
-}
-
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ProjectQuery {
+pub(crate) struct ProjectQuery {
     #[serde(default)]
     filter: Option<String>,
     /// `type`, or the older `surface` / `kind`.
@@ -74,33 +58,11 @@ struct ProjectQuery {
 }
 
 #[derive(Serialize)]
-struct ProjectEnvelope {
+pub(crate) struct ProjectEnvelope {
     project: Project,
 }
 
-const COLS: &str =
-    "id, type, title, orientation, width, height, thumbnail_url, archived_at, favorited_at, \
-                    brand_kit_id, linked_card_id, created_at, updated_at";
-
-fn from_row(r: &Row) -> rusqlite::Result<Project> {
-    Ok(Project {
-        id: r.get(0)?,
-        r#type: r.get(1)?,
-        title: r.get(2)?,
-        orientation: r.get(3)?,
-        width: r.get(4)?,
-        height: r.get(5)?,
-        thumbnail_url: r.get(6)?,
-        is_archived: r.get::<_, Option<String>>(7)?.is_some(),
-        is_favorited: r.get::<_, Option<String>>(8)?.is_some(),
-        brand_kit_id: r.get(9)?,
-        linked_card_id: r.get(10)?,
-        created_at: r.get(11)?,
-        updated_at: r.get(12)?,
-    })
-}
-
-async fn list(
+pub(crate) async fn list(
     State(state): State<AppState>,
     caller: Caller,
     AppQuery(q): AppQuery<ProjectQuery>,
@@ -133,7 +95,7 @@ async fn list(
     Ok(Json(ProjectList { projects }))
 }
 
-async fn one(
+pub(crate) async fn one(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
@@ -156,7 +118,7 @@ struct NewProject {
     page_count: Option<i64>,
 }
 
-async fn create(
+pub(crate) async fn create(
     State(state): State<AppState>,
     caller: Caller,
     AppJson(body): AppJson<CreateProject>,
@@ -178,7 +140,7 @@ async fn create(
     make(&state, &caller, new, body.card_id.as_deref()).map(Json)
 }
 
-async fn import(
+pub(crate) async fn import(
     State(state): State<AppState>,
     caller: Caller,
     AppJson(body): AppJson<ImportProject>,
@@ -202,7 +164,7 @@ async fn import(
         }
         ImportSource::Pptx { file_url } => file_url,
     };
-    spaces::check_url("source.fileUrl", file_url)?;
+    board::check_url("source.fileUrl", file_url)?;
     if let Some(n) = body.page_count {
         if !(1..=500).contains(&n) {
             return Err(ApiError::bad("pageCount", "pageCount must be 1 to 500"));
@@ -293,34 +255,6 @@ fn make(
     })
 }
 
-/// The caller's project `id`, if it is theirs.
-pub fn find(conn: &Connection, account_id: &str, id: &str) -> rusqlite::Result<Option<Project>> {
-    conn.cached_row(
-        &format!("SELECT {COLS} FROM projects WHERE id = ?1 AND account_id = ?2"),
-        params![id, account_id],
-        from_row,
-    )
-    .optional()
-}
-
-/// `POST /archive` with `assetType: project`.
-pub fn set_archived(
-    conn: &Connection,
-    account_id: &str,
-    id: &str,
-    archived: bool,
-) -> ApiResult<()> {
-    let n = conn.execute(
-        "UPDATE projects SET archived_at = CASE WHEN ?3 THEN COALESCE(archived_at, ?4) ELSE NULL END, updated_at = ?4
-         WHERE id = ?1 AND account_id = ?2",
-        params![id, account_id, archived, time::now_str()],
-    )?;
-    if n == 0 {
-        return Err(ApiError::not_found("Project"));
-    }
-    Ok(())
-}
-
 /// Orientation and size: 16:9 landscape by default (fact sheet 2.11); a size given alone implies the
 /// orientation, an orientation alone implies the size.
 fn frame(
@@ -377,7 +311,6 @@ fn one_of(field: &str, value: &str, valid: &[&str]) -> ApiResult<()> {
 pub fn seed_demo(
     conn: &Connection,
     account_id: &str,
-    _opts: &crate::seed::DemoOptions,
 ) -> rusqlite::Result<()> {
     let now = time::now_str();
     let card = cards::demo_card(conn, account_id)?;

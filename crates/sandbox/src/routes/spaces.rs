@@ -6,17 +6,17 @@ use crate::auth::Caller;
 use crate::db::new_id;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{AppJson, AppQuery};
-use crate::routes::stages;
 use crate::state::AppState;
 use crate::time;
 use api_types::{
-    CreateSpace, Position, ResolvedSpace, Space, SpaceEnvelope, SpaceList, UpdateSpace,
+    CreateSpace, Position, SpaceEnvelope, SpaceList, UpdateSpace,
 };
 use axum::extract::{Path, State};
-use axum::routing::get;
-use axum::{Json, Router};
-use rusqlite::{params, Connection, OptionalExtension, Row};
+use axum::Json;
+use rusqlite::params;
 use serde::Deserialize;
+use crate::tables::board;
+use crate::tables::board::{COLS, check_url, from_row, read};
 
 pub const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS spaces (
@@ -34,55 +34,14 @@ CREATE TABLE IF NOT EXISTS spaces (
 CREATE INDEX IF NOT EXISTS spaces_by_account ON spaces(account_id);
 ";
 
-/// `(method, path)` of every route this module serves under `/api/v1` (kept in step with
-/// `docs/openapi.yaml` by a test).
-pub const ROUTES: &[(&str, &str)] = &[
-    ("GET", "/spaces"),
-    ("POST", "/spaces"),
-    ("GET", "/spaces/{id}"),
-    ("PATCH", "/spaces/{id}"),
-    ("DELETE", "/spaces/{id}"),
-];
-
-/// The name of the space an account gets when it first needs one.
-pub const DEFAULT_SPACE_NAME: &str = "Content plan";
-
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/spaces", get(list).post(create))
-        .route("/spaces/{id}", get(one).patch(update).delete(remove))
-}
-
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct SpaceQuery {
+pub(crate) struct SpaceQuery {
     #[serde(default, alias = "includeArchived")]
     include_archived: Option<bool>,
 }
 
-const COLS: &str =
-    "s.id, s.account_id, s.name, s.cover_url, s.cover_x, s.cover_y, s.is_favorite, s.archived_at, \
-     s.created_at, s.updated_at, \
-     (SELECT COUNT(*) FROM cards c WHERE c.space_id = s.id AND c.archived_at IS NULL)";
-
-fn from_row(r: &Row) -> rusqlite::Result<Space> {
-    let x: Option<f64> = r.get(4)?;
-    let y: Option<f64> = r.get(5)?;
-    Ok(Space {
-        id: r.get(0)?,
-        account_id: r.get(1)?,
-        name: r.get(2)?,
-        cover_url: r.get(3)?,
-        cover_position: x.zip(y).map(|(x, y)| Position { x, y }),
-        is_favorite: r.get::<_, i64>(6)? != 0,
-        archived_at: r.get(7)?,
-        created_at: r.get(8)?,
-        updated_at: r.get(9)?,
-        post_count: Some(r.get(10)?),
-    })
-}
-
-async fn list(
+pub(crate) async fn list(
     State(state): State<AppState>,
     caller: Caller,
     AppQuery(q): AppQuery<SpaceQuery>,
@@ -104,7 +63,7 @@ async fn list(
     Ok(Json(SpaceList { spaces }))
 }
 
-async fn one(
+pub(crate) async fn one(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
@@ -115,7 +74,7 @@ async fn one(
     }))
 }
 
-async fn create(
+pub(crate) async fn create(
     State(state): State<AppState>,
     caller: Caller,
     AppJson(body): AppJson<CreateSpace>,
@@ -148,8 +107,8 @@ async fn create(
         )?;
         // duplicate_from copies the stages only, never the cards (fact sheet 2.6).
         if let Some(src) = source {
-            stages::ensure_stages(tx, &caller.account_id, &src)?;
-            stages::copy_stages(tx, &caller.account_id, &src, &id)?;
+            board::ensure_stages(tx, &caller.account_id, &src)?;
+            board::copy_stages(tx, &caller.account_id, &src, &id)?;
         }
         read(tx, &caller.account_id, &id)
     })?;
@@ -158,7 +117,7 @@ async fn create(
 
 /// `DELETE /spaces/{id}` (fact sheet 2.6): refused while the space holds cards, archived ones included
 /// (the error names the count); its stages go with it.
-async fn remove(
+pub(crate) async fn remove(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
@@ -180,7 +139,7 @@ async fn remove(
     Ok(Json(api_types::Deleted { id }))
 }
 
-async fn update(
+pub(crate) async fn update(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
@@ -229,100 +188,6 @@ async fn update(
     Ok(Json(SpaceEnvelope { space }))
 }
 
-/// The caller's space `id`, or 404.
-pub fn read(conn: &Connection, account_id: &str, id: &str) -> ApiResult<Space> {
-    conn.cached_row(
-        &format!("SELECT {COLS} FROM spaces s WHERE s.id = ?1 AND s.account_id = ?2"),
-        params![id, account_id],
-        from_row,
-    )
-    .optional()?
-    .ok_or_else(|| ApiError::not_found("Space"))
-}
-
-/// `{id, name}` of the caller's space `id`, or 404.
-pub fn resolve(conn: &Connection, account_id: &str, id: &str) -> ApiResult<ResolvedSpace> {
-    conn.cached_row(
-        "SELECT id, name FROM spaces WHERE id = ?1 AND account_id = ?2",
-        params![id, account_id],
-        |r| {
-            Ok(ResolvedSpace {
-                id: r.get(0)?,
-                name: r.get(1)?,
-            })
-        },
-    )
-    .optional()?
-    .ok_or_else(|| ApiError::not_found("Space"))
-}
-
-/// The account's default space: its first live space (oldest), else its first space, else a new one
-/// named "Content plan" — reads that omit `space_id` land here (fact sheet 2.7).
-pub fn default_space(conn: &Connection, account_id: &str) -> ApiResult<ResolvedSpace> {
-    let found = conn
-        .cached_row(
-            "SELECT id, name FROM spaces WHERE account_id = ?1
-             ORDER BY archived_at IS NOT NULL, rowid LIMIT 1",
-            [account_id],
-            |r| {
-                Ok(ResolvedSpace {
-                    id: r.get(0)?,
-                    name: r.get(1)?,
-                })
-            },
-        )
-        .optional()?;
-    if let Some(space) = found {
-        return Ok(space);
-    }
-    let id = insert(conn, account_id, DEFAULT_SPACE_NAME)?;
-    Ok(ResolvedSpace {
-        id,
-        name: DEFAULT_SPACE_NAME.to_string(),
-    })
-}
-
-/// A space given by id, or the default one when none is given.
-pub fn given_or_default(
-    conn: &Connection,
-    account_id: &str,
-    id: Option<&str>,
-) -> ApiResult<ResolvedSpace> {
-    match id {
-        Some(id) => resolve(conn, account_id, id),
-        None => default_space(conn, account_id),
-    }
-}
-
-/// Inserts a bare space (the seed and the default space).
-pub fn insert(conn: &Connection, account_id: &str, name: &str) -> rusqlite::Result<String> {
-    let id = new_id();
-    let now = time::now_str();
-    conn.execute(
-        "INSERT INTO spaces (id, account_id, name, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?4)",
-        params![id, account_id, name, now],
-    )?;
-    Ok(id)
-}
-
-/// `POST /archive` with `assetType: space`. Archiving is a timestamp only; `false` restores.
-pub fn set_archived(
-    conn: &Connection,
-    account_id: &str,
-    id: &str,
-    archived: bool,
-) -> ApiResult<()> {
-    let n = conn.execute(
-        "UPDATE spaces SET archived_at = CASE WHEN ?3 THEN COALESCE(archived_at, ?4) ELSE NULL END, updated_at = ?4
-         WHERE id = ?1 AND account_id = ?2",
-        params![id, account_id, archived, time::now_str()],
-    )?;
-    if n == 0 {
-        return Err(ApiError::not_found("Space"));
-    }
-    Ok(())
-}
-
 fn check_name(name: &str) -> ApiResult<String> {
     let name = name.trim();
     if name.is_empty() {
@@ -332,21 +197,6 @@ fn check_name(name: &str) -> ApiResult<String> {
         return Err(ApiError::bad("name", "name is at most 200 characters"));
     }
     Ok(name.to_string())
-}
-
-/// A cover or asset link must be an http(s) URL.
-pub fn check_url(field: &str, url: &str) -> ApiResult<()> {
-    let rest = url
-        .strip_prefix("https://")
-        .or_else(|| url.strip_prefix("http://"));
-    if rest.is_some_and(|r| !r.is_empty() && !r.chars().any(char::is_whitespace)) {
-        Ok(())
-    } else {
-        Err(ApiError::bad(
-            field,
-            format!("{field} must be an http(s) URL"),
-        ))
-    }
 }
 
 /// Cover framing is a point in percent.

@@ -7,18 +7,18 @@ use crate::auth::Caller;
 use crate::db::new_id;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{AppJson, AppQuery};
-use crate::routes::spaces;
 use crate::state::AppState;
 use crate::time;
 use api_types::{
-    CreateStage, DeleteStage, Stage, StageDeleted, StageEnvelope, StageList, StageUpdated,
+    CreateStage, DeleteStage, StageDeleted, StageEnvelope, StageList, StageUpdated,
     UpdateStage,
 };
 use axum::extract::{Path, State};
-use axum::routing::{get, patch};
-use axum::{Json, Router};
+use axum::Json;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Deserialize;
+use crate::tables::board;
+use crate::tables::board::{ORDER_STEP, ensure_stages, find_in_space, in_space, renumber, slot, slugify};
 
 pub const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS stages (
@@ -34,49 +34,20 @@ CREATE TABLE IF NOT EXISTS stages (
 );
 ";
 
-/// `(method, path)` of every route this module serves under `/api/v1` (kept in step with
-/// `docs/openapi.yaml` by a test).
-pub const ROUTES: &[(&str, &str)] = &[
-    ("GET", "/stages"),
-    ("POST", "/stages"),
-    ("PATCH", "/stages/{id}"),
-    ("DELETE", "/stages/{id}"),
-];
-
-/// The columns a space starts with, in board order, with their colours.
-pub const DEFAULT_STAGES: &[(&str, &str)] = &[
-    ("Ideas", "#8B5CF6"),
-    ("Scripting", "#3B82F6"),
-    ("Production", "#F59E0B"),
-    ("Review", "#EC4899"),
-    ("Scheduled", "#10B981"),
-    ("Published", "#6B7280"),
-];
-
-/// The gap between neighbours after a renumbering; moves take midpoints until a gap is this small.
-pub const ORDER_STEP: f64 = 1000.0;
-const MIN_GAP: f64 = 1e-6;
-
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/stages", get(list).post(create))
-        .route("/stages/{id}", patch(update).delete(remove))
-}
-
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct StageQuery {
+pub(crate) struct StageQuery {
     #[serde(default, alias = "spaceId")]
     space_id: Option<String>,
 }
 
-async fn list(
+pub(crate) async fn list(
     State(state): State<AppState>,
     caller: Caller,
     AppQuery(q): AppQuery<StageQuery>,
 ) -> ApiResult<Json<StageList>> {
     let space = state.db().tx(|tx| {
-        let space = spaces::given_or_default(tx, &caller.account_id, q.space_id.as_deref())?;
+        let space = board::given_or_default(tx, &caller.account_id, q.space_id.as_deref())?;
         ensure_stages(tx, &caller.account_id, &space.id)?;
         Ok::<_, ApiError>(space)
     })?;
@@ -87,7 +58,7 @@ async fn list(
     }))
 }
 
-async fn create(
+pub(crate) async fn create(
     State(state): State<AppState>,
     caller: Caller,
     AppJson(body): AppJson<CreateStage>,
@@ -95,7 +66,7 @@ async fn create(
     let (name, slug) = check_name(&body.name)?;
     let color = body.color.as_deref().map(check_color).transpose()?;
     let stage = state.db().tx(|tx| {
-        let space = spaces::given_or_default(tx, &caller.account_id, body.space_id.as_deref())?;
+        let space = board::given_or_default(tx, &caller.account_id, body.space_id.as_deref())?;
         ensure_stages(tx, &caller.account_id, &space.id)?;
         refuse_duplicate_slug(tx, &space.id, &slug, None)?;
         let seq = orders(tx, &space.id, None)?;
@@ -119,7 +90,7 @@ async fn create(
     Ok(Json(StageEnvelope { stage }))
 }
 
-async fn update(
+pub(crate) async fn update(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
@@ -128,7 +99,7 @@ async fn update(
     let named = body.name.as_deref().map(check_name).transpose()?;
     let color = body.color.as_deref().map(check_color).transpose()?;
     let (stage, respaced) = state.db().tx(|tx| {
-        let space = spaces::resolve(tx, &caller.account_id, &body.space_id)?;
+        let space = board::resolve(tx, &caller.account_id, &body.space_id)?;
         find_in_space(tx, &space.id, &id)?
             .filter(|s| s.id == id)
             .ok_or_else(|| ApiError::not_found("Stage"))?;
@@ -182,14 +153,14 @@ async fn update(
     Ok(Json(StageUpdated { stage, respaced }))
 }
 
-async fn remove(
+pub(crate) async fn remove(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
     AppJson(body): AppJson<DeleteStage>,
 ) -> ApiResult<Json<StageDeleted>> {
     let (moved, stages) = state.db().tx(|tx| {
-        let space = spaces::resolve(tx, &caller.account_id, &body.space_id)?;
+        let space = board::resolve(tx, &caller.account_id, &body.space_id)?;
         find_in_space(tx, &space.id, &id)?.filter(|s| s.id == id).ok_or_else(|| ApiError::not_found("Stage"))?;
         let count: i64 = tx.cached_row("SELECT COUNT(*) FROM cards WHERE stage_id = ?1", [&id], |r| r.get(0))?;
         let all = in_space(tx, &space.id)?;
@@ -236,155 +207,6 @@ async fn remove(
         moved_cards: moved,
         stages,
     }))
-}
-
-/// The stages of a space in board order; the first is the default landing stage.
-pub fn in_space(conn: &Connection, space_id: &str) -> rusqlite::Result<Vec<Stage>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT id, name, slug, color, sort_order FROM stages WHERE space_id = ?1 ORDER BY sort_order, rowid",
-    )?;
-    let rows = stmt.query_map([space_id], |r| {
-        Ok(Stage {
-            id: r.get(0)?,
-            name: r.get(1)?,
-            slug: r.get(2)?,
-            color: r.get(3)?,
-            sort_order: r.get(4)?,
-            is_default: false,
-        })
-    })?;
-    let mut stages = rows.collect::<rusqlite::Result<Vec<_>>>()?;
-    if let Some(first) = stages.first_mut() {
-        first.is_default = true;
-    }
-    Ok(stages)
-}
-
-/// A stage of `space_id` named by id, slug or name (case-insensitive), as a card's `stage` is given.
-pub fn find_in_space(
-    conn: &Connection,
-    space_id: &str,
-    key: &str,
-) -> rusqlite::Result<Option<Stage>> {
-    let stages = in_space(conn, space_id)?;
-    let lower = key.trim().to_lowercase();
-    Ok(stages
-        .iter()
-        .find(|s| s.id == key)
-        .or_else(|| stages.iter().find(|s| s.slug.as_deref() == Some(&lower)))
-        .or_else(|| stages.iter().find(|s| s.name.to_lowercase() == lower))
-        .or_else(|| {
-            stages
-                .iter()
-                .find(|s| s.slug.as_deref() == Some(&slugify(key)))
-        })
-        .cloned())
-}
-
-/// `(space_id, slug)` of a stage of the account given by id.
-pub fn by_id(
-    conn: &Connection,
-    account_id: &str,
-    id: &str,
-) -> rusqlite::Result<Option<(String, String)>> {
-    conn.cached_row(
-        "SELECT space_id, slug FROM stages WHERE id = ?1 AND account_id = ?2",
-        params![id, account_id],
-        |r| Ok((r.get(0)?, r.get(1)?)),
-    )
-    .optional()
-}
-
-/// Gives a space the default stages the first time it is used with none.
-pub fn ensure_stages(conn: &Connection, account_id: &str, space_id: &str) -> rusqlite::Result<()> {
-    let count: i64 = conn.cached_row(
-        "SELECT COUNT(*) FROM stages WHERE space_id = ?1",
-        [space_id],
-        |r| r.get(0),
-    )?;
-    if count > 0 {
-        return Ok(());
-    }
-    let now = time::now_str();
-    let mut stmt = conn.prepare_cached(
-        "INSERT INTO stages (id, account_id, space_id, name, slug, color, sort_order, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-    )?;
-    for (i, (name, color)) in DEFAULT_STAGES.iter().enumerate() {
-        stmt.execute(params![
-            new_id(),
-            account_id,
-            space_id,
-            name,
-            slugify(name),
-            color,
-            (i as f64 + 1.0) * ORDER_STEP,
-            now
-        ])?;
-    }
-    Ok(())
-}
-
-/// Copies the stages of `from` into the empty space `to` (`duplicate_from`).
-pub fn copy_stages(
-    conn: &Connection,
-    account_id: &str,
-    from: &str,
-    to: &str,
-) -> rusqlite::Result<()> {
-    let now = time::now_str();
-    for s in in_space(conn, from)? {
-        conn.execute(
-            "INSERT INTO stages (id, account_id, space_id, name, slug, color, sort_order, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            params![new_id(), account_id, to, s.name, s.slug, s.color, s.sort_order, now],
-        )?;
-    }
-    Ok(())
-}
-
-/// The slug of a name: lowercase letters and digits, anything else one `-`.
-pub fn slugify(name: &str) -> String {
-    let mut out = String::new();
-    for c in name.trim().chars().flat_map(char::to_lowercase) {
-        if c.is_alphanumeric() {
-            out.push(c);
-        } else if !out.ends_with('-') && !out.is_empty() {
-            out.push('-');
-        }
-    }
-    out.trim_end_matches('-').to_string()
-}
-
-/// The order value for inserting at `index` of `seq` (ordered `(id, order)`), or `None` when the gap
-/// there is too small and the sequence has to be renumbered.
-pub fn slot(seq: &[(String, f64)], index: usize) -> Option<f64> {
-    let prev = index
-        .checked_sub(1)
-        .and_then(|i| seq.get(i))
-        .map(|(_, o)| *o);
-    let next = seq.get(index).map(|(_, o)| *o);
-    match (prev, next) {
-        (None, None) => Some(ORDER_STEP),
-        (Some(p), None) => Some(p + ORDER_STEP),
-        (None, Some(n)) => Some(n - ORDER_STEP),
-        (Some(p), Some(n)) if n - p > MIN_GAP => Some(p / 2.0 + n / 2.0),
-        _ => None,
-    }
-}
-
-/// Renumbers rows of `table` (`stages` or `cards`) in the given order, `ORDER_STEP` apart.
-pub fn renumber(conn: &Connection, table: &str, ids: &[String]) -> rusqlite::Result<()> {
-    let col = if table == "cards" {
-        "board_order"
-    } else {
-        "sort_order"
-    };
-    let mut stmt = conn.prepare_cached(&format!("UPDATE {table} SET {col} = ?2 WHERE id = ?1"))?;
-    for (i, id) in ids.iter().enumerate() {
-        stmt.execute(params![id, (i as f64 + 1.0) * ORDER_STEP])?;
-    }
-    Ok(())
 }
 
 /// `(id, sort_order)` of a space's stages in order, leaving out `except`.

@@ -6,12 +6,11 @@ use crate::db::new_id;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::AppJson;
 use crate::state::AppState;
-use crate::time;
 use api_types::{Deleted, Tag, TagEnvelope, TagInput, TagList};
 use axum::extract::{Path, State};
-use axum::routing::{get, patch};
-use axum::{Json, Router};
+use axum::Json;
 use rusqlite::{params, Connection, OptionalExtension};
+use crate::tables::tags::insert;
 
 pub const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS tags (
@@ -23,22 +22,7 @@ CREATE TABLE IF NOT EXISTS tags (
 );
 ";
 
-/// `(method, path)` of every route this module serves under `/api/v1` (kept in step with
-/// `docs/openapi.yaml` by a test).
-pub const ROUTES: &[(&str, &str)] = &[
-    ("GET", "/tags"),
-    ("POST", "/tags"),
-    ("PATCH", "/tags/{id}"),
-    ("DELETE", "/tags/{id}"),
-];
-
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/tags", get(list).post(create))
-        .route("/tags/{id}", patch(rename).delete(remove))
-}
-
-async fn list(State(state): State<AppState>, caller: Caller) -> ApiResult<Json<TagList>> {
+pub(crate) async fn list(State(state): State<AppState>, caller: Caller) -> ApiResult<Json<TagList>> {
     let conn = state.db().reader()?;
     let mut stmt = conn.prepare_cached("SELECT id, name FROM tags WHERE account_id = ?1 ORDER BY name")?;
     let tags = stmt
@@ -52,7 +36,7 @@ async fn list(State(state): State<AppState>, caller: Caller) -> ApiResult<Json<T
     Ok(Json(TagList { tags }))
 }
 
-async fn create(
+pub(crate) async fn create(
     State(state): State<AppState>,
     caller: Caller,
     AppJson(body): AppJson<TagInput>,
@@ -67,7 +51,7 @@ async fn create(
     Ok(Json(TagEnvelope { tag }))
 }
 
-async fn rename(
+pub(crate) async fn rename(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
@@ -86,7 +70,7 @@ async fn rename(
     Ok(Json(TagEnvelope { tag }))
 }
 
-async fn remove(
+pub(crate) async fn remove(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
@@ -114,28 +98,6 @@ fn find(conn: &Connection, account_id: &str, id: &str) -> ApiResult<Tag> {
     )
     .optional()?
     .ok_or_else(|| ApiError::not_found("Tag"))
-}
-
-/// The id of the caller's tag named `name` (any case), if there is one.
-pub fn id_by_name(
-    conn: &Connection,
-    account_id: &str,
-    name: &str,
-) -> rusqlite::Result<Option<String>> {
-    conn.cached_row(
-        "SELECT id FROM tags WHERE account_id = ?1 AND name = ?2",
-        params![account_id, name.trim().to_lowercase()],
-        |r| r.get(0),
-    )
-    .optional()
-}
-
-pub fn insert(conn: &Connection, account_id: &str, tag: &Tag) -> rusqlite::Result<()> {
-    conn.execute(
-        "INSERT INTO tags (id, account_id, name, created_at) VALUES (?1, ?2, ?3, ?4)",
-        params![tag.id, account_id, tag.name, time::now_str()],
-    )?;
-    Ok(())
 }
 
 fn normalise(name: &str) -> ApiResult<String> {

@@ -270,7 +270,7 @@ async fn an_archived_section_vanishes_and_comes_back_with_its_versions() {
     let id = sec["id"].as_str().unwrap().to_string();
     {
         let conn = sb.state().db().lock();
-        brand_kits::set_archived(&conn, &sb.account_id, "brand_kit_section", &id, true).unwrap();
+        contentdesk_sandbox::tables::brand_kits::set_archived(&conn, &sb.account_id, "brand_kit_section", &id, true).unwrap();
     }
     let (_, full) = http.get(&sb.key, &format!("/brand-kits/{kit}")).await;
     assert_eq!(full["sections"].as_array().unwrap().len(), 7);
@@ -297,12 +297,12 @@ async fn an_archived_section_vanishes_and_comes_back_with_its_versions() {
     assert!(msg(&v).contains("archived"));
     {
         let conn = sb.state().db().lock();
-        brand_kits::set_archived(&conn, &sb.account_id, "brand_kit_section", &id, false).unwrap();
+        contentdesk_sandbox::tables::brand_kits::set_archived(&conn, &sb.account_id, "brand_kit_section", &id, false).unwrap();
         // Another account cannot reach it, and an unknown id is "not found".
         let other = contentdesk_sandbox::auth::create_account(&conn, "Stranger", 0.0).unwrap();
-        assert!(brand_kits::set_archived(&conn, &other, "brand_kit_section", &id, true).is_err());
+        assert!(contentdesk_sandbox::tables::brand_kits::set_archived(&conn, &other, "brand_kit_section", &id, true).is_err());
         assert!(
-            brand_kits::set_archived(&conn, &sb.account_id, "brand_kit_section", "nope", true)
+            contentdesk_sandbox::tables::brand_kits::set_archived(&conn, &sb.account_id, "brand_kit_section", "nope", true)
                 .is_err()
         );
     }
@@ -313,7 +313,7 @@ async fn an_archived_section_vanishes_and_comes_back_with_its_versions() {
     // Archiving the kit moves it to the archived list.
     {
         let conn = sb.state().db().lock();
-        brand_kits::set_archived(&conn, &sb.account_id, "brand_kit", &kit, true).unwrap();
+        contentdesk_sandbox::tables::brand_kits::set_archived(&conn, &sb.account_id, "brand_kit", &kit, true).unwrap();
     }
     let (_, v) = http.get(&sb.key, "/brand-kits?archived=true").await;
     assert_eq!(v["brandKits"][0]["id"], kit.as_str());

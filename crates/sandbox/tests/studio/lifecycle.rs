@@ -28,27 +28,30 @@ async fn generate_and_boards_need_the_generate_scope() {
     assert_eq!(sb.balance(), 496.0);
 }
 
+/// A request already past the gate (its job stored and charged) and waiting for the render, whose key is
+/// revoked then, answers 401 at the wait's next step, not the render when the wait ends.
 #[tokio::test]
 async fn revoked_key_during_smart_wait_gets_401() {
-    let sb = TestSandbox::start_with(slow(3_000, 2_000)).await;
+    // The render takes a minute and the wait up to 10 s: without the check in the wait, the answer
+    // would come after 10 s, a 200 with the job still processing.
+    let sb = TestSandbox::start_with(slow(60_000, 10_000)).await;
     let key = sb.key_with(&[scopes::GENERATE]);
     let http = Http::new(&sb);
     let request = {
         let key = key.clone();
-        async move {
-            http.post(
-                &key,
-                "/studio/generate",
-                json!({"modelId": "veo-3.1-fast", "prompt": "x"}),
-            )
-            .await
-        }
+        async move { http.post(&key, "/studio/generate", json!({"modelId": "veo-3.1-fast", "prompt": "x"})).await }
     };
+    let before = generation_count(&sb);
     let handle = tokio::spawn(request);
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Revoked only once the request is in flight past the gate: its job is stored.
+    while generation_count(&sb) == before {
+        assert!(!handle.is_finished(), "the request ended before its job was stored");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
     sb.revoke(&key);
     let (s, v) = handle.await.unwrap();
     assert_eq!(s, 401, "{v}");
+    assert_eq!(generation_count(&sb), before + 1, "the request that got 401 was past the gate");
 }
 
 #[tokio::test]

@@ -22,14 +22,12 @@ use crate::state::AppState;
 use crate::time;
 use api_types::scopes::{BRANDKIT_READ, BRANDKIT_WRITE};
 use api_types::{
-    roles, BrandKit, BrandKitList, BrandKitQuery, BrandKitSection, BrandKitSectionsView,
-    BrandKitSummary, BrandKitSummaryView, SectionConflict, SectionRevision, SectionSummary,
-    SectionWrite, UpdateBrandKit, BrandColor, LogoInput, Typography, COLOR_ROLES, REMOVED_INPUTS, SECTION_POSITIONS, STARTER_SECTIONS, TABS, WIDTHS,
+    roles, BrandKit, BrandKitList, BrandKitQuery, BrandKitSection, BrandKitSectionsView, BrandKitSummaryView, SectionConflict, SectionRevision, SectionSummary,
+    SectionWrite, UpdateBrandKit, LogoInput, Typography, COLOR_ROLES, REMOVED_INPUTS, SECTION_POSITIONS, STARTER_SECTIONS, TABS, WIDTHS,
 };
 use axum::extract::{Path, Request, State};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::Json;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Deserialize;
 use std::collections::HashSet;
@@ -73,15 +71,6 @@ CREATE TABLE IF NOT EXISTS brand_kit_section_revisions (
 );
 ";
 
-/// `(method, path)` of every route this module serves under `/api/v1` (kept in step with
-/// `docs/openapi.yaml` by a test). `GET /brand-kit-templates` was removed from the API (spec §4 rule 7)
-/// and is deliberately not served.
-pub const ROUTES: &[(&str, &str)] = &[
-    ("GET", "/brand-kits"),
-    ("GET", "/brand-kits/{id}"),
-    ("PATCH", "/brand-kits/{id}"),
-];
-
 /// The `detail` values of a kit read.
 mod fields;
 mod read_modes;
@@ -91,20 +80,14 @@ mod seed;
 use fields::*;
 use read_modes::*;
 pub use read_modes::outline;
-pub use rows::*;
+use rows::*;
 use sections::*;
-pub use fields::set_archived;
+use crate::tables::brand_kits::{KIT_COLUMNS, KitRow, kit_from_row, kit_row};
 pub use seed::seed_demo;
 
 const DETAILS: &[&str] = &["summary", "full"];
 /// Where a body written through this API came from (`SectionRevision.bodySource`).
 const SOURCE_API: &str = "api";
-
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/brand-kits", get(list_kits))
-        .route("/brand-kits/{id}", get(read_kit).patch(patch_kit))
-}
 
 // ---------------------------------------------------------------------------------------------------
 // Handlers
@@ -113,7 +96,7 @@ pub fn router() -> Router<AppState> {
 /// Query of `GET /brand-kits`.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ListQuery {
+pub(crate) struct ListQuery {
     /// `true`: only favorited kits.
     #[serde(default)]
     favorited: Option<bool>,
@@ -122,7 +105,7 @@ struct ListQuery {
     archived: Option<bool>,
 }
 
-async fn list_kits(
+pub(crate) async fn list_kits(
     State(state): State<AppState>,
     caller: Caller,
     AppQuery(q): AppQuery<ListQuery>,
@@ -139,7 +122,7 @@ async fn list_kits(
     Ok(Json(BrandKitList { brand_kits }))
 }
 
-async fn read_kit(
+pub(crate) async fn read_kit(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
@@ -205,7 +188,7 @@ async fn read_kit(
 
 /// `PATCH /brand-kits/{id}`: the raw JSON is looked at first so a removed input of the old field model
 /// gets a 400 naming the section to write, rather than a bare "unknown field".
-async fn patch_kit(
+pub(crate) async fn patch_kit(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,

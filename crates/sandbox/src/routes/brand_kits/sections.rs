@@ -52,7 +52,6 @@ fn check_place(w: &SectionWrite, at: &dyn Fn(&str) -> String) -> ApiResult<Optio
     Ok(w.after_id.clone().map(Place::After).or_else(|| w.before_id.clone().map(Place::Before)))
 }
 
-
 /// Spec §4 rules 1–5: every entry is checked against the current sections first; a single invalid
 /// entry is a 400 and a single stale `expectedVersion` a 409 listing every stale entry, and in both
 /// cases nothing is written. Runs inside the PATCH's transaction.

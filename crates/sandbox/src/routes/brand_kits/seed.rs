@@ -85,12 +85,11 @@ fn seed_kit(conn: &Connection, account_id: &str, kit: &DemoKit) -> rusqlite::Res
 pub fn seed_demo(
     conn: &rusqlite::Connection,
     account_id: &str,
-    _opts: &crate::seed::DemoOptions,
 ) -> rusqlite::Result<()> {
     for kit in demo_kits() {
         let kit_id = seed_kit(conn, account_id, &kit)?;
         if kit.is_default {
-            crate::routes::inspiration::link_to_brand_kit(conn, account_id, &kit_id)?;
+            crate::tables::inspiration::link_to_brand_kit(conn, account_id, &kit_id)?;
         }
     }
     Ok(())

@@ -1,5 +1,7 @@
 //! A card's posts and assets, written as whole lists (spec §4 cards rules 1–7).
 use super::*;
+use std::collections::HashMap;
+use crate::tables::{board, connected_accounts, generations, inspiration, projects};
 
 /// The declarative `posts`: keyed by platform, the list is the new state. A post kept by platform keeps
 /// its id and publish record; every field the entry leaves out is cleared.
@@ -173,7 +175,7 @@ pub(super) fn write_assets(
                 )
             }
             "outputId" => {
-                let out = studio::resolve_output(tx, account, value, &format!("{field}.outputId"))?;
+                let out = generations::resolve_output(tx, account, value, &format!("{field}.outputId"))?;
                 let token = output_token(&out);
                 let keep = same_stored(&|s| s.output_id.as_ref()).or_else(|| {
                     cur.assets
@@ -201,7 +203,7 @@ pub(super) fn write_assets(
                 (vec![("file".to_string(), token)], plan)
             }
             "assetUrl" => {
-                spaces::check_url(&format!("{field}.assetUrl"), value)?;
+                board::check_url(&format!("{field}.assetUrl"), value)?;
                 let plan = match same_stored(&|s| s.asset_url.as_ref()) {
                     Some(id) => AssetPlan::Keep {
                         id,
@@ -371,7 +373,7 @@ pub(super) fn describe(kind: &str) -> &'static str {
 }
 
 /// The canonical token of an output: `<uuid>` for the first, `<uuid>-<N>` for the others.
-pub(super) fn output_token(out: &studio::ResolvedOutput) -> String {
+pub(super) fn output_token(out: &generations::ResolvedOutput) -> String {
     if out.index <= 1 {
         out.output_id.clone()
     } else {

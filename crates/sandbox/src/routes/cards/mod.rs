@@ -8,7 +8,6 @@ use crate::auth::Caller;
 use crate::db::new_id;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{parse_json, read_body, AppJson, AppQuery, Reply};
-use crate::routes::{connected_accounts, inspiration, projects, spaces, stages, studio, tags};
 use crate::state::AppState;
 use crate::time;
 use api_types::scopes::{ASSETS_WRITE, PIPELINE_WRITE, PUBLISH_WRITE};
@@ -18,10 +17,8 @@ use api_types::{
     ResolvedSpace, UpdateCard, PLATFORMS,
 };
 use axum::extract::{Path, Request, State};
-use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::Json;
 use rusqlite::{params, params_from_iter, Connection, OptionalExtension, Row};
-use std::collections::HashMap;
 
 pub const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS cards (
@@ -90,100 +87,33 @@ CREATE TABLE IF NOT EXISTS card_tags (
 );
 ";
 
-/// The one-row counter table `$epoch` and, for each of `$tables`, the three triggers (after insert, update,
-/// delete) that bump it in the writer's own transaction: `{epoch}_{table}_{insert|update|delete}`.
-macro_rules! epoch_schema {
-    ($epoch:literal, [$($table:literal),+ $(,)?]) => {
-        concat!(
-            "CREATE TABLE IF NOT EXISTS ", $epoch, " (id INTEGER PRIMARY KEY CHECK (id = 0), n INTEGER NOT NULL);\n",
-            "INSERT OR IGNORE INTO ", $epoch, " (id, n) VALUES (0, 0);\n",
-            $(
-                epoch_schema!(@trigger $epoch, $table, "insert", "INSERT"),
-                epoch_schema!(@trigger $epoch, $table, "update", "UPDATE"),
-                epoch_schema!(@trigger $epoch, $table, "delete", "DELETE"),
-            )+
-        )
-    };
-    (@trigger $epoch:literal, $table:literal, $name:literal, $event:literal) => {
-        concat!(
-            "CREATE TRIGGER IF NOT EXISTS ", $epoch, "_", $table, "_", $name, " AFTER ", $event, " ON ", $table,
-            " BEGIN UPDATE ", $epoch, " SET n = n + 1 WHERE id = 0; END;\n"
-        )
-    };
-}
-
-/// A card read's parts, the rows it takes from tables other than `cards` (its posts, tags, assets and what
-/// they point at: tracked posts and accounts, projects), are kept in memory by card for one value of
-/// `card_parts_epoch` ([`read::PartsCache`]). Every insert, update and delete on those tables, by whichever
-/// connection or process makes it, bumps the epoch in its own transaction. After every table's `SCHEMA`
-/// (the triggers name tables of other modules).
-pub const PARTS_EPOCH_SCHEMA: &str = epoch_schema!(
-    "card_parts_epoch",
-    ["card_posts", "card_assets", "card_tags", "tags", "tracked_content", "tracked_accounts", "projects"]
-);
-
-/// `(method, path)` of every route this module serves under `/api/v1` (kept in step with
-/// `docs/openapi.yaml` by a test).
-pub const ROUTES: &[(&str, &str)] = &[
-    ("GET", "/cards"),
-    ("POST", "/cards"),
-    ("GET", "/cards/{id}"),
-    ("PATCH", "/cards/{id}"),
-    ("POST", "/cards/{id}/publish"),
-];
+/// Left by an older build (a cache of cards' posts, tags and assets kept fresh by triggers on seven
+/// tables): dropped when a file it made is opened. After every table's `SCHEMA`.
+pub const RETIRED_SCHEMA: &str = "
+DROP TRIGGER IF EXISTS card_parts_epoch_card_posts_insert; DROP TRIGGER IF EXISTS card_parts_epoch_card_posts_update; DROP TRIGGER IF EXISTS card_parts_epoch_card_posts_delete;
+DROP TRIGGER IF EXISTS card_parts_epoch_card_assets_insert; DROP TRIGGER IF EXISTS card_parts_epoch_card_assets_update; DROP TRIGGER IF EXISTS card_parts_epoch_card_assets_delete;
+DROP TRIGGER IF EXISTS card_parts_epoch_card_tags_insert; DROP TRIGGER IF EXISTS card_parts_epoch_card_tags_update; DROP TRIGGER IF EXISTS card_parts_epoch_card_tags_delete;
+DROP TRIGGER IF EXISTS card_parts_epoch_tags_insert; DROP TRIGGER IF EXISTS card_parts_epoch_tags_update; DROP TRIGGER IF EXISTS card_parts_epoch_tags_delete;
+DROP TRIGGER IF EXISTS card_parts_epoch_tracked_content_insert; DROP TRIGGER IF EXISTS card_parts_epoch_tracked_content_update; DROP TRIGGER IF EXISTS card_parts_epoch_tracked_content_delete;
+DROP TRIGGER IF EXISTS card_parts_epoch_tracked_accounts_insert; DROP TRIGGER IF EXISTS card_parts_epoch_tracked_accounts_update; DROP TRIGGER IF EXISTS card_parts_epoch_tracked_accounts_delete;
+DROP TRIGGER IF EXISTS card_parts_epoch_projects_insert; DROP TRIGGER IF EXISTS card_parts_epoch_projects_update; DROP TRIGGER IF EXISTS card_parts_epoch_projects_delete;
+DROP TABLE IF EXISTS card_parts_epoch;
+";
 
 /// Card paging (fact sheet 1.7): 50 by default, at most 100.
 mod assets;
-mod publish;
-mod read;
+pub(crate) mod publish;
+pub(crate) mod read;
 mod seed;
-mod write;
+pub(crate) mod write;
 use assets::*;
-use publish::*;
-pub use read::{read_detail, PartsCache};
+pub use read::read_detail;
 use read::*;
 use write::*;
-pub use seed::{demo_card, seed_demo, DEMO_PROJECT_CARD};
+pub use seed::seed_demo;
 
 const DEFAULT_LIMIT: u32 = 50;
 const MAX_LIMIT: u32 = 100;
-
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/cards", get(list).post(create))
-        .route("/cards/{id}", get(one).patch(update))
-        .route("/cards/{id}/publish", post(publish))
-}
-
-/// Appends a project asset to a card (a project created with `cardId`).
-pub fn link_project(conn: &Connection, card_id: &str, project_id: &str) -> rusqlite::Result<()> {
-    let next: i64 = conn.cached_row(
-        "SELECT COALESCE(MAX(sort_order) + 1, 0) FROM card_assets WHERE card_id = ?1",
-        [card_id],
-        |r| r.get(0),
-    )?;
-    conn.execute(
-        "INSERT INTO card_assets (id, card_id, sort_order, asset_type, project_id) VALUES (?1, ?2, ?3, 'project', ?4)",
-        params![new_id(), card_id, next, project_id],
-    )?;
-    conn.execute(
-        "UPDATE cards SET updated_at = ?2 WHERE id = ?1",
-        params![card_id, time::now_str()],
-    )?;
-    Ok(())
-}
-
-/// Whether `card_id` is the caller's.
-pub fn exists(conn: &Connection, account_id: &str, card_id: &str) -> rusqlite::Result<bool> {
-    Ok(conn
-        .cached_row(
-            "SELECT 1 FROM cards WHERE id = ?1 AND account_id = ?2",
-            params![card_id, account_id],
-            |r| r.get::<_, i64>(0),
-        )
-        .optional()?
-        .is_some())
-}
 
 /// A time as stored (normalised RFC 3339), or a 400 naming `field`; `None` stays `None` (clears).
 fn rfc3339(field: &dyn std::fmt::Display, value: Option<&str>) -> ApiResult<Option<String>> {
@@ -193,24 +123,6 @@ fn rfc3339(field: &dyn std::fmt::Display, value: Option<&str>) -> ApiResult<Opti
                 .ok_or_else(|| ApiError::bad(field.to_string(), format!("{field} must be an RFC 3339 time, not {s:?}")))
         })
         .transpose()
-}
-
-/// `POST /archive` with `assetType: card`. A timestamp only: restoring keeps the schedule and the rest.
-pub fn set_archived(
-    conn: &Connection,
-    account_id: &str,
-    id: &str,
-    archived: bool,
-) -> ApiResult<()> {
-    let n = conn.execute(
-        "UPDATE cards SET archived_at = CASE WHEN ?3 THEN COALESCE(archived_at, ?4) ELSE NULL END, updated_at = ?4
-         WHERE id = ?1 AND account_id = ?2",
-        params![id, account_id, archived, time::now_str()],
-    )?;
-    if n == 0 {
-        return Err(ApiError::not_found("Card"));
-    }
-    Ok(())
 }
 
 fn check_title(title: &str) -> ApiResult<String> {
@@ -234,4 +146,3 @@ fn check_platform(field: &str, platform: &str) -> ApiResult<()> {
         valid: PLATFORMS.iter().map(|p| p.to_string()).collect(),
     })
 }
-

@@ -1,12 +1,13 @@
 //! Publishing a card now: each platform answers on its own.
 use super::*;
+use crate::tables::connected_accounts;
 
 // ---------- publish ----------
 
 /// `POST /cards/{id}/publish` (`publish:write`, checked by the gate). Publishes now through each post's
 /// connected account: the sandbox records a successful post with a URL on that account's profile; a post
 /// with no (usable) connected account fails with a message saying so. The body `{platform?}` is optional.
-pub(super) async fn publish(
+pub(crate) async fn publish(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,

@@ -1,5 +1,6 @@
 //! Card reads: the list with its filters and paging, and one card with its posts and assets.
 use super::*;
+use crate::tables::{board, inspiration, projects};
 
 // ---------- reads ----------
 
@@ -60,7 +61,7 @@ fn read_tags(conn: &Connection, card_id: &str) -> rusqlite::Result<Vec<String>> 
     Ok(tags)
 }
 
-pub(super) async fn list(
+pub(crate) async fn list(
     State(state): State<AppState>,
     caller: Caller,
     AppQuery(q): AppQuery<CardQuery>,
@@ -80,8 +81,8 @@ pub(super) fn list_cards(conn: &Connection, account_id: &str, q: &CardQuery) -> 
             format!("`limit` must be between 1 and {MAX_LIMIT}"),
         ));
     }
-    let space = spaces::given_or_default(conn, account_id, q.space_id.as_deref())?;
-    stages::ensure_stages(conn, account_id, &space.id)?;
+    let space = board::given_or_default(conn, account_id, q.space_id.as_deref())?;
+    board::ensure_stages(conn, account_id, &space.id)?;
     let mut conds = vec!["c.account_id = ?".to_string(), "c.space_id = ?".to_string()];
     let mut args: Vec<String> = vec![account_id.to_string(), space.id.clone()];
     // `archived=true` lists the archived cards (the archive view); otherwise they are left out.
@@ -102,7 +103,7 @@ pub(super) fn list_cards(conn: &Connection, account_id: &str, q: &CardQuery) -> 
         args.push(p.clone());
     }
     if let Some(key) = &q.stage {
-        let stage = stages::find_in_space(conn, &space.id, key)?
+        let stage = board::find_in_space(conn, &space.id, key)?
             .ok_or_else(|| unknown_stage(conn, &space, key))?;
         conds.push("c.stage_id = ?".into());
         args.push(stage.id);
@@ -160,7 +161,7 @@ pub(super) fn list_cards(conn: &Connection, account_id: &str, q: &CardQuery) -> 
 }
 
 pub(super) fn unknown_stage(conn: &Connection, space: &ResolvedSpace, key: &str) -> ApiError {
-    let valid: Vec<String> = stages::in_space(conn, &space.id)
+    let valid: Vec<String> = board::in_space(conn, &space.id)
         .map(|s| s.into_iter().map(|s| s.slug.unwrap_or(s.name)).collect())
         .unwrap_or_default();
     ApiError::InvalidValue {
@@ -174,39 +175,23 @@ pub(super) fn unknown_stage(conn: &Connection, space: &ResolvedSpace, key: &str)
     }
 }
 
-pub(super) async fn one(
+pub(crate) async fn one(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
 ) -> ApiResult<Reply<CardEnvelope<CardDetail>>> {
-    let db = state.db();
-    let post = db.read(|conn| read_detail_with(conn, Some(db.card_parts()), &caller.account_id, &id))?;
+    let post = state.db().read(|conn| read_detail(conn, &caller.account_id, &id))?;
     Ok(Reply(CardEnvelope { post }))
 }
 
 /// The caller's card `id` as `GET /cards/{id}` gives it, or 404.
 pub fn read_detail(conn: &Connection, account_id: &str, id: &str) -> ApiResult<CardDetail> {
-    read_detail_with(conn, None, account_id, id)
-}
-
-/// [`read_detail`], taking the card's parts from `parts` when they are there at the epoch this read sees,
-/// and leaving them there when read. Give `parts` only to a read of committed rows (a read transaction,
-/// or a write's transaction before it writes anything): parts read after a write of the same transaction
-/// would be kept at an epoch that a rollback takes back, and another write could then reach it again with
-/// other rows.
-pub(super) fn read_detail_with(
-    conn: &Connection,
-    parts: Option<&PartsCache>,
-    account_id: &str,
-    id: &str,
-) -> ApiResult<CardDetail> {
     let found = conn
         .cached_row(
             concat!(
                 "SELECT ",
                 summary_cols!(),
-                ", c.notes, c.revision, c.cover_x, c.cover_y, c.metadata,
-                 (SELECT n FROM card_parts_epoch WHERE id = 0)
+                ", c.notes, c.revision, c.cover_x, c.cover_y, c.metadata
                  FROM cards c WHERE c.id = ?1 AND c.account_id = ?2"
             ),
             params![id, account_id],
@@ -220,29 +205,15 @@ pub(super) fn read_detail_with(
                     r.get::<_, i64>(16)?,
                     x.zip(y).map(|(x, y)| Position { x, y }),
                     metadata.and_then(|m| serde_json::from_str(&m).ok()),
-                    r.get::<_, i64>(20)?,
                 ))
             },
         )
         .optional()?;
-    let (mut summary, notes, revision, cover_position, metadata, epoch) =
+    let (mut summary, notes, revision, cover_position, metadata) =
         found.ok_or_else(|| ApiError::not_found("Card"))?;
-    let cached = parts.and_then(|p| p.get(id, account_id, epoch));
-    let Parts { mut posts, tags, assets, .. } = match cached {
-        Some(p) => p,
-        None => {
-            let read = Parts {
-                account_id: account_id.to_string(),
-                posts: read_posts(conn, id)?,
-                tags: read_tags(conn, id)?,
-                assets: read_assets(conn, account_id, id)?,
-            };
-            if let Some(cache) = parts {
-                cache.put(id, epoch, &read);
-            }
-            read
-        }
-    };
+    let mut posts = read_posts(conn, id)?;
+    let tags = read_tags(conn, id)?;
+    let assets = read_assets(conn, account_id, id)?;
     // A post without its own time has the card's.
     if let Some(card_time) = &summary.scheduled_at {
         for p in posts.iter_mut().filter(|p| p.scheduled_at.is_none()) {
@@ -263,51 +234,7 @@ pub(super) fn read_detail_with(
     })
 }
 
-/// What a card read takes from tables other than `cards`: its posts (with their own times only), tag
-/// names and assets.
-#[derive(Clone)]
-struct Parts {
-    /// The card's account, which the assets were read for.
-    account_id: String,
-    posts: Vec<Post>,
-    tags: Vec<String>,
-    assets: Vec<CardAsset>,
-}
-
-/// Cards' [`Parts`] as read at one value of `card_parts_epoch`, which triggers on every table they come
-/// from bump in the same transaction as any insert, update or delete, whichever connection or process
-/// makes it (cards/mod.rs, `PARTS_EPOCH_SCHEMA`). A read that sees the epoch a card's parts were read at
-/// sees the very same rows, so it takes them from here: on `GET` and `PATCH /cards/{id}` the card's row
-/// and the epoch are one statement, where posts, tags, assets and an inspiration post were four or more
-/// (about a third of a request's instructions). The epoch only grows, and a rolled back bump is taken back
-/// with the rows it went with; an entry of an older epoch is simply not taken.
-#[derive(Default)]
-pub struct PartsCache {
-    inner: std::sync::Mutex<HashMap<String, (i64, Parts)>>,
-}
-
-/// Cards kept at most: past it the cache starts again.
-const CACHED_CARDS: usize = 4096;
-
-impl PartsCache {
-    fn get(&self, id: &str, account_id: &str, epoch: i64) -> Option<Parts> {
-        let inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        inner
-            .get(id)
-            .filter(|(at, p)| *at == epoch && p.account_id == account_id)
-            .map(|(_, p)| p.clone())
-    }
-
-    fn put(&self, id: &str, epoch: i64, parts: &Parts) {
-        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        if inner.len() >= CACHED_CARDS && !inner.contains_key(id) {
-            inner.clear();
-        }
-        inner.insert(id.to_string(), (epoch, parts.clone()));
-    }
-}
-
-/// Posts with their own times (`None` for a post that has the card's): [`read_detail_with`] gives those
+/// Posts with their own times (`None` for a post that has the card's): [`read_detail`] gives those
 /// the card's, so that, like the real service, no flag says which (the client compares the post's time
 /// with the card's).
 fn read_posts(conn: &Connection, card_id: &str) -> rusqlite::Result<Vec<Post>> {

@@ -1,6 +1,7 @@
 //! The demo board (`crates/sandbox/seed/cards.json`) and the extra cards of the board benchmarks.
 use super::*;
 use serde::Deserialize;
+use crate::tables::{board, connected_accounts, inspiration, tags};
 
 #[derive(Deserialize)]
 struct DemoBoard {
@@ -22,19 +23,16 @@ fn demo_board() -> DemoBoard {
     serde_json::from_str(include_str!("../../../seed/cards.json")).expect("seed/cards.json is valid (checked by the sandbox's tests)")
 }
 
-/// The title of the demo card the demo project is linked to.
-pub const DEMO_PROJECT_CARD: &str = "Launch teaser: spring collection";
-
 /// The demo space with its stages and cards (posts with connected accounts and captions, links,
-/// inspiration posts, tags, notes, schedules), plus `opts.extra_cards` plain cards over the stages.
+/// inspiration posts, tags, notes, schedules), plus `extra_cards` plain cards over the stages.
 pub fn seed_demo(
     conn: &Connection,
     account_id: &str,
-    opts: &crate::seed::DemoOptions,
+    extra_cards: usize,
 ) -> rusqlite::Result<()> {
-    let space_id = spaces::insert(conn, account_id, spaces::DEFAULT_SPACE_NAME)?;
-    stages::ensure_stages(conn, account_id, &space_id)?;
-    let stage_ids: Vec<String> = stages::in_space(conn, &space_id)?
+    let space_id = board::insert(conn, account_id, board::DEFAULT_SPACE_NAME)?;
+    board::ensure_stages(conn, account_id, &space_id)?;
+    let stage_ids: Vec<String> = board::in_space(conn, &space_id)?
         .into_iter()
         .map(|s| s.id)
         .collect();
@@ -60,7 +58,7 @@ pub fn seed_demo(
         let (title, platform, stage, content_type) = (&card.title, &card.platform.as_str(), &card.stage, &card.content_type);
         let id = new_id();
         per_stage[*stage] += 1;
-        let order = per_stage[*stage] as f64 * stages::ORDER_STEP;
+        let order = per_stage[*stage] as f64 * board::ORDER_STEP;
         // Review and Scheduled cards have times ahead; Published ones went out in the past weeks.
         let scheduled = match stage {
             3 if i % 2 == 0 => Some(at_nine(10 + i as i64 % 5, 0)),
@@ -142,7 +140,7 @@ pub fn seed_demo(
         // Assets: a reference link on even cards, an inspiration post on the early stages.
         let mut sort = 0;
         if i % 2 == 0 {
-            let url = format!("https://example.com/refs/{}.jpg", stages::slugify(title));
+            let url = format!("https://example.com/refs/{}.jpg", board::slugify(title));
             conn.execute(
                 "INSERT INTO card_assets (id, card_id, sort_order, asset_type, asset_url, display_name, preview_url)
                  VALUES (?1, ?2, ?3, 'link', ?4, 'Reference', ?4)",
@@ -164,7 +162,7 @@ pub fn seed_demo(
             )?;
         }
     }
-    seed_extra_cards(conn, account_id, &space_id, &stage_ids, opts.extra_cards)
+    seed_extra_cards(conn, account_id, &space_id, &stage_ids, extra_cards)
 }
 
 /// Plain cards for board benchmarks: one prepared statement, in the seed's transaction. A quarter go to
@@ -200,7 +198,7 @@ fn seed_extra_cards(
             1 + (3 * (n / 4) + n % 4 - 1) % others
         };
         // After the demo cards of the stage (fewer than 100 per stage).
-        let order = 100.0 * stages::ORDER_STEP + per_stage[stage] as f64 * stages::ORDER_STEP;
+        let order = 100.0 * board::ORDER_STEP + per_stage[stage] as f64 * board::ORDER_STEP;
         per_stage[stage] += 1;
         stmt.execute(params![
             new_id(),
@@ -214,14 +212,4 @@ fn seed_extra_cards(
         ])?;
     }
     Ok(())
-}
-
-/// The demo card the demo project is linked to (projects seed after cards).
-pub fn demo_card(conn: &Connection, account_id: &str) -> rusqlite::Result<Option<String>> {
-    conn.cached_row(
-        "SELECT id FROM cards WHERE account_id = ?1 AND title = ?2",
-        params![account_id, DEMO_PROJECT_CARD],
-        |r| r.get(0),
-    )
-    .optional()
 }

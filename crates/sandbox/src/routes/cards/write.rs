@@ -1,6 +1,7 @@
 //! Card writes: create, update (the whole-list rules, scopes by content) and moves between stages.
 use super::*;
-use crate::auth::KeyCheck;
+use crate::tables::cards::set_archived;
+use crate::tables::{board, generations, tags};
 
 // ---------- writes ----------
 
@@ -139,7 +140,7 @@ pub(super) fn require_write_scopes(caller: &Caller, cur: &Current, upd: &UpdateC
     Ok(())
 }
 
-pub(super) async fn create(
+pub(crate) async fn create(
     State(state): State<AppState>,
     caller: Caller,
     AppJson(body): AppJson<CreateCard>,
@@ -159,12 +160,12 @@ pub(super) async fn create(
     require_write_scopes(&caller, &Current::default(), &upd)?;
     let detail = state.db().tx(|tx| {
         let account = &caller.account_id;
-        let space = spaces::given_or_default(tx, account, body.space_id.as_deref())?;
-        stages::ensure_stages(tx, account, &space.id)?;
+        let space = board::given_or_default(tx, account, body.space_id.as_deref())?;
+        board::ensure_stages(tx, account, &space.id)?;
         let (space_id, stage_id) = match &body.stage {
             Some(key) => resolve_stage(tx, account, &space.id, key, body.space_id.as_deref())?,
             None => {
-                let first = stages::in_space(tx, &space.id)?.into_iter().next();
+                let first = board::in_space(tx, &space.id)?.into_iter().next();
                 (space.id.clone(), first.map(|s| s.id).ok_or_else(|| ApiError::internal("space without stages"))?)
             }
         };
@@ -183,128 +184,25 @@ pub(super) async fn create(
     Ok(Reply(CardEnvelope { post: detail }))
 }
 
-pub(super) async fn update(
+pub(crate) async fn update(
     State(state): State<AppState>,
     caller: Caller,
-    key: KeyCheck,
     Path(id): Path<String>,
-    body: Result<AppJson<UpdateCard>, ApiError>,
+    AppJson(body): AppJson<UpdateCard>,
 ) -> ApiResult<Reply<CardEnvelope<CardDetail>>> {
-    let db = state.db();
-    // The key is checked inside the write's transaction (routes::scopes::defers_key_check); a body that
-    // does not parse is answered after the same check, so a revoked key still gets 401 first.
-    let AppJson(body) = match body {
-        Ok(body) => body,
-        Err(e) => {
-            key.verify_now(db, caller)?;
-            return Err(e);
-        }
-    };
-    let detail = db.tx(|tx| {
-        let caller = key.verify(db.key_cache(), tx, caller)?;
+    let detail = state.db().tx(|tx| {
         let account = caller.account_id.as_str();
-        if in_place(&body) {
-            // The card as it is before the write, in this transaction, with the write's fields set in
-            // memory: the same reply as reading it again after the write (tests/patch_reply.rs), one
-            // read of the card instead of two. Nothing is written yet, so its parts may come from (and
-            // go to) the cache.
-            let mut detail = read_detail_with(tx, Some(db.card_parts()), account, &id)?;
-            let cur = Current {
-                id: detail.summary.id.clone(),
-                space_id: detail.summary.space_id.clone().unwrap_or_default(),
-                stage_id: detail.summary.stage_id.clone(),
-                scheduled_at: detail.summary.scheduled_at.clone(),
-                notes: detail.notes.clone(),
-                revision: detail.revision,
-                ..Default::default()
-            };
-            require_write_scopes(&caller, &cur, &body)?;
-            let written = apply_update(tx, account, &cur, &body)?;
-            let s = &mut detail.summary;
-            if let Some(title) = written.title {
-                s.title = title;
-            }
-            if let Some(platform) = &body.platform {
-                s.platform = Some(platform.clone());
-            }
-            if let Some(ct) = &body.content_type {
-                s.content_type = Some(ct.clone());
-            }
-            if let Some(fav) = body.is_favorite {
-                s.is_favorite = fav;
-            }
-            if written.notes_changed {
-                detail.notes = body.notes.clone();
-                detail.revision += 1;
-            }
-            detail.summary.updated_at = Some(written.updated_at);
-            return Ok(detail);
-        }
         let cur = load_current_for(tx, account, &id, Some(&body))?;
         require_write_scopes(&caller, &cur, &body)?;
         apply_update(tx, account, &cur, &body)?;
+        // The reply is the card read again after the write, as `GET /cards/{id}` reads it.
         read_detail(tx, account, &id)
     })?;
     Ok(Reply(CardEnvelope { post: detail }))
 }
 
-/// A write whose reply can be the card as read before it with the written fields set in memory: it
-/// carries only fields stored as given and read back as stored (title, platform, content type,
-/// favourite, notes). Anything that moves the card, touches its posts, assets, tags, cover, schedule,
-/// archive, publication or metadata (stored as text and parsed again) reads the card after the write.
-fn in_place(u: &UpdateCard) -> bool {
-    let UpdateCard {
-        title: _,
-        platform: _,
-        content_type: _,
-        is_favorite: _,
-        notes: _,
-        expected_revision: _,
-        stage,
-        space_id,
-        archived,
-        before_card_id,
-        board_order,
-        cover_url,
-        cover_output_id,
-        cover_position,
-        tags,
-        scheduled_at,
-        published_at,
-        publish_url,
-        metadata,
-        posts,
-        assets,
-        extra: _,
-    } = u;
-    stage.is_none()
-        && space_id.is_none()
-        && archived.is_none()
-        && before_card_id.is_none()
-        && board_order.is_none()
-        && cover_url.is_none()
-        && cover_output_id.is_none()
-        && cover_position.is_none()
-        && tags.is_none()
-        && scheduled_at.is_none()
-        && published_at.is_none()
-        && publish_url.is_none()
-        && metadata.is_none()
-        && posts.is_none()
-        && assets.is_none()
-}
-
-/// What [`apply_update`] stored that a reply built in memory needs.
-pub(super) struct Written {
-    /// The title as stored (trimmed), when the write set one.
-    title: Option<String>,
-    /// The notes were replaced (and the revision went up by one).
-    notes_changed: bool,
-    updated_at: String,
-}
-
 /// Applies a card write inside the caller's transaction; any error rolls all of it back.
-pub(super) fn apply_update(tx: &Connection, account: &str, cur: &Current, upd: &UpdateCard) -> ApiResult<Written> {
+pub(super) fn apply_update(tx: &Connection, account: &str, cur: &Current, upd: &UpdateCard) -> ApiResult<()> {
     let id = cur.id.as_str();
     let now = time::now_str();
     // `sql` is a whole `UPDATE cards SET <column> = ?2 WHERE id = ?1` (a literal: the statement cache
@@ -338,7 +236,7 @@ pub(super) fn apply_update(tx: &Connection, account: &str, cur: &Current, upd: &
     }
     if let Some(url) = &upd.publish_url {
         if let Some(u) = url {
-            spaces::check_url("publishUrl", u)?;
+            board::check_url("publishUrl", u)?;
         }
         set("UPDATE cards SET publish_url = ?2 WHERE id = ?1", url)?;
     }
@@ -358,7 +256,7 @@ pub(super) fn apply_update(tx: &Connection, account: &str, cur: &Current, upd: &
             )?;
         }
         Some(Some(url)) => {
-            spaces::check_url("coverUrl", url)?;
+            board::check_url("coverUrl", url)?;
             tx.cached_execute(
                 "UPDATE cards SET cover_url = ?2, cover_output_id = NULL WHERE id = ?1",
                 params![id, url],
@@ -367,7 +265,7 @@ pub(super) fn apply_update(tx: &Connection, account: &str, cur: &Current, upd: &
         None => {}
     }
     if let Some(token) = &upd.cover_output_id {
-        let out = studio::resolve_output(tx, account, token, "coverOutputId")?;
+        let out = generations::resolve_output(tx, account, token, "coverOutputId")?;
         tx.cached_execute(
             "UPDATE cards SET cover_url = ?2, cover_output_id = ?3 WHERE id = ?1",
             params![id, out.url, output_token(&out)],
@@ -388,7 +286,6 @@ pub(super) fn apply_update(tx: &Connection, account: &str, cur: &Current, upd: &
     }
 
     // Notes are guarded by the revision the writer read.
-    let mut notes_changed = false;
     if let Some(notes) = &upd.notes {
         let expected = upd.expected_revision.ok_or_else(|| {
             ApiError::bad(
@@ -403,7 +300,6 @@ pub(super) fn apply_update(tx: &Connection, account: &str, cur: &Current, upd: &
             });
         }
         if cur.notes.as_deref() != Some(notes.as_str()) {
-            notes_changed = true;
             tx.cached_execute(
                 "UPDATE cards SET notes = ?2, revision = revision + 1 WHERE id = ?1",
                 params![id, notes],
@@ -457,7 +353,7 @@ pub(super) fn apply_update(tx: &Connection, account: &str, cur: &Current, upd: &
         )?,
         None => set("UPDATE cards SET updated_at = ?2 WHERE id = ?1", &now)?,
     };
-    Ok(Written { title, notes_changed, updated_at: now })
+    Ok(())
 }
 
 /// Moving (fact sheet 2.8): `stage` (id, slug or name) and/or `spaceId`, then the place in the stage:
@@ -472,17 +368,17 @@ pub(super) fn apply_move(tx: &Connection, account: &str, cur: &Current, upd: &Up
             space.as_deref(),
         )?),
         (None, Some(space)) => {
-            let space = spaces::resolve(tx, account, space)?;
+            let space = board::resolve(tx, account, space)?;
             if space.id == cur.space_id {
                 None
             } else {
                 // The stage with the same slug in the target space, else its first stage.
-                stages::ensure_stages(tx, account, &space.id)?;
+                board::ensure_stages(tx, account, &space.id)?;
                 let slug = match &cur.stage_id {
-                    Some(s) => stages::by_id(tx, account, s)?.map(|(_, slug)| slug),
+                    Some(s) => board::by_id(tx, account, s)?.map(|(_, slug)| slug),
                     None => None,
                 };
-                let all = stages::in_space(tx, &space.id)?;
+                let all = board::in_space(tx, &space.id)?;
                 let stage = all
                     .iter()
                     .find(|s| slug.is_some() && s.slug == slug)
@@ -544,9 +440,9 @@ pub(super) fn resolve_stage(
     key: &str,
     space_id: Option<&str>,
 ) -> ApiResult<(String, String)> {
-    if let Some((stage_space, _)) = stages::by_id(tx, account, key)? {
+    if let Some((stage_space, _)) = board::by_id(tx, account, key)? {
         if let Some(given) = space_id {
-            let given = spaces::resolve(tx, account, given)?;
+            let given = board::resolve(tx, account, given)?;
             if given.id != stage_space {
                 return Err(ApiError::bad(
                     "spaceId",
@@ -556,10 +452,10 @@ pub(super) fn resolve_stage(
         }
         return Ok((stage_space, key.to_string()));
     }
-    let space = spaces::given_or_default(tx, account, Some(space_id.unwrap_or(current_space)))?;
-    stages::ensure_stages(tx, account, &space.id)?;
+    let space = board::given_or_default(tx, account, Some(space_id.unwrap_or(current_space)))?;
+    board::ensure_stages(tx, account, &space.id)?;
     let stage =
-        stages::find_in_space(tx, &space.id, key)?.ok_or_else(|| unknown_stage(tx, &space, key))?;
+        board::find_in_space(tx, &space.id, key)?.ok_or_else(|| unknown_stage(tx, &space, key))?;
     Ok((space.id, stage.id))
 }
 
@@ -569,7 +465,7 @@ pub(super) fn end_of_stage(conn: &Connection, stage_id: &str) -> rusqlite::Resul
         [stage_id],
         |r| r.get(0),
     )?;
-    Ok(max.unwrap_or(0.0) + stages::ORDER_STEP)
+    Ok(max.unwrap_or(0.0) + board::ORDER_STEP)
 }
 
 /// `(card id, board_order)` of a stage's cards in order, leaving out `except`.
@@ -592,7 +488,7 @@ pub(super) fn place_at(
     seq: Vec<(String, f64)>,
     index: usize,
 ) -> rusqlite::Result<()> {
-    match stages::slot(&seq, index) {
+    match board::slot(&seq, index) {
         Some(order) => {
             tx.cached_execute(
                 "UPDATE cards SET board_order = ?2 WHERE id = ?1",
@@ -602,7 +498,7 @@ pub(super) fn place_at(
         None => {
             let mut ids: Vec<String> = seq.into_iter().map(|(id, _)| id).collect();
             ids.insert(index, card_id.to_string());
-            stages::renumber(tx, "cards", &ids)?;
+            board::renumber(tx, "cards", &ids)?;
         }
     }
     Ok(())

@@ -48,7 +48,6 @@ fn demo_accounts() -> Vec<DemoAccount> {
 pub fn seed_demo(
     conn: &rusqlite::Connection,
     account_id: &str,
-    _opts: &crate::seed::DemoOptions,
 ) -> rusqlite::Result<()> {
     let now = time::now();
     let synced = time::fmt(now - ::time::Duration::hours(2));

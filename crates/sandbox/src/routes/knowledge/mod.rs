@@ -16,17 +16,14 @@ use crate::auth::Caller;
 use crate::db::new_id;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{AppJson, AppQuery};
-use crate::routes::brand_kits;
 use crate::state::AppState;
 use crate::time;
 use api_types::scopes::{BRANDKIT_READ, BRANDKIT_WRITE};
 use api_types::{
-    AddKnowledge, KnowledgeAdded, KnowledgeEnvelope, KnowledgeItem, KnowledgeList, KnowledgeMatch,
-    KnowledgeRef, KnowledgeSearch, KNOWLEDGE_SOURCE_TYPES,
+    AddKnowledge, KnowledgeAdded, KnowledgeEnvelope, KnowledgeItem, KnowledgeList, KnowledgeMatch, KnowledgeSearch, KNOWLEDGE_SOURCE_TYPES,
 };
 use axum::extract::{Path, State};
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::Json;
 use base64::Engine;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
@@ -54,16 +51,6 @@ CREATE TABLE IF NOT EXISTS knowledge_chunks (
 );
 ";
 
-/// `(method, path)` of every route this module serves under `/api/v1` (kept in step with
-/// `docs/openapi.yaml` by a test).
-pub const ROUTES: &[(&str, &str)] = &[
-    ("GET", "/brand-kits/{id}/knowledge"),
-    ("POST", "/brand-kits/{id}/knowledge"),
-    ("GET", "/brand-kits/{id}/knowledge/search"),
-    ("GET", "/brand-kits/{id}/knowledge/{knowledgeId}"),
-    ("DELETE", "/brand-kits/{id}/knowledge/{knowledgeId}"),
-];
-
 /// Small documents and images may come as base64 `fileData`.
 pub const FILE_DATA_EXTS: &[&str] = &[
     "pdf", "txt", "md", "markdown", "csv", "json", "html", "htm", "rtf", "doc", "docx", "png",
@@ -75,11 +62,11 @@ mod similarity;
 mod source;
 pub use seed::seed_demo;
 pub use similarity::{chunk_text, similarities, terms};
-pub use source::refs_for_kit;
 use source::*;
 
 /// Video and audio knowledge files, by extension (declared once in api-types).
 use api_types::values::KNOWLEDGE_MEDIA_EXTENSIONS as MEDIA_EXTS;
+use crate::tables::brand_kits;
 /// `fileData` whose bytes are text as they are.
 const TEXT_EXTS: &[&str] = &["txt", "md", "markdown", "csv", "json", "html", "htm", "rtf"];
 
@@ -93,17 +80,6 @@ const SEARCH_DEFAULT_THRESHOLD: f64 = 0.45;
 const CHUNK_CHARS: usize = 500;
 /// The detail read's `content` is capped (fact sheet 3.7: "capped anchor text").
 const DETAIL_CONTENT_CHARS: usize = 50_000;
-const PREVIEW_CHARS: usize = 160;
-
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/brand-kits/{id}/knowledge", get(list_items).post(add_item))
-        .route("/brand-kits/{id}/knowledge/search", get(search))
-        .route(
-            "/brand-kits/{id}/knowledge/{knowledgeId}",
-            get(read_item).delete(delete_item),
-        )
-}
 
 // ---------------------------------------------------------------------------------------------------
 // Handlers
@@ -111,14 +87,14 @@ pub fn router() -> Router<AppState> {
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ListQuery {
+pub(crate) struct ListQuery {
     #[serde(default)]
     limit: Option<i64>,
     #[serde(default)]
     offset: Option<i64>,
 }
 
-async fn list_items(
+pub(crate) async fn list_items(
     State(state): State<AppState>,
     caller: Caller,
     Path(kit_id): Path<String>,
@@ -158,7 +134,7 @@ async fn list_items(
     }))
 }
 
-async fn read_item(
+pub(crate) async fn read_item(
     State(state): State<AppState>,
     caller: Caller,
     Path((kit_id, knowledge_id)): Path<(String, String)>,
@@ -179,7 +155,7 @@ async fn read_item(
     Ok(Json(KnowledgeEnvelope { item }))
 }
 
-async fn delete_item(
+pub(crate) async fn delete_item(
     State(state): State<AppState>,
     caller: Caller,
     Path((kit_id, knowledge_id)): Path<(String, String)>,
@@ -217,11 +193,11 @@ fn tags_json(tags: &[api_types::TagRef]) -> ApiResult<String> {
 }
 
 #[derive(Debug, Serialize)]
-struct Deleted {
+pub(crate) struct Deleted {
     id: String,
 }
 
-async fn add_item(
+pub(crate) async fn add_item(
     State(state): State<AppState>,
     caller: Caller,
     Path(kit_id): Path<String>,
@@ -261,7 +237,7 @@ async fn add_item(
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct SearchQuery {
+pub(crate) struct SearchQuery {
     #[serde(default)]
     q: Option<String>,
     #[serde(default)]
@@ -270,7 +246,7 @@ struct SearchQuery {
     threshold: Option<f64>,
 }
 
-async fn search(
+pub(crate) async fn search(
     State(state): State<AppState>,
     caller: Caller,
     Path(kit_id): Path<String>,

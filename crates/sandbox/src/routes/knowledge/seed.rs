@@ -1,12 +1,12 @@
 //! The demo kit's knowledge items.
 use super::*;
+use crate::tables::brand_kits;
 
 /// Three items on the default kit: a text note, a Markdown file (as if uploaded as base64) and a web page
 /// recorded by address.
 pub fn seed_demo(
     conn: &rusqlite::Connection,
     account_id: &str,
-    _opts: &crate::seed::DemoOptions,
 ) -> rusqlite::Result<()> {
     let Some(kit_id) = brand_kits::default_kit_id(conn, account_id)? else {
         return Ok(());

@@ -1,5 +1,6 @@
 //! `POST /media/imports`: a file by URL (a `data:` URL is decoded; nothing is fetched), idempotent by its key.
 use super::*;
+use crate::tables::generations;
 
 /// What an import URL gave: bytes (fetched) or nothing (recorded by URL).
 pub(super) struct Fetched {
@@ -75,7 +76,7 @@ pub(super) fn import_kind(given: &str) -> ApiResult<(ContentType, Option<String>
     Ok((kind, g.contains('/').then(|| mime_essence(&g))))
 }
 
-pub(super) async fn import(
+pub(crate) async fn import(
     State(state): State<AppState>,
     caller: Caller,
     AppJson(req): AppJson<ImportMedia>,
@@ -201,7 +202,7 @@ pub(super) async fn import(
             )
             .optional()?;
         if let Some(output_id) = existing {
-            let url = studio::output_urls(tx, &origin, &output_id)?.into_iter().next().unwrap_or_default();
+            let url = generations::output_urls(tx, &origin, &output_id)?.into_iter().next().unwrap_or_default();
             return Ok(Json(ImportedMedia { output_id: Some(output_id), url, already_existed: true }));
         }
         let output_id = new_id();
@@ -209,11 +210,11 @@ pub(super) async fn import(
             Some(bytes) => {
                 let name = format!("{output_id}-1.{}", extension(file_name.as_deref(), &mime));
                 store_file(tx, &name, &caller.account_id, &mime, bytes, false)?;
-                studio::record_media_output(tx, &output_id, &caller.account_id, true, kind, &label, Some(&name), None)?;
+                generations::record_media_output(tx, &output_id, &caller.account_id, true, kind, &label, Some(&name), None)?;
                 file_url(&origin, &name)
             }
             None => {
-                studio::record_media_output(tx, &output_id, &caller.account_id, true, kind, &label, None, Some(&url))?;
+                generations::record_media_output(tx, &output_id, &caller.account_id, true, kind, &label, None, Some(&url))?;
                 url.clone()
             }
         };

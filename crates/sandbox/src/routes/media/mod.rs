@@ -14,7 +14,6 @@ use crate::auth::Caller;
 use crate::db::new_id;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{read_body, AppJson};
-use crate::routes::studio;
 use crate::state::AppState;
 use crate::time;
 use api_types::scopes::ASSETS_WRITE;
@@ -24,7 +23,7 @@ use api_types::{
 use axum::extract::{DefaultBodyLimit, Path, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post, put};
+use axum::routing::{get, put};
 use axum::{Json, Router};
 use base64::Engine;
 use rand::distributions::Alphanumeric;
@@ -72,24 +71,11 @@ CREATE TABLE IF NOT EXISTS storage_origin (
 );
 ";
 
-/// `(method, path)` of every route this module serves under `/api/v1`.
-pub const ROUTES: &[(&str, &str)] = &[
-    ("POST", "/media/uploads"),
-    ("POST", "/media/uploads/{outputId}/complete"),
-    ("POST", "/media/imports"),
-];
-
 mod files;
-mod imports;
+pub(crate) mod imports;
 use files::*;
-use imports::*;
-
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/media/uploads", post(create_upload))
-        .route("/media/uploads/{outputId}/complete", post(complete_upload))
-        .route("/media/imports", post(import))
-}
+use crate::tables::generations;
+use crate::tables::files::{file_url, store_file};
 
 /// Routes outside `/api/v1` that stand in for object storage: upload PUTs and stored files.
 pub fn storage_router(state: &AppState) -> Router<AppState> {
@@ -112,13 +98,8 @@ pub fn storage_router(state: &AppState) -> Router<AppState> {
         .route("/files/{name}", get(serve_file))
 }
 
-/// `{origin}/files/{name}`.
-pub fn file_url(origin: &str, name: &str) -> String {
-    format!("{origin}/files/{name}")
-}
-
 /// Keeps the serving origin in the database, for code that builds file URLs with only a connection
-/// (`studio::resolve_output`). Called when the router is built, which is after the port is bound.
+/// (`generations::resolve_output`). Called when the router is built, which is after the port is bound.
 fn record_origin(state: &AppState) {
     let conn = state.db().lock();
     if let Err(e) = conn.execute(
@@ -127,17 +108,6 @@ fn record_origin(state: &AppState) {
     ) {
         tracing::warn!(%e, "could not record the storage origin");
     }
-}
-
-/// The origin recorded by the serving sandbox (loopback without a port when none has served yet).
-pub fn recorded_origin(conn: &Connection) -> String {
-    conn.cached_row("SELECT origin FROM storage_origin WHERE id = 1", [], |r| {
-        r.get(0)
-    })
-    .optional()
-    .ok()
-    .flatten()
-    .unwrap_or_else(|| "http://127.0.0.1".to_string())
 }
 
 /// Deletes every upload ticket that expired before `now_ms` without being completed, with the bytes its PUT
@@ -149,23 +119,6 @@ pub fn purge_expired_uploads(conn: &Connection, now_ms: i64) -> rusqlite::Result
         tracing::info!(purged = n, "expired uploads purged");
     }
     Ok(n)
-}
-
-/// Stores (or replaces) a served file.
-pub fn store_file(
-    conn: &Connection,
-    name: &str,
-    account_id: &str,
-    mime: &str,
-    bytes: &[u8],
-    sandbox_render: bool,
-) -> rusqlite::Result<()> {
-    conn.execute(
-        "INSERT OR REPLACE INTO stored_files (name, account_id, mime, bytes, sha256, sandbox_render, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        params![name, account_id, mime, bytes, hex::encode(Sha256::digest(bytes)), sandbox_render, time::now_str()],
-    )?;
-    Ok(())
 }
 
 /// `image/png; charset=x` → `image/png`, lower case.
@@ -228,7 +181,7 @@ fn kind_from_extension(url: &str) -> Option<ContentType> {
 // Uploads
 // ---------------------------------------------------------------------------------------------------
 
-async fn create_upload(
+pub(crate) async fn create_upload(
     State(state): State<AppState>,
     caller: Caller,
     AppJson(req): AppJson<CreateUpload>,
@@ -371,7 +324,7 @@ async fn put_upload(
 /// `(file_name, mime, bytes, completed_at)` of an upload ticket.
 type UploadRow = (String, String, Option<Vec<u8>>, Option<String>);
 
-async fn complete_upload(
+pub(crate) async fn complete_upload(
     State(state): State<AppState>,
     caller: Caller,
     Path(raw): Path<String>,
@@ -402,7 +355,7 @@ async fn complete_upload(
         })?;
         let kind = media_kind(&mime).unwrap_or(ContentType::Image);
         store_file(tx, &name, &caller.account_id, &mime, &bytes, false)?;
-        studio::record_media_output(tx, &output_id, &caller.account_id, false, kind, &file_name, Some(&name), None)?;
+        generations::record_media_output(tx, &output_id, &caller.account_id, false, kind, &file_name, Some(&name), None)?;
         // The bytes now live in stored_files; the ticket keeps only its record.
         tx.execute(
             "UPDATE uploads SET completed_at = ?2, bytes = NULL WHERE output_id = ?1",

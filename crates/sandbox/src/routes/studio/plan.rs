@@ -1,5 +1,6 @@
 //! Validation and pricing: a generate or board request checked against the model's capabilities and priced, before anything is stored.
 use super::*;
+use crate::tables::models;
 
 pub(super) fn parse_output_id(raw: &str) -> ApiResult<String> {
     uuid::Uuid::parse_str(raw.trim())

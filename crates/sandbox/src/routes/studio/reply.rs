@@ -1,5 +1,6 @@
 //! Submit, wait, reply: the job stored and charged in one transaction, the smart-wait, the status read.
 use super::*;
+use crate::tables::accounts;
 
 pub(super) fn insert_job(
     conn: &Connection,
@@ -71,7 +72,7 @@ pub(super) fn submit(
             Some(_) => return Err(taken_elsewhere()),
             None => {}
         }
-        account::charge(tx, account_id, plan.credits)?;
+        accounts::charge(tx, account_id, plan.credits)?;
         insert_job(tx, &id, account_id, plan, ready_at)?;
         Ok((id.clone(), false))
     })
@@ -135,7 +136,7 @@ pub(super) async fn smart_wait(
     })
 }
 
-pub(super) async fn generate(
+pub(crate) async fn generate(
     State(state): State<AppState>,
     caller: Caller,
     AppJson(req): AppJson<GenerateRequest>,
@@ -144,7 +145,7 @@ pub(super) async fn generate(
     answer(&state, &caller, output_id, quote, |conn, account| plan_generation(conn, account, &req)).await
 }
 
-pub(super) async fn reference_board(
+pub(crate) async fn reference_board(
     State(state): State<AppState>,
     caller: Caller,
     AppJson(req): AppJson<BoardRequest>,
@@ -196,7 +197,7 @@ async fn answer(
     Ok(Json(smart_wait(state, caller, &id, replay).await?).into_response())
 }
 
-pub(super) async fn status(
+pub(crate) async fn status(
     State(state): State<AppState>,
     caller: Caller,
     Path(raw): Path<String>,

@@ -5,7 +5,7 @@ use super::*;
 /// with the failure marker, marks it failed and refunds its credits. Does nothing to a job that is not
 /// due. Safe to call from inside a transaction (it uses a savepoint) and from two sandboxes on one file
 /// (the status change is conditional, so only one of them writes).
-pub(crate) fn settle(conn: &Connection, id: &str) -> rusqlite::Result<()> {
+pub fn settle(conn: &Connection, id: &str) -> rusqlite::Result<()> {
     let Some(job) = load_job(conn, id)? else {
         return Ok(());
     };
@@ -30,7 +30,7 @@ pub(crate) fn settle(conn: &Connection, id: &str) -> rusqlite::Result<()> {
                 params![job.id, error, now],
             )?;
             if n == 1 {
-                account::refund(conn, &job.account_id, job.credits)?;
+                accounts::refund(conn, &job.account_id, job.credits)?;
             }
             return Ok(());
         }
@@ -43,7 +43,7 @@ pub(crate) fn settle(conn: &Connection, id: &str) -> rusqlite::Result<()> {
             for (i, file) in files.iter().enumerate() {
                 let idx = i as u32 + 1;
                 let name = format!("{}-{idx}.{}", job.id, file.ext);
-                media::store_file(conn, &name, &job.account_id, file.mime, &file.bytes, true)?;
+                files::store_file(conn, &name, &job.account_id, file.mime, &file.bytes, true)?;
                 conn.execute(
                     "INSERT OR REPLACE INTO generation_outputs (output_id, idx, file_name, external_url) VALUES (?1, ?2, ?3, NULL)",
                     params![job.id, idx, name],
@@ -62,7 +62,7 @@ pub(crate) fn settle(conn: &Connection, id: &str) -> rusqlite::Result<()> {
 }
 
 /// The placeholder files of a job, one per output.
-pub(super) fn render(job: &Job) -> Vec<RenderedFile> {
+pub fn render(job: &Job) -> Vec<RenderedFile> {
     let n = job.num_outputs;
     let seed = job
         .prompt

@@ -1,7 +1,7 @@
-//! The key cache (auth::KeyCache) never lets a revoked or narrowed key through: each key is used a few
-//! times first so that it is served from the cache, then changed by the serving process's own writer, by a
-//! second process (`contentdesk-sandbox keys revoke`, as a user would), and by another connection on the
-//! same file (as cdesk's terminal key does), and the very next request must see the change.
+//! A key is revoked, narrowed or widened at once (spec: keys are revocable at once): each key is used a
+//! few times first, then changed by the serving process's own writer, by a second process
+//! (`contentdesk-sandbox keys revoke`, as a user would), and by another connection on the same file (as
+//! cdesk's terminal key does), and the very next request, a read or a write, must see the change.
 mod common;
 use common::{Http, TestSandbox};
 use std::process::Command;
@@ -12,7 +12,7 @@ async fn status(sb: &TestSandbox, key: &str, path: &str) -> u16 {
     Http::new(sb).get(key, path).await.0
 }
 
-/// Used until it is surely cached (the first request reads it, the next ones take it from the cache).
+/// Used a few times while it works.
 async fn warm(sb: &TestSandbox, key: &str, path: &str) {
     for _ in 0..3 {
         assert_eq!(status(sb, key, path).await, 200);
@@ -63,7 +63,7 @@ async fn a_key_revoked_or_narrowed_through_another_connection_is_refused_at_once
     assert_eq!(status(&sb, &revoked, "/account/balance").await, 401);
 }
 
-/// A request that writes checks the key on the writer connection (auth.rs): the same rule holds there.
+/// The same rule on a write, and the 401 comes before the body's 400.
 #[tokio::test]
 async fn a_key_revoked_elsewhere_is_refused_at_once_on_a_write() {
     let sb = TestSandbox::start().await;
@@ -84,8 +84,7 @@ async fn a_key_revoked_elsewhere_is_refused_at_once_on_a_write() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let (s, v) = http.patch(&key, &path, serde_json::json!({"title": "After the revocation"})).await;
     assert_eq!(s, 401, "a key revoked by another process still wrote: {v}");
-    // PATCH /cards/{id} checks the key inside its write (scopes::defers_key_check): a body that does not
-    // parse is still answered 401 first, like every other route.
+    // A body that does not parse is still answered 401 first.
     let (s, v) = http.send_raw("PATCH", &key, &path, "{not json").await;
     assert_eq!(s, 401, "a revoked key was told its body does not parse: {v}");
     let narrowed = sb.key_with(&[api_types::scopes::PLANNER_WRITE]);
@@ -96,8 +95,6 @@ async fn a_key_revoked_elsewhere_is_refused_at_once_on_a_write() {
     other.busy_timeout(std::time::Duration::from_secs(5)).unwrap();
     let hash = contentdesk_sandbox::auth::hash_secret(&narrowed);
     other.execute("UPDATE api_keys SET scopes = '' WHERE secret_hash = ?1", [&hash]).unwrap();
-    // Twice: the first refusal keeps the key as read inside the write's transaction, the second is
-    // answered from that.
     for _ in 0..2 {
         let (s, v) = http.patch(&narrowed, &path, serde_json::json!({"title": "After the narrowing"})).await;
         assert_eq!(s, 403, "a key narrowed through another connection still wrote: {v}");
@@ -107,8 +104,7 @@ async fn a_key_revoked_elsewhere_is_refused_at_once_on_a_write() {
     assert_eq!(v["post"]["title"], "Edit", "{v}");
 }
 
-/// PATCH /cards/{id} takes its key from the cache without reading the file (scopes::defers_key_check): a
-/// key widened through another connection is not refused on the cache's old scopes.
+/// A key widened through another connection writes at once (not refused on the scopes it had before).
 #[tokio::test]
 async fn a_key_widened_elsewhere_may_write_at_once() {
     let sb = TestSandbox::start().await;

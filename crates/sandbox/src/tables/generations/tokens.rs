@@ -15,12 +15,12 @@ pub struct ResolvedOutput {
 
 /// A parsed token: the full id or its 8-character prefix, and the 1-based output number if given.
 #[derive(Debug, PartialEq)]
-pub(super) enum TokenId {
+pub enum TokenId {
     Full(String),
     Prefix(String),
 }
 
-pub(super) fn parse_token(token: &str) -> Option<(TokenId, Option<u32>)> {
+pub fn parse_token(token: &str) -> Option<(TokenId, Option<u32>)> {
     let t = token.trim().to_ascii_lowercase();
     let suffix = |rest: &str| -> Option<Option<u32>> {
         if rest.is_empty() {
@@ -114,7 +114,7 @@ pub fn resolve_output(
         .into_iter()
         .find(|(i, _, _)| *i == index)
         .ok_or_else(not_found)?;
-    let origin = media::recorded_origin(conn);
+    let origin = files::recorded_origin(conn);
     Ok(ResolvedOutput {
         output_id: id,
         index,
@@ -124,7 +124,7 @@ pub fn resolve_output(
 }
 
 /// A reference value: an http(s) URL, or an output token of the caller's holding `expected` media.
-pub(super) fn check_reference(
+pub fn check_reference(
     conn: &Connection,
     account_id: &str,
     value: &str,
@@ -155,4 +155,35 @@ pub(super) fn check_reference(
         ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_parse_in_every_documented_form() {
+        let id = "0b7e2a52-3c1d-4f7e-9a55-8d2f7c0e9b11";
+        assert_eq!(parse_token(id), Some((TokenId::Full(id.into()), None)));
+        assert_eq!(
+            parse_token(&format!("{id}-2")),
+            Some((TokenId::Full(id.into()), Some(2)))
+        );
+        assert_eq!(
+            parse_token(&id.to_uppercase()),
+            Some((TokenId::Full(id.into()), None))
+        );
+        assert_eq!(
+            parse_token("0b7e2a52"),
+            Some((TokenId::Prefix("0b7e2a52".into()), None))
+        );
+        assert_eq!(
+            parse_token("0b7e2a52-3"),
+            Some((TokenId::Prefix("0b7e2a52".into()), Some(3)))
+        );
+        assert_eq!(parse_token(&format!("{id}-0")), None);
+        assert_eq!(parse_token("not-a-token"), None);
+        assert_eq!(parse_token("0b7e2a52x"), None);
+        assert_eq!(parse_token("éééééééééééééééééééééééééééééééééééééé"), None);
+    }
 }

@@ -1,0 +1,56 @@
+//! Projects (`projects`): one read and the archive flag.
+use crate::db::CachedRow as _;
+use crate::error::{ApiError, ApiResult};
+use crate::time;
+use api_types::Project;
+use rusqlite::{params, Connection, OptionalExtension, Row};
+
+pub const COLS: &str =
+    "id, type, title, orientation, width, height, thumbnail_url, archived_at, favorited_at, \
+                    brand_kit_id, linked_card_id, created_at, updated_at";
+
+pub fn from_row(r: &Row) -> rusqlite::Result<Project> {
+    Ok(Project {
+        id: r.get(0)?,
+        r#type: r.get(1)?,
+        title: r.get(2)?,
+        orientation: r.get(3)?,
+        width: r.get(4)?,
+        height: r.get(5)?,
+        thumbnail_url: r.get(6)?,
+        is_archived: r.get::<_, Option<String>>(7)?.is_some(),
+        is_favorited: r.get::<_, Option<String>>(8)?.is_some(),
+        brand_kit_id: r.get(9)?,
+        linked_card_id: r.get(10)?,
+        created_at: r.get(11)?,
+        updated_at: r.get(12)?,
+    })
+}
+
+/// The caller's project `id`, if it is theirs.
+pub fn find(conn: &Connection, account_id: &str, id: &str) -> rusqlite::Result<Option<Project>> {
+    conn.cached_row(
+        &format!("SELECT {COLS} FROM projects WHERE id = ?1 AND account_id = ?2"),
+        params![id, account_id],
+        from_row,
+    )
+    .optional()
+}
+
+/// `POST /archive` with `assetType: project`.
+pub fn set_archived(
+    conn: &Connection,
+    account_id: &str,
+    id: &str,
+    archived: bool,
+) -> ApiResult<()> {
+    let n = conn.execute(
+        "UPDATE projects SET archived_at = CASE WHEN ?3 THEN COALESCE(archived_at, ?4) ELSE NULL END, updated_at = ?4
+         WHERE id = ?1 AND account_id = ?2",
+        params![id, account_id, archived, time::now_str()],
+    )?;
+    if n == 0 {
+        return Err(ApiError::not_found("Project"));
+    }
+    Ok(())
+}
