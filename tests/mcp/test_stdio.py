@@ -322,8 +322,8 @@ def test_toolsets_serve_only_their_tools_and_read_only_wins(sandbox):
         names = {t.name for t in (await s.list_tools()).tools}
         assert "generate_image" in names and "list_cards" not in names and "get_balance" not in names
         # No brand-kit toolset: no section resources, no prompt.
-        assert s.get_server_capabilities().resources is None
-        assert s.get_server_capabilities().prompts is None
+        assert (await s.list_resources()).resources == []
+        assert (await s.list_prompts()).prompts == []
     run(server(sandbox, args=("--toolsets", "studio")), studio)
 
     bad = subprocess.run([f"{BIN}/cdesk", "mcp", "--toolsets", "planer"], capture_output=True, text=True, timeout=20,
