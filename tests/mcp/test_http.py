@@ -84,13 +84,14 @@ class Sandbox:
 class McpHttp:
     """A `cdesk mcp --http` process on a free port, its authorization server the sandbox."""
 
-    def __init__(self, sb, public_url=None):
+    def __init__(self, sb, public_url=None, extra=()):
         home = tempfile.mkdtemp(prefix="cdesk-mcp-http-home-")
         env = {"PATH": os.environ.get("PATH", ""), "HOME": home, "CONTENTHERO_CONFIG_DIR": os.path.join(home, "ch"),
                "CONTENTDESK_DATA_DIR": os.path.join(home, "app"), "CONTENTHERO_BASE_URL": sb.api}
         args = [f"{BIN}/cdesk", "mcp", "--http", "127.0.0.1:0"]
         if public_url:
             args += ["--public-url", public_url]
+        args += list(extra)
         self.proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.proc.stdout.readline()
         assert line, self.proc.stderr.read()
@@ -516,3 +517,50 @@ def test_200_users_each_see_only_their_own_cards(server, sandbox):
                 tg.start_soon(user, i, limit)
     anyio.run(everyone)
     assert not failures, failures[:5]
+
+
+def test_a_foreign_origin_is_refused_with_403_even_with_a_good_token(server, sandbox):
+    """The MCP specification's Streamable HTTP transport: a present Origin that is not the server's own
+    (nor one allowed with --allow-origin) is answered 403, before the token is looked at."""
+    token = tokens_for(sandbox, server.resource)["access_token"]
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+    headers = {"Authorization": f"Bearer {token}", "Accept": "application/json, text/event-stream"}
+    for foreign in ["http://evil.example", "null", server.url.replace("127.0.0.1", "localhost")]:
+        r = post(server.mcp, json=init, headers={**headers, "Origin": foreign})
+        assert r.status_code == 403, (foreign, r.status_code, r.text)
+        assert "--allow-origin" in r.json()["error"]["message"]
+    assert post(server.mcp, json=init, headers=headers).status_code == 200, "no Origin (not a browser): served"
+    assert post(server.mcp, json=init, headers={**headers, "Origin": server.url}).status_code == 200, "its own origin"
+
+    allowing = McpHttp(sandbox, extra=("--allow-origin", "https://agent.example"))
+    try:
+        token = tokens_for(sandbox, allowing.resource)["access_token"]
+        headers["Authorization"] = f"Bearer {token}"
+        assert post(allowing.mcp, json=init, headers={**headers, "Origin": "https://agent.example"}).status_code == 200
+        assert post(allowing.mcp, json=init, headers={**headers, "Origin": "https://agent.example:8443"}).status_code == 403
+
+        async def body(session):
+            return json_of(await session.call_tool("get_balance", {}))["balance"]
+        async def with_origin(request):
+            request.headers["Origin"] = "https://agent.example"
+        assert anyio.run(with_bearer, allowing.mcp, token, body, with_origin) > 0, "the SDK's client from an allowed origin"
+    finally:
+        allowing.stop()
+
+
+def test_read_only_over_http_offers_only_read_tools(sandbox):
+    ro = McpHttp(sandbox, extra=("--read-only",))
+    try:
+        token = tokens_for(sandbox, ro.resource)["access_token"]
+
+        async def body(session):
+            tools = (await session.list_tools()).tools
+            assert tools and all(t.annotations.read_only_hint is True for t in tools)
+            names = {t.name for t in tools}
+            assert "list_cards" in names and "create_card" not in names and "generate_image" not in names
+            with pytest.raises(Exception, match="unknown tool"):
+                await session.call_tool("create_card", {"title": "x", "platform": "instagram"})
+        anyio.run(with_bearer, ro.mcp, token, body)
+    finally:
+        ro.stop()

@@ -57,7 +57,7 @@ def sandbox():
     sb.stop()
 
 
-def server(sb, key=None, extra_env=None):
+def server(sb, key=None, extra_env=None, args=()):
     home = tempfile.mkdtemp(prefix="cdesk-mcp-home-")
     env = {
         "PATH": os.environ.get("PATH", ""),
@@ -68,7 +68,7 @@ def server(sb, key=None, extra_env=None):
         "CONTENTHERO_BASE_URL": sb.url,
     }
     env.update(extra_env or {})
-    return StdioServerParameters(command=f"{BIN}/cdesk", args=["mcp"], env=env)
+    return StdioServerParameters(command=f"{BIN}/cdesk", args=["mcp", *args], env=env)
 
 
 async def session_call(params, body):
@@ -147,9 +147,9 @@ def test_read_tools_of_each_group(sandbox):
 
 
 def test_read_tools_hand_on_the_services_whole_reply(sandbox):
-    """get_balance, list_cards and get_brand_kit pass the service's body on as it came (not decoded into
-    types and encoded again): the tool's JSON is the same GET's, field for field; a refusal is still an
-    error result with the status."""
+    """get_balance, list_cards and get_brand_kit lose nothing of the service's reply on the way through
+    the typed client: the tool's JSON is the same GET's, field for field; a refusal is still an error
+    result with the status."""
     def get(path):
         req = urllib.request.Request(sandbox.url + path, headers={"Authorization": f"Bearer {sandbox.key}"})
         with urllib.request.urlopen(req) as r:
@@ -283,3 +283,59 @@ def test_without_a_key_the_server_exits_at_start_saying_what_to_set(sandbox):
     assert out.returncode == 3
     assert out.stdout == "", "stdout is the protocol: nothing else goes there"
     assert "CONTENTHERO_API_KEY" in out.stderr
+
+
+def tool_table(*args):
+    """`cdesk mcp --list-tools ARGS`: the tools such a server offers, as the shell lists them."""
+    out = subprocess.run([f"{BIN}/cdesk", "mcp", "--list-tools", *args], capture_output=True, text=True, check=True,
+                         env={"PATH": os.environ.get("PATH", ""), "HOME": tempfile.mkdtemp(prefix="cdesk-mcp-list-")})
+    return json.loads(out.stdout)
+
+
+def test_toolsets_serve_only_their_tools_and_read_only_wins(sandbox):
+    everything = tool_table()
+    sets = {row["toolset"] for row in everything}
+    assert sets == {"planner", "studio", "brand-kit", "media", "inspiration", "account"}, sets
+    planner_kit = tool_table("--toolsets", "planner,brand-kit")
+    assert {r["toolset"] for r in planner_kit} == {"planner", "brand-kit"}
+    assert len(planner_kit) == len([r for r in everything if r["toolset"] in ("planner", "brand-kit")])
+    read_only = tool_table("--read-only", "--toolsets", "planner,brand-kit")
+    assert read_only and all(r["readOnly"] for r in read_only), read_only
+    assert {r["tool"] for r in read_only} == {r["tool"] for r in planner_kit if r["readOnly"]}
+
+    async def narrow(s):
+        tools = (await s.list_tools()).tools
+        assert sorted(t.name for t in tools) == sorted(r["tool"] for r in read_only), "tools/list is --list-tools'"
+        assert all(t.annotations.read_only_hint is True for t in tools)
+        # A tool not offered is refused (the protocol's invalid-params error), and nothing is written.
+        with pytest.raises(Exception, match="unknown tool"):
+            await s.call_tool("create_card", {"title": "Not here", "platform": "instagram"})
+        with pytest.raises(Exception, match="unknown tool"):
+            await s.call_tool("generate_image", {"prompt": "a mug", "getCost": True})
+        cards = result_json(await s.call_tool("list_cards", {"search": "Not here"}))
+        assert cards["cards"] == [], cards
+        # The brand kit is served: its sections are still resources.
+        assert (await s.list_resources()).resources
+    run(server(sandbox, args=("--toolsets", "planner,brand-kit", "--read-only")), narrow)
+
+    async def studio(s):
+        names = {t.name for t in (await s.list_tools()).tools}
+        assert "generate_image" in names and "list_cards" not in names and "get_balance" not in names
+        # No brand-kit toolset: no section resources, no prompt.
+        assert (await s.list_resources()).resources == []
+        assert (await s.list_prompts()).prompts == []
+    run(server(sandbox, args=("--toolsets", "studio")), studio)
+
+    bad = subprocess.run([f"{BIN}/cdesk", "mcp", "--toolsets", "planer"], capture_output=True, text=True, timeout=20,
+                         env={"PATH": os.environ.get("PATH", ""), "HOME": tempfile.mkdtemp(prefix="cdesk-mcp-bad-")})
+    assert bad.returncode == 2 and "planner, studio" in bad.stderr, bad.stderr
+
+
+def test_the_base_url_may_be_the_host_alone(sandbox):
+    """CONTENTHERO_BASE_URL as the official client reads it, the host without /api/v1: cdesk adds it."""
+    host = sandbox.url.removesuffix("/api/v1")
+    assert host != sandbox.url
+
+    async def body(s):
+        assert isinstance(await balance(s), (int, float))
+    run(server(sandbox, extra_env={"CONTENTHERO_BASE_URL": host}), body)

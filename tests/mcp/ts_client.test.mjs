@@ -10,6 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
+import { execFileSync } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
@@ -88,4 +89,36 @@ test("a bad argument is an error result naming it; the server answers the next c
   assert.notEqual(ok.isError, true);
   assert.equal(ok.structuredContent, undefined);
   assert.ok(JSON.parse(ok.content[0].text).cards.length <= 2);
+});
+
+test("--toolsets studio --read-only, with the base URL as the host alone: only the studio's read tools", async () => {
+  const env = {
+    PATH: process.env.PATH,
+    HOME: work,
+    CONTENTHERO_CONFIG_DIR: path.join(work, "ch"),
+    CONTENTDESK_DATA_DIR: path.join(work, "app"),
+    CONTENTHERO_API_KEY: ready.key,
+    // The host alone, as the official client reads CONTENTHERO_BASE_URL: cdesk adds /api/v1.
+    CONTENTHERO_BASE_URL: ready.url.replace(/\/api\/v1$/, ""),
+  };
+  const args = ["mcp", "--toolsets", "studio", "--read-only"];
+  const table = JSON.parse(execFileSync(`${BIN}/cdesk`, [...args, "--list-tools"], { env }).toString());
+  const narrow = new Client({ name: "contentdesk-ts-test-narrow", version: "1.0.0" });
+  await narrow.connect(new StdioClientTransport({ command: `${BIN}/cdesk`, args, env, stderr: "ignore" }));
+  try {
+    const { tools } = await narrow.listTools();
+    const names = tools.map((t) => t.name).sort();
+    assert.deepEqual(names, table.map((t) => t.tool).sort(), "tools/list is --list-tools' table");
+    assert.ok(names.includes("get_generation_status") && names.includes("list_models"), names.join(","));
+    for (const t of tools) assert.equal(t.annotations?.readOnlyHint, true, t.name);
+    for (const row of table) assert.equal(row.toolset, "studio", row.tool);
+    assert.ok(!names.includes("generate_image") && !names.includes("list_cards"));
+    await assert.rejects(narrow.callTool({ name: "generate_image", arguments: { prompt: "a mug", getCost: true } }), /unknown tool/);
+    const models = await narrow.callTool({ name: "list_models", arguments: {} });
+    assert.notEqual(models.isError, true, JSON.stringify(models));
+    // No brand-kit toolset: no section resources, no prompt.
+    assert.equal(narrow.getServerCapabilities().resources, undefined);
+  } finally {
+    await narrow.close();
+  }
 });

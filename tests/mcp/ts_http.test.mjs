@@ -34,8 +34,8 @@ async function firstLine(bin, args, env) {
 let sandbox, server;
 
 /** `cdesk mcp --http` on a free port, its API (and so its authorization server) at `apiUrl`; no key. */
-function startServer(apiUrl) {
-  return firstLine(`${BIN}/cdesk`, ["mcp", "--http", "127.0.0.1:0"], {
+function startServer(apiUrl, more = []) {
+  return firstLine(`${BIN}/cdesk`, ["mcp", "--http", "127.0.0.1:0", ...more], {
     PATH: process.env.PATH,
     HOME: work,
     CONTENTHERO_CONFIG_DIR: path.join(work, "ch"),
@@ -60,9 +60,9 @@ after(() => {
 });
 
 /** A client over Streamable HTTP with a fixed bearer token; `seen` records every answer's status and challenge. */
-async function connect(token, seen = [], to = server) {
+async function connect(token, seen = [], to = server, headers = {}) {
   const transport = new StreamableHTTPClientTransport(new URL(to.resource), {
-    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    requestInit: { headers: { Authorization: `Bearer ${token}`, ...headers } },
     fetch: async (url, init) => {
       const r = await fetch(url, init);
       seen.push({ status: r.status, challenge: r.headers.get("www-authenticate") });
@@ -136,6 +136,37 @@ test("a server given the sandbox as localhost (bound as 127.0.0.1) serves tokens
     const balance = await client.callTool({ name: "get_balance", arguments: {} });
     assert.notEqual(balance.isError, true, JSON.stringify(balance));
     assert.ok(jsonOf(balance).balance > 0);
+  } finally {
+    await client.close();
+  }
+});
+
+test("--read-only --toolsets planner over HTTP: only the planner's read tools, a write refused", async () => {
+  const readOnly = await startServer(sandbox.url, ["--read-only", "--toolsets", "planner"]);
+  const granted = await grant({ origin: sandbox.origin, key: sandbox.key, resource: readOnly.resource });
+  const client = await connect(granted.access_token, [], readOnly);
+  try {
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    assert.ok(names.includes("list_cards") && names.includes("get_card"), names.join(","));
+    for (const t of tools) assert.equal(t.annotations?.readOnlyHint, true, t.name);
+    for (const gone of ["create_card", "update_card", "get_balance", "list_brand_kits"]) assert.ok(!names.includes(gone), gone);
+    await assert.rejects(client.callTool({ name: "create_card", arguments: { title: "Nope", platform: "tiktok" } }), /unknown tool/);
+    assert.notEqual((await client.callTool({ name: "list_cards", arguments: { limit: 1 } })).isError, true);
+  } finally {
+    await client.close();
+  }
+});
+
+test("a request from a foreign Origin is refused with 403 even with a good token", async () => {
+  const granted = await grant({ origin: sandbox.origin, key: sandbox.key, resource: server.resource });
+  const seen = [];
+  await assert.rejects(connect(granted.access_token, seen, server, { Origin: "http://evil.example" }));
+  assert.equal(seen.at(-1).status, 403);
+  // Its own origin is served.
+  const client = await connect(granted.access_token, [], server, { Origin: server.listening });
+  try {
+    assert.notEqual((await client.callTool({ name: "get_balance", arguments: {} })).isError, true);
   } finally {
     await client.close();
   }

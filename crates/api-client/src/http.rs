@@ -18,6 +18,23 @@ use std::time::{Duration, SystemTime};
 /// The production base (docs/api.md).
 pub const DEFAULT_BASE_URL: &str = "https://app.contenthero.ai/api/v1";
 
+/// The API's base from what a user gave: a host with no path (`http://127.0.0.1:8787`, how the official
+/// client reads `CONTENTHERO_BASE_URL`, adding `/api/v1` itself) gets `/api/v1`; a URL with a path
+/// (`…/api/v1`, or a proxy's own prefix) is the full base, as given. Trailing slashes go either way.
+/// Every client is built through this (`ClientBuilder::build`), so `cdesk`, `cdesk mcp` and the app's
+/// profiles read a base URL alike.
+pub fn api_base(given: &str) -> String {
+    let url = given.trim().trim_end_matches('/');
+    let path_less = url
+        .split_once("://")
+        .is_some_and(|(_, rest)| !rest.is_empty() && !rest.contains(['/', '?', '#']));
+    if path_less {
+        format!("{url}/api/v1")
+    } else {
+        url.to_string()
+    }
+}
+
 /// A typed client of the Content Production Service API v1. Cheap to clone: clones share one
 /// connection pool, so make one and hand out clones.
 #[derive(Clone)]
@@ -113,7 +130,7 @@ impl ClientBuilder {
     }
 
     pub fn build(self) -> Result<Client> {
-        let base_url = self.base_url.trim().trim_end_matches('/').to_string();
+        let base_url = api_base(&self.base_url);
         if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
             return Err(ApiError::Config(format!(
                 "base URL must start with http:// or https://: {base_url}"
@@ -241,7 +258,8 @@ impl Call {
 }
 
 impl Client {
-    /// A client with the default timeouts and retries. `base_url` ends in `/api/v1`.
+    /// A client with the default timeouts and retries. `base_url` ends in `/api/v1`, or is a host alone
+    /// (`/api/v1` added: [`api_base`]).
     pub fn new(base_url: impl Into<String>, key: ApiKey) -> Result<Client> {
         Client::builder(key).base_url(base_url).build()
     }
@@ -316,21 +334,6 @@ impl Client {
     pub(crate) async fn call<T: DeserializeOwned>(&self, call: Call) -> Result<T> {
         let (status, bytes) = self.execute(call).await?;
         decode(status, &bytes)
-    }
-
-    /// Sends a call and returns the body of its success as the service sent it: for a face that hands
-    /// the JSON on without reading it (an agent tool), so the reply is not decoded into types and encoded
-    /// again. The status is checked, and retries and errors are [`Client::call`]'s. The body is not
-    /// parsed (that was a tenth of an agent tool's time on a 13 KB list): a body that is not a JSON
-    /// object or array by its first character (an HTML page of a proxy, nothing), or not UTF-8, is the
-    /// [`ApiError::Decode`] a typed call gives.
-    pub(crate) async fn call_text(&self, call: Call) -> Result<String> {
-        let (status, bytes) = self.execute(call).await?;
-        let not_json = |body: &[u8], error: String| ApiError::Decode { status, body: String::from_utf8_lossy(body).into_owned(), error };
-        if !matches!(bytes.iter().find(|b| !b.is_ascii_whitespace()), Some(b'{' | b'[')) {
-            return Err(not_json(&bytes, "the body is not a JSON object or array".into()));
-        }
-        String::from_utf8(Vec::from(bytes)).map_err(|e| not_json(e.as_bytes(), e.to_string()))
     }
 
     /// Sends with retries; returns the status and body of a success, or the error of the last attempt.
@@ -549,6 +552,25 @@ mod tests {
         let c = Client::new("http://localhost:1/api/v1/", ApiKey::new("ch_live_x")).unwrap();
         assert_eq!(c.base_url(), "http://localhost:1/api/v1");
         assert!(Client::new("localhost/api/v1", ApiKey::new("k")).is_err());
+    }
+
+    #[test]
+    fn a_host_alone_is_the_api_under_it_and_a_full_base_is_kept() {
+        for (given, base) in [
+            ("http://127.0.0.1:8787", "http://127.0.0.1:8787/api/v1"),
+            ("http://127.0.0.1:8787/", "http://127.0.0.1:8787/api/v1"),
+            ("https://app.contenthero.ai", "https://app.contenthero.ai/api/v1"),
+            (" http://[::1]:9 ", "http://[::1]:9/api/v1"),
+            ("http://127.0.0.1:8787/api/v1", "http://127.0.0.1:8787/api/v1"),
+            ("http://127.0.0.1:8787/api/v1/", "http://127.0.0.1:8787/api/v1"),
+            ("https://proxy.example/contenthero/api/v1", "https://proxy.example/contenthero/api/v1"),
+            ("https://proxy.example/prefix", "https://proxy.example/prefix"),
+        ] {
+            assert_eq!(api_base(given), base, "{given}");
+            assert_eq!(Client::new(given, ApiKey::new("k")).unwrap().base_url(), base, "{given}");
+        }
+        let c = Client::new("http://127.0.0.1:8787", ApiKey::new("k")).unwrap();
+        assert_eq!(c.inner.url("/cards").unwrap().as_str(), "http://127.0.0.1:8787/api/v1/cards");
     }
 
     #[test]

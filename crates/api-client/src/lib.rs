@@ -26,7 +26,7 @@ pub mod wait;
 
 pub use card_edit::CardEdit;
 pub use error::{ApiError, Result};
-pub use http::{Client, ClientBuilder, OnRetry, RetryNotice, DEFAULT_BASE_URL};
+pub use http::{api_base, Client, ClientBuilder, OnRetry, RetryNotice, DEFAULT_BASE_URL};
 pub use transfer::{Downloaded, OnBytes};
 pub use key::ApiKey;
 pub use resources::*;

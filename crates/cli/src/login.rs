@@ -78,9 +78,11 @@ fn named_profile(given: &Given) -> Result<Option<ProfileRecord>, OpError> {
 /// The base URL a new key is for, in the ladder's order: asked for (`--base-url`, `CONTENTHERO_BASE_URL`),
 /// the named profile's, `config.json`'s, the default.
 fn base_url_for(given: &Given, profile: Option<&ProfileRecord>) -> String {
-    keys::explicit_base_url(given)
+    let given = keys::explicit_base_url(given)
         .or_else(|| profile.map(|p| p.base_url.clone()))
-        .unwrap_or_else(|| keys::default_base_url(given))
+        .unwrap_or_else(|| keys::default_base_url(given));
+    // A host alone is the API under it, as every client reads it.
+    api_client::api_base(&given)
 }
 
 /// Checks the key with a balance read, then stores it; the reply says where.

@@ -23,7 +23,8 @@ const AFTER_HELP: &str = "\
 Key: --api-key, then CONTENTHERO_API_KEY, then a Content Desk profile's key in the OS keyring (--profile,
 else the app's selected profile), then cdesk's own keyring entry (cdesk login), then
 ~/.contenthero/credentials (mode 0600).
-Output: JSON when piped or with --json; tables at a terminal or with --human.
+Output: JSON when piped or with --json, as the official CLI prints it (lists as bare arrays; with --envelope,
+in the service's envelope with its paging fields); tables at a terminal or with --human.
 Exit codes: 0 ok, 1 error, 2 usage or 400, 3 auth (401, 403, no key), 4 not finished in time, 5 conflict.";
 
 /// The whole command line: the global flags, one subcommand per noun with one per operation under it,
@@ -36,12 +37,14 @@ fn cli() -> Command {
         .arg_required_else_help(true)
         .subcommand_required(true)
         .arg(Arg::new("api-key").long("api-key").global(true).value_name("KEY").help("The API key (else CONTENTHERO_API_KEY, the keyring, the credential file)"))
-        .arg(Arg::new("base-url").long("base-url").global(true).value_name("URL").help("The API's base URL (else CONTENTHERO_BASE_URL, the profile's, the default)"))
+        .arg(Arg::new("base-url").long("base-url").global(true).value_name("URL").help("The API's base URL, or its host alone (/api/v1 added, as the official CLI reads CONTENTHERO_BASE_URL); else CONTENTHERO_BASE_URL, the profile's, the default"))
         .arg(Arg::new("profile").long("profile").global(true).value_name("NAME").help("A Content Desk profile, by name or id (default: the app's selected profile)"))
         .arg(Arg::new("sandbox").long("sandbox").global(true).action(ArgAction::SetTrue).conflicts_with_all(["api-key", "base-url"])
             .help("The desktop app's local sandbox (the data the window shows), whether the app is open or not; as --profile Sandbox"))
         .arg(Arg::new("json").long("json").global(true).action(ArgAction::SetTrue).conflicts_with("human").help("JSON on stdout (the default when piped)"))
         .arg(Arg::new("human").long("human").global(true).action(ArgAction::SetTrue).help("Tables and key-values (the default at a terminal)"))
+        .arg(Arg::new("envelope").long("envelope").global(true).action(ArgAction::SetTrue).conflicts_with("human")
+            .help("JSON: a list in the service's envelope with its paging fields ({\"cards\": […], \"total\", \"hasMore\"}), not the bare array the official CLI prints"))
         .arg(Arg::new("verbose").long("verbose").global(true).action(ArgAction::SetTrue).help("Progress on stderr even when it is not a terminal"));
     let mut nouns: Vec<Noun> = Vec::new();
     for e in catalogue() {
@@ -62,13 +65,18 @@ fn cli() -> Command {
         Command::new("mcp")
             .about("Serve the operations as MCP agent tools over stdio (for Claude, Cursor, …)")
             .long_about("Serve the operations as Model Context Protocol tools over stdio, with each brand kit's sections as resources and a draft_post prompt. Configure an MCP client with {\"command\": \"cdesk\", \"args\": [\"mcp\"]}. The key comes from the same ladder as every command; no tool takes or returns a key. Logs go to stderr; stdout is the protocol.")
-            .arg(Arg::new("list-tools").long("list-tools").action(ArgAction::SetTrue).help("Print the tool table (name, command, effect, annotations) and exit"))
+            .arg(Arg::new("list-tools").long("list-tools").action(ArgAction::SetTrue).help("Print the table of the tools served (name, toolset, command, effect, annotations) and exit"))
+            .arg(Arg::new("toolsets").long("toolsets").value_name("LIST").help(toolsets_help()))
+            .arg(Arg::new("read-only").long("read-only").action(ArgAction::SetTrue)
+                .help("Serve only the tools annotated read-only (nothing written, spent or deleted); wins over --toolsets"))
             .arg(Arg::new("http").long("http").value_name("ADDR").conflicts_with("list-tools")
                 .help("Serve over Streamable HTTP at ADDR (e.g. 127.0.0.1:8790), path /mcp, as an OAuth protected resource: no API key, each request acts with its user's access token"))
             .arg(Arg::new("issuer").long("issuer").value_name("URL").requires("http")
                 .help("The OAuth authorization server (default: the base URL without /api/v1)"))
             .arg(Arg::new("public-url").long("public-url").value_name("URL").requires("http")
-                .help("How clients reach this server (default: http://ADDR); the resource is <URL>/mcp")),
+                .help("How clients reach this server (default: http://ADDR); the resource is <URL>/mcp"))
+            .arg(Arg::new("allow-origin").long("allow-origin").value_name("ORIGIN").action(ArgAction::Append).requires("http")
+                .help("A browser origin allowed to call /mcp besides the server's own (repeatable); a request with any other Origin header is refused with 403")),
     )
     .subcommand(
         Command::new("login")
@@ -155,9 +163,12 @@ fn main() -> ExitCode {
             clap_complete::generate(shell, &mut cli(), "cdesk", &mut std::io::stdout());
             return ExitCode::SUCCESS;
         }
-        ["mcp"] if sub.get_flag("list-tools") => Ok(mcp::tool_table()),
-        ["mcp"] if sub.contains_id("http") => return serve_mcp_http(&matches, sub),
-        ["mcp"] => return serve_mcp(&matches),
+        ["mcp"] => match selection(sub) {
+            Err(e) => Err(e),
+            Ok(selection) if sub.get_flag("list-tools") => Ok(mcp::tool_table(&selection)),
+            Ok(selection) if sub.contains_id("http") => return serve_mcp_http(&matches, sub, selection),
+            Ok(selection) => return serve_mcp(&matches, selection),
+        },
         ["login"] if sub.value_source("with-key").is_some() => {
             runtime().and_then(|rt| rt.block_on(login::login(&given(&matches), sub.get_one::<String>("with-key"), sub.get_flag("file"))))
         }
@@ -165,7 +176,22 @@ fn main() -> ExitCode {
         ["logout"] => login::logout(&given(&matches)),
         ["auth", "status"] => runtime().and_then(|rt| rt.block_on(auth_status(&matches))),
         _ => match contentdesk_ops::by_path(&path_refs) {
-            Some(entry) => runtime().and_then(|rt| rt.block_on(run(entry, &matches, sub))),
+            Some(entry) => {
+                let result = runtime().and_then(|rt| rt.block_on(run(entry, &matches, sub)));
+                match result {
+                    Ok(value) if format == Format::Json && !matches.get_flag("envelope") => {
+                        let printed = entry.printed(value);
+                        output::print(&printed.data, format);
+                        if let Some(paging) = printed.paging {
+                            if std::io::stderr().is_terminal() || matches.get_flag("verbose") {
+                                eprintln!("{}", output::more_note(&paging, &printed.data));
+                            }
+                        }
+                        return ExitCode::SUCCESS;
+                    }
+                    other => other.map(contentdesk_ops::js_numbers),
+                }
+            }
             None => Err(OpError::Usage { message: format!("unknown command `{}`", path.join(" ")), field: None }),
         },
     };
@@ -186,8 +212,20 @@ fn main() -> ExitCode {
     }
 }
 
+/// `--toolsets` as help: each toolset and what it holds.
+fn toolsets_help() -> String {
+    let sets: Vec<String> = contentdesk_ops::Toolset::ALL.iter().map(|t| format!("{} ({})", t.name(), t.about())).collect();
+    format!("Serve only these toolsets, comma-separated (default: all): {}", sets.join("; "))
+}
+
+/// The tools `cdesk mcp` offers, from `--toolsets` and `--read-only` (an unknown toolset: exit 2).
+fn selection(sub: &ArgMatches) -> Result<contentdesk_ops::Selection, OpError> {
+    contentdesk_ops::Selection::parse(sub.get_one::<String>("toolsets").map(String::as_str), sub.get_flag("read-only"))
+        .map_err(|message| OpError::Usage { message, field: Some("toolsets".into()) })
+}
+
 /// `cdesk mcp`: no key is a message on stderr and exit 3 at start, before the protocol begins.
-fn serve_mcp(m: &ArgMatches) -> ExitCode {
+fn serve_mcp(m: &ArgMatches, selection: contentdesk_ops::Selection) -> ExitCode {
     // One thread: an agent's calls are few and I/O-bound; handing them between threads costs more.
     let rt = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(rt) => rt,
@@ -205,7 +243,7 @@ fn serve_mcp(m: &ArgMatches) -> ExitCode {
                 return ExitCode::from(e.exit_code());
             }
         };
-        match mcp::serve(client).await {
+        match mcp::serve(client, selection).await {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("cdesk mcp: {e}");
@@ -217,7 +255,7 @@ fn serve_mcp(m: &ArgMatches) -> ExitCode {
 
 /// `cdesk mcp --http`: no key; the issuer from `--issuer` or the base URL (`--base-url`,
 /// `CONTENTHERO_BASE_URL`, the profile's).
-fn serve_mcp_http(m: &ArgMatches, sub: &ArgMatches) -> ExitCode {
+fn serve_mcp_http(m: &ArgMatches, sub: &ArgMatches, selection: contentdesk_ops::Selection) -> ExitCode {
     // Each client acts with its own OAuth grant: a key given here would be a mistake, never used.
     if m.get_one::<String>("api-key").is_some() || sub.get_one::<String>("api-key").is_some() {
         eprintln!("cdesk mcp --http: takes no API key (each client signs in by OAuth and acts with its own grant); drop --api-key");
@@ -234,6 +272,8 @@ fn serve_mcp_http(m: &ArgMatches, sub: &ArgMatches) -> ExitCode {
             // A profile's base URL, when one is named or selected (the key itself is not used).
             keys::resolve(&given(m)).ok().filter(|r| r.profile.is_some()).map(|r| r.base_url)
         }),
+        selection,
+        allowed_origins: sub.get_many::<String>("allow-origin").map(|v| v.cloned().collect()).unwrap_or_default(),
     };
     let result = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start: {e}")).and_then(|rt| rt.block_on(mcp_http::serve(options)));
     match result {
@@ -324,7 +364,8 @@ async fn auth_status(m: &ArgMatches) -> Result<Value, OpError> {
     let mut status = json!({
         "authenticated": false,
         "keySource": resolved.source,
-        "baseUrl": resolved.base_url,
+        // As the client uses it: a host alone has `/api/v1` added.
+        "baseUrl": api_client::api_base(&resolved.base_url),
     });
     if let Some(p) = &resolved.profile {
         status["profile"] = json!(p);

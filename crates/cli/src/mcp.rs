@@ -10,7 +10,7 @@
 //! with its `outputId` to follow with `get_generation_status`. No tool takes or returns a key: the key
 //! comes from the same ladder as the shell's, once, at start. stdout is the protocol; logs go to stderr.
 use api_client::Client;
-use contentdesk_ops::{agent_catalogue, by_tool, Cx, Effect, Entry, OpError, Progress, ProgressEvent, Reply};
+use contentdesk_ops::{Cx, Effect, Entry, OpError, Progress, ProgressEvent, Selection, Toolset};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams, GetPromptResponse,
     GetPromptResult, Implementation, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
@@ -44,6 +44,8 @@ pub struct Server {
     /// The stdio server's one client; `None` for the HTTP server, where each request carries its
     /// caller's (see [`Server::client`]).
     client: Option<Client>,
+    /// The tools offered (`--toolsets`, `--read-only`): only these are listed and called.
+    selection: Arc<Selection>,
     tools: Arc<Vec<Tool>>,
 }
 
@@ -72,14 +74,29 @@ pub fn tool_of(e: &Entry) -> Tool {
 }
 
 impl Server {
-    pub fn new(client: Client) -> Server {
-        Server { client: Some(client), tools: Arc::new(agent_catalogue().map(tool_of).collect()) }
+    pub fn new(client: Client, selection: Selection) -> Server {
+        Server::with(Some(client), selection)
     }
 
     /// A server with no credential of its own (`cdesk mcp --http`): every request acts as the user whose
     /// token the HTTP layer checked and put on it.
-    pub fn per_request() -> Server {
-        Server { client: None, tools: Arc::new(agent_catalogue().map(tool_of).collect()) }
+    pub fn per_request(selection: Selection) -> Server {
+        Server::with(None, selection)
+    }
+
+    fn with(client: Option<Client>, selection: Selection) -> Server {
+        let tools = Arc::new(selection.tools().map(tool_of).collect());
+        Server { client, selection: Arc::new(selection), tools }
+    }
+
+    /// The brand kits' sections as resources: with the brand-kit toolset.
+    fn serves_resources(&self) -> bool {
+        self.selection.has(Toolset::BrandKit)
+    }
+
+    /// The `draft_post` prompt reads a card and a kit's voice: with the planner and brand-kit toolsets.
+    fn serves_prompts(&self) -> bool {
+        self.selection.has(Toolset::Planner) && self.selection.has(Toolset::BrandKit)
     }
 
     /// Who this request acts as: the stdio server's client, or the HTTP request's caller.
@@ -125,13 +142,11 @@ impl Progress for Notify {
 /// The result an agent sees: the reply as JSON text, once. No tool declares an `outputSchema`, so the
 /// MCP specification (2025-06-18, 2025-11-25: "Structured Content") asks for no `structuredContent`;
 /// text is what every client reads, and sending the JSON twice doubled the bytes on the wire and the
-/// client's parsing (scripts/bench_cli.py, (d)). A pure read's text is the service's body as it came.
-fn success(reply: Reply) -> CallToolResult {
-    let text = match reply {
-        Reply::Text(text) => text,
-        // Compact: agents read JSON as well either way, and a large list costs less to send.
-        Reply::Json(value) => serde_json::to_string(&value).unwrap_or_default(),
-    };
+/// client's parsing.
+fn success(value: &Value) -> CallToolResult {
+    // Compact, numbers as the service sent them (`500`, not a typed read's `500.0`): agents read JSON as
+    // well either way, and a large list costs less to send.
+    let text = serde_json::to_string(&contentdesk_ops::js_numbers(value.clone())).unwrap_or_default();
     CallToolResult::success(vec![ContentBlock::text(text)])
 }
 
@@ -142,8 +157,8 @@ fn failure(e: &OpError) -> CallToolResult {
 
 impl Server {
     async fn call(&self, request: CallToolRequestParams, context: RequestContext<RoleServer>) -> Result<CallToolResult, McpError> {
-        let Some(entry) = by_tool(&request.name) else {
-            return Err(McpError::invalid_params(format!("unknown tool `{}`: tools/list names them", request.name), None));
+        let Some(entry) = self.selection.tool(&request.name) else {
+            return Err(McpError::invalid_params(format!("unknown tool `{}`: tools/list names the tools this server offers", request.name), None));
         };
         let args = request.arguments.map(Value::Object).unwrap_or(Value::Null);
         if encoded_len(&args) > MAX_ARGS_BYTES {
@@ -164,20 +179,20 @@ impl Server {
             _ = context.ct.cancelled() => Err(OpError::Internal("cancelled by the client".into())),
         };
         Ok(match outcome {
-            Ok(Reply::Json(value)) if entry.meta.effect == Effect::Spend || entry.meta.tool == "get_generation_status" => {
+            Ok(value) if entry.meta.effect == Effect::Spend || entry.meta.tool == "get_generation_status" => {
                 let previews = previews(&client, &value).await;
-                let mut r = success(Reply::Json(value));
+                let mut r = success(&value);
                 r.content.extend(previews);
                 r
             }
-            Ok(reply) => success(reply),
+            Ok(value) => success(&value),
             // Not a failure for an agent: the render goes on; here is how to follow it.
-            Err(OpError::NotFinished { output_id, status, waited, .. }) => success(Reply::Json(json!({
+            Err(OpError::NotFinished { output_id, status, waited, .. }) => success(&json!({
                 "outputId": output_id,
                 "status": status,
                 "waitedSeconds": waited.as_secs(),
                 "next": format!("Still {status}: call get_generation_status with outputId {output_id} to keep waiting (no new charge)."),
-            }))),
+            })),
             Err(e) => failure(&e),
         })
     }
@@ -251,7 +266,14 @@ fn service_error(e: api_client::ApiError) -> McpError {
 
 impl ServerHandler for Server {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_resources().enable_prompts().build())
+        let mut capabilities = ServerCapabilities::builder().enable_tools().enable_resources().enable_prompts().build();
+        if !self.serves_resources() {
+            capabilities.resources = None;
+        }
+        if !self.serves_prompts() {
+            capabilities.prompts = None;
+        }
+        ServerConfig::new(capabilities)
             .with_server_info(Implementation::new("cdesk", env!("CARGO_PKG_VERSION")))
             .with_instructions(INSTRUCTIONS)
     }
@@ -269,6 +291,9 @@ impl ServerHandler for Server {
     }
 
     async fn list_resources(&self, _: Option<PaginatedRequestParams>, context: RequestContext<RoleServer>) -> Result<ListResourcesResult, McpError> {
+        if !self.serves_resources() {
+            return Ok(ListResourcesResult::with_all_items(Vec::new()));
+        }
         let client = self.client(&context)?;
         let kits = client.brand_kits().list().await.map_err(service_error)?;
         let mut resources = Vec::new();
@@ -288,6 +313,9 @@ impl ServerHandler for Server {
     }
 
     async fn list_resource_templates(&self, _: Option<PaginatedRequestParams>, _: RequestContext<RoleServer>) -> Result<ListResourceTemplatesResult, McpError> {
+        if !self.serves_resources() {
+            return Ok(ListResourceTemplatesResult::with_all_items(Vec::new()));
+        }
         Ok(ListResourceTemplatesResult::with_all_items(vec![from_json(json!({
             "uriTemplate": SECTION_URI,
             "name": "brand-kit-section",
@@ -298,6 +326,9 @@ impl ServerHandler for Server {
     }
 
     async fn read_resource(&self, request: ReadResourceRequestParams, context: RequestContext<RoleServer>) -> Result<ReadResourceResponse, McpError> {
+        if !self.serves_resources() {
+            return Err(McpError::resource_not_found(format!("no resource `{}`: this server does not serve the brand-kit toolset", request.uri), None));
+        }
         let client = self.client(&context)?;
         let Some((kit, key)) = parse_section_uri(&request.uri) else {
             return Err(McpError::resource_not_found(format!("no resource `{}`: the form is {SECTION_URI}", request.uri), None));
@@ -320,6 +351,9 @@ impl ServerHandler for Server {
     }
 
     async fn list_prompts(&self, _: Option<PaginatedRequestParams>, _: RequestContext<RoleServer>) -> Result<ListPromptsResult, McpError> {
+        if !self.serves_prompts() {
+            return Ok(ListPromptsResult::with_all_items(Vec::new()));
+        }
         Ok(ListPromptsResult::with_all_items(vec![from_json(json!({
             "name": "draft_post",
             "title": "Draft a post for a card in the brand's voice",
@@ -333,7 +367,7 @@ impl ServerHandler for Server {
 
     async fn get_prompt(&self, request: GetPromptRequestParams, context: RequestContext<RoleServer>) -> Result<GetPromptResponse, McpError> {
         let client = self.client(&context)?;
-        if request.name != "draft_post" {
+        if request.name != "draft_post" || !self.serves_prompts() {
             return Err(McpError::invalid_params(format!("unknown prompt `{}`: prompts/list names them", request.name), None));
         }
         let args = request.arguments.unwrap_or_default();
@@ -374,80 +408,25 @@ impl ServerHandler for Server {
     }
 }
 
-/// Serves until the client closes stdin.
-pub async fn serve(client: Client) -> Result<(), String> {
-    let server = Server::new(client);
-    let service = match pipes() {
-        Some(io) => server.serve(io).await,
-        None => server.serve(rmcp::transport::stdio()).await,
-    };
-    let service = service.map_err(|e| format!("the MCP client did not initialize: {e}"))?;
+/// Serves until the client closes stdin (tokio's stdin and stdout, as rmcp's stdio transport gives them).
+pub async fn serve(client: Client, selection: Selection) -> Result<(), String> {
+    let service = Server::new(client, selection)
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(|e| format!("the MCP client did not initialize: {e}"))?;
     service.waiting().await.map_err(|e| e.to_string())?;
     Ok(())
 }
 
-/// stdin and stdout read and written on the runtime's own thread when both are pipes or sockets (how
-/// clients spawn a stdio server: Python's subprocess gives pipes, Node's child_process Unix sockets):
-/// tokio's `stdin()`/`stdout()` hand every read and write to a blocking thread and back, thread
-/// hand-overs that were most of a small tool call's overhead over the raw HTTP call (scripts/bench_cli.py,
-/// (d)). The same read and write calls are made, on a non-blocking descriptor woken by epoll. Anything
-/// else (a terminal, a file) keeps tokio's stdio and is never switched to non-blocking, so a terminal
-/// shared with the shell is left as it was.
-#[cfg(unix)]
-type Input = std::pin::Pin<Box<dyn tokio::io::AsyncRead + Send>>;
-#[cfg(unix)]
-type Output = std::pin::Pin<Box<dyn tokio::io::AsyncWrite + Send>>;
-
-#[cfg(unix)]
-fn pipes() -> Option<(Input, Output)> {
-    use std::os::fd::{AsFd, OwnedFd};
-    use std::os::unix::fs::FileTypeExt;
-    use tokio::net::unix::pipe;
-    enum Kind {
-        Pipe,
-        Socket,
-    }
-    let kind = |fd: &OwnedFd| {
-        let t = std::fs::File::from(fd.try_clone().ok()?).metadata().ok()?.file_type();
-        if t.is_fifo() {
-            Some(Kind::Pipe)
-        } else if t.is_socket() {
-            Some(Kind::Socket)
-        } else {
-            None
-        }
-    };
-    let socket = |fd: OwnedFd| -> Option<tokio::net::UnixStream> {
-        let s = std::os::unix::net::UnixStream::from(fd);
-        s.set_nonblocking(true).ok()?;
-        tokio::net::UnixStream::from_std(s).ok()
-    };
-    let input = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
-    let output = std::io::stdout().as_fd().try_clone_to_owned().ok()?;
-    let (kin, kout) = (kind(&input)?, kind(&output)?);
-    let reader: Input = match kin {
-        Kind::Pipe => Box::pin(pipe::Receiver::from_owned_fd(input).ok()?),
-        Kind::Socket => Box::pin(socket(input)?),
-    };
-    let writer: Output = match kout {
-        Kind::Pipe => Box::pin(pipe::Sender::from_owned_fd(output).ok()?),
-        Kind::Socket => Box::pin(socket(output)?),
-    };
-    Some((reader, writer))
-}
-
-#[cfg(not(unix))]
-fn pipes() -> Option<(tokio::io::Stdin, tokio::io::Stdout)> {
-    None
-}
-
-/// `cdesk mcp --list-tools`: the tool table.
-pub fn tool_table() -> Value {
+/// `cdesk mcp --list-tools`: the table of the tools this selection offers.
+pub fn tool_table(selection: &Selection) -> Value {
     Value::Array(
-        agent_catalogue()
+        selection
+            .tools()
             .map(|e| {
                 json!({
                     "tool": e.meta.tool,
+                    "toolset": e.meta.toolset(),
                     "command": e.meta.command(),
                     "effect": e.meta.effect,
                     "readOnly": e.meta.effect == Effect::Read,
@@ -466,7 +445,7 @@ mod tests {
 
     #[test]
     fn every_tool_has_annotations_from_the_catalogue() {
-        for e in agent_catalogue() {
+        for e in contentdesk_ops::agent_catalogue() {
             let t = tool_of(e);
             let a = t.annotations.as_ref().expect("annotations");
             assert_eq!(a.read_only_hint, Some(e.meta.effect == Effect::Read), "{}", e.meta.tool);

@@ -21,6 +21,7 @@
 //! notifications of a long render still stream within the tool call's own response).
 use crate::mcp::Server;
 use api_client::{ApiKey, Client};
+use contentdesk_ops::Selection;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::Next;
@@ -56,12 +57,21 @@ pub struct Settings {
     /// The authorization server's endpoints (from its RFC 8414 metadata).
     pub introspection_endpoint: String,
     pub token_endpoint: String,
+    /// Browser origins allowed besides this server's own (`--allow-origin`), as [`origin_of`] writes them.
+    pub allowed_origins: Vec<String>,
 }
 
 impl Settings {
     /// This server's resource identifier: the audience its tokens must carry.
     pub fn resource(&self) -> String {
         format!("{}/mcp", self.public_url)
+    }
+
+    /// Whether a request's `Origin` may reach `/mcp`: this server's own origin (its public URL's) or
+    /// one allowed with `--allow-origin`, compared as (scheme, host, port).
+    fn origin_allowed(&self, origin: &str) -> bool {
+        let Some(origin) = origin_of(origin) else { return false };
+        origin_of(&self.public_url).as_deref() == Some(origin.as_str()) || self.allowed_origins.contains(&origin)
     }
 
     /// Where the protected-resource metadata is (RFC 9728 section 3.1: the resource's path after the
@@ -263,6 +273,29 @@ impl Gate {
     }
 }
 
+/// A URL's origin as `scheme://host:port` (the port always written, the host in lower case); `None`
+/// for what has no host (`null`, the origin of a file or a sandboxed frame).
+pub fn origin_of(url: &str) -> Option<String> {
+    let u = url::Url::parse(url.trim()).ok()?;
+    let host = u.host_str()?.to_ascii_lowercase();
+    Some(format!("{}://{host}:{}", u.scheme(), u.port_or_known_default()?))
+}
+
+/// Middleware in front of `/mcp`, before the token: a request carrying an `Origin` that is not this
+/// server's own nor an allowed one is refused with 403, as the MCP specification's Streamable HTTP
+/// transport asks (a page in a browser could otherwise drive a server it can reach, DNS rebinding
+/// included). A request without `Origin` (an agent's client, not a browser) passes.
+async fn check_origin(State(gate): State<Arc<Gate>>, request: Request, next: Next) -> Response {
+    if let Some(origin) = request.headers().get(header::ORIGIN) {
+        let origin = origin.to_str().unwrap_or("(not text)");
+        if !gate.settings.origin_allowed(origin) {
+            let message = format!("the origin {origin} may not use this server: only its own ({}) and those allowed with --allow-origin", gate.settings.public_url);
+            return (StatusCode::FORBIDDEN, Json(json!({ "jsonrpc": "2.0", "error": { "code": -32600, "message": message } }))).into_response();
+        }
+    }
+    next.run(request).await
+}
+
 /// The bearer token of a request, when it has one.
 fn bearer(headers: &HeaderMap) -> Option<&str> {
     let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
@@ -296,8 +329,9 @@ async fn metadata(State(gate): State<Arc<Gate>>) -> Json<Value> {
     }))
 }
 
-/// The whole HTTP app: metadata, and the MCP transport behind the token check.
-pub fn app(gate: Arc<Gate>) -> Router {
+/// The whole HTTP app: metadata, and the MCP transport behind the token check, offering the tools of
+/// `selection`.
+pub fn app(gate: Arc<Gate>, selection: Selection) -> Router {
     let mut hosts: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
     if let Ok(u) = url::Url::parse(&gate.settings.public_url) {
         if let Some(h) = u.host_str() {
@@ -312,10 +346,12 @@ pub fn app(gate: Arc<Gate>) -> Router {
         .with_json_response(true)
         .with_sse_keep_alive(None)
         .with_allowed_hosts(hosts);
-    let mcp = StreamableHttpService::new(|| Ok(Server::per_request()), Arc::new(NeverSessionManager::default()), config);
+    let mcp = StreamableHttpService::new(move || Ok(Server::per_request(selection.clone())), Arc::new(NeverSessionManager::default()), config);
+    // The last layer runs first: the origin, then the token.
     let guarded = Router::new()
         .fallback_service(mcp)
-        .layer(axum::middleware::from_fn_with_state(gate.clone(), check_token));
+        .layer(axum::middleware::from_fn_with_state(gate.clone(), check_token))
+        .layer(axum::middleware::from_fn_with_state(gate.clone(), check_origin));
     Router::new()
         .route("/.well-known/oauth-protected-resource", get(metadata))
         .route("/.well-known/oauth-protected-resource/mcp", get(metadata))
@@ -325,7 +361,7 @@ pub fn app(gate: Arc<Gate>) -> Router {
 
 /// The authorization server's endpoints, from its RFC 8414 metadata; a clear refusal when it is not
 /// there.
-pub async fn discover(issuer: &str, api_base: &str, public_url: &str) -> Result<Settings, String> {
+pub async fn discover(issuer: &str, api_base: &str, public_url: &str, allowed_origins: Vec<String>) -> Result<Settings, String> {
     let url = format!("{issuer}/.well-known/oauth-authorization-server");
     let http = reqwest::Client::builder().timeout(Duration::from_secs(10)).build().map_err(|e| e.to_string())?;
     let answer = http
@@ -356,6 +392,7 @@ pub async fn discover(issuer: &str, api_base: &str, public_url: &str) -> Result<
         public_url: public_url.to_string(),
         introspection_endpoint: endpoint("introspection_endpoint")?,
         token_endpoint: endpoint("token_endpoint")?,
+        allowed_origins,
     })
 }
 
@@ -379,12 +416,17 @@ pub struct Options {
     pub public_url: Option<String>,
     /// The API's base URL from the usual ladder (`--base-url`, `CONTENTHERO_BASE_URL`, the profile's).
     pub base_url: Option<String>,
+    /// The tools offered (`--toolsets`, `--read-only`).
+    pub selection: Selection,
+    /// `--allow-origin`: browser origins allowed besides the server's own.
+    pub allowed_origins: Vec<String>,
 }
 
 /// The authorization server and the API's base URL, from what was given: one gives the other.
 fn issuer_and_api(issuer: Option<String>, base_url: Option<String>) -> Result<(String, String), String> {
     let issuer = issuer.map(|i| i.trim_end_matches('/').to_string());
-    let api = base_url.map(|b| b.trim_end_matches('/').to_string());
+    // A host alone is the API under it (`/api/v1` added), as for every client.
+    let api = base_url.map(|b| api_client::api_base(&b));
     match (issuer, api) {
         (Some(i), Some(a)) => Ok((i, a)),
         (Some(i), None) => Ok((i.clone(), format!("{i}/api/v1"))),
@@ -405,13 +447,17 @@ pub async fn serve(options: Options) -> Result<(), String> {
         .map_err(|e| format!("cannot listen on {}: {e}", options.addr))?;
     let local = listener.local_addr().map_err(|e| e.to_string())?;
     let public_url = options.public_url.map(|u| u.trim_end_matches('/').to_string()).unwrap_or_else(|| format!("http://{local}"));
-    let settings = discover(&issuer, &api_base, &public_url).await?;
+    let mut allowed = Vec::new();
+    for o in &options.allowed_origins {
+        allowed.push(origin_of(o).ok_or_else(|| format!("--allow-origin {o} is not an origin (scheme://host[:port])"))?);
+    }
+    let settings = discover(&issuer, &api_base, &public_url, allowed).await?;
     let resource = settings.resource();
     let issuer = settings.issuer.clone();
     let gate = Arc::new(Gate::new(settings)?);
     println!("{}", json!({ "listening": format!("http://{local}"), "resource": resource, "issuer": issuer }));
     eprintln!("cdesk mcp: serving {resource} (authorization server {issuer})");
-    axum::serve(listener, app(gate))
+    axum::serve(listener, app(gate, options.selection))
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;
         })
@@ -430,6 +476,7 @@ mod tests {
             public_url: "http://127.0.0.1:2".into(),
             introspection_endpoint: "http://127.0.0.1:1/oauth/introspect".into(),
             token_endpoint: "http://127.0.0.1:1/oauth/token".into(),
+            allowed_origins: vec!["https://agent.example:443".into()],
         }
     }
 
@@ -461,6 +508,8 @@ mod tests {
         assert_eq!(issuer_and_api(s("https://a/"), None).unwrap(), ("https://a".into(), "https://a/api/v1".into()));
         assert_eq!(issuer_and_api(s("https://a"), s("https://b/api/v1")).unwrap(), ("https://a".into(), "https://b/api/v1".into()));
         assert!(issuer_and_api(None, s("http://h:1/v2")).unwrap_err().contains("--issuer"));
+        assert_eq!(issuer_and_api(None, s("http://h:1")).unwrap(), ("http://h:1".into(), "http://h:1/api/v1".into()), "a host alone");
+        assert_eq!(issuer_and_api(s("http://a:1"), s("http://b:2/")).unwrap(), ("http://a:1".into(), "http://b:2/api/v1".into()));
         assert!(issuer_and_api(None, None).unwrap_err().contains("--issuer"));
     }
 
@@ -480,7 +529,7 @@ mod tests {
         let url = format!("http://{}", listener.local_addr().unwrap());
         let gate = Arc::new(Gate::new(Settings { public_url: url.clone(), ..settings() }).unwrap());
         let task = tokio::spawn(async move {
-            axum::serve(listener, app(gate)).await.unwrap();
+            axum::serve(listener, app(gate, Selection::default())).await.unwrap();
         });
         (url, task)
     }
@@ -514,6 +563,52 @@ mod tests {
         // A token, but the authorization server cannot be asked: not a 401 (the token may be good).
         let r = http.post(format!("{url}/mcp")).bearer_auth("cho_at_whatever").json(&init).send().await.unwrap();
         assert_eq!(r.status(), 503);
+        task.abort();
+    }
+
+    #[test]
+    fn origins_compare_by_scheme_host_and_port() {
+        assert_eq!(origin_of("http://127.0.0.1:2").as_deref(), Some("http://127.0.0.1:2"));
+        assert_eq!(origin_of("HTTPS://Agent.Example").as_deref(), Some("https://agent.example:443"));
+        assert_eq!(origin_of("null"), None);
+        let s = settings();
+        for ok in ["http://127.0.0.1:2", "http://127.0.0.1:2/", "https://agent.example", "https://AGENT.example:443"] {
+            assert!(s.origin_allowed(ok), "{ok}");
+        }
+        for foreign in ["http://evil.example", "http://127.0.0.1:3", "https://127.0.0.1:2", "http://localhost:2", "https://agent.example:8443", "null", ""] {
+            assert!(!s.origin_allowed(foreign), "{foreign}");
+        }
+    }
+
+    /// A browser page of another origin is refused before its token is even looked at (a good token
+    /// would not help it); the server's own origin and a request without one reach the token check
+    /// (here the authorization server cannot be asked: 503, past the origin).
+    #[tokio::test]
+    async fn a_foreign_origin_is_refused_with_403_before_the_token() {
+        let (url, task) = started().await;
+        let http = reqwest::Client::new();
+        let init = json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {} });
+        let post = |origin: Option<&str>| {
+            let mut r = http.post(format!("{url}/mcp")).bearer_auth("cho_at_whatever").json(&init);
+            if let Some(o) = origin {
+                r = r.header("origin", o);
+            }
+            r.send()
+        };
+        for foreign in ["http://evil.example", "null", "http://localhost:1"] {
+            let r = post(Some(foreign)).await.unwrap();
+            assert_eq!(r.status(), 403, "{foreign}");
+            let body: Value = r.json().await.unwrap();
+            assert!(body["error"]["message"].as_str().unwrap().contains("--allow-origin"), "{body}");
+        }
+        let r = http.post(format!("{url}/mcp")).header("origin", "http://evil.example").json(&init).send().await.unwrap();
+        assert_eq!(r.status(), 403, "no token either: still the origin's 403");
+        for passes in [None, Some(url.as_str()), Some("https://agent.example")] {
+            assert_eq!(post(passes).await.unwrap().status(), 503, "{passes:?}");
+        }
+        // The metadata is not behind the origin check (a browser client reads it cross-origin).
+        let m = http.get(format!("{url}/.well-known/oauth-protected-resource/mcp")).header("origin", "http://evil.example").send().await.unwrap();
+        assert_eq!(m.status(), 200);
         task.abort();
     }
 

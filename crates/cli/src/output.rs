@@ -38,6 +38,19 @@ pub fn print(value: &Value, format: Format) {
     let _ = writeln!(out, "{text}");
 }
 
+/// What stderr says when a list printed bare has more than it shows: the service's paging fields and how
+/// to get the rest.
+pub fn more_note(paging: &serde_json::Map<String, Value>, data: &Value) -> String {
+    let shown = data.as_array().map_or(0, Vec::len) as u64;
+    let offset = paging.get("offset").and_then(Value::as_u64).unwrap_or(0);
+    let of = paging.get("total").and_then(Value::as_u64).map(|t| format!(" of {t}")).unwrap_or_default();
+    format!(
+        "{shown}{of} listed, there are more: --offset {} for the next page (card list: --all for every page); --envelope prints {} on stdout",
+        offset + shown,
+        Value::Object(paging.clone())
+    )
+}
+
 pub fn print_error(error: &Value, format: Format) {
     let mut err = std::io::stderr().lock();
     if format == Format::Json {

@@ -106,6 +106,27 @@ async fn balance_prints_the_services_reply_as_json_when_piped_and_nothing_on_std
     assert!(r.stdout.contains("\n  \"balance\""), "{}", r.stdout);
 }
 
+/// `CONTENTHERO_BASE_URL` as the official client reads it (the host alone: it adds `/api/v1`) and as a
+/// full base both reach the API; `auth status` shows the base the client uses.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_base_url_may_be_the_host_alone_or_the_full_base() {
+    let sb = TestSandbox::start().await;
+    let full = sb.base_url();
+    let host = full.strip_suffix("/api/v1").expect("a sandbox's base ends in /api/v1").to_string();
+    let mut balances = Vec::new();
+    for base in [host.clone(), format!("{host}/"), full.clone(), format!("{full}/")] {
+        let env = Env::new().var("CONTENTHERO_API_KEY", &sb.key).var("CONTENTHERO_BASE_URL", &base);
+        let r = env.run(&["account", "balance"]).await;
+        assert_eq!(r.code, 0, "{base}: {}", r.stderr);
+        balances.push(r.json());
+        let s = env.run(&["auth", "status"]).await.json();
+        assert_eq!((s["authenticated"].as_bool(), s["baseUrl"].as_str()), (Some(true), Some(full.as_str())), "{base}");
+        let flag = Env::new().run(&["tag", "list", "--api-key", &sb.key, "--base-url", &base]).await;
+        assert_eq!(flag.code, 0, "--base-url {base}: {}", flag.stderr);
+    }
+    assert!(balances.windows(2).all(|w| w[0] == w[1]), "{balances:?}");
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn the_key_ladder_flag_then_env_then_file_and_the_source_is_reported() {
     let sb = TestSandbox::start().await;
@@ -245,12 +266,22 @@ async fn card_list_all_pages_through_every_card() {
         let r = env.run(&["card", "create", &format!("Bulkcard {i}"), "--platform", "tiktok"]).await;
         assert_eq!(r.code, 0, "{}", r.stderr);
     }
-    let one = env.run(&["card", "list", "--search", "Bulkcard", "--limit", "10"]).await.json();
-    assert_eq!(one["cards"].as_array().unwrap().len(), 10);
-    assert_eq!(one["total"], 130);
-    let all = env.run(&["card", "list", "--search", "Bulkcard", "--all"]).await;
+    // A page prints the bare array (as the official CLI prints lists); that there is more is said on
+    // stderr with --verbose (piped without it, stderr stays quiet), and --envelope prints the service's
+    // envelope with its paging fields.
+    let one = env.run(&["card", "list", "--search", "Bulkcard", "--limit", "10"]).await;
+    assert_eq!((one.code, one.stderr.as_str()), (0, ""));
+    assert_eq!(one.json().as_array().unwrap().len(), 10);
+    let told = env.run(&["card", "list", "--search", "Bulkcard", "--limit", "10", "--verbose"]).await;
+    assert!(told.stderr.contains("10 of 130 listed, there are more: --offset 10"), "{}", told.stderr);
+    assert_eq!(told.json(), one.json());
+    let enveloped = env.run(&["card", "list", "--search", "Bulkcard", "--limit", "10", "--envelope"]).await.json();
+    assert_eq!((enveloped["total"].as_i64(), enveloped["hasMore"].as_bool()), (Some(130), Some(true)));
+    assert_eq!(enveloped["cards"], one.json());
+    let all = env.run(&["card", "list", "--search", "Bulkcard", "--all", "--verbose"]).await;
     assert_eq!(all.code, 0, "{}", all.stderr);
-    let cards = all.json()["cards"].as_array().unwrap().clone();
+    assert!(!all.stderr.contains("there are more"), "every page fetched: {}", all.stderr);
+    let cards = all.json().as_array().unwrap().clone();
     assert_eq!(cards.len(), 130);
     let mut ids: Vec<&str> = cards.iter().map(|c| c["id"].as_str().unwrap()).collect();
     ids.sort_unstable();

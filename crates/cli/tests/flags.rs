@@ -16,7 +16,7 @@ fn id_of(v: &Value) -> String {
 async fn a_render_placed_on_a_project_sends_the_project_the_placement_and_the_playhead() {
     let sb = TestSandbox::start().await;
     let desk = Desk::new(&sb);
-    let project = desk.run(&["project", "create", "--title", "Cut"]).await.ok()["project"]["id"].as_str().unwrap().to_string();
+    let project = desk.run(&["project", "create", "--title", "Cut"]).await.ok()["id"].as_str().unwrap().to_string();
 
     let image = desk.run(&["generate", "image", "a mug", "--project", &project, "--placement", "atPlayhead", "--playhead", "48", "--no-wait"]).await.ok();
     let sent = stored_request(&sb, &id_of(&image));

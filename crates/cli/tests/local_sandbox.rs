@@ -51,7 +51,7 @@ fn rusqlite_open(dir: &Path) -> contentdesk_sandbox::db::Db {
 }
 
 fn card_titles(list: &Value) -> Vec<String> {
-    list["cards"].as_array().unwrap_or_else(|| panic!("a card list: {list}")).iter().map(|c| c["title"].as_str().unwrap().to_string()).collect()
+    list.as_array().unwrap_or_else(|| panic!("a card list: {list}")).iter().map(|c| c["title"].as_str().unwrap().to_string()).collect()
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -7,7 +7,7 @@ use desk::*;
 use serde_json::Value;
 
 fn items(list: &Value) -> Vec<Value> {
-    list["media"].as_array().unwrap_or_else(|| panic!("a media list: {list}")).clone()
+    list.as_array().unwrap_or_else(|| panic!("a media list: {list}")).clone()
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -34,7 +34,7 @@ async fn spaces_create_list_update_get_delete_and_writes_need_planner_write() {
     let id = text(&made["id"]);
 
     let list = desk.run(&["space", "list"]).await.ok();
-    let listed = find(&list["spaces"], &id);
+    let listed = find(&list, &id);
     assert_eq!((listed["name"].as_str(), listed["postCount"].as_i64()), (Some("Launch week"), Some(0)));
 
     let updated = desk.run(&["space", "update", &id, "--name", "Launch month", "--no-cover"]).await.ok();
@@ -63,7 +63,7 @@ async fn spaces_create_list_update_get_delete_and_writes_need_planner_write() {
 
     let deleted = desk.run(&["space", "delete", &id]).await.ok();
     assert_eq!(deleted, json!({ "id": id }));
-    assert!(!ids(&desk.run(&["space", "list", "--archived"]).await.ok()["spaces"]).contains(&id));
+    assert!(!ids(&desk.run(&["space", "list", "--archived"]).await.ok()).contains(&id));
     let gone = desk.run(&["space", "get", &id]).await.fails(1);
     assert_eq!(gone["status"], 404, "{gone}");
 }
@@ -129,13 +129,13 @@ async fn tags_create_list_rename_and_remove_from_every_card() {
     let tag = desk.run(&["tag", "create", "Slow Burn"]).await.ok();
     assert_eq!(tag["name"], "slow burn", "names are lowercased: {tag}");
     let id = text(&tag["id"]);
-    assert_eq!(find(&desk.run(&["tag", "list"]).await.ok()["tags"], &id)["name"], "slow burn");
+    assert_eq!(find(&desk.run(&["tag", "list"]).await.ok(), &id)["name"], "slow burn");
     desk.run(&["tag", "create", "slow burn"]).await.fails(5);
 
     let card = text(&desk.run(&["card", "create", "Tagged", "--platform", "instagram", "--tags", "slow burn"]).await.ok()["id"]);
     let renamed = desk.run(&["tag", "update", &id, "Timeless"]).await.ok();
     assert_eq!(renamed, json!({ "id": id, "name": "timeless" }));
-    assert_eq!(find(&desk.run(&["tag", "list"]).await.ok()["tags"], &id)["name"], "timeless");
+    assert_eq!(find(&desk.run(&["tag", "list"]).await.ok(), &id)["name"], "timeless");
     let on_card = desk.run(&["card", "get", &card]).await.ok()["tags"].clone();
     assert!(on_card.to_string().contains("timeless"), "the card keeps the renamed tag: {on_card}");
 
@@ -143,7 +143,7 @@ async fn tags_create_list_rename_and_remove_from_every_card() {
     assert_eq!(e["scope"], "planner:write");
 
     assert_eq!(desk.run(&["tag", "remove", &id]).await.ok(), json!({ "id": id }));
-    assert!(!ids(&desk.run(&["tag", "list"]).await.ok()["tags"]).contains(&id));
+    assert!(!ids(&desk.run(&["tag", "list"]).await.ok()).contains(&id));
     let on_card = desk.run(&["card", "get", &card]).await.ok()["tags"].clone();
     assert!(!on_card.to_string().contains("timeless"), "removed from the card: {on_card}");
 }
@@ -152,7 +152,7 @@ async fn tags_create_list_rename_and_remove_from_every_card() {
 async fn publish_posts_through_connected_accounts_and_needs_publish_write() {
     let sb = TestSandbox::start().await;
     let desk = Desk::new(&sb);
-    let accounts = desk.run(&["connected-account", "list"]).await.ok()["accounts"].clone();
+    let accounts = desk.run(&["connected-account", "list"]).await.ok();
     let connected = accounts
         .as_array()
         .unwrap()
@@ -200,7 +200,7 @@ async fn archive_hides_a_card_and_off_restores_it_with_favorites_write() {
     let sb = TestSandbox::start().await;
     let desk = Desk::new(&sb);
     let card = text(&desk.run(&["card", "create", "Old news", "--platform", "x"]).await.ok()["id"]);
-    let live = |v: Value| ids(&v["cards"]);
+    let live = |v: Value| ids(&v);
 
     let e = desk.run_as(&sb.key_with(&["planner:write"]), &["archive", "card", &card]).await.fails(3);
     assert_eq!(e["scope"], "favorites:write", "{e}");
@@ -216,8 +216,8 @@ async fn archive_hides_a_card_and_off_restores_it_with_favorites_write() {
     // A space archives the same way; an asset type outside the list is refused before any request.
     let space = text(&desk.run(&["space", "create", "Shelved"]).await.ok()["id"]);
     desk.run(&["archive", "space", &space]).await.ok();
-    assert!(!ids(&desk.run(&["space", "list"]).await.ok()["spaces"]).contains(&space));
-    assert!(ids(&desk.run(&["space", "list", "--archived"]).await.ok()["spaces"]).contains(&space));
+    assert!(!ids(&desk.run(&["space", "list"]).await.ok()).contains(&space));
+    assert!(ids(&desk.run(&["space", "list", "--archived"]).await.ok()).contains(&space));
     let r = desk.run(&["archive", "folder", &space]).await;
     assert_eq!(r.code, 2, "{}", r.stderr);
     for t in api_types::values::ARCHIVE_ASSET_TYPES {
@@ -235,24 +235,26 @@ async fn projects_create_and_import_linked_to_a_card_list_filter_get_and_archive
     let desk = Desk::new(&sb);
     let card = text(&desk.run(&["card", "create", "Needs a cut", "--platform", "youtube"]).await.ok()["id"]);
 
-    let made = desk.run(&["project", "create", "--type", "canvas", "--title", "Slides", "--orientation", "square", "--card", &card]).await.ok();
+    // --envelope: the reply whole (the official CLI prints the project alone; the link is beside it).
+    let made = desk.run(&["project", "create", "--type", "canvas", "--title", "Slides", "--orientation", "square", "--card", &card, "--envelope"]).await.ok();
     let project = &made["project"];
     assert_eq!((project["type"].as_str(), project["title"].as_str(), project["orientation"].as_str()), (Some("canvas"), Some("Slides"), Some("square")), "{made}");
     assert_eq!(made["linkedCardId"], card.as_str(), "{made}");
     let id = text(&project["id"]);
     let plain = desk.run(&["project", "create", "--title", "Plain cut"]).await.ok();
-    assert_eq!((plain["project"]["type"].as_str(), plain["linkedCardId"].as_str()), (Some("editor"), None), "editor by default, no link: {plain}");
+    assert_eq!((plain["type"].as_str(), plain.get("project")), (Some("editor"), None), "editor by default, the project alone: {plain}");
+    assert!(plain["linkedCardId"].is_null(), "no link: {plain}");
 
     let canvases = desk.run(&["project", "list", "--type", "canvas"]).await.ok();
-    assert_eq!(find(&canvases["projects"], &id)["linkedCardId"], card.as_str());
-    assert!(!ids(&canvases["projects"]).contains(&text(&plain["project"]["id"])));
-    assert_eq!(ids(&desk.run(&["project", "list", "--search", "plain"]).await.ok()["projects"]), vec![text(&plain["project"]["id"])]);
+    assert_eq!(find(&canvases, &id)["linkedCardId"], card.as_str());
+    assert!(!ids(&canvases).contains(&text(&plain["id"])));
+    assert_eq!(ids(&desk.run(&["project", "list", "--search", "plain"]).await.ok()), vec![text(&plain["id"])]);
     let got = desk.run(&["project", "get", &id]).await.ok();
     assert_eq!((got["id"].as_str(), got["title"].as_str(), got["isArchived"].as_bool()), (Some(id.as_str()), Some("Slides"), Some(false)));
     let linked = desk.run(&["card", "get", &card]).await.ok();
     assert!(linked["assets"].to_string().contains(&id), "the card carries the project: {linked}");
 
-    let imported = desk.run(&["project", "import", "--pptx", "https://example.com/deck.pptx", "--title", "Deck", "--card", &card]).await.ok();
+    let imported = desk.run(&["project", "import", "--pptx", "https://example.com/deck.pptx", "--title", "Deck", "--card", &card, "--envelope"]).await.ok();
     assert_eq!((imported["project"]["title"].as_str(), imported["linkedCardId"].as_str()), (Some("Deck"), Some(card.as_str())), "{imported}");
     let e = desk.run(&["project", "import", "--canva", "DAF123"]).await.fails(2);
     assert_eq!(e["status"], 400, "{e}");
@@ -267,8 +269,8 @@ async fn projects_create_and_import_linked_to_a_card_list_filter_get_and_archive
     assert_eq!(e["scope"], "editor:read", "{e}");
 
     desk.run(&["archive", "project", &id]).await.ok();
-    assert!(!ids(&desk.run(&["project", "list"]).await.ok()["projects"]).contains(&id));
-    assert_eq!(ids(&desk.run(&["project", "list", "--filter", "archived"]).await.ok()["projects"]), vec![id.clone()]);
+    assert!(!ids(&desk.run(&["project", "list"]).await.ok()).contains(&id));
+    assert_eq!(ids(&desk.run(&["project", "list", "--filter", "archived"]).await.ok()), vec![id.clone()]);
     assert_eq!(desk.run(&["project", "get", &id]).await.ok()["isArchived"], true);
 }
 
@@ -276,14 +278,14 @@ async fn projects_create_and_import_linked_to_a_card_list_filter_get_and_archive
 async fn tracked_accounts_and_content_are_read_with_their_filters_and_need_brandkit_read() {
     let sb = TestSandbox::start().await;
     let desk = Desk::new(&sb);
-    let all = desk.run(&["tracked-account", "list"]).await.ok()["accounts"].clone();
+    let all = desk.run(&["tracked-account", "list"]).await.ok();
     assert!(all.as_array().unwrap().len() >= 2, "{all}");
-    let brand = desk.run(&["tracked-account", "list", "--kind", "brand"]).await.ok()["accounts"].clone();
+    let brand = desk.run(&["tracked-account", "list", "--kind", "brand"]).await.ok();
     assert!(!brand.as_array().unwrap().is_empty() && brand.as_array().unwrap().len() < all.as_array().unwrap().len(), "{brand}");
     assert!(brand.as_array().unwrap().iter().all(|a| a["accountType"] == "brand"), "{brand}");
     let kit = first_brand_kit(&sb).await;
-    assert_eq!(ids(&desk.run(&["tracked-account", "list", "--brand-kit", &kit]).await.ok()["accounts"]), ids(&all));
-    assert_eq!(desk.run(&["tracked-account", "list", "--brand-kit", "no-such-kit"]).await.ok()["accounts"], json!([]));
+    assert_eq!(ids(&desk.run(&["tracked-account", "list", "--brand-kit", &kit]).await.ok()), ids(&all));
+    assert_eq!(desk.run(&["tracked-account", "list", "--brand-kit", "no-such-kit"]).await.ok(), json!([]));
 
     let inspiration = all.as_array().unwrap().iter().find(|a| a["accountType"] == "inspiration").unwrap().clone();
     let account = text(&inspiration["id"]);

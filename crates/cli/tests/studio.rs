@@ -75,7 +75,7 @@ async fn a_board_is_rendered_by_its_own_endpoint_and_its_types_come_from_the_val
     assert_eq!((sent["boardType"].as_str(), sent["boardName"].as_str(), sent["numImages"].as_u64()), (Some("mascot"), Some("Fox"), Some(2)), "{sent}");
     // The library lists it as a board of that type.
     let media = desk.run(&["media", "list", "--kind", "board"]).await.ok();
-    let item = media["media"].as_array().unwrap().iter().find(|m| m["id"] == id.as_str()).unwrap_or_else(|| panic!("{media}")).clone();
+    let item = media.as_array().unwrap().iter().find(|m| m["id"] == id.as_str()).unwrap_or_else(|| panic!("{media}")).clone();
     assert_eq!(item["boardType"], "mascot");
     // A type outside the list is a usage error naming the valid ones, before any request.
     let r = desk.run(&["generate", "board", "x", "-t", "spaceship", "--cost"]).await;

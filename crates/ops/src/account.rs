@@ -1,6 +1,6 @@
 //! The account, the model registry and voices.
 use crate::input::one_of;
-use crate::{out, Cx, Effect, Meta, OpError, Operation, TextFuture};
+use crate::{out, Cx, Effect, Meta, OpError, Operation};
 use api_types::open::ValueList;
 use api_types::ContentType;
 use schemars::JsonSchema;
@@ -25,10 +25,6 @@ impl Operation for Balance {
     };
     async fn run(cx: Cx, _: Nothing) -> Result<Value, OpError> {
         out(cx.client.account().balance().await?)
-    }
-    fn text(cx: &Cx, _: &Nothing) -> Option<TextFuture> {
-        let client = cx.client.clone();
-        Some(Box::pin(async move { Ok(client.account().balance_text().await?) }))
     }
 }
 

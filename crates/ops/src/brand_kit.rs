@@ -105,10 +105,6 @@ impl Operation for BrandKitGet {
     async fn run(cx: Cx, i: BrandKitGetInput) -> Result<Value, OpError> {
         Ok(cx.client.brand_kits().get_with(&i.brand_kit_id, &kit_query(&i)).await?)
     }
-    fn text(cx: &Cx, i: &BrandKitGetInput) -> Option<crate::TextFuture> {
-        let (client, id, query) = (cx.client.clone(), i.brand_kit_id.clone(), kit_query(i));
-        Some(Box::pin(async move { Ok(client.brand_kits().get_with_text(&id, &query).await?) }))
-    }
 }
 
 fn kit_query(i: &BrandKitGetInput) -> BrandKitQuery {

@@ -118,26 +118,9 @@ pub trait Operation: Send + Sync + 'static {
     type Input: clap::Args + clap::FromArgMatches + DeserializeOwned + schemars::JsonSchema + Send + 'static;
     const META: Meta;
     fn run(cx: Cx, input: Self::Input) -> impl Future<Output = Result<Value, OpError>> + Send;
-    /// For a pure read whose answer is the service's reply unchanged: that reply as the service sent it
-    /// (JSON text, the status checked and a refusal an [`OpError`] as in [`run`](Self::run)), for a face
-    /// that hands JSON on (an agent tool), so it is not decoded into types and encoded again. `None`
-    /// (the default, and for an input that takes more than one request): the face uses `run`.
-    fn text(_cx: &Cx, _input: &Self::Input) -> Option<TextFuture> {
-        None
-    }
 }
 
 pub type OpFuture = Pin<Box<dyn Future<Output = Result<Value, OpError>> + Send>>;
-pub type TextFuture = Pin<Box<dyn Future<Output = Result<String, OpError>> + Send>>;
-pub type ReplyFuture = Pin<Box<dyn Future<Output = Result<Reply, OpError>> + Send>>;
-
-/// What an operation answers an agent: JSON it made, or the service's reply passed on as it came.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Reply {
-    Json(Value),
-    /// The service's body, JSON text (from [`Operation::text`]).
-    Text(String),
-}
 
 /// An operation with its types erased, as the faces hold it.
 pub struct Entry {
@@ -147,7 +130,7 @@ pub struct Entry {
     schema: OnceLock<Value>,
     args: fn(clap::Command) -> clap::Command,
     from_matches: fn(Cx, &clap::ArgMatches) -> Result<OpFuture, clap::Error>,
-    from_json: fn(Cx, Value, &Value) -> Result<ReplyFuture, OpError>,
+    from_json: fn(Cx, Value, &Value) -> Result<OpFuture, OpError>,
 }
 
 impl Entry {
@@ -171,10 +154,7 @@ impl Entry {
             },
             from_json: |cx, v, schema| {
                 let input = input::from_json::<O::Input>(v, schema)?;
-                if let Some(text) = O::text(&cx, &input) {
-                    return Ok(Box::pin(async move { text.await.map(Reply::Text) }));
-                }
-                Ok(Box::pin(async move { O::run(cx, input).await.map(Reply::Json) }))
+                Ok(Box::pin(O::run(cx, input)))
             },
         }
     }
@@ -200,9 +180,36 @@ impl Entry {
         (self.from_matches)(cx, matches)
     }
 
-    /// Runs it with an agent's JSON arguments (unknown fields are refused, naming them); a pure read
-    /// answers with the service's reply as it came ([`Operation::text`]).
-    pub fn run_json(&self, cx: Cx, args: Value) -> Result<ReplyFuture, OpError> {
+    /// What the shell prints of this operation's reply: the part the official CLI prints (a list out of its
+    /// envelope, a record out of its wrapper; [`PRINTED_PART`]), its numbers as JavaScript writes them; a
+    /// list's other fields, when it says there is more, as `paging`.
+    pub fn printed(&self, reply: Value) -> Printed {
+        let whole = |reply: Value| Printed { data: js_numbers(reply), paging: None };
+        let Some(field) = PRINTED_PART.iter().find(|(tool, _)| *tool == self.meta.tool).map(|(_, field)| *field) else {
+            return whole(reply);
+        };
+        let Value::Object(mut envelope) = reply else { return whole(reply) };
+        let Some(data) = envelope.remove(field) else { return whole(Value::Object(envelope)) };
+        let more = envelope.get("hasMore").and_then(Value::as_bool).unwrap_or(false)
+            || match (envelope.get("total").and_then(Value::as_u64), data.as_array()) {
+                (Some(total), Some(items)) => {
+                    let offset = envelope.get("offset").and_then(Value::as_u64).unwrap_or(0);
+                    total > offset + items.len() as u64
+                }
+                _ => false,
+            };
+        let paging = (more && data.is_array()).then(|| {
+            let mut rest = serde_json::Map::new();
+            for (k, v) in envelope {
+                rest.insert(k, js_numbers(v));
+            }
+            rest
+        });
+        Printed { data: js_numbers(data), paging }
+    }
+
+    /// Runs it with an agent's JSON arguments (unknown fields are refused, naming them).
+    pub fn run_json(&self, cx: Cx, args: Value) -> Result<OpFuture, OpError> {
         (self.from_json)(cx, args, self.schema())
     }
 }
@@ -274,6 +281,184 @@ pub fn catalogue() -> &'static [Entry] {
     })
 }
 
+/// A group of agent tools a user may choose to serve (`cdesk mcp --toolsets planner,studio`): each
+/// operation belongs to one, by the first word of its command path ([`Toolset::NOUNS`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Toolset {
+    Planner,
+    Studio,
+    BrandKit,
+    Media,
+    Inspiration,
+    Account,
+}
+
+impl Toolset {
+    pub const ALL: [Toolset; 6] = [Toolset::Planner, Toolset::Studio, Toolset::BrandKit, Toolset::Media, Toolset::Inspiration, Toolset::Account];
+
+    /// The first words of the command paths of each toolset's operations.
+    const NOUNS: &[(Toolset, &[&str])] = &[
+        (Toolset::Planner, &["space", "stage", "card", "tag", "archive", "connected-account"]),
+        (Toolset::Studio, &["generate", "upscale", "generation", "model", "voice", "project"]),
+        (Toolset::BrandKit, &["brand-kit", "knowledge"]),
+        (Toolset::Media, &["media"]),
+        (Toolset::Inspiration, &["content", "tracked-account"]),
+        (Toolset::Account, &["account"]),
+    ];
+
+    /// Its name on the command line and in `--list-tools`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Toolset::Planner => "planner",
+            Toolset::Studio => "studio",
+            Toolset::BrandKit => "brand-kit",
+            Toolset::Media => "media",
+            Toolset::Inspiration => "inspiration",
+            Toolset::Account => "account",
+        }
+    }
+
+    /// What it holds, for `--help`.
+    pub fn about(self) -> &'static str {
+        match self {
+            Toolset::Planner => "spaces, stages, cards, tags, archive, publishing and connected accounts",
+            Toolset::Studio => "renders (image, video, audio, boards, lip-sync, upscale), their status, models, voices, projects",
+            Toolset::BrandKit => "brand kits, their sections and knowledge (and the section resources)",
+            Toolset::Media => "the media library",
+            Toolset::Inspiration => "tracked accounts and their posts",
+            Toolset::Account => "the credit balance",
+        }
+    }
+
+    /// `brand-kit` → [`Toolset::BrandKit`].
+    pub fn parse(name: &str) -> Option<Toolset> {
+        Toolset::ALL.into_iter().find(|t| t.name().eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// The toolset of a command path (`None`: a noun no toolset lists, refused by a test).
+    fn of(path: &[&str]) -> Option<Toolset> {
+        let noun = path.first()?;
+        Toolset::NOUNS.iter().find(|(_, nouns)| nouns.contains(noun)).map(|(t, _)| *t)
+    }
+}
+
+impl Meta {
+    /// The toolset this operation belongs to.
+    pub fn toolset(&self) -> Toolset {
+        Toolset::of(self.path).unwrap_or(Toolset::Planner)
+    }
+}
+
+/// Which agent tools a server offers: the toolsets chosen (all by default), and `read_only`, which wins
+/// over every other choice: only operations whose effect is [`Effect::Read`] (the tools annotated
+/// `readOnlyHint: true`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Selection {
+    pub toolsets: Vec<Toolset>,
+    pub read_only: bool,
+}
+
+impl Default for Selection {
+    fn default() -> Selection {
+        Selection { toolsets: Toolset::ALL.to_vec(), read_only: false }
+    }
+}
+
+impl Selection {
+    /// From `--toolsets a,b` (`None` or `all`: every toolset) and `--read-only`; an unknown name is
+    /// refused naming the known ones.
+    pub fn parse(toolsets: Option<&str>, read_only: bool) -> Result<Selection, String> {
+        let Some(list) = toolsets else { return Ok(Selection { read_only, ..Selection::default() }) };
+        let mut chosen = Vec::new();
+        for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            if name.eq_ignore_ascii_case("all") {
+                chosen = Toolset::ALL.to_vec();
+                continue;
+            }
+            let t = Toolset::parse(name).ok_or_else(|| {
+                let known: Vec<&str> = Toolset::ALL.iter().map(|t| t.name()).collect();
+                format!("unknown toolset `{name}`: the toolsets are {} (or all)", known.join(", "))
+            })?;
+            if !chosen.contains(&t) {
+                chosen.push(t);
+            }
+        }
+        if chosen.is_empty() {
+            return Err("--toolsets names no toolset: give one or more of planner, studio, brand-kit, media, inspiration, account (or all)".into());
+        }
+        Ok(Selection { toolsets: chosen, read_only })
+    }
+
+    /// Whether this selection serves the operation.
+    pub fn serves(&self, meta: &Meta) -> bool {
+        self.toolsets.contains(&meta.toolset()) && (!self.read_only || meta.effect == Effect::Read)
+    }
+
+    /// Whether a toolset is chosen (for what is not a tool: the brand kit's section resources).
+    pub fn has(&self, toolset: Toolset) -> bool {
+        self.toolsets.contains(&toolset)
+    }
+
+    /// The agent tools this selection offers, in catalogue order.
+    pub fn tools(&self) -> impl Iterator<Item = &'static Entry> + '_ {
+        agent_catalogue().filter(|e| self.serves(&e.meta))
+    }
+
+    /// The agent tool of this name, when this selection offers it.
+    pub fn tool(&self, name: &str) -> Option<&'static Entry> {
+        self.tools().find(|e| e.meta.tool == name)
+    }
+}
+
+/// Where the official CLI prints a part of the reply rather than the reply itself: the list inside the
+/// service's envelope (`{"tags": […]}` → `[…]`), the record inside a wrapper (`{"project": {…}}` → `{…}`).
+/// The official client unwraps these (contenthero-sdk 0.3.4, `packages/sdk/src/client.ts`); `cdesk --json`
+/// prints the same ([`Entry::printed`]), so a script written for the official CLI (`… | jq '.[].name'`)
+/// runs on cdesk. The lists cdesk has and the official CLI does not (cards, spaces, tracked accounts)
+/// follow the same rule; a reply that is more than a list (`stage list`: the space and its
+/// stages) is printed whole. `cdesk --envelope` prints every reply whole; agents get the whole reply.
+const PRINTED_PART: &[(&str, &str)] = &[
+    ("list_tags", "tags"),
+    ("list_projects", "projects"),
+    ("get_project", "project"),
+    ("create_project", "project"),
+    ("import_project", "project"),
+    ("list_connected_accounts", "accounts"),
+    ("list_brand_kits", "brandKits"),
+    ("list_media", "media"),
+    ("list_voices", "voices"),
+    ("list_cards", "cards"),
+    ("list_spaces", "spaces"),
+    ("list_accounts", "accounts"),
+];
+
+/// What the shell prints of a reply ([`Entry::printed`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Printed {
+    /// What goes to stdout: the part the official CLI prints, or the whole reply.
+    pub data: Value,
+    /// The rest of a list's envelope when it says there is more (`hasMore`, `total`, …): for the shell to
+    /// say on stderr, never in `data`.
+    pub paging: Option<serde_json::Map<String, Value>>,
+}
+
+/// A JSON value with its numbers written as JavaScript writes them (the official CLI is Node: every number
+/// a double, `500.0` printed `500`): an integral float becomes an integer. What the service sent as `500`
+/// and a typed read held as `f64` prints `500` again.
+pub fn js_numbers(value: Value) -> Value {
+    match value {
+        Value::Number(n) if n.is_f64() => match n.as_f64() {
+            // Integers a double holds exactly (|x| < 2^53).
+            Some(f) if f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 => Value::from(f as i64),
+            _ => Value::Number(n),
+        },
+        Value::Array(a) => Value::Array(a.into_iter().map(js_numbers).collect()),
+        Value::Object(o) => Value::Object(o.into_iter().map(|(k, v)| (k, js_numbers(v))).collect()),
+        other => other,
+    }
+}
+
 /// The nouns of the command paths, each with its help line (the shell's `cdesk <noun> --help`).
 pub const NOUNS: &[(&str, &str)] = &[
     ("account", "The account's credits"),
@@ -332,6 +517,7 @@ pub(crate) fn out<T: Serialize>(value: T) -> Result<Value, OpError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
     use std::collections::HashSet;
 
     #[test]
@@ -362,6 +548,66 @@ mod tests {
             assert_eq!(e.command().get_long_about(), None, "{}", e.meta.tool);
             assert!(e.input_schema().get("description").is_none(), "{}: {}", e.meta.tool, e.input_schema()["description"]);
         }
+    }
+
+    #[test]
+    fn the_shell_prints_what_the_official_cli_prints() {
+        for (tool, _) in PRINTED_PART {
+            assert!(catalogue().iter().any(|e| e.meta.tool == *tool), "{tool}: no such operation");
+        }
+        let tags = by_tool("list_tags").unwrap();
+        let p = tags.printed(json!({ "tags": [{ "id": "t1", "name": "a", "count": 2.0 }] }));
+        assert_eq!(p.data, json!([{ "id": "t1", "name": "a", "count": 2 }]));
+        assert_eq!(p.paging, None);
+        let cards = by_tool("list_cards").unwrap();
+        let p = cards.printed(json!({ "cards": [{ "id": "c1" }], "total": 3, "hasMore": true }));
+        assert_eq!(p.data, json!([{ "id": "c1" }]));
+        assert_eq!(p.paging.map(Value::Object), Some(json!({ "total": 3, "hasMore": true })));
+        let p = cards.printed(json!({ "cards": [{ "id": "c1" }], "total": 1, "hasMore": false }));
+        assert_eq!(p.paging, None, "nothing more: nothing to say");
+        let project = by_tool("get_project").unwrap();
+        assert_eq!(project.printed(json!({ "project": { "id": "p1" } })).data, json!({ "id": "p1" }));
+        // Not an envelope (the service's own shape changed): printed whole, not lost.
+        assert_eq!(tags.printed(json!([{ "id": "t1" }])).data, json!([{ "id": "t1" }]));
+        let balance = by_tool("get_balance").unwrap();
+        assert_eq!(balance.printed(json!({ "balance": 500.0, "rate": 0.5 })).data.to_string(), r#"{"balance":500,"rate":0.5}"#);
+    }
+
+    #[test]
+    fn numbers_print_as_javascript_prints_them() {
+        assert_eq!(js_numbers(json!([500.0, 0.5, -3.0, 1e300, 7])).to_string(), "[500,0.5,-3,1e+300,7]");
+    }
+
+    #[test]
+    fn every_operation_is_in_one_toolset() {
+        for e in catalogue() {
+            let in_sets: Vec<Toolset> = Toolset::NOUNS.iter().filter(|(_, n)| n.contains(&e.meta.path[0])).map(|(t, _)| *t).collect();
+            assert_eq!(in_sets.len(), 1, "{}: in toolsets {in_sets:?}", e.meta.tool);
+        }
+        for t in Toolset::ALL {
+            assert_eq!(Toolset::parse(t.name()), Some(t));
+            assert!(agent_catalogue().any(|e| e.meta.toolset() == t), "{}: no tool", t.name());
+        }
+    }
+
+    #[test]
+    fn read_only_wins_over_the_toolsets_chosen() {
+        let all = Selection::default();
+        assert_eq!(all.tools().count(), agent_catalogue().count());
+        let read = Selection::parse(None, true).unwrap();
+        assert!(read.tools().count() > 10);
+        assert!(read.tools().all(|e| e.meta.effect == Effect::Read));
+        assert_eq!(read.tools().count(), agent_catalogue().filter(|e| e.meta.effect == Effect::Read).count());
+        let studio = Selection::parse(Some("studio"), true).unwrap();
+        assert!(studio.tool("generate_image").is_none(), "a spending tool is not read-only");
+        assert!(studio.tool("get_generation_status").is_some());
+        assert!(studio.tool("list_cards").is_none(), "another toolset");
+        let two = Selection::parse(Some("planner, brand-kit"), false).unwrap();
+        assert!(two.tool("create_card").is_some() && two.tool("update_brand_kit_section").is_some());
+        assert!(two.tool("generate_image").is_none() && two.tool("get_balance").is_none());
+        assert_eq!(Selection::parse(Some("all"), false).unwrap(), all);
+        assert!(Selection::parse(Some("planer"), false).unwrap_err().contains("planner, studio"));
+        assert!(Selection::parse(Some(","), false).is_err());
     }
 
     #[test]

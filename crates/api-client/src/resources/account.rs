@@ -15,11 +15,6 @@ impl AccountHandler<'_> {
         self.client.call(Call::get("/account/balance")).await
     }
 
-    /// [`balance`](Self::balance)'s reply as the service sent it (JSON text).
-    pub async fn balance_text(&self) -> Result<String> {
-        self.client.call_text(Call::get("/account/balance")).await
-    }
-
     /// The apps the account granted delegated (OAuth) access to, live grants only. Needs an API key (an
     /// app's own token is refused with 403).
     pub async fn granted_apps(&self) -> Result<Vec<OAuthGrant>> {

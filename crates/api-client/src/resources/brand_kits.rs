@@ -126,13 +126,6 @@ impl BrandKitsHandler<'_> {
             .await
     }
 
-    /// [`get_with`](Self::get_with)'s reply as the service sent it (JSON text).
-    pub async fn get_with_text(&self, id: &str, query: &BrandKitQuery) -> Result<String> {
-        self.client
-            .call_text(Call::get(format!("/brand-kits/{}", seg(id))).query_struct(query)?)
-            .await
-    }
-
     pub async fn update(&self, id: &str, req: &UpdateBrandKit) -> Result<BrandKit> {
         self.client
             .call(Call::new(Method::PATCH, format!("/brand-kits/{}", seg(id))).json(req)?)

@@ -100,13 +100,6 @@ impl CardsHandler<'_> {
             .await
     }
 
-    /// [`list`](Self::list)'s reply as the service sent it (JSON text).
-    pub async fn list_text(&self, query: &CardQuery) -> Result<String> {
-        self.client
-            .call_text(Call::get("/cards").query_struct(query)?)
-            .await
-    }
-
     pub async fn create(&self, req: &CreateCard) -> Result<CardSummary> {
         let call = Call::new(Method::POST, "/cards").json(req)?;
         Ok(self

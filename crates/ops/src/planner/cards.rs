@@ -1,6 +1,6 @@
 //! Cards: list with every filter, get, create, update, move, publish.
 use crate::input::{one_of, Json};
-use crate::{out, Cx, Effect, Meta, OpError, Operation, ProgressEvent, TextFuture};
+use crate::{out, Cx, Effect, Meta, OpError, Operation, ProgressEvent};
 use api_types::{CardAssetInput, CardQuery, CreateCard, PostInput, PublishRequest, UpdateCard};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -86,14 +86,6 @@ impl Operation for CardList {
         }
         all.has_more = false;
         out(all)
-    }
-    /// One page is the service's reply as it came; every page is `run`'s.
-    fn text(cx: &Cx, i: &CardListInput) -> Option<TextFuture> {
-        if i.all {
-            return None;
-        }
-        let (client, query) = (cx.client.clone(), card_query(i));
-        Some(Box::pin(async move { Ok(client.cards().list_text(&query).await?) }))
     }
 }
 
