@@ -65,9 +65,9 @@ check ".deb depends on webkit2gtk 4.1, GTK 3, libdbus; recommends the Secret Ser
 check ".deb removal script keeps the data and says where it is on purge" bash -c '
   dir="$(mktemp -d)"; dpkg-deb -e "$0" "$dir"; grep -q "ai.contentdesk.app" "$dir/postrm" && ! grep -E "rm +-|rmdir|secret-tool clear" "$dir/postrm"; s=$?; rm -rf "$dir"; exit $s' "$deb"
 rpm -qp --requires "$rpm" > "$ART/rpm.requires" 2>/dev/null
-check ".rpm version is the workspace's; requires webkit2gtk4.1, gtk3, dbus-libs" bash -c '
+check ".rpm version is the workspace's; requires webkit2gtk 4.1, GTK 3, dbus-libs" bash -c '
   [ "$(rpm -qp --qf "%{VERSION}" "$0" 2>/dev/null)" = "$1" ] || exit 1
-  for p in webkit2gtk4.1 gtk3 dbus-libs; do grep -q "^$p" "$2" || { echo "no $p"; exit 1; }; done' "$rpm" "$version" "$ART/rpm.requires"
+  for p in libwebkit2gtk-4.1.so.0 libgtk-3.so.0 dbus-libs; do grep -q "^$p" "$2" || { echo "no $p"; exit 1; }; done' "$rpm" "$version" "$ART/rpm.requires"
 
 # Every library the two programs load directly comes from a declared dependency or what it brings.
 ex="$(mktemp -d)"; dpkg-deb -x "$deb" "$ex"
