@@ -13,7 +13,10 @@
 #  (h) cdesk mcp --http (scripts/bench_mcp_http.py): the token check's cost per tool call against stdio,
 #      p50/p99 of a read tool with 200 users' sessions at once, sessions per second of two instances (in the cli section).
 #  (i) the platform preflight over a 5,000-card space in the core (api-types example preflight_bench; goal < 200 ms).
-# BENCH_ONLY=api, desktop, planner, studio, brandkit, cli or preflight runs that section alone.
+#  (j) the package (scripts/bench_package.py): the .deb's size and installed size beside the empty window's,
+#      both with the `desktop` profile and the same bundler, and the installed program's spawn to painted.
+#      Not in the default run (it installs packages as root and builds both with fat LTO, ~20 min on 2 cores).
+# BENCH_ONLY=api, desktop, planner, studio, brandkit, cli, preflight or package runs that section alone.
 # Prism (npm @stoplight/prism-cli 5.14, the last release that runs on Node 20) is installed into .bench/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,6 +32,18 @@ trap cleanup EXIT
 bin="$CARGO_TARGET_DIR/release"
 only="${BENCH_ONLY:-}"
 want() { [ -z "$only" ] || [ "$only" = "$1" ]; }
+if [ "$only" = package ]; then
+echo "(j) the package: Content Desk's .deb beside the empty window's (desktop profile, the same Tauri bundler)"
+ensure_test_deps
+# Content Desk as shipped (scripts/package.sh empties $CARGO_TARGET_DIR/desktop/bundle first), then the
+# peer: its own tauri.conf.json (bundle section: deb, the app's icons), built by the same pinned tauri-cli.
+app_deb="$(bash scripts/package.sh --profile desktop | grep '\.deb$')"
+(cd tests/bench/empty-window && cargo tauri build --ci --bundles deb -- --profile desktop >&2)
+empty_deb="$(find "$CARGO_TARGET_DIR/desktop/bundle/deb" -maxdepth 1 -name 'Empty*window*.deb' | head -1)"
+with_keyring xvfb-run -a -s "-screen 0 1366x900x24" \
+  python3 scripts/bench_package.py --app-deb "$app_deb" --empty-deb "$empty_deb" --runs "${BENCH_LAUNCHES:-5}"
+exit 0
+fi
 if want api; then
 echo "building (release)…"
 cargo build --quiet --release -p contentdesk-sandbox --bin contentdesk-sandbox --example loadgen

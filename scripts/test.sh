@@ -13,7 +13,8 @@
 #   6. the desktop journeys: the real window under Xvfb over WebDriver, real keyring, leak check;
 #   7. schemathesis fuzzing the running sandbox against docs/openapi.yaml;
 #   8. `cdesk mcp` under two real MCP clients (the official Python SDK, the official TypeScript SDK);
-#   9. `cdesk` in a real terminal (tmux): the progress line, tables, a quiet stderr when piped.
+#   9. `cdesk` in a real terminal (tmux): the progress line, tables, a quiet stderr when piped;
+#  10. actionlint on the GitHub workflows (release and CI).
 # Installs what it needs when missing (Debian packages, npm and PyPI packages, crates, cargo-nextest,
 # schemathesis, the MCP client SDKs).
 set -uo pipefail
@@ -137,6 +138,10 @@ read -r p f < <(awk '/^[0-9]+ passed, [0-9]+ failed$/ { print $1, $3 }' "$out")
 passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
 [ "$rc" -eq 0 ] || [ "${f:-0}" -gt 0 ] || failed=$((failed + 1))
 rm -f "$out"
+
+# 10. the GitHub workflows (tests/package/run.sh, the packages' layer, is not wired in yet: see docs/RELEASING.md)
+layer "actionlint (.github/workflows: release, CI)" bash -c 'source scripts/lib.sh && ensure_actionlint && actionlint .github/workflows/*.yml'
+one $?
 
 echo "tests: ${passed} passed, ${failed} failed"
 [ "$failed" -eq 0 ]

@@ -8,7 +8,17 @@
 //! - [`release_free`] once the first data render is on screen (`ui_ready`): hands the free pages back
 //!   to the system (`malloc_trim`, which also releases free pages inside the heap, not only at its top).
 //!
-//! Neither changes what the app does; on other platforms and C libraries they do nothing.
+//! Neither changes what the app does. On the other systems (docs/ARCHITECTURE.md, "Other systems"):
+//! - macOS: libmalloc has no per-thread arenas to cap (its magazines are per core and already few), so
+//!   [`limit_arenas`] does nothing; [`release_free`] asks every malloc zone to hand its free pages back
+//!   (`malloc_zone_pressure_relief(NULL, 0)`, what the system itself calls under memory pressure);
+//! - Windows: the process heap (Rust's allocator there) has no arenas either; [`release_free`] compacts
+//!   it (`HeapCompact`, which also decommits free ranges) and trims the working set
+//!   (`SetProcessWorkingSetSize(-1, -1)`: pages stay in the standby list and fault back in if used);
+//! - other C libraries on Linux (musl): nothing.
+//!
+//! The macOS and Windows code is not built on this Linux machine (no standard library for those
+//! targets); the release workflow builds it.
 
 /// At most this many malloc arenas (glibc's default is 8 per core).
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
@@ -34,6 +44,43 @@ mod glibc {
     }
 }
 
+#[cfg(target_os = "macos")]
+mod libmalloc {
+    extern "C" {
+        /// libSystem's malloc.h: `size_t malloc_zone_pressure_relief(malloc_zone_t *zone, size_t goal)`;
+        /// a null zone means every zone, a goal of 0 as much as possible. Returns the bytes released.
+        fn malloc_zone_pressure_relief(zone: *mut std::ffi::c_void, goal: usize) -> usize;
+    }
+
+    pub fn release_free() -> usize {
+        // SAFETY: takes each zone's own locks; any thread may call it at any time.
+        unsafe { malloc_zone_pressure_relief(std::ptr::null_mut(), 0) }
+    }
+}
+
+#[cfg(target_os = "windows")]
+mod win32 {
+    use std::ffi::c_void;
+    #[link(name = "kernel32")]
+    extern "system" {
+        fn GetProcessHeap() -> *mut c_void;
+        /// Returns the largest free block after compacting (0 on failure or when none is free).
+        fn HeapCompact(heap: *mut c_void, flags: u32) -> usize;
+        fn GetCurrentProcess() -> *mut c_void;
+        fn SetProcessWorkingSetSize(process: *mut c_void, min: usize, max: usize) -> i32;
+    }
+
+    pub fn release_free() -> bool {
+        // SAFETY: the process heap's handle is always valid; HeapCompact serialises on the heap's lock
+        // (flags 0: not HEAP_NO_SERIALIZE). (SIZE_T)-1 for both sizes trims the working set; the
+        // pseudo-handle of GetCurrentProcess needs no closing.
+        unsafe {
+            HeapCompact(GetProcessHeap(), 0);
+            SetProcessWorkingSetSize(GetCurrentProcess(), usize::MAX, usize::MAX) != 0
+        }
+    }
+}
+
 /// Caps glibc's malloc arenas; call first thing in `main`, before any thread starts.
 pub fn limit_arenas() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
@@ -49,6 +96,16 @@ pub fn release_free() {
         let released = glibc::release_free();
         tracing::debug!(released, "malloc_trim after the first render");
     }
+    #[cfg(target_os = "macos")]
+    {
+        let bytes = libmalloc::release_free();
+        tracing::debug!(bytes, "malloc_zone_pressure_relief after the first render");
+    }
+    #[cfg(target_os = "windows")]
+    {
+        let trimmed = win32::release_free();
+        tracing::debug!(trimmed, "HeapCompact and working-set trim after the first render");
+    }
 }
 
 /// Linux without a GPU render node (`/dev/dri/renderD*`: a VM, a remote session, Xvfb) draws WebKit's
@@ -56,7 +113,8 @@ pub fn release_free() {
 /// way, but every composited layer then holds its buffers in the web process's memory (measured on Xvfb:
 /// Content Desk's web process 228 MiB with it, 124 MiB without; the empty window 150 and 91). Without a
 /// GPU the web view therefore paints without compositing; with one nothing changes. A value the user set
-/// for `WEBKIT_DISABLE_COMPOSITING_MODE` is left as it is.
+/// for `WEBKIT_DISABLE_COMPOSITING_MODE` is left as it is. macOS (WKWebView) and Windows (WebView2) choose
+/// their own GPU or software path and read no such variable: nothing to set there.
 pub fn no_software_compositing() {
     #[cfg(target_os = "linux")]
     if std::env::var_os("WEBKIT_DISABLE_COMPOSITING_MODE").is_none() && !has_render_node(std::path::Path::new("/dev/dri")) {

@@ -77,7 +77,7 @@ impl std::fmt::Debug for Client {
     }
 }
 
-/// Options of a client. No `User-Agent` is sent (the SDK sends none).
+/// Options of a client. Every request says who sends it: [`USER_AGENT`] (the workspace's one version).
 #[derive(Clone)]
 pub struct ClientBuilder {
     base_url: String,
@@ -150,6 +150,7 @@ impl ClientBuilder {
         let base = reqwest::Url::parse(&base_url)
             .map_err(|e| ApiError::Config(format!("the base URL {base_url} is not a URL: {e}")))?;
         let http = reqwest::Client::builder()
+            .user_agent(USER_AGENT)
             .timeout(self.timeout)
             .connect_timeout(self.connect_timeout)
             .build()
@@ -167,6 +168,10 @@ impl ClientBuilder {
         })
     }
 }
+
+/// The `User-Agent` of every request: `ContentDesk/<version>`, the workspace's `version` (issue 24: one
+/// version for the app, its package, `cdesk --version`, the MCP server and this header).
+pub const USER_AGENT: &str = concat!("ContentDesk/", env!("CARGO_PKG_VERSION"));
 
 /// Whether `host[:port]/...` names this machine: `localhost`, `127.0.0.0/8` or `[::1]`.
 fn is_loopback_authority(rest: &str) -> bool {

@@ -312,7 +312,11 @@ async fn headers_are_bearer_accept_json_and_content_type_only_with_a_body() {
         get.headers.get("content-type").is_none(),
         "no Content-Type without a body"
     );
-    assert!(get.headers.get("user-agent").is_none(), "no User-Agent");
+    assert_eq!(
+        get.headers.get("user-agent").unwrap().to_str().unwrap(),
+        format!("ContentDesk/{}", workspace_version()),
+        "the User-Agent names the workspace's version"
+    );
     let delete = &sent[1];
     assert_eq!(
         delete
@@ -486,4 +490,13 @@ async fn wait_starts_from_poll_after_seconds_and_grows_the_interval() {
         took >= Duration::from_millis(900) && took < Duration::from_millis(2500),
         "{took:?}"
     );
+}
+
+/// The `version` of the workspace's `[workspace.package]` (Cargo.toml at the root), read as text: the
+/// one version every part reports (issue 24, point 3).
+fn workspace_version() -> String {
+    let toml = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../Cargo.toml")).unwrap();
+    let section = toml.split("[workspace.package]").nth(1).expect("a [workspace.package] section");
+    let line = section.lines().find(|l| l.trim_start().starts_with("version")).expect("a version");
+    line.split('"').nth(1).expect("a quoted version").to_string()
 }

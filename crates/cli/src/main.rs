@@ -85,6 +85,13 @@ fn cli() -> Command {
                 .help("Store this key (without a value: read from stdin) instead of connecting in the browser"))
             .arg(Arg::new("file").long("file").action(ArgAction::SetTrue).help("Store it in ~/.contenthero/credentials (mode 0600), not the keyring")),
     )
+    .subcommand(
+        // For packagers (scripts/package.sh): the man pages, written from this command tree, not kept in git.
+        Command::new("__man")
+            .hide(true)
+            .about("Write the man pages (cdesk.1 and one per command group) into DIR")
+            .arg(Arg::new("dir").required(true).value_name("DIR").value_parser(clap::value_parser!(std::path::PathBuf))),
+    )
     .subcommand(Command::new("logout").about("Remove the key login stored (cdesk's keyring entry, or --profile's; the credential file)"))
     .subcommand(
         Command::new("auth")
@@ -163,6 +170,7 @@ fn main() -> ExitCode {
             clap_complete::generate(shell, &mut cli(), "cdesk", &mut std::io::stdout());
             return ExitCode::SUCCESS;
         }
+        ["__man"] => man_pages(sub.get_one::<std::path::PathBuf>("dir").expect("required")),
         ["mcp"] => match selection(sub) {
             Err(e) => Err(e),
             Ok(selection) if sub.get_flag("list-tools") => Ok(mcp::tool_table(&selection)),
@@ -222,6 +230,32 @@ fn toolsets_help() -> String {
 fn selection(sub: &ArgMatches) -> Result<contentdesk_ops::Selection, OpError> {
     contentdesk_ops::Selection::parse(sub.get_one::<String>("toolsets").map(String::as_str), sub.get_flag("read-only"))
         .map_err(|message| OpError::Usage { message, field: Some("toolsets".into()) })
+}
+
+/// `cdesk __man DIR`: `cdesk.1` (every command group, the key ladder, the exit codes) and one page per
+/// command group (`cdesk-card.1`: its commands), as the packages install them in /usr/share/man/man1.
+fn man_pages(dir: &std::path::Path) -> Result<Value, OpError> {
+    let fail = |e: std::io::Error| OpError::Usage { message: format!("cannot write the man pages into {}: {e}", dir.display()), field: None };
+    std::fs::create_dir_all(dir).map_err(fail)?;
+    let mut root = cli();
+    root.build();
+    let mut written = Vec::new();
+    let mut write = |name: String, cmd: Command| -> Result<(), OpError> {
+        let mut page = Vec::new();
+        clap_mangen::Man::new(cmd).title(name.to_uppercase()).source(format!("cdesk {}", env!("CARGO_PKG_VERSION"))).manual("Content Desk")
+            .render(&mut page).map_err(fail)?;
+        std::fs::write(dir.join(format!("{name}.1")), page).map_err(fail)?;
+        written.push(format!("{name}.1"));
+        Ok(())
+    };
+    let groups: Vec<Command> = root.get_subcommands().filter(|c| !c.is_hide_set() && c.get_name() != "help").cloned().collect();
+    write("cdesk".into(), root.clone())?;
+    for group in groups {
+        let name = format!("cdesk-{}", group.get_name());
+        let bin_name = format!("cdesk {}", group.get_name());
+        write(name.clone(), group.name(name).bin_name(bin_name))?;
+    }
+    Ok(json!({ "dir": dir.display().to_string(), "pages": written }))
 }
 
 /// `cdesk mcp`: no key is a message on stderr and exit 3 at start, before the protocol begins.

@@ -90,8 +90,20 @@ struct Inner {
 /// The lock file `contentdesk.lock` in the data folder, held (`flock` / `LockFileEx`, released by the OS
 /// when the process ends, even on `kill -9`) while a core runs on that folder, or while `cdesk` serves the
 /// folder's local sandbox itself for one command. The holder writes who it is into the file (`app <pid>`,
-/// `cdesk <pid>`), so the one refused can say who has it.
+/// `cdesk <pid>`), so the one refused can say who has it. On Windows the lock (`LockFileEx` over the whole
+/// file) also bars other processes from reading it, so the note goes in a file of its own beside it,
+/// `contentdesk.holder` ([`holder_note`]; not built on this Linux machine).
 pub struct DataDirLock(#[allow(dead_code)] std::fs::File);
+
+/// The file that says who holds the lock: the lock file itself, or on Windows a file beside it (a file
+/// locked there cannot be read by another process).
+fn holder_note(dir: &Path) -> std::path::PathBuf {
+    if cfg!(windows) {
+        dir.join("contentdesk.holder")
+    } else {
+        dir.join("contentdesk.lock")
+    }
+}
 
 /// What a second start on a locked data folder answers.
 pub const ALREADY_RUNNING: &str = "Content Desk is already running with this data folder";
@@ -102,8 +114,10 @@ const WAIT_FOR_TERMINAL: std::time::Duration = std::time::Duration::from_secs(15
 impl DataDirLock {
     /// Takes the lock for `holder` (`"app"`, `"cdesk"`); `Ok(None)` when someone else holds it.
     pub fn try_take(dir: &Path, holder: &str) -> IpcResult<Option<DataDirLock>> {
+        #[cfg(not(windows))]
         use std::io::{Seek, Write};
         let path = dir.join("contentdesk.lock");
+        #[cfg_attr(windows, allow(unused_mut))]
         let mut file = std::fs::OpenOptions::new()
             .read(true)
             .write(true)
@@ -114,7 +128,10 @@ impl DataDirLock {
         match file.try_lock() {
             Ok(()) => {
                 let note = format!("{holder} {}\n", std::process::id());
+                #[cfg(not(windows))]
                 let _ = file.set_len(0).and_then(|()| file.rewind()).and_then(|()| file.write_all(note.as_bytes()));
+                #[cfg(windows)]
+                let _ = std::fs::write(holder_note(dir), note.as_bytes());
                 Ok(Some(DataDirLock(file)))
             }
             Err(std::fs::TryLockError::WouldBlock) => Ok(None),
@@ -126,7 +143,7 @@ impl DataDirLock {
 
     /// Who holds (or last held) the folder's lock: `("cdesk", pid)`, `("app", pid)`.
     pub fn holder(dir: &Path) -> Option<(String, u32)> {
-        let text = std::fs::read_to_string(dir.join("contentdesk.lock")).ok()?;
+        let text = std::fs::read_to_string(holder_note(dir)).ok()?;
         let (who, pid) = text.trim().split_once(' ')?;
         Some((who.to_string(), pid.parse().ok()?))
     }
