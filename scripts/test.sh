@@ -14,7 +14,9 @@
 #   7. schemathesis fuzzing the running sandbox against docs/openapi.yaml;
 #   8. `cdesk mcp` under two real MCP clients (the official Python SDK, the official TypeScript SDK);
 #   9. `cdesk` in a real terminal (tmux): the progress line, tables, a quiet stderr when piped;
-#  10. actionlint on the GitHub workflows (release and CI).
+#  10. actionlint on the GitHub workflows (release and CI);
+#  11. the packages: scripts/package.sh with the dev profile (the desktop journeys' build), what the .deb and
+#      .rpm hold and declare, then the .deb installed with apt-get, run under Xvfb, removed and purged.
 # Installs what it needs when missing (Debian packages, npm and PyPI packages, crates, cargo-nextest,
 # schemathesis, the MCP client SDKs).
 set -uo pipefail
@@ -139,9 +141,19 @@ passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
 [ "$rc" -eq 0 ] || [ "${f:-0}" -gt 0 ] || failed=$((failed + 1))
 rm -f "$out"
 
-# 10. the GitHub workflows (tests/package/run.sh, the packages' layer, is not wired in yet: see docs/RELEASING.md)
+# 10. the GitHub workflows
 layer "actionlint (.github/workflows: release, CI)" bash -c 'source scripts/lib.sh && ensure_actionlint && actionlint .github/workflows/*.yml'
 one $?
+
+# 11. the packages as a person gets them (tests/package/run.sh; root, as CI)
+echo "== packages (deb, rpm: build, contents, install, run, remove)"
+out="$(mktemp)"
+PACKAGE_ARTIFACTS="$PWD/tests/artifacts/package" bash tests/package/run.sh | tee "$out"
+rc=${PIPESTATUS[0]}
+read -r p f < <(awk '/^[0-9]+ passed, [0-9]+ failed$/ { print $1, $3 }' "$out")
+passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
+[ "$rc" -eq 0 ] || [ "${f:-0}" -gt 0 ] || failed=$((failed + 1))
+rm -f "$out"
 
 echo "tests: ${passed} passed, ${failed} failed"
 [ "$failed" -eq 0 ]

@@ -37,13 +37,14 @@ check "scripts/package.sh builds a .deb and an .rpm and prints their paths last"
 if [ ! -f "$deb" ] || [ ! -f "$rpm" ]; then tail -30 "$ART/package.err"; finish; fi
 
 # What both packages must hold (paths without the leading /).
-hicolor=(16x16 22x22 24x24 32x32 48x48 64x64 96x96 128x128 128x128@2 256x256 512x512)
+hicolor=(16x16 22x22 24x24 32x32 48x48 64x64 96x96 128x128 256x256 512x512)
 want=(usr/bin/contentdesk usr/bin/cdesk "usr/share/applications/Content Desk.desktop"
   usr/share/metainfo/ai.contentdesk.app.metainfo.xml
   usr/share/bash-completion/completions/cdesk usr/share/fish/vendor_completions.d/cdesk.fish
   usr/share/man/man1/cdesk.1.gz usr/share/man/man1/cdesk-card.1.gz usr/share/man/man1/cdesk-mcp.1.gz)
 for s in "${hicolor[@]}"; do want+=("usr/share/icons/hicolor/$s/apps/contentdesk.png"); done
-dpkg-deb -c "$deb" | awk '{ $1=$2=$3=$4=$5=""; sub(/^ +\.\//, ""); print }' > "$ART/deb.files"
+# dpkg-deb -c: mode, owner, size, date, time, then the path (which may hold spaces; "./" before it or not).
+dpkg-deb -c "$deb" | sed -E 's|^([^ ]+ +){5}(\./)?||' > "$ART/deb.files"
 rpm -qlp "$rpm" 2>/dev/null | sed 's|^/||' > "$ART/rpm.files"
 holds() { # LIST PATH...: every PATH is in LIST
   local list="$1" miss=0; shift
@@ -119,9 +120,10 @@ run_app() {
     kill $app 2>/dev/null; wait $app 2>/dev/null
     exit $s' _ "$ART" "$data"
 }
-export -f run_app; export home data ART
+export home data ART
+# xvfb-run is a /bin/sh script, and dash drops exported bash functions: the function goes in as text.
 check "the installed app starts under Xvfb and paints the sandbox board" \
-  xvfb-run -a -s "-screen 0 1366x900x24" bash -c run_app
+  xvfb-run -a -s "-screen 0 1366x900x24" bash -c "$(declare -f run_app); run_app"
 check "the screenshot is not blank" bash -c '[ "$(convert "$0" -format %k info:)" -gt 200 ]' "$ART/installed-app.png"
 cp "$data/logs/contentdesk.log" "$ART/app.log" 2>/dev/null
 
