@@ -5,10 +5,11 @@ use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::AppJson;
 use crate::state::AppState;
+use crate::tables::archived::{set_archived, Archivable};
+use crate::tables::brand_kits;
 use api_types::{ArchiveRequest, ArchiveResult, ARCHIVE_ASSET_TYPES};
 use axum::extract::State;
 use axum::Json;
-use crate::tables::{board, brand_kits, cards, projects};
 
 /// Archiving has no table of its own: it stamps the record's own `archived_at`.
 pub const SCHEMA: &str = "";
@@ -21,9 +22,9 @@ pub(crate) async fn archive(
     let archived = body.archived.unwrap_or(true);
     let account = &caller.account_id;
     state.db().tx(|tx| match body.asset_type.as_str() {
-        "card" => cards::set_archived(tx, account, &body.id, archived),
-        "space" => board::set_archived(tx, account, &body.id, archived),
-        "project" => projects::set_archived(tx, account, &body.id, archived),
+        "card" => set_archived(tx, Archivable::Card, account, &body.id, archived),
+        "space" => set_archived(tx, Archivable::Space, account, &body.id, archived),
+        "project" => set_archived(tx, Archivable::Project, account, &body.id, archived),
         "brand_kit" | "brand_kit_section" => {
             brand_kits::set_archived(tx, account, &body.asset_type, &body.id, archived)
         }

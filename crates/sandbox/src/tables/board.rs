@@ -106,24 +106,6 @@ pub fn insert(conn: &Connection, account_id: &str, name: &str) -> rusqlite::Resu
     Ok(id)
 }
 
-/// `POST /archive` with `assetType: space`. Archiving is a timestamp only; `false` restores.
-pub fn set_archived(
-    conn: &Connection,
-    account_id: &str,
-    id: &str,
-    archived: bool,
-) -> ApiResult<()> {
-    let n = conn.execute(
-        "UPDATE spaces SET archived_at = CASE WHEN ?3 THEN COALESCE(archived_at, ?4) ELSE NULL END, updated_at = ?4
-         WHERE id = ?1 AND account_id = ?2",
-        params![id, account_id, archived, time::now_str()],
-    )?;
-    if n == 0 {
-        return Err(ApiError::not_found("Space"));
-    }
-    Ok(())
-}
-
 /// A cover or asset link must be an http(s) URL.
 pub fn check_url(field: &str, url: &str) -> ApiResult<()> {
     let rest = url

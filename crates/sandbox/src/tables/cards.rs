@@ -1,6 +1,5 @@
-//! Cards (`cards`, `card_assets`): whether one is the caller's, a project linked to one, the archive flag, and the demo's card of a title.
+//! Cards (`cards`, `card_assets`): whether one is the caller's, a project linked to one, and the demo's card of a title.
 use crate::db::{new_id, CachedRow as _};
-use crate::error::{ApiError, ApiResult};
 use crate::time;
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -32,24 +31,6 @@ pub fn exists(conn: &Connection, account_id: &str, card_id: &str) -> rusqlite::R
         )
         .optional()?
         .is_some())
-}
-
-/// `POST /archive` with `assetType: card`. A timestamp only: restoring keeps the schedule and the rest.
-pub fn set_archived(
-    conn: &Connection,
-    account_id: &str,
-    id: &str,
-    archived: bool,
-) -> ApiResult<()> {
-    let n = conn.execute(
-        "UPDATE cards SET archived_at = CASE WHEN ?3 THEN COALESCE(archived_at, ?4) ELSE NULL END, updated_at = ?4
-         WHERE id = ?1 AND account_id = ?2",
-        params![id, account_id, archived, time::now_str()],
-    )?;
-    if n == 0 {
-        return Err(ApiError::not_found("Card"));
-    }
-    Ok(())
 }
 
 /// The title of the demo card the demo project is linked to.

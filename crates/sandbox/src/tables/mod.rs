@@ -2,6 +2,7 @@
 //! generations, …), out of the handlers: a route module imports these, never another route module. Each
 //! file is a module of its own; none imports a route.
 pub mod accounts;
+pub mod archived;
 pub mod board;
 pub mod brand_kits;
 pub mod cards;

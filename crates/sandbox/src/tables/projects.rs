@@ -1,7 +1,5 @@
-//! Projects (`projects`): one read and the archive flag.
+//! Projects (`projects`): one read (archiving: `tables::archived`).
 use crate::db::CachedRow as _;
-use crate::error::{ApiError, ApiResult};
-use crate::time;
 use api_types::Project;
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
@@ -35,22 +33,4 @@ pub fn find(conn: &Connection, account_id: &str, id: &str) -> rusqlite::Result<O
         from_row,
     )
     .optional()
-}
-
-/// `POST /archive` with `assetType: project`.
-pub fn set_archived(
-    conn: &Connection,
-    account_id: &str,
-    id: &str,
-    archived: bool,
-) -> ApiResult<()> {
-    let n = conn.execute(
-        "UPDATE projects SET archived_at = CASE WHEN ?3 THEN COALESCE(archived_at, ?4) ELSE NULL END, updated_at = ?4
-         WHERE id = ?1 AND account_id = ?2",
-        params![id, account_id, archived, time::now_str()],
-    )?;
-    if n == 0 {
-        return Err(ApiError::not_found("Project"));
-    }
-    Ok(())
 }

@@ -1,6 +1,6 @@
 //! Card writes: create, update (the whole-list rules, scopes by content) and moves between stages.
 use super::*;
-use crate::tables::cards::set_archived;
+use crate::tables::archived::{set_archived, Archivable};
 use crate::tables::{board, generations, tags};
 
 // ---------- writes ----------
@@ -228,7 +228,7 @@ pub(super) fn apply_update(tx: &Connection, account: &str, cur: &Current, upd: &
         set("UPDATE cards SET metadata = ?2 WHERE id = ?1", &meta.to_string())?;
     }
     if let Some(archived) = upd.archived {
-        set_archived(tx, account, id, archived)?;
+        set_archived(tx, Archivable::Card, account, id, archived)?;
     }
     // A publication made elsewhere, recorded on the card; null clears it.
     if let Some(at) = &upd.published_at {
