@@ -224,30 +224,12 @@ impl ApiError {
         retry_after_header: Option<Duration>,
         body: String,
     ) -> ApiError {
-        let parsed: Option<ErrorBody> = serde_json::from_str(&body).ok();
-        let Some(eb) = parsed else {
-            // Not the service's JSON (an HTML page from a proxy, plain text): never use it as the message.
-            let message = non_json_message(status, &body);
-            return match status {
-                401 => ApiError::Unauthorized { message, body },
-                404 => ApiError::NotFound { message, body },
-                413 => ApiError::PayloadTooLarge { message, body },
-                429 => ApiError::RateLimited {
-                    retry_after: retry_after_header,
-                    message,
-                    body,
-                },
-                500..=599 => ApiError::Server {
-                    status,
-                    message,
-                    body,
-                },
-                _ => ApiError::Http {
-                    status,
-                    message,
-                    body,
-                },
-            };
+        // One mapping for both kinds of body. A body that is not the service's JSON (an HTML page from a
+        // proxy, plain text) is never used as the message, and the variants that carry the JSON's fields
+        // (400, 402, 403, 409's kinds) need it: without it those statuses are plain `Http`/`Conflict`.
+        let (eb, json) = match serde_json::from_str::<ErrorBody>(&body) {
+            Ok(eb) => (eb, true),
+            Err(_) => (ErrorBody::new(non_json_message(status, &body)), false),
         };
         let message = eb.error.clone();
         let plan_cap = status == 402 && matches!(eb.code.as_deref(), Some("plan_limit" | "storage_full"));
@@ -261,7 +243,7 @@ impl ApiError {
             };
         }
         match status {
-            400 => {
+            400 if json => {
                 let field = eb.field.or_else(|| field_from_message(&message));
                 ApiError::Validation {
                     message,
@@ -272,14 +254,14 @@ impl ApiError {
                 }
             }
             401 => ApiError::Unauthorized { message, body },
-            402 => ApiError::InsufficientCredits {
+            402 if json => ApiError::InsufficientCredits {
                 balance: eb.available.or(eb.balance),
                 required: eb.needed.or(eb.required),
                 code: eb.code,
                 message,
                 body,
             },
-            403 => {
+            403 if json => {
                 let scope = scope_from_message(&message).or(eb.scope);
                 ApiError::MissingScope {
                     scope,
@@ -565,6 +547,15 @@ mod tests {
         );
         assert!(e.body().unwrap().contains("Bad gateway"));
         assert!(e.is_retryable());
+        // A body that is not the service's JSON gives the status's plain variant, never the text as a
+        // message, and no field or scope guessed from it.
+        for status in [400, 402, 403] {
+            let e = ApiError::from_response(status, None, "<html>Forbidden by proxy: scope x</html>".into());
+            assert!(matches!(e, ApiError::Http { .. }), "{status}: {e:?}");
+            assert!(!e.to_string().contains("proxy"), "{e}");
+        }
+        let e = ApiError::from_response(409, None, "conflict".into());
+        assert!(matches!(e, ApiError::Conflict { .. }), "{e:?}");
         let e = ApiError::from_response(413, None, r#"{"error":"Request body too large"}"#.into());
         assert_eq!(e.status(), Some(413));
     }

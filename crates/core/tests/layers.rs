@@ -4,6 +4,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+#[path = "layers/circle.rs"]
+mod circle;
+use circle::find_circle;
+
 /// The modules that may name `AppState`: the running state itself and the command layer over it.
 const COMMAND_LAYER: &[&str] = &["state", "commands", "ipc", "command_table", "lib"];
 
@@ -77,36 +81,6 @@ fn read_sources() -> Sources {
         *knows_app_state.entry(m).or_insert(false) |= names_it;
     }
     Sources { edges, knows_app_state }
-}
-
-/// A circle through `edges`, as the path of modules, when there is one.
-fn find_circle(edges: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
-    fn visit(
-        m: &str,
-        edges: &BTreeMap<String, BTreeSet<String>>,
-        path: &mut Vec<String>,
-        done: &mut BTreeSet<String>,
-    ) -> Option<Vec<String>> {
-        if let Some(i) = path.iter().position(|p| p == m) {
-            let mut circle = path[i..].to_vec();
-            circle.push(m.to_string());
-            return Some(circle);
-        }
-        if done.contains(m) {
-            return None;
-        }
-        path.push(m.to_string());
-        for next in edges.get(m).into_iter().flatten() {
-            if let Some(c) = visit(next, edges, path, done) {
-                return Some(c);
-            }
-        }
-        path.pop();
-        done.insert(m.to_string());
-        None
-    }
-    let mut done = BTreeSet::new();
-    edges.keys().find_map(|m| visit(m, edges, &mut Vec::new(), &mut done))
 }
 
 #[test]

@@ -6,6 +6,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+#[path = "../../core/tests/layers/circle.rs"]
+mod circle;
+use circle::find_circle;
+
 /// Folders whose files and folders are modules each.
 const SPLIT: &[&str] = &["routes", "tables"];
 
@@ -138,36 +142,6 @@ fn read_edges() -> BTreeMap<String, BTreeSet<String>> {
         edges.entry(m).or_default().extend(targets);
     }
     edges
-}
-
-/// A circle through `edges`, as the path of modules, when there is one.
-fn find_circle(edges: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
-    fn visit(
-        m: &str,
-        edges: &BTreeMap<String, BTreeSet<String>>,
-        path: &mut Vec<String>,
-        done: &mut BTreeSet<String>,
-    ) -> Option<Vec<String>> {
-        if let Some(i) = path.iter().position(|p| p == m) {
-            let mut circle = path[i..].to_vec();
-            circle.push(m.to_string());
-            return Some(circle);
-        }
-        if done.contains(m) {
-            return None;
-        }
-        path.push(m.to_string());
-        for next in edges.get(m).into_iter().flatten() {
-            if let Some(c) = visit(next, edges, path, done) {
-                return Some(c);
-            }
-        }
-        path.pop();
-        done.insert(m.to_string());
-        None
-    }
-    let mut done = BTreeSet::new();
-    edges.keys().find_map(|m| visit(m, edges, &mut Vec::new(), &mut done))
 }
 
 #[test]

@@ -1,5 +1,6 @@
-// The colour theme: "system" follows the OS (`prefers-color-scheme`, app.css), "light" and "dark" are
-// the user's choice in Settings. Kept with the other UI preferences of this computer (localStorage) and
+// The colour theme: "system" follows the OS (`prefers-color-scheme`, followed live), "light" and "dark"
+// are the user's choice in Settings. Either way the result is `data-theme` on <html>, the one thing
+// app.css reads (so the dark palette is written once). Kept with the other UI preferences of this computer (localStorage) and
 // applied as `data-theme` on <html> by boot.ts before the app's first paint (no flash of the other theme).
 export type ThemePref = "system" | "light" | "dark";
 export const THEME_KEY = "contentdesk.theme";
@@ -13,10 +14,22 @@ export function recallTheme(): ThemePref {
   }
 }
 
+let systemQuery: MediaQueryList | null = null;
+let followed: ThemePref = "system";
+
+function systemTheme(): "light" | "dark" {
+  if (!systemQuery && typeof window.matchMedia === "function") {
+    systemQuery = window.matchMedia("(prefers-color-scheme: dark)");
+    systemQuery.addEventListener?.("change", () => {
+      if (followed === "system") applyTheme("system");
+    });
+  }
+  return systemQuery?.matches ? "dark" : "light";
+}
+
 export function applyTheme(pref: ThemePref) {
-  const root = document.documentElement;
-  if (pref === "system") root.removeAttribute("data-theme");
-  else root.setAttribute("data-theme", pref);
+  followed = pref;
+  document.documentElement.setAttribute("data-theme", pref === "system" ? systemTheme() : pref);
 }
 
 export function chooseTheme(pref: ThemePref) {
