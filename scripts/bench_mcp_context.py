@@ -58,8 +58,7 @@ async def measure(params):
                 return r
 
             kits = await call("list_brand_kits", {})
-            kit = json.loads(kits.content[0].text)
-            kit = (kit.get("brandKits", kit) if isinstance(kit, dict) else kit)[0]["id"]
+            kit = kits.structured_content["brandKits"][0]["id"]
             calls = [("get_balance", {}), ("list_models", {}), ("list_tags", {}), ("list_projects", {}),
                      ("list_connected_accounts", {}), ("list_brand_kits", {}), ("get_brand_kit", {"brandKitId": kit}),
                      ("list_brand_knowledge", {"brandKitId": kit}), ("list_media", {})]

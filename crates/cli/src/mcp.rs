@@ -139,15 +139,26 @@ impl Progress for Notify {
     }
 }
 
-/// The result an agent sees: the reply as JSON text, once. No tool declares an `outputSchema`, so the
-/// MCP specification (2025-06-18, 2025-11-25: "Structured Content") asks for no `structuredContent`;
-/// text is what every client reads, and sending the JSON twice doubled the bytes on the wire and the
-/// client's parsing.
-fn success(value: &Value) -> CallToolResult {
-    // Compact, numbers as the service sent them (`500`, not a typed read's `500.0`): agents read JSON as
-    // well either way, and a large list costs less to send.
-    let text = serde_json::to_string(&contentdesk_ops::js_numbers(value.clone())).unwrap_or_default();
-    CallToolResult::success(vec![ContentBlock::text(text)])
+/// The result an agent sees: short text a model reads ([`crate::mcp_text`]: the facts and ids, nothing
+/// that says nothing, untrusted text fenced), and the whole reply as `structuredContent` for a client or
+/// program that wants every field (numbers as the service sent them; a reply that is not an object, as
+/// `list_models`' array, under `items`, since structured content is an object).
+fn success(tool: &str, args: &Value, value: &Value) -> CallToolResult {
+    let value = contentdesk_ops::js_numbers(value.clone());
+    let text = if tool == "get_brand_kit" {
+        let filtered = ["keys", "roles", "tabs"].iter().any(|k| args.get(k).and_then(Value::as_array).is_some_and(|a| !a.is_empty()))
+            || args.get("detail").and_then(Value::as_str) == Some("full");
+        crate::mcp_text::render_brand_kit(&value, filtered)
+    } else {
+        crate::mcp_text::render(tool, &value)
+    };
+    let structured = match value {
+        Value::Object(_) => value,
+        other => json!({ "items": other }),
+    };
+    let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+    result.structured_content = Some(structured);
+    result
 }
 
 /// A refusal or failure as a tool error result: the message, then the details as JSON text.
@@ -161,6 +172,7 @@ impl Server {
             return Err(McpError::invalid_params(format!("unknown tool `{}`: tools/list names the tools this server offers", request.name), None));
         };
         let args = request.arguments.map(Value::Object).unwrap_or(Value::Null);
+        let given = args.clone();
         if encoded_len(&args) > MAX_ARGS_BYTES {
             return Ok(failure(&OpError::Usage { message: format!("the arguments are larger than {} MiB", MAX_ARGS_BYTES / (1024 * 1024)), field: None }));
         }
@@ -181,13 +193,13 @@ impl Server {
         Ok(match outcome {
             Ok(value) if entry.meta.effect == Effect::Spend || entry.meta.tool == "get_generation_status" => {
                 let previews = previews(&client, &value).await;
-                let mut r = success(&value);
+                let mut r = success(entry.meta.tool, &given, &value);
                 r.content.extend(previews);
                 r
             }
-            Ok(value) => success(&value),
+            Ok(value) => success(entry.meta.tool, &given, &value),
             // Not a failure for an agent: the render goes on; here is how to follow it.
-            Err(OpError::NotFinished { output_id, status, waited, .. }) => success(&json!({
+            Err(OpError::NotFinished { output_id, status, waited, .. }) => success(entry.meta.tool, &given, &json!({
                 "outputId": output_id,
                 "status": status,
                 "waitedSeconds": waited.as_secs(),
