@@ -74,7 +74,7 @@ def server(sb, key=None, extra_env=None, args=()):
 async def session_call(params, body):
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
-            await session.initialize()
+            session.init_result = await session.initialize()
             return await body(session)
 
 
@@ -103,6 +103,9 @@ def balance(session):
 
 def test_initialize_and_the_tool_list(sandbox):
     async def body(s):
+        init = s.init_result
+        assert init.server_info.title == "Content Desk" and init.server_info.icons[0].src.startswith("data:image/png;base64,")
+        assert init.protocol_version == "2025-11-25", init.protocol_version
         tools = (await s.list_tools()).tools
         names = [t.name for t in tools]
         assert len(names) == len(set(names)), "tool names are unique"
@@ -113,7 +116,10 @@ def test_initialize_and_the_tool_list(sandbox):
             jsonschema.Draft202012Validator.check_schema(t.input_schema)
             assert t.input_schema["type"] == "object", t.name
             a = t.annotations
-            assert a is not None and a.read_only_hint is not None and a.destructive_hint is not None, t.name
+            assert a is not None and a.read_only_hint is not None, t.name
+            # destructiveHint where the spec reads it (not read-only); the title once, as the tool's own.
+            assert (a.destructive_hint is None) == a.read_only_hint, t.name
+            assert t.title and a.title is None, t.name
             assert a.idempotent_hint is not None and a.open_world_hint is True, t.name
             assert t.description and len(t.description) > 20, t.name
         by = {t.name: t for t in tools}
@@ -186,6 +192,11 @@ def test_a_quote_is_free_and_a_generate_sent_twice_with_one_output_id_is_charged
         images = [c for c in made.content if c.type == "image"]
         assert images and images[0].mime_type == "image/png", "the finished image comes back as image content"
         assert base64.b64decode(images[0].data)[:8] == b"\x89PNG\r\n\x1a\n"
+        files = [c for c in made.content if c.type == "resource_link"]
+        assert [str(f.uri) for f in files] == first["outputUrls"], "each file as a resource link"
+        assert files[0].mime_type == "image/png" and files[0].name.endswith(".png"), files[0]
+        with urllib.request.urlopen(str(files[0].uri)) as r:
+            assert r.read()[:8] == b"\x89PNG\r\n\x1a\n", "the link reads back as the file"
         again = result_json(await s.call_tool("generate_image", {"prompt": "a blue mug", "outputId": oid}))
         assert again["outputId"] == oid
         assert before - await balance(s) == price, "one charge for one outputId"
