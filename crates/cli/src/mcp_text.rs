@@ -27,6 +27,15 @@ use std::fmt::Write as _;
 /// file or page: `get_brand_knowledge` reads it, fenced).
 const NOISE: &[&str] = &["createdAt", "updatedAt", "sortOrder", "avatarUrl", "thumbnailUrl", "contentPreview"];
 
+/// Per tool, fields that repeat what the line already says or that an agent does not act on (kept in
+/// `structuredContent`): a model's tags (its content type and capabilities say the same), an account's
+/// profile URL (its handle and platform name it), a media item's batch bookkeeping.
+const OMIT: &[(&str, &[&str])] = &[
+    ("list_models", &["tags"]),
+    ("list_connected_accounts", &["accountUrl"]),
+    ("list_media", &["generationSize", "variant", "source"]),
+];
+
 /// The fields of a list's envelope that page it.
 const PAGING: &[&str] = &["total", "hasMore", "offset", "limit", "nextCursor", "cursor", "page"];
 
@@ -60,12 +69,15 @@ pub struct Fence {
     nonce: String,
     on: bool,
     used: std::cell::Cell<bool>,
+    /// This tool's [`OMIT`] list (the fence travels with the rendering: one per result).
+    omit: &'static [&'static str],
 }
 
 impl Fence {
     pub fn for_tool(tool: &str) -> Fence {
         let nonce = uuid::Uuid::new_v4().simple().to_string()[..10].to_string();
-        Fence { nonce, on: FENCED_TOOLS.contains(&tool), used: Default::default() }
+        let omit = OMIT.iter().find(|(t, _)| *t == tool).map(|(_, f)| *f).unwrap_or(&[]);
+        Fence { nonce, on: FENCED_TOOLS.contains(&tool), used: Default::default(), omit }
     }
 
     fn untrusted(&self, key: &str) -> bool {
@@ -284,7 +296,7 @@ fn item(o: &Map<String, Value>, fence: &Fence) -> String {
         parts.push(head);
     }
     for (k, v) in o {
-        if Some(&k.as_str()) == name || Some(&k.as_str()) == id || !says(k, v) {
+        if Some(&k.as_str()) == name || Some(&k.as_str()) == id || !says(k, v) || fence.omit.contains(&k.as_str()) {
             continue;
         }
         match v {
@@ -371,6 +383,8 @@ mod tests {
             &json!({ "tags": [{ "id": "t1", "name": "hook", "createdAt": "2026-01-01", "color": null, "count": 2.0, "isDefault": true, "archived": false }] }),
         );
         assert_eq!(text, "1 tags:\n- hook (t1); count=2; isDefault");
+        let text = render("list_connected_accounts", &json!({ "accounts": [{ "id": "a1", "accountName": "Demo", "accountUrl": "https://x.com/demo", "platform": "x" }] }));
+        assert_eq!(text, "1 accounts:\n- Demo (a1); platform=x", "a tool's omitted fields stay out");
     }
 
     #[test]
