@@ -172,7 +172,14 @@ impl Entry {
     /// clap gives a flattened group's doc comment to the command).
     pub fn command(&self) -> clap::Command {
         let verb = self.meta.path.last().copied().unwrap_or("run");
-        (self.args)(clap::Command::new(verb)).about(self.meta.summary).long_about(None::<&str>)
+        let command = (self.args)(clap::Command::new(verb)).about(self.meta.summary).long_about(None::<&str>);
+        if self.meta.tool == "check_card" {
+            return command.after_help(
+                "Prints {\"findings\": [{platform, field, rule, limit, actual, severity, source}]} (a table at a terminal). \
+                 Exit 0 when nothing blocks, 6 when a finding blocks (the platform would refuse the post).",
+            );
+        }
+        command
     }
 
     /// Runs it with the flags a shell parsed.
@@ -599,6 +606,7 @@ mod tests {
         assert_eq!(check.exit_code(&json!({ "findings": [{ "severity": "warns" }] })), 0);
         assert_eq!(check.exit_code(&json!({ "findings": [] })), 0);
         assert_eq!(by_tool("get_card").unwrap().exit_code(&blocking), 0, "only the check says 6");
+        assert!(check.command().get_after_help().is_some_and(|h| h.to_string().contains("6 when a finding blocks")), "--help says 6");
     }
 
     #[test]
