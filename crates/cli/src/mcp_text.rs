@@ -221,13 +221,30 @@ fn list(out: &mut String, field: &str, items: &[Value], envelope: &Map<String, V
     }
     for i in items {
         match i {
-            Value::Object(o) => {
-                let _ = writeln!(out, "- {}", item(o, fence));
-            }
+            Value::Object(o) => item_lines(out, o, "", fence),
             other => {
                 let _ = writeln!(out, "- {}", scalar(other));
             }
         }
+    }
+}
+
+/// A record as a list line, its long text (more than a line, or 200 characters; not its name, which leads
+/// the line) as blocks under it.
+fn item_lines(out: &mut String, o: &Map<String, Value>, pad: &str, fence: &Fence) {
+    let mut line = o.clone();
+    let long: Vec<(String, String)> = o
+        .iter()
+        .filter(|(k, _)| !fence.omit.contains(&k.as_str()) && !NAMES.contains(&k.as_str()))
+        .filter_map(|(k, v)| v.as_str().filter(|s| s.contains('\n') || s.chars().count() > 200).map(|s| (k.clone(), s.to_string())))
+        .collect();
+    for (k, _) in &long {
+        line.remove(k);
+    }
+    let _ = writeln!(out, "{pad}- {}", item(&line, fence));
+    for (k, text) in long {
+        let text = if fence.untrusted(&k) { fence.wrap(&text) } else { text };
+        let _ = writeln!(out, "{pad}  {k}:\n{}", text.trim_end());
     }
 }
 
@@ -335,21 +352,7 @@ fn record(out: &mut String, o: &Map<String, Value>, depth: usize, fence: &Fence)
                 let _ = writeln!(out, "{pad}{k} ({}):", a.len());
                 for x in a {
                     match x {
-                        Value::Object(o) => {
-                            let mut line = o.clone();
-                            let long: Vec<(String, String)> = o
-                                .iter()
-                                .filter_map(|(k, v)| v.as_str().filter(|s| s.contains('\n') || s.len() > 200).map(|s| (k.clone(), s.to_string())))
-                                .collect();
-                            for (k, _) in &long {
-                                line.remove(k);
-                            }
-                            let _ = writeln!(out, "{pad}- {}", item(&line, fence));
-                            for (k, text) in long {
-                                let text = if fence.untrusted(&k) { fence.wrap(&text) } else { text };
-                                let _ = writeln!(out, "{pad}  {k}:\n{}", text.trim_end());
-                            }
-                        }
+                        Value::Object(o) => item_lines(out, o, &pad, fence),
                         other => {
                             let _ = writeln!(out, "{pad}- {}", inline(k, other, fence));
                         }
@@ -395,6 +398,8 @@ mod tests {
         assert_eq!(text, "0 items");
         let text = render("list_cards", &json!({ "cards": [{ "id": "c1", "title": "A" }], "space": { "id": "s1", "name": "Plan" }, "total": 2, "hasMore": true }));
         assert_eq!(text, "1 cards of 2; more: call again with offset 1:\nspace: {Plan (s1)}\n- A (c1)");
+        let text = render("list_cards", &json!({ "cards": [{ "id": "c1", "title": "A", "notes": "one\ntwo" }], "total": 1 }));
+        assert_eq!(text, "1 cards:\n- A (c1)\n  notes:\none\ntwo", "long text is a block under its line");
     }
 
     #[test]
