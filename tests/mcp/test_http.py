@@ -266,11 +266,13 @@ def text_of(result):
 
 
 def json_of(result):
-    """A tool result's JSON, sent once, as text (no structuredContent: no tool declares an outputSchema);
-    an error's details are its last text block."""
-    assert result.structured_content is None, "the JSON goes once, as text"
+    """A tool result's whole reply: a success's structuredContent (its text is the short form a model
+    reads); an error's details, its last text block."""
     texts = [c.text for c in result.content if c.type == "text"]
-    return json.loads(texts[-1] if result.is_error else texts[0])
+    if result.is_error:
+        return json.loads(texts[-1])
+    assert result.structured_content is not None, "a success carries its whole reply as structuredContent"
+    return result.structured_content
 
 
 # --- The SDK's OAuth client end to end ---------------------------------------------------------------

@@ -70,15 +70,15 @@ test("the server names itself and lists the catalogue's tools with annotations",
 test("get_balance answers with the sandbox's balance; a quote leaves it as it was", async () => {
   const first = await client.callTool({ name: "get_balance", arguments: {} });
   assert.notEqual(first.isError, true);
-  // The JSON goes once, as text (no tool declares an outputSchema, so no structuredContent).
-  assert.equal(first.structuredContent, undefined);
-  const balance = JSON.parse(first.content[0].text).balance;
+  // The whole reply as structuredContent; the text is the short form a model reads ("balance: 500").
+  const balance = first.structuredContent.balance;
+  assert.match(first.content[0].text, new RegExp(`^balance: ${balance}$`, "m"));
   assert.equal(typeof balance, "number");
   const quote = await client.callTool({ name: "generate_image", arguments: { prompt: "a mug", getCost: true } });
   assert.notEqual(quote.isError, true, JSON.stringify(quote));
-  assert.ok(JSON.parse(quote.content[0].text).creditsEstimate > 0);
+  assert.ok(quote.structuredContent.creditsEstimate > 0);
   const again = await client.callTool({ name: "get_balance", arguments: {} });
-  assert.equal(JSON.parse(again.content[0].text).balance, balance);
+  assert.equal(again.structuredContent.balance, balance);
 });
 
 test("a bad argument is an error result naming it; the server answers the next call", async () => {
@@ -87,8 +87,8 @@ test("a bad argument is an error result naming it; the server answers the next c
   assert.match(bad.content[0].text, /limit/);
   const ok = await client.callTool({ name: "list_cards", arguments: { limit: 2 } });
   assert.notEqual(ok.isError, true);
-  assert.equal(ok.structuredContent, undefined);
-  assert.ok(JSON.parse(ok.content[0].text).cards.length <= 2);
+  assert.ok(ok.structuredContent.cards.length <= 2);
+  assert.match(ok.content[0].text, /^2 cards of \d+; more: call again with offset 2/);
 });
 
 test("--toolsets studio --read-only, with the base URL as the host alone: only the studio's read tools", async () => {

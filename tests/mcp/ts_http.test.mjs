@@ -74,9 +74,10 @@ async function connect(token, seen = [], to = server, headers = {}) {
   return client;
 }
 
-/** A tool result's JSON (its first text block). */
+/** A tool result's whole reply (its structuredContent; the text is the short form a model reads). */
 function jsonOf(result) {
-  return JSON.parse(result.content.find((c) => c.type === "text").text);
+  assert.ok(result.structuredContent, JSON.stringify(result));
+  return result.structuredContent;
 }
 
 test("a token granted through the sandbox's OAuth lists the tools and calls get_balance", async () => {

@@ -1,6 +1,7 @@
 //! A measuring device for scripts/bench_cli.py (d), not a server: the least any stdio MCP server can add to
-//! a read tool call. It answers each JSON-RPC line with the same text result `cdesk mcp` gives, but does no
-//! more than a relay must: blocking reads and writes on one thread, one kept HTTP/1.1 connection written by
+//! a read tool call. It answers each JSON-RPC line with the service's reply as one text result (less than
+//! `cdesk mcp` sends: its short text and the whole reply as `structuredContent`), and does no more than a
+//! relay must: blocking reads and writes on one thread, one kept HTTP/1.1 connection written by
 //! hand, no JSON parsing (the tool, its argument and the request id are found by string search), no
 //! protocol checks, no retries, no TLS. Whatever `cdesk mcp` costs above this relay is its own; what this
 //! relay costs above the raw GET is the price of a second process and a second pipe, which no stdio

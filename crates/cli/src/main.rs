@@ -7,6 +7,7 @@ mod local;
 mod login;
 mod mcp;
 mod mcp_http;
+mod mcp_text;
 mod output;
 mod progress;
 
@@ -25,7 +26,7 @@ else the app's selected profile), then cdesk's own keyring entry (cdesk login), 
 ~/.contenthero/credentials (mode 0600).
 Output: JSON when piped or with --json, as the official CLI prints it (lists as bare arrays; with --envelope,
 in the service's envelope with its paging fields); tables at a terminal or with --human.
-Exit codes: 0 ok, 1 error, 2 usage or 400, 3 auth (401, 403, no key), 4 not finished in time, 5 conflict.";
+Exit codes: 0 ok, 1 error, 2 usage or 400, 3 auth (401, 403, no key), 4 not finished in time, 5 conflict, 6 a card check found what a platform would refuse.";
 
 /// The whole command line: the global flags, one subcommand per noun with one per operation under it,
 /// and the shell's own commands.
@@ -188,6 +189,7 @@ fn main() -> ExitCode {
                 let result = runtime().and_then(|rt| rt.block_on(run(entry, &matches, sub)));
                 match result {
                     Ok(value) if format == Format::Json && !matches.get_flag("envelope") => {
+                        let code = entry.exit_code(&value);
                         let printed = entry.printed(value);
                         output::print(&printed.data, format);
                         if let Some(paging) = printed.paging {
@@ -195,9 +197,14 @@ fn main() -> ExitCode {
                                 eprintln!("{}", output::more_note(&paging, &printed.data));
                             }
                         }
-                        return ExitCode::SUCCESS;
+                        return ExitCode::from(code);
                     }
-                    other => other.map(contentdesk_ops::js_numbers),
+                    Ok(value) => {
+                        let code = entry.exit_code(&value);
+                        output::print(&contentdesk_ops::js_numbers(value), format);
+                        return ExitCode::from(code);
+                    }
+                    other => other,
                 }
             }
             None => Err(OpError::Usage { message: format!("unknown command `{}`", path.join(" ")), field: None }),

@@ -56,21 +56,68 @@ pub fn tool_of(e: &Entry) -> Tool {
     // The schema's own title is the Rust type's name: the tool's title says more.
     object.remove("title");
     object.remove("$schema");
+    let object = match lean(Value::Object(object)) {
+        Value::Object(o) => o,
+        _ => Default::default(),
+    };
     let mut description = e.meta.summary.to_string();
     if !e.meta.details.is_empty() {
         description.push_str(". ");
         description.push_str(e.meta.details);
     }
-    if let Some(scope) = e.meta.scope {
+    if let Some(scope) = e.meta.scope.filter(|s| !e.meta.details.contains(&format!("Needs {s}"))) {
         description.push_str(&format!(" Needs the key scope `{scope}`."));
     }
-    let annotations = ToolAnnotations::with_title(e.meta.summary)
-        .read_only(e.meta.effect == Effect::Read)
-        .destructive(e.meta.effect == Effect::Destroy);
-    let mut annotations = annotations;
+    // The title once, as the tool's `title` (MCP 2025-06-18 on): `annotations.title` is the older place
+    // for the same words, and every byte of tools/list is read by the model.
+    // destructiveHint only where it means something: the specification reads it only when readOnlyHint is
+    // false.
+    let read = e.meta.effect == Effect::Read;
+    let mut annotations = ToolAnnotations::new().read_only(read);
+    if !read {
+        annotations = annotations.destructive(e.meta.effect == Effect::Destroy);
+    }
     annotations.idempotent_hint = Some(e.meta.idempotent);
     annotations.open_world_hint = Some(true);
     Tool::new(e.meta.tool, description, Arc::new(object)).with_title(e.meta.summary).with_annotations(annotations)
+}
+
+/// An input schema as tools/list shows it, without what says nothing to a model (every byte of tools/list
+/// is read): `"default": null | false | []` (absent is the default), `null` in a `type` list (an optional
+/// field is one not in `required`), Rust's integer and float `format`s (`uint32`, `double`: not JSON
+/// Schema's; `minimum` stays), and line breaks in descriptions. The arguments are still checked against
+/// the whole schema (`Entry::run_json`).
+fn lean(schema: Value) -> Value {
+    match schema {
+        Value::Object(o) => Value::Object(
+            o.into_iter()
+                .filter(|(k, v)| match k.as_str() {
+                    "default" => !(v.is_null() || *v == Value::Bool(false) || v.as_array().is_some_and(Vec::is_empty)),
+                    "format" => !matches!(v.as_str(), Some("uint" | "uint8" | "uint16" | "uint32" | "uint64" | "int32" | "int64" | "float" | "double")),
+                    _ => true,
+                })
+                .map(|(k, v)| {
+                    let v = match (k.as_str(), v) {
+                        ("type", Value::Array(types)) => {
+                            let mut kept: Vec<Value> = types.into_iter().filter(|t| t != "null").collect();
+                            if kept.len() == 1 {
+                                kept.remove(0)
+                            } else {
+                                Value::Array(kept)
+                            }
+                        }
+                        ("description", Value::String(d)) => Value::String(d.replace('\n', " ")),
+                        // A property named `default` or `format` is a field, not a keyword.
+                        ("properties", Value::Object(props)) => Value::Object(props.into_iter().map(|(name, p)| (name, lean(p))).collect()),
+                        (_, v) => lean(v),
+                    };
+                    (k, v)
+                })
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.into_iter().map(lean).collect()),
+        other => other,
+    }
 }
 
 impl Server {
@@ -139,15 +186,26 @@ impl Progress for Notify {
     }
 }
 
-/// The result an agent sees: the reply as JSON text, once. No tool declares an `outputSchema`, so the
-/// MCP specification (2025-06-18, 2025-11-25: "Structured Content") asks for no `structuredContent`;
-/// text is what every client reads, and sending the JSON twice doubled the bytes on the wire and the
-/// client's parsing.
-fn success(value: &Value) -> CallToolResult {
-    // Compact, numbers as the service sent them (`500`, not a typed read's `500.0`): agents read JSON as
-    // well either way, and a large list costs less to send.
-    let text = serde_json::to_string(&contentdesk_ops::js_numbers(value.clone())).unwrap_or_default();
-    CallToolResult::success(vec![ContentBlock::text(text)])
+/// The result an agent sees: short text a model reads ([`crate::mcp_text`]: the facts and ids, nothing
+/// that says nothing, untrusted text fenced), and the whole reply as `structuredContent` for a client or
+/// program that wants every field (numbers as the service sent them; a reply that is not an object, as
+/// `list_models`' array, under `items`, since structured content is an object).
+fn success(tool: &str, args: &Value, value: &Value) -> CallToolResult {
+    let value = contentdesk_ops::js_numbers(value.clone());
+    let text = if tool == "get_brand_kit" {
+        let filtered = ["keys", "roles", "tabs"].iter().any(|k| args.get(k).and_then(Value::as_array).is_some_and(|a| !a.is_empty()))
+            || args.get("detail").and_then(Value::as_str) == Some("full");
+        crate::mcp_text::render_brand_kit(&value, filtered)
+    } else {
+        crate::mcp_text::render(tool, &value)
+    };
+    let structured = match value {
+        Value::Object(_) => value,
+        other => json!({ "items": other }),
+    };
+    let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+    result.structured_content = Some(structured);
+    result
 }
 
 /// A refusal or failure as a tool error result: the message, then the details as JSON text.
@@ -161,6 +219,7 @@ impl Server {
             return Err(McpError::invalid_params(format!("unknown tool `{}`: tools/list names the tools this server offers", request.name), None));
         };
         let args = request.arguments.map(Value::Object).unwrap_or(Value::Null);
+        let given = args.clone();
         if encoded_len(&args) > MAX_ARGS_BYTES {
             return Ok(failure(&OpError::Usage { message: format!("the arguments are larger than {} MiB", MAX_ARGS_BYTES / (1024 * 1024)), field: None }));
         }
@@ -181,13 +240,20 @@ impl Server {
         Ok(match outcome {
             Ok(value) if entry.meta.effect == Effect::Spend || entry.meta.tool == "get_generation_status" => {
                 let previews = previews(&client, &value).await;
-                let mut r = success(&value);
+                let mut r = success(entry.meta.tool, &given, &value);
+                r.content.extend(links(&render_urls(&value)));
                 r.content.extend(previews);
                 r
             }
-            Ok(value) => success(&value),
+            Ok(value) if entry.meta.tool == "list_media" => {
+                let mut r = success(entry.meta.tool, &given, &value);
+                let urls: Vec<&str> = value.get("media").and_then(Value::as_array).map(|a| a.iter().filter_map(|m| m.get("url").and_then(Value::as_str)).collect()).unwrap_or_default();
+                r.content.extend(links(&urls));
+                r
+            }
+            Ok(value) => success(entry.meta.tool, &given, &value),
             // Not a failure for an agent: the render goes on; here is how to follow it.
-            Err(OpError::NotFinished { output_id, status, waited, .. }) => success(&json!({
+            Err(OpError::NotFinished { output_id, status, waited, .. }) => success(entry.meta.tool, &given, &json!({
                 "outputId": output_id,
                 "status": status,
                 "waitedSeconds": waited.as_secs(),
@@ -215,21 +281,61 @@ fn encoded_len(value: &Value) -> usize {
     count.0
 }
 
+/// A finished render's file URLs (`outputUrls`, or each output's `url`); none before it completes.
+fn render_urls(value: &Value) -> Vec<&str> {
+    if value.get("status").and_then(Value::as_str) != Some("completed") {
+        return Vec::new();
+    }
+    let urls: Vec<&str> = value.get("outputUrls").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+    if !urls.is_empty() {
+        return urls;
+    }
+    value.get("outputs").and_then(Value::as_array).map(|a| a.iter().filter_map(|o| o.get("url").and_then(Value::as_str)).collect()).unwrap_or_default()
+}
+
+/// Files as MCP `resource_link` content (2025-06-18 on): each URL with its file name and MIME type, so a
+/// client can fetch or show it as a file rather than a string in the text.
+fn links(urls: &[&str]) -> Vec<ContentBlock> {
+    urls.iter()
+        .filter(|u| u.starts_with("https://") || u.starts_with("http://"))
+        .map(|url| {
+            let path = url.split(['?', '#']).next().unwrap_or(url);
+            let name = path.rsplit('/').next().filter(|n| !n.is_empty()).unwrap_or(path).to_string();
+            let mime = mime_of(&name);
+            let link = rmcp::model::Resource::new(*url, name);
+            ContentBlock::resource_link(match mime {
+                Some(m) => link.with_mime_type(m),
+                None => link,
+            })
+        })
+        .collect()
+}
+
+/// The MIME type a file's extension says (the service's files are named `<id>-<n>.<ext>`).
+fn mime_of(name: &str) -> Option<&'static str> {
+    let ext = name.rsplit_once('.')?.1.to_ascii_lowercase();
+    Some(match ext.as_str() {
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "webp" => "image/webp",
+        "gif" => "image/gif",
+        "mp4" => "video/mp4",
+        "webm" => "video/webm",
+        "mov" => "video/quicktime",
+        "mp3" => "audio/mpeg",
+        "wav" => "audio/wav",
+        "m4a" => "audio/mp4",
+        "ogg" => "audio/ogg",
+        "pdf" => "application/pdf",
+        _ => return None,
+    })
+}
+
 /// A finished render's images as MCP image content, so an agent sees what it made: the first few, each
 /// small enough to pass; others (and every other kind) stay as URLs in the JSON.
 async fn previews(client: &Client, value: &Value) -> Vec<ContentBlock> {
     use base64::Engine as _;
-    if value.get("status").and_then(Value::as_str) != Some("completed") {
-        return Vec::new();
-    }
-    let mut urls: Vec<&str> = value.get("outputUrls").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
-    if urls.is_empty() {
-        urls = value
-            .get("outputs")
-            .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(|o| o.get("url").and_then(Value::as_str)).collect())
-            .unwrap_or_default();
-    }
+    let urls = render_urls(value);
     let mut blocks = Vec::new();
     for url in urls.into_iter().take(PREVIEW_IMAGES) {
         let Ok(file) = client.download(url).await else { continue };
@@ -264,6 +370,17 @@ fn service_error(e: api_client::ApiError) -> McpError {
     McpError::internal_error(message, None)
 }
 
+/// Who this server is, with the app's icon (48 px PNG as a data URI: 2.3 KB, sent once at
+/// `initialize`, never in tools/list) for clients that show servers by icon.
+fn server_info() -> Implementation {
+    use base64::Engine as _;
+    let png = base64::engine::general_purpose::STANDARD.encode(include_bytes!("../../../icons/48x48.png"));
+    let mut info = Implementation::new("cdesk", env!("CARGO_PKG_VERSION"));
+    info.title = Some("Content Desk".into());
+    info.icons = Some(vec![rmcp::model::Icon::new(format!("data:image/png;base64,{png}")).with_mime_type("image/png").with_sizes(vec!["48x48".into()])]);
+    info
+}
+
 impl ServerHandler for Server {
     fn get_info(&self) -> ServerConfig {
         let mut capabilities = ServerCapabilities::builder().enable_tools().enable_resources().enable_prompts().build();
@@ -274,7 +391,7 @@ impl ServerHandler for Server {
             capabilities.prompts = None;
         }
         ServerConfig::new(capabilities)
-            .with_server_info(Implementation::new("cdesk", env!("CARGO_PKG_VERSION")))
+            .with_server_info(server_info())
             .with_instructions(INSTRUCTIONS)
     }
 
@@ -449,13 +566,45 @@ mod tests {
             let t = tool_of(e);
             let a = t.annotations.as_ref().expect("annotations");
             assert_eq!(a.read_only_hint, Some(e.meta.effect == Effect::Read), "{}", e.meta.tool);
-            assert_eq!(a.destructive_hint, Some(e.meta.effect == Effect::Destroy), "{}", e.meta.tool);
+            let destructive = (e.meta.effect != Effect::Read).then_some(e.meta.effect == Effect::Destroy);
+            assert_eq!(a.destructive_hint, destructive, "{}", e.meta.tool);
             assert_eq!(a.idempotent_hint, Some(e.meta.idempotent), "{}", e.meta.tool);
+            assert_eq!(a.open_world_hint, Some(true), "{}", e.meta.tool);
+            assert_eq!((t.title.as_deref(), a.title.as_deref()), (Some(e.meta.summary), None), "{}: the title once", e.meta.tool);
+            if let Some(scope) = e.meta.scope {
+                assert_eq!(t.description.as_deref().unwrap_or("").matches(scope).count(), 1, "{}: the scope said once", e.meta.tool);
+            }
             assert_eq!(t.input_schema.get("type"), Some(&json!("object")), "{}", e.meta.tool);
             if e.meta.effect == Effect::Spend {
                 assert!(t.description.as_deref().unwrap_or("").contains("getCost"), "{}: says how to get the price", e.meta.tool);
             }
         }
+    }
+
+    #[test]
+    fn the_listed_schema_is_lean_and_keeps_every_field() {
+        for e in contentdesk_ops::agent_catalogue() {
+            let full = e.input_schema();
+            let listed = Value::Object(tool_of(e).input_schema.as_ref().clone());
+            let names = |s: &Value| s["properties"].as_object().map(|p| p.keys().cloned().collect::<Vec<_>>()).unwrap_or_default();
+            assert_eq!(names(&listed), names(&full), "{}: every field listed", e.meta.tool);
+            assert_eq!(listed.get("required"), full.get("required"), "{}", e.meta.tool);
+            let text = listed.to_string();
+            assert!(!text.contains(r#""default":null"#) && !text.contains(r#""null""#) && !text.contains(r#""uint"#), "{}: {text}", e.meta.tool);
+        }
+        let image = tool_of(contentdesk_ops::by_tool("generate_image").unwrap());
+        assert_eq!(image.input_schema["properties"]["numImages"], json!({ "description": "How many images, 1 to 4.", "minimum": 0, "type": "integer" }));
+        assert_eq!(image.input_schema["properties"]["timeout"]["default"], 600, "a real default stays");
+    }
+
+    #[test]
+    fn files_are_resource_links_with_their_mime_types() {
+        let blocks = links(&["http://127.0.0.1:1/files/a-1.png", "https://cdn.example/v/b-2.MP4?sig=x", "javascript:alert(1)"]);
+        let v: Vec<Value> = blocks.iter().map(|b| serde_json::to_value(b).unwrap()).collect();
+        assert_eq!(v.len(), 2, "only http(s) files: {v:?}");
+        assert_eq!(v[0], json!({ "type": "resource_link", "uri": "http://127.0.0.1:1/files/a-1.png", "name": "a-1.png", "mimeType": "image/png" }));
+        assert_eq!((v[1]["name"].as_str(), v[1]["mimeType"].as_str()), (Some("b-2.MP4"), Some("video/mp4")));
+        assert!(render_urls(&json!({ "status": "processing", "outputUrls": ["http://x/a.png"] })).is_empty());
     }
 
     #[test]

@@ -353,3 +353,39 @@ async fn the_value_lists_offered_are_the_services_and_the_schema_says_them() {
     let delete = desk.run(&["schema", "space", "delete"]).await.ok();
     assert_eq!((delete["tool"].as_str(), delete["effect"].as_str()), (Some("delete_space"), Some("destroy")));
 }
+
+/// `cdesk card check` against the real sandbox: a card whose X post is 281 characters blocks (exit 6,
+/// the findings still on stdout as `{"findings": [...]}`), the same card at 280 passes (exit 0, no
+/// findings), and a platform the rule table does not know gets no finding (never a false alarm).
+#[tokio::test(flavor = "multi_thread")]
+async fn card_check_prints_the_findings_and_exits_6_when_one_blocks() {
+    let sb = TestSandbox::start().await;
+    let desk = Desk::new(&sb);
+    let post = |platform: &str, caption: &str| json!([{ "platform": platform, "platformSpecificData": { "caption": caption } }]).to_string();
+
+    let long = "a".repeat(281);
+    let card = text(&desk.run(&["card", "create", "Too long for X", "--platform", "x", "--posts", &post("x", &long)]).await.ok()["id"]);
+    let run = desk.run(&["card", "check", &card]).await;
+    assert_eq!(run.code, 6, "a blocking finding is exit 6: {} {}", run.stdout, run.stderr);
+    assert_eq!(run.stderr, "", "the findings are the data, not an error");
+    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(
+        report,
+        json!({ "findings": [{ "platform": "x", "field": "caption", "rule": "max_length", "limit": 280, "actual": 281, "severity": "blocks",
+                               "source": "https://docs.x.com/fundamentals/counting-characters" }] })
+    );
+    let human = desk.run(&["card", "check", &card, "--human"]).await;
+    assert_eq!(human.code, 6);
+    assert!(human.stdout.contains("max_length") && human.stdout.contains("281") && human.stdout.contains("blocks"), "{}", human.stdout);
+
+    let fits = "a".repeat(280);
+    desk.run(&["card", "update", &card, "--posts", &post("x", &fits)]).await.ok();
+    assert_eq!(desk.run(&["card", "check", &card]).await.ok(), json!({ "findings": [] }), "280 is within the limit: exit 0");
+
+    let other = text(&desk.run(&["card", "create", "Elsewhere", "--platform", "general", "--posts", &post("general", &long)]).await.ok()["id"]);
+    assert_eq!(desk.run(&["card", "check", &other]).await.ok(), json!({ "findings": [] }), "a platform without rules: no finding");
+    let unknown_format = json!([{ "platform": "x", "format": "hologram", "platformSpecificData": { "caption": long } }]).to_string();
+    let odd = text(&desk.run(&["card", "create", "Odd format", "--platform", "x", "--posts", &unknown_format]).await.ok()["id"]);
+    assert_eq!(desk.run(&["card", "check", &odd]).await.ok(), json!({ "findings": [] }), "a format the table does not know: no finding");
+    desk.run(&["card", "check", "no-such-card"]).await.fails(1);
+}

@@ -172,7 +172,14 @@ impl Entry {
     /// clap gives a flattened group's doc comment to the command).
     pub fn command(&self) -> clap::Command {
         let verb = self.meta.path.last().copied().unwrap_or("run");
-        (self.args)(clap::Command::new(verb)).about(self.meta.summary).long_about(None::<&str>)
+        let command = (self.args)(clap::Command::new(verb)).about(self.meta.summary).long_about(None::<&str>);
+        if self.meta.tool == "check_card" {
+            return command.after_help(
+                "Prints {\"findings\": [{platform, field, rule, limit, actual, severity, source}]} (a table at a terminal). \
+                 Exit 0 when nothing blocks, 6 when a finding blocks (the platform would refuse the post).",
+            );
+        }
+        command
     }
 
     /// Runs it with the flags a shell parsed.
@@ -208,11 +215,26 @@ impl Entry {
         Printed { data: js_numbers(data), paging }
     }
 
+    /// The shell's exit code for a reply that came back: 0, or [`EXIT_BLOCKED`] (6) for a card check with
+    /// a finding that blocks (`cdesk card check ID && cdesk card publish ID`).
+    pub fn exit_code(&self, reply: &Value) -> u8 {
+        let blocks = self.meta.tool == "check_card"
+            && reply.get("findings").and_then(Value::as_array).is_some_and(|f| f.iter().any(|f| f.get("severity").and_then(Value::as_str) == Some("blocks")));
+        if blocks {
+            EXIT_BLOCKED
+        } else {
+            0
+        }
+    }
+
     /// Runs it with an agent's JSON arguments (unknown fields are refused, naming them).
     pub fn run_json(&self, cx: Cx, args: Value) -> Result<OpFuture, OpError> {
         (self.from_json)(cx, args, self.schema())
     }
 }
+
+/// The exit code of `cdesk card check` when a finding blocks (beside [`OpError::exit_code`]'s 1-5).
+pub const EXIT_BLOCKED: u8 = 6;
 
 /// Every operation, in the order the shell's help lists them.
 pub fn catalogue() -> &'static [Entry] {
@@ -225,6 +247,7 @@ pub fn catalogue() -> &'static [Entry] {
             Entry::of::<account::VoiceList>(),
             Entry::of::<planner::CardList>(),
             Entry::of::<planner::CardGet>(),
+            Entry::of::<planner::CardCheck>(),
             Entry::of::<planner::CardCreate>(),
             Entry::of::<planner::CardUpdate>(),
             Entry::of::<planner::CardMove>(),
@@ -571,6 +594,19 @@ mod tests {
         assert_eq!(tags.printed(json!([{ "id": "t1" }])).data, json!([{ "id": "t1" }]));
         let balance = by_tool("get_balance").unwrap();
         assert_eq!(balance.printed(json!({ "balance": 500.0, "rate": 0.5 })).data.to_string(), r#"{"balance":500,"rate":0.5}"#);
+    }
+
+    #[test]
+    fn a_card_check_exits_6_only_when_a_finding_blocks() {
+        let check = by_tool("check_card").unwrap();
+        assert_eq!(check.meta.effect, Effect::Read);
+        assert_eq!(check.meta.toolset(), Toolset::Planner);
+        let blocking = json!({ "findings": [{ "severity": "warns" }, { "severity": "blocks" }] });
+        assert_eq!(check.exit_code(&blocking), EXIT_BLOCKED);
+        assert_eq!(check.exit_code(&json!({ "findings": [{ "severity": "warns" }] })), 0);
+        assert_eq!(check.exit_code(&json!({ "findings": [] })), 0);
+        assert_eq!(by_tool("get_card").unwrap().exit_code(&blocking), 0, "only the check says 6");
+        assert!(check.command().get_after_help().is_some_and(|h| h.to_string().contains("6 when a finding blocks")), "--help says 6");
     }
 
     #[test]

@@ -127,6 +127,25 @@ impl Operation for CardGet {
     }
 }
 
+pub struct CardCheck;
+impl Operation for CardCheck {
+    type Input = CardId;
+    const META: Meta = Meta {
+        path: &["card", "check"],
+        tool: "check_card",
+        summary: "Check a card's posts against each platform's rules before scheduling or publishing",
+        details: "Free. Findings name platform, field, rule, limit, actual, severity (blocks: the platform will refuse it; warns: it will cut, crop or hide) and the rule's source. Fix what blocks before publish_card. Unknown platforms and formats get none.",
+        effect: Effect::Read,
+        idempotent: true,
+        scope: None,
+    };
+    async fn run(cx: Cx, i: CardId) -> Result<Value, OpError> {
+        use api_types::preflight::{check, PreflightInput, Report};
+        let card = cx.client.cards().get(&i.card_id).await?;
+        out(Report { findings: check(&PreflightInput::from_card(&card)) })
+    }
+}
+
 /// Fields a card is written with, shared by create and update.
 #[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
