@@ -288,6 +288,12 @@ the only secret an account has here. The app never sees it.</p>\
 }
 
 pub async fn page(State(app): State<AppState>, Query(p): Query<Params>) -> Response {
+    // A Client ID Metadata Document: read (again) each time the page is shown, so it is current.
+    if let Some(url) = p.client_id.as_deref().filter(|c| clients::is_document_url(c)) {
+        if let Err(why) = clients::load_document(&app, url).await {
+            return error_page(&why);
+        }
+    }
     match check(&app, &p) {
         Ok(a) => consent(&a, None),
         Err(r) => refused(&app, r),
