@@ -986,3 +986,22 @@ async fn without_loopback_fetching_a_loopback_document_is_refused() {
     assert_eq!(status, 400);
     assert!(page.contains("https"), "{page}");
 }
+
+/// Showing the consent page for a metadata document makes the sandbox fetch it, so that page counts
+/// against the caller's address (here 2 a minute); a registered client's page does not fetch and is not
+/// counted.
+#[tokio::test]
+async fn a_metadata_document_fetch_counts_against_the_callers_address() {
+    let o = Oauth::with(Config {
+        oauth_rate_limit: Some(contentdesk_sandbox::RateLimit { requests: 2, window: Duration::from_secs(60) }),
+        ..Config::for_tests()
+    })
+    .await;
+    let (url, _task) = serve_document(|u| json!({ "client_id": u, "redirect_uris": [CALLBACK] })).await;
+    let a = o.asked(&url, CALLBACK, "planner:write", None);
+    assert_eq!(o.page(&o.authorize_url(&a, Some("S256"))).await.0, 200);
+    assert_eq!(o.page(&o.authorize_url(&a, Some("S256"))).await.0, 200);
+    let (status, _, page) = o.page(&o.authorize_url(&a, Some("S256"))).await;
+    assert_eq!(status, 429, "{page}");
+    assert!(page.contains("Too many attempts"));
+}
