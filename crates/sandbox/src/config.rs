@@ -62,7 +62,8 @@ pub struct Config {
     /// How long an OAuth access token lives (`docs/api.md` "OAuth"); tests make it 1 s.
     pub oauth_access_ttl: Duration,
     /// Per client address: requests to the OAuth endpoints a caller reaches without a token
-    /// (registration, the consent form's POST, the token endpoint but for token exchange). `None`: no limit.
+    /// (registration, the consent form's POST, the token endpoint for every grant type, the consent page
+    /// when it fetches a Client ID Metadata Document). `None`: no limit.
     pub oauth_rate_limit: Option<RateLimit>,
     /// Whether the authorization server may fetch from a loopback host over plain http (a resource
     /// server's metadata at registration, `oauth/fetch.rs`). On for a sandbox bound to loopback (only this

@@ -1,8 +1,10 @@
 //! The sandbox as an OAuth 2.0 authorization server (issue 15; the spec says "not shown", so this is our
 //! choice, written down in `docs/api.md` "OAuth"): metadata (RFC 8414), dynamic registration of public
-//! clients (RFC 7591), authorization code with PKCE S256 only and a consent page, refresh tokens rotated on
-//! every use, token exchange (RFC 8693) so a resource server (`cdesk mcp --http`) calls the API with its own
-//! token rather than passing the client's through, introspection (RFC 7662) and revocation (RFC 7009).
+//! clients (RFC 7591, bounded, unused clients purged) and Client ID Metadata Documents beside it,
+//! authorization code with PKCE S256 only and a consent page, refresh tokens rotated on every use, token
+//! exchange (RFC 8693) for an authenticated resource server only (registered with a proof that it is the
+//! resource), to the API only, so `cdesk mcp --http` calls the API with its own token rather than passing
+//! the client's through; introspection (RFC 7662) and revocation (RFC 7009).
 //!
 //! Tokens are opaque 256-bit random strings stored as SHA-256 (as keys are), each bound to a grant, an
 //! account, a client, an audience (the RFC 8707 `resource`), scopes and an expiry; a resource server asks
