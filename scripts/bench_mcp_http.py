@@ -228,8 +228,10 @@ def main():
     args = ap.parse_args()
     t.BIN = args.bin_dir
     sb = t.Sandbox()
-    srv = t.McpHttp(sb)
-    second = t.McpHttp(sb, public_url=srv.url)
+    # One address, two instances: they share the registration proof (CDESK_MCP_REGISTRATION_PROOF).
+    proof = "bench-shared-registration-proof-" + "x" * 16
+    srv = t.McpHttp(sb, proof=proof)
+    second = t.McpHttp(sb, public_url=srv.url, proof=proof)
     env = {"PATH": os.environ["PATH"], "HOME": sb.dir, "CONTENTHERO_CONFIG_DIR": os.path.join(sb.dir, "ch"),
            "CONTENTDESK_DATA_DIR": os.path.join(sb.dir, "app")}
     try:

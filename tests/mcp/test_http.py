@@ -84,10 +84,12 @@ class Sandbox:
 class McpHttp:
     """A `cdesk mcp --http` process on a free port, its authorization server the sandbox."""
 
-    def __init__(self, sb, public_url=None, extra=()):
+    def __init__(self, sb, public_url=None, extra=(), proof=None):
         home = tempfile.mkdtemp(prefix="cdesk-mcp-http-home-")
         env = {"PATH": os.environ.get("PATH", ""), "HOME": home, "CONTENTHERO_CONFIG_DIR": os.path.join(home, "ch"),
                "CONTENTDESK_DATA_DIR": os.path.join(home, "app"), "CONTENTHERO_BASE_URL": sb.api}
+        if proof:
+            env["CDESK_MCP_REGISTRATION_PROOF"] = proof
         args = [f"{BIN}/cdesk", "mcp", "--http", "127.0.0.1:0"]
         if public_url:
             args += ["--public-url", public_url]
@@ -297,7 +299,7 @@ class Memory:
         self.client = info
 
 
-def oauth_provider(server_url, key, storage, untick=()):
+def oauth_provider(server_url, key, storage, untick=(), client_metadata_url=None):
     back = {}
 
     async def redirect_handler(url):
@@ -312,7 +314,8 @@ def oauth_provider(server_url, key, storage, untick=()):
         client_metadata=OAuthClientMetadata(client_name="cdesk mcp http test", redirect_uris=[REDIRECT],
                                             grant_types=["authorization_code", "refresh_token"],
                                             response_types=["code"], token_endpoint_auth_method="none"),
-        storage=storage, redirect_handler=redirect_handler, callback_handler=callback_handler)
+        storage=storage, redirect_handler=redirect_handler, callback_handler=callback_handler,
+        client_metadata_url=client_metadata_url)
 
 
 def test_the_sdk_oauth_client_connects_with_no_key_and_refreshes():
@@ -434,8 +437,11 @@ def test_a_grant_revoked_mid_session_refuses_the_next_call(server, sandbox):
 # --- Two instances, one address ---------------------------------------------------------------------
 
 def test_two_instances_serve_one_session_alternately(sandbox):
-    first = McpHttp(sandbox)
-    second = McpHttp(sandbox, public_url=first.url)  # both are the same resource, as behind one address
+    # Both are the same resource, as behind one address, so they share the registration proof: the sandbox
+    # reads it from whichever instance the address reaches (here the first), and each registers its own client.
+    proof = "shared-registration-proof-" + "x" * 20
+    first = McpHttp(sandbox, proof=proof)
+    second = McpHttp(sandbox, public_url=first.url, proof=proof)
     try:
         assert second.resource == first.resource
         token = tokens_for(sandbox, first.resource)["access_token"]
@@ -566,3 +572,61 @@ def test_read_only_over_http_offers_only_read_tools(sandbox):
         anyio.run(with_bearer, ro.mcp, token, body)
     finally:
         ro.stop()
+
+
+# --- Client ID Metadata Documents (issue 27) ---------------------------------------------------------
+
+def test_the_sdk_oauth_client_signs_in_by_a_client_id_metadata_document(monkeypatch):
+    """The SDK's OAuth client names itself by the URL of its metadata document (CIMD) because the sandbox's
+    metadata says `client_id_metadata_document_supported`; it does not register. The one stand-in: the SDK
+    accepts only an https document URL, and a loopback https server would need a certificate the sandbox
+    trusts, so the SDK's URL check is widened to loopback http (the sandbox allows loopback http only when
+    bound to loopback, as here). Everything else is real: the document served over HTTP, the sandbox
+    fetching and checking it, the consent, the tokens, the tool call through `cdesk mcp --http`."""
+    import http.server
+    import threading
+    import mcp.client.auth.oauth2 as oauth2
+
+    doc_server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
+    url = f"http://127.0.0.1:{doc_server.server_address[1]}/client.json"
+    doc = json.dumps({"client_id": url, "client_name": "CIMD test agent", "redirect_uris": [REDIRECT],
+                      "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"],
+                      "token_endpoint_auth_method": "none"}).encode()
+    fetched = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            fetched.append(self.path)
+            self.send_response(200 if self.path == "/client.json" else 404)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(doc)
+
+        def log_message(self, *args):
+            pass
+
+    doc_server.RequestHandlerClass = Handler
+    threading.Thread(target=doc_server.serve_forever, daemon=True).start()
+    monkeypatch.setattr(oauth2, "is_valid_client_metadata_url", lambda u: bool(u) and u.startswith(("https://", "http://127.0.0.1:")))
+    sb = Sandbox()
+    srv = McpHttp(sb)
+    try:
+        storage = Memory()
+        auth = oauth_provider(srv.mcp, sb.key, storage, client_metadata_url=url)
+
+        async def main():
+            async with httpx2.AsyncClient(auth=auth, verify=SSL, timeout=60) as http:
+                async with streamable_http_client(srv.mcp, http_client=http) as (read, write):
+                    async with ClientSession(read, write) as s:
+                        await s.initialize()
+                        r = await s.call_tool("get_balance", {})
+                        assert not r.is_error, text_of(r)
+        anyio.run(main)
+        assert storage.client.client_id == url, "the document's URL is the client id"
+        assert fetched and all(p == "/client.json" for p in fetched), fetched
+        grants = get(f"{sb.api}/oauth/grants", headers={"Authorization": f"Bearer {sb.key}"}).json()
+        assert [g["clientName"] for g in grants] == ["CIMD test agent"], grants
+    finally:
+        srv.stop()
+        sb.stop()
+        doc_server.shutdown()

@@ -11,8 +11,11 @@
 //!    resource, the API's included, is refused), not expired; else 401 `error="invalid_token"`;
 //! 3. the token is exchanged (RFC 8693) for an access token of the API (`resource = <issuer>/api/v1`,
 //!    same grant, same scopes) once per token, kept until the earlier of the two expiries, and the API is
-//!    called with it. A scope the grant lacks is the API's 403, which reaches the agent as a tool result
-//!    with `isError` naming the scope; a revoked grant fails the next request's introspection (401).
+//!    called with it. The exchange is authenticated: at start the server registers itself with the
+//!    authorization server as a token-exchange client for its resource (HTTP Basic secret), proving it is
+//!    that resource by publishing BASE64URL(SHA-256(a random proof)) in its RFC 9728 metadata as
+//!    `contentdesk_registration_proof` while the registration carries the proof. A scope the grant
+//!    lacks is the API's 403, which reaches the agent as a tool result with `isError` naming the scope; a revoked grant fails the next request's introspection (401).
 //!
 //! Stateless transport (`legacy_session_mode: false`, JSON responses): rmcp's sessions live in one
 //! process's memory, so a second instance behind the same address would not know a session the first
@@ -42,6 +45,9 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 const TOKEN_EXCHANGE: &str = "urn:ietf:params:oauth:grant-type:token-exchange";
 const ACCESS_TOKEN_TYPE: &str = "urn:ietf:params:oauth:token-type:access_token";
 
+/// A registration proof shared by the instances behind one address (at least 32 characters).
+pub const PROOF_ENV: &str = "CDESK_MCP_REGISTRATION_PROOF";
+
 /// Exchanged tokens kept at most this many; past it the expired ones go first, then the oldest.
 const EXCHANGE_CACHE_MAX: usize = 10_000;
 
@@ -57,6 +63,8 @@ pub struct Settings {
     /// The authorization server's endpoints (from its RFC 8414 metadata).
     pub introspection_endpoint: String,
     pub token_endpoint: String,
+    /// Where this server registers itself as a token-exchange client (RFC 7591).
+    pub registration_endpoint: Option<String>,
     /// Browser origins allowed besides this server's own (`--allow-origin`), as [`origin_of`] writes them.
     pub allowed_origins: Vec<String>,
 }
@@ -129,6 +137,10 @@ pub struct Gate {
     api: Client,
     /// sha256(subject token) → the API client with its exchanged token. Not the token itself as key.
     exchanged: Mutex<HashMap<[u8; 32], Exchanged>>,
+    /// The secret whose hash the metadata publishes while this server registers (proof it is the resource).
+    proof: String,
+    /// This server's client id and secret at the authorization server, once registered.
+    credentials: std::sync::OnceLock<(String, String)>,
 }
 
 /// Why a request is refused before it reaches a tool.
@@ -157,7 +169,53 @@ impl Gate {
             .base_url(&settings.api_base)
             .build()
             .map_err(|e| e.to_string())?;
-        Ok(Gate { settings, http, api, exchanged: Mutex::new(HashMap::new()) })
+        // Instances behind one address share it (`CDESK_MCP_REGISTRATION_PROOF`): the authorization server
+        // reads the proof from whichever instance the address reaches. Alone, a random one.
+        let proof = std::env::var(PROOF_ENV)
+            .ok()
+            .filter(|p| p.len() >= 32)
+            .unwrap_or_else(|| format!("{}{}", uuid::Uuid::new_v4().simple(), uuid::Uuid::new_v4().simple()));
+        Ok(Gate { settings, http, api, exchanged: Mutex::new(HashMap::new()), proof, credentials: std::sync::OnceLock::new() })
+    }
+
+    /// BASE64URL(SHA-256(proof)): what the metadata publishes.
+    fn proof_hash(&self) -> String {
+        use base64::Engine as _;
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(Sha256::digest(self.proof.as_bytes()))
+    }
+
+    /// Registers this server as a token-exchange client for its resource (the app must already be
+    /// serving: the authorization server reads the metadata to check the proof).
+    pub async fn register(&self) -> Result<(), String> {
+        let endpoint = self.settings.registration_endpoint.as_deref().ok_or(
+            "the authorization server's metadata has no registration_endpoint: this server registers itself there for token exchange",
+        )?;
+        let answer = self
+            .http
+            .post(endpoint)
+            .json(&json!({
+                "client_name": "cdesk mcp --http (resource server)",
+                "grant_types": [TOKEN_EXCHANGE],
+                "token_endpoint_auth_method": "client_secret_basic",
+                "resource": self.settings.resource(),
+                "resource_proof": self.proof,
+            }))
+            .send()
+            .await
+            .map_err(|e| format!("the authorization server did not answer the registration: {}", e.without_url()))?;
+        let status = answer.status();
+        let body: Value = answer.json().await.unwrap_or(Value::Null);
+        let field = |k: &str| body.get(k).and_then(Value::as_str).map(str::to_string);
+        match (status.is_success(), field("client_id"), field("client_secret")) {
+            (true, Some(id), Some(secret)) => {
+                let _ = self.credentials.set((id, secret));
+                Ok(())
+            }
+            _ => Err(format!(
+                "the authorization server refused this server's registration for token exchange ({status}): {}",
+                field("error_description").or_else(|| field("error")).unwrap_or_default()
+            )),
+        }
     }
 
     /// Introspects the token and checks it is for this server; then the API client acting as its user.
@@ -199,19 +257,21 @@ impl Gate {
                 return Ok(e.client.clone());
             }
         }
-        let mut form = vec![
+        let _ = client_id;
+        let form = [
             ("grant_type", TOKEN_EXCHANGE),
             ("subject_token", token),
             ("subject_token_type", ACCESS_TOKEN_TYPE),
             ("requested_token_type", ACCESS_TOKEN_TYPE),
             ("resource", self.settings.api_base.as_str()),
         ];
-        if let Some(id) = client_id {
-            form.push(("client_id", id));
-        }
+        let Some((id, secret)) = self.credentials.get() else {
+            return Err(Refusal::Unavailable("this server is not registered with the authorization server yet".into()));
+        };
         let answer = self
             .http
             .post(&self.settings.token_endpoint)
+            .basic_auth(id, Some(secret))
             .form(&form)
             .send()
             .await
@@ -326,6 +386,7 @@ async fn metadata(State(gate): State<Arc<Gate>>) -> Json<Value> {
         "scopes_supported": api_types::scopes::ALL,
         "bearer_methods_supported": ["header"],
         "resource_name": "Content Desk agent tools (cdesk mcp)",
+        "contentdesk_registration_proof": gate.proof_hash(),
     }))
 }
 
@@ -392,6 +453,7 @@ pub async fn discover(issuer: &str, api_base: &str, public_url: &str, allowed_or
         public_url: public_url.to_string(),
         introspection_endpoint: endpoint("introspection_endpoint")?,
         token_endpoint: endpoint("token_endpoint")?,
+        registration_endpoint: meta.get("registration_endpoint").and_then(Value::as_str).map(str::to_string),
         allowed_origins,
     })
 }
@@ -455,14 +517,22 @@ pub async fn serve(options: Options) -> Result<(), String> {
     let resource = settings.resource();
     let issuer = settings.issuer.clone();
     let gate = Arc::new(Gate::new(settings)?);
+    let app = app(gate.clone(), options.selection);
+    let server = tokio::spawn(async move {
+        axum::serve(listener, app)
+            .with_graceful_shutdown(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await
+    });
+    // Serving already: the authorization server reads the metadata to check the registration's proof.
+    if let Err(e) = gate.register().await {
+        server.abort();
+        return Err(e);
+    }
     println!("{}", json!({ "listening": format!("http://{local}"), "resource": resource, "issuer": issuer }));
     eprintln!("cdesk mcp: serving {resource} (authorization server {issuer})");
-    axum::serve(listener, app(gate, options.selection))
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
-        .map_err(|e| e.to_string())
+    server.await.map_err(|e| e.to_string())?.map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -476,6 +546,7 @@ mod tests {
             public_url: "http://127.0.0.1:2".into(),
             introspection_endpoint: "http://127.0.0.1:1/oauth/introspect".into(),
             token_endpoint: "http://127.0.0.1:1/oauth/token".into(),
+            registration_endpoint: None,
             allowed_origins: vec!["https://agent.example:443".into()],
         }
     }

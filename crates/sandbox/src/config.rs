@@ -62,8 +62,14 @@ pub struct Config {
     /// How long an OAuth access token lives (`docs/api.md` "OAuth"); tests make it 1 s.
     pub oauth_access_ttl: Duration,
     /// Per client address: requests to the OAuth endpoints a caller reaches without a token
-    /// (registration, the consent form's POST, the token endpoint but for token exchange). `None`: no limit.
+    /// (registration, the consent form's POST, the token endpoint for every grant type, the consent page
+    /// when it fetches a Client ID Metadata Document). `None`: no limit.
     pub oauth_rate_limit: Option<RateLimit>,
+    /// Whether the authorization server may fetch from a loopback host over plain http (a resource
+    /// server's metadata at registration, `oauth/fetch.rs`). On for a sandbox bound to loopback (only this
+    /// machine can call it, and this machine reaches its own loopback anyway) and in tests; off when the
+    /// sandbox is served beyond this machine (`--public`), so no caller can make it probe local services.
+    pub oauth_fetch_loopback: bool,
 }
 
 impl Default for Config {
@@ -80,6 +86,7 @@ impl Default for Config {
             poll_hint: true,
             oauth_access_ttl: Duration::from_secs(600),
             oauth_rate_limit: Some(RateLimit { requests: 60, window: Duration::from_secs(60) }),
+            oauth_fetch_loopback: false,
         }
     }
 }
@@ -93,6 +100,7 @@ impl Config {
             render: RenderTimes::all(Duration::from_millis(50)),
             rate_limit: None,
             oauth_rate_limit: None,
+            oauth_fetch_loopback: true,
             ..Config::default()
         }
     }

@@ -163,6 +163,7 @@ async fn serve_or_manage() -> Result<(), Box<dyn std::error::Error>> {
             }
             let mut config = Config { smart_wait: Duration::from_millis(smart_wait_ms), ..Config::default() };
             config.oauth_access_ttl = Duration::from_secs(oauth_access_ttl_secs.max(1));
+            config.oauth_fetch_loopback = !public;
             if let Some(ms) = render_ms {
                 config.render = RenderTimes::all(Duration::from_millis(ms));
             }

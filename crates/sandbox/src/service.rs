@@ -31,6 +31,11 @@ pub const SCHEMA: Schema = Schema {
         ("brand_kits", "brand_colors", "TEXT NOT NULL DEFAULT '[]'"),
         ("brand_kits", "typography", "TEXT"),
         ("brand_kits", "logos", "TEXT NOT NULL DEFAULT '[]'"),
+        ("oauth_clients", "created_s", "INTEGER NOT NULL DEFAULT 0"),
+        ("oauth_clients", "used_s", "INTEGER"),
+        ("oauth_clients", "auth_method", "TEXT NOT NULL DEFAULT 'none'"),
+        ("oauth_clients", "secret_hash", "TEXT"),
+        ("oauth_clients", "resource", "TEXT"),
     ],
 };
 

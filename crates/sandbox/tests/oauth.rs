@@ -204,6 +204,74 @@ impl Oauth {
     }
 }
 
+/// A resource server (as `cdesk mcp --http` is): a real HTTP server on loopback serving its RFC 9728
+/// metadata with the hash of `published` as its registration proof, registered for token exchange with
+/// the proof `proof`. `client` is `None` when the registration was refused (then `refusal` says why).
+struct ResourceServer {
+    resource: String,
+    client: Option<(String, String)>,
+    refusal: Value,
+    _task: tokio::task::JoinHandle<()>,
+}
+
+const TE: &str = "urn:ietf:params:oauth:grant-type:token-exchange";
+const AT: &str = "urn:ietf:params:oauth:token-type:access_token";
+
+fn proof_hash(proof: &str) -> String {
+    URL_SAFE_NO_PAD.encode(Sha256::digest(proof.as_bytes()))
+}
+
+impl Oauth {
+    async fn resource_server_with(&self, published: &str, proof: &str, method: &str) -> ResourceServer {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let resource = format!("http://{}/mcp", listener.local_addr().unwrap());
+        let meta = json!({ "resource": resource, "authorization_servers": [self.sb.running.origin()], "contentdesk_registration_proof": proof_hash(published) });
+        let app = axum::Router::new().route(
+            "/.well-known/oauth-protected-resource/mcp",
+            axum::routing::get(move || {
+                let meta = meta.clone();
+                async move { axum::Json(meta) }
+            }),
+        );
+        let task = tokio::spawn(async move {
+            axum::serve(listener, app).await.unwrap();
+        });
+        let r = self
+            .http
+            .post(format!("{}/oauth/register", self.origin()))
+            .json(&json!({ "client_name": "rs", "grant_types": [TE], "token_endpoint_auth_method": method, "resource": resource, "resource_proof": proof }))
+            .send()
+            .await
+            .unwrap();
+        let status = r.status().as_u16();
+        let v: Value = r.json().await.unwrap();
+        let client = (status == 201).then(|| (v["client_id"].as_str().unwrap().to_string(), v["client_secret"].as_str().unwrap().to_string()));
+        ResourceServer { resource, client, refusal: v, _task: task }
+    }
+
+    async fn resource_server(&self) -> ResourceServer {
+        let proof = "p".repeat(40);
+        let rs = self.resource_server_with(&proof, &proof, "client_secret_basic").await;
+        assert!(rs.client.is_some(), "{}", rs.refusal);
+        rs
+    }
+
+    /// A token exchange by `who` (HTTP Basic with its credentials; none: unauthenticated).
+    async fn exchange(&self, who: Option<&(String, String)>, subject: &str, scope: Option<&str>, resource: &str) -> (u16, Value, reqwest::header::HeaderMap) {
+        let mut f = vec![("grant_type", TE), ("subject_token", subject), ("subject_token_type", AT), ("resource", resource)];
+        if let Some(s) = scope {
+            f.push(("scope", s));
+        }
+        let mut req = self.http.post(format!("{}/oauth/token", self.origin())).form(&f);
+        if let Some((id, secret)) = who {
+            req = req.basic_auth(id, Some(secret));
+        }
+        let r = req.send().await.unwrap();
+        let (status, headers) = (r.status().as_u16(), r.headers().clone());
+        (status, r.json().await.unwrap(), headers)
+    }
+}
+
 fn at(t: &Value) -> String {
     t["access_token"].as_str().unwrap().to_string()
 }
@@ -222,7 +290,7 @@ async fn metadata_names_the_endpoints_s256_and_the_apis_scopes() {
     assert_eq!(v["introspection_endpoint"], format!("{}/oauth/introspect", o.origin()));
     assert_eq!(v["revocation_endpoint"], format!("{}/oauth/revoke", o.origin()));
     assert_eq!(v["code_challenge_methods_supported"], json!(["S256"]));
-    assert_eq!(v["token_endpoint_auth_methods_supported"], json!(["none"]));
+    assert_eq!(v["token_endpoint_auth_methods_supported"], json!(["none", "client_secret_basic", "client_secret_post"]));
     assert_eq!(v["scopes_supported"], json!(api_types::scopes::ALL));
     assert_eq!(
         v["grant_types_supported"],
@@ -461,26 +529,12 @@ async fn a_revoked_grant_stops_the_very_next_call() {
 #[tokio::test]
 async fn token_exchange_gives_the_api_a_token_of_the_same_or_fewer_scopes() {
     let o = Oauth::start().await;
-    let t = o.tokens_for(Some(MCP), &["planner:write", "brandkit:read"]).await;
-    let ex = |subject: String, scope: Option<&'static str>, resource: String| {
-        let o = &o;
-        async move {
-            let mut f = vec![
-                ("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange".to_string()),
-                ("subject_token", subject),
-                ("subject_token_type", "urn:ietf:params:oauth:token-type:access_token".to_string()),
-                ("resource", resource),
-            ];
-            if let Some(s) = scope {
-                f.push(("scope", s.to_string()));
-            }
-            let f: Vec<(&str, &str)> = f.iter().map(|(k, v)| (*k, v.as_str())).collect();
-            o.token(&f).await
-        }
-    };
-    let (s, api_t) = ex(at(&t), Some("planner:write"), o.sb.base_url()).await;
+    let rs = o.resource_server().await;
+    let me = rs.client.as_ref();
+    let t = o.tokens_for(Some(&rs.resource), &["planner:write", "brandkit:read"]).await;
+    let (s, api_t, _) = o.exchange(me, &at(&t), Some("planner:write"), &o.sb.base_url()).await;
     assert_eq!(s, 200, "{api_t}");
-    assert_eq!(api_t["issued_token_type"], "urn:ietf:params:oauth:token-type:access_token");
+    assert_eq!(api_t["issued_token_type"], AT);
     assert_eq!(api_t["scope"], "planner:write");
     assert!(api_t.get("refresh_token").is_none());
     let api = o.api();
@@ -489,16 +543,120 @@ async fn token_exchange_gives_the_api_a_token_of_the_same_or_fewer_scopes() {
     assert_eq!((s, e["scope"].as_str()), (403, Some("brandkit:read")), "narrowed away");
     let i = o.introspect(&at(&api_t)).await;
     assert_eq!(i["grant_id"], o.introspect(&at(&t)).await["grant_id"], "the same grant");
+    // No scope asked: the subject's consented scopes, never more.
+    let (s, all, _) = o.exchange(me, &at(&t), None, &o.sb.base_url()).await;
+    assert_eq!((s, all["scope"].as_str()), (200, Some("brandkit:read planner:write")), "{all}");
     // More than the subject holds: refused.
-    let (s, e) = ex(at(&t), Some("generate:*"), o.sb.base_url()).await;
+    let (s, e, _) = o.exchange(me, &at(&t), Some("generate:*"), &o.sb.base_url()).await;
     assert_eq!((s, e["error"].as_str()), (400, Some("invalid_scope")));
     // A refresh token or garbage is not a subject.
-    let (s, e) = ex(rt(&t), None, o.sb.base_url()).await;
+    let (s, e, _) = o.exchange(me, &rt(&t), None, &o.sb.base_url()).await;
     assert_eq!((s, e["error"].as_str()), (400, Some("invalid_grant")));
     // Revoking the grant stops the exchanged token too.
     let (_, grants) = api.get(&o.sb.key, "/oauth/grants").await;
     api.delete(&o.sb.key, &format!("/oauth/grants/{}", grants[0]["id"].as_str().unwrap()), None).await;
     assert_eq!(api.get(&at(&api_t), "/cards").await.0, 401);
+}
+
+/// Issue 27's finding: a token exchange with no client authentication minted a token for any audience.
+/// Now the client must authenticate as a registered resource server (HTTP Basic or the body, as it
+/// registered), and anything else is RFC 6749's 401 `invalid_client`.
+#[tokio::test]
+async fn token_exchange_without_client_authentication_is_refused() {
+    let o = Oauth::start().await;
+    let rs = o.resource_server().await;
+    let t = o.tokens_for(Some(&rs.resource), &["planner:write"]).await;
+    let (s, e, h) = o.exchange(None, &at(&t), None, &o.sb.base_url()).await;
+    assert_eq!((s, e["error"].as_str()), (401, Some("invalid_client")), "{e}");
+    assert!(h["www-authenticate"].to_str().unwrap().starts_with("Basic"));
+    assert!(e.get("access_token").is_none());
+    // The user's own (public) client id is not a credential; a wrong secret is not either.
+    let public_id = o.introspect(&at(&t)).await["client_id"].as_str().unwrap().to_string();
+    let (s, e, _) = o.exchange(Some(&(public_id.clone(), "x".into())), &at(&t), None, &o.sb.base_url()).await;
+    assert_eq!((s, e["error"].as_str()), (401, Some("invalid_client")), "{e}");
+    let (id, _) = rs.client.clone().unwrap();
+    let (s, e, _) = o.exchange(Some(&(id.clone(), "cho_cs_wrong".into())), &at(&t), None, &o.sb.base_url()).await;
+    assert_eq!((s, e["error"].as_str()), (401, Some("invalid_client")), "{e}");
+    let (s, e) = o
+        .token(&[("grant_type", TE), ("subject_token", &at(&t)), ("subject_token_type", AT), ("resource", &o.sb.base_url()), ("client_id", &public_id)])
+        .await;
+    assert_eq!((s, e["error"].as_str()), (401, Some("invalid_client")), "{e}");
+    // A client registered for client_secret_basic does not authenticate in the body.
+    let (id, secret) = rs.client.clone().unwrap();
+    let (s, e) = o
+        .token(&[("grant_type", TE), ("subject_token", &at(&t)), ("subject_token_type", AT), ("resource", &o.sb.base_url()), ("client_id", &id), ("client_secret", &secret)])
+        .await;
+    assert_eq!((s, e["error"].as_str()), (401, Some("invalid_client")), "{e}");
+    // One registered for client_secret_post does.
+    let proof = "q".repeat(40);
+    let post = o.resource_server_with(&proof, &proof, "client_secret_post").await;
+    let (pid, psecret) = post.client.clone().unwrap();
+    let t2 = o.tokens_for(Some(&post.resource), &["planner:write"]).await;
+    let (s, e) = o
+        .token(&[("grant_type", TE), ("subject_token", &at(&t2)), ("subject_token_type", AT), ("resource", &o.sb.base_url()), ("client_id", &pid), ("client_secret", &psecret)])
+        .await;
+    assert_eq!(s, 200, "{e}");
+}
+
+/// Issue 27's finding: an MCP-audience token became a token for `https://rs.evil.example/`. Now the
+/// target can only be the API (`invalid_target` otherwise), and a client exchanges only the tokens issued
+/// for its own resource (another resource server's, or an API token, is `invalid_grant`).
+#[tokio::test]
+async fn token_exchange_mints_only_for_the_api_and_only_the_clients_own_tokens() {
+    let o = Oauth::start().await;
+    let rs = o.resource_server().await;
+    let me = rs.client.as_ref();
+    let t = o.tokens_for(Some(&rs.resource), &["planner:write"]).await;
+    for target in ["https://rs.evil.example/", "http://127.0.0.1:9/mcp", rs.resource.as_str(), &format!("{}/other", o.sb.running.origin())] {
+        let (s, e, _) = o.exchange(me, &at(&t), None, target).await;
+        assert_eq!((s, e["error"].as_str()), (400, Some("invalid_target")), "{target}: {e}");
+    }
+    let (s, e) = o.token(&[("grant_type", TE), ("subject_token", &at(&t)), ("subject_token_type", AT)]).await;
+    assert_eq!((s, e["error"].as_str()), (401, Some("invalid_client")), "unauthenticated first: {e}");
+    // A token for another resource server, or for the API itself, is not this client's to exchange.
+    let other = o.tokens_for(Some(MCP), &["planner:write"]).await;
+    let api_token = o.tokens_for(None, &["planner:write"]).await;
+    for subject in [at(&other), at(&api_token)] {
+        let (s, e, _) = o.exchange(me, &subject, None, &o.sb.base_url()).await;
+        assert_eq!((s, e["error"].as_str()), (400, Some("invalid_grant")), "{e}");
+    }
+    let second = o.resource_server_with(&"r".repeat(40), &"r".repeat(40), "client_secret_basic").await;
+    let (s, e, _) = o.exchange(second.client.as_ref(), &at(&t), None, &o.sb.base_url()).await;
+    assert_eq!((s, e["error"].as_str()), (400, Some("invalid_grant")), "another resource server: {e}");
+}
+
+/// Registering for token exchange needs the proof that the registrant is the resource: its metadata
+/// carries BASE64URL(SHA-256(resource_proof)). Someone holding a stolen token for a resource cannot
+/// publish that, so cannot get an exchanging client for it.
+#[tokio::test]
+async fn only_the_resource_itself_registers_for_token_exchange() {
+    let o = Oauth::start().await;
+    let rs = o.resource_server_with(&"a".repeat(40), &"b".repeat(40), "client_secret_basic").await;
+    assert!(rs.client.is_none());
+    assert_eq!(rs.refusal["error"], "invalid_client_metadata");
+    assert!(rs.refusal["error_description"].as_str().unwrap().contains("resource_proof"), "{}", rs.refusal);
+    let reg = |body: Value| {
+        let o = &o;
+        async move {
+            let r = o.http.post(format!("{}/oauth/register", o.origin())).json(&body).send().await.unwrap();
+            (r.status().as_u16(), r.json::<Value>().await.unwrap())
+        }
+    };
+    let ok_proof = "c".repeat(40);
+    let cases = [
+        (json!({ "grant_types": [TE], "resource": "http://127.0.0.1:9/mcp", "resource_proof": ok_proof }), "resource"),
+        (json!({ "grant_types": [TE], "resource": rs.resource }), "resource_proof"),
+        (json!({ "grant_types": [TE], "resource_proof": ok_proof }), "resource"),
+        (json!({ "grant_types": [TE, "authorization_code"], "resource": rs.resource, "resource_proof": ok_proof, "redirect_uris": [CALLBACK] }), "grant_types"),
+        (json!({ "grant_types": [TE], "resource": rs.resource, "resource_proof": ok_proof, "token_endpoint_auth_method": "none" }), "token_endpoint_auth_method"),
+        (json!({ "grant_types": [TE], "resource": o.sb.base_url(), "resource_proof": ok_proof }), "resource"),
+        (json!({ "grant_types": [TE], "resource": "http://10.0.0.1/mcp", "resource_proof": ok_proof }), "private"),
+    ];
+    for (body, names) in cases {
+        let (s, e) = reg(body.clone()).await;
+        assert_eq!((s, e["error"].as_str()), (400, Some("invalid_client_metadata")), "{body}: {e}");
+        assert!(e["error_description"].as_str().unwrap().contains(names), "{body}: {e}");
+    }
 }
 
 #[tokio::test]
@@ -591,14 +749,9 @@ async fn a_client_reaching_the_sandbox_as_localhost_gets_tokens_the_api_takes() 
     let t2 = o.tokens_for(Some(&format!("{bound}/api/v1")), &["planner:write"]).await;
     assert_eq!(get(local.clone(), at(&t2)).await, 200);
     // Token exchange to the other spelling; a refresh naming it keeps the grant's resource.
-    let (s, ex) = o
-        .token(&[
-            ("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange"),
-            ("subject_token", &at(&t2)),
-            ("subject_token_type", "urn:ietf:params:oauth:token-type:access_token"),
-            ("resource", &format!("{local}/api/v1")),
-        ])
-        .await;
+    let rs = o.resource_server().await;
+    let t3 = o.tokens_for(Some(&rs.resource), &["planner:write"]).await;
+    let (s, ex, _) = o.exchange(rs.client.as_ref(), &at(&t3), None, &format!("{local}/api/v1")).await;
     assert_eq!(s, 200, "{ex}");
     assert_eq!(get(bound.clone(), at(&ex)).await, 200);
     let (s, r) = o.token(&[("grant_type", "refresh_token"), ("refresh_token", &rt(&t)), ("resource", &format!("{bound}/api/v1"))]).await;
@@ -610,8 +763,9 @@ async fn a_client_reaching_the_sandbox_as_localhost_gets_tokens_the_api_takes() 
 }
 
 /// Registration, the consent form's POST and the token endpoint count against the caller's address (here
-/// 3 a minute); past it a 429 with `Retry-After`, as the API answers. Token exchange counts against its
-/// grant instead, and introspection and the API are not counted; another address keeps its own budget.
+/// 3 a minute); past it a 429 with `Retry-After`, as the API answers. Token exchange counts against the
+/// address too (and its grant); introspection and the API are not counted; another address keeps its own
+/// budget.
 #[tokio::test]
 async fn the_oauth_endpoints_are_rate_limited_per_client_address() {
     let o = Oauth::with(Config {
@@ -643,18 +797,14 @@ async fn the_oauth_endpoints_are_rate_limited_per_client_address() {
     assert_eq!(r.status(), 429);
     assert!(r.headers().contains_key("retry-after"));
     assert!(r.text().await.unwrap().contains("Too many attempts"));
-    // Not counted by address: token exchange (its grant's window), introspection, the API.
-    let (s, ex) = o
-        .token(&[
-            ("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange"),
-            ("subject_token", &at(&t)),
-            ("subject_token_type", "urn:ietf:params:oauth:token-type:access_token"),
-            ("resource", &o.sb.base_url()),
-        ])
-        .await;
-    assert_eq!(s, 200, "{ex}");
+    // Token exchange counts against the address too (issue 27: it did not).
+    let (s, e, h) = o.exchange(None, &at(&t), None, &o.sb.base_url()).await;
+    assert_eq!((s, e["error"].as_str()), (429, Some("rate_limited")), "{e}");
+    assert!(h.contains_key("retry-after"));
+    // Not counted by address: introspection, the API.
     assert_eq!(o.introspect(&at(&t)).await["active"], true);
-    assert_eq!(o.api().get(&at(&ex), "/cards").await.0, 200);
+    let api_t = o.sb.key_with(&["planner:write"]);
+    assert_eq!(o.api().get(&api_t, "/cards").await.0, 200);
     // Another address (127.0.0.2 is loopback too) is not held back by this one.
     let other = reqwest::Client::builder().local_address(std::net::IpAddr::from([127, 0, 0, 2])).build().unwrap();
     let r = other
@@ -664,4 +814,194 @@ async fn the_oauth_endpoints_are_rate_limited_per_client_address() {
         .await
         .unwrap();
     assert_eq!(r.status(), 201);
+}
+
+/// Issue 27's finding: registration took 1,000 redirect URIs, or one 1 MB URI. Now at most 10 URIs of at
+/// most 2,048 bytes and a body of at most 32 KiB; each refusal is a 400 with RFC 7591's code naming the
+/// field, and nothing is stored.
+#[tokio::test]
+async fn registration_is_bounded_in_uris_their_length_and_the_body() {
+    let o = Oauth::start().await;
+    let reg = |body: String| {
+        let o = &o;
+        async move {
+            let r = o.http.post(format!("{}/oauth/register", o.origin())).header("content-type", "application/json").body(body).send().await.unwrap();
+            (r.status().as_u16(), r.json::<Value>().await.unwrap())
+        }
+    };
+    let many: Vec<String> = (0..1000).map(|i| format!("http://127.0.0.1:3000/cb{i}")).collect();
+    let long = format!("https://app.example/{}", "a".repeat(3000));
+    let huge = format!("https://app.example/{}", "a".repeat(1 << 20));
+    let cases = [
+        (json!({ "redirect_uris": many }).to_string(), "invalid_redirect_uri", "redirect_uris lists 1000 URIs; at most 10"),
+        (json!({ "redirect_uris": many[..11] }).to_string(), "invalid_redirect_uri", "at most 10"),
+        (json!({ "redirect_uris": [CALLBACK, long] }).to_string(), "invalid_redirect_uri", "redirect_uris: a URI of 3020 bytes; each may be at most 2048"),
+        (json!({ "redirect_uris": [huge] }).to_string(), "invalid_client_metadata", "larger than 32768 bytes"),
+        (json!({ "redirect_uris": [CALLBACK], "padding": "x".repeat(40_000) }).to_string(), "invalid_client_metadata", "larger than 32768 bytes"),
+    ];
+    for (body, code, says) in cases {
+        let (s, e) = reg(body).await;
+        assert_eq!((s, e["error"].as_str()), (400, Some(code)), "{e}");
+        assert!(e["error_description"].as_str().unwrap().contains(says), "{e}");
+    }
+    let n: i64 = o.sb.state().db().lock().query_row("SELECT COUNT(*) FROM oauth_clients", [], |r| r.get(0)).unwrap();
+    assert_eq!(n, 0, "nothing stored");
+    // The bounds themselves are accepted.
+    let (s, e) = reg(json!({ "redirect_uris": many[..10] }).to_string()).await;
+    assert_eq!(s, 201, "{e}");
+    let at_limit = format!("https://app.example/{}", "a".repeat(2048 - 20));
+    assert_eq!(at_limit.len(), 2048);
+    assert_eq!(reg(json!({ "redirect_uris": [at_limit] }).to_string()).await.0, 201);
+}
+
+/// Issue 27's finding: registered clients were never purged. A client that never completed an
+/// authorization is deleted a day after it registered (on the next registration or start); one that did
+/// stays. The clock is moved by setting the registration time back, not by waiting.
+#[tokio::test]
+async fn clients_that_never_completed_an_authorization_are_purged_after_a_day() {
+    let o = Oauth::start().await;
+    let idle = o.register(&[CALLBACK]).await;
+    let t = o.tokens_for(Some(MCP), &["planner:write"]).await;
+    let used = o.introspect(&at(&t)).await["client_id"].as_str().unwrap().to_string();
+    let fresh = o.register(&[CALLBACK]).await;
+    let age = |id: &str, seconds: i64| {
+        o.sb.state()
+            .db()
+            .lock()
+            .execute("UPDATE oauth_clients SET created_s = created_s - ?2 WHERE id = ?1", rusqlite::params![id, seconds])
+            .unwrap();
+    };
+    // Just under a day: kept.
+    age(&idle, 86_400 - 60);
+    age(&used, 2 * 86_400);
+    o.register(&[CALLBACK]).await;
+    let known = |id: &str| o.sb.state().db().lock().query_row("SELECT COUNT(*) FROM oauth_clients WHERE id = ?1", [id], |r| r.get::<_, i64>(0)).unwrap() == 1;
+    assert!(known(&idle) && known(&used) && known(&fresh));
+    // Past a day: the idle one goes, and its authorization link says so; the used one stays, its tokens too.
+    age(&idle, 120);
+    o.register(&[CALLBACK]).await;
+    assert!(!known(&idle), "purged");
+    assert!(known(&used) && known(&fresh));
+    let a = o.asked(&idle, CALLBACK, "planner:write", None);
+    let (status, _, page) = o.page(&o.authorize_url(&a, Some("S256"))).await;
+    assert_eq!(status, 400);
+    assert!(page.contains("No app is registered"), "{page}");
+    assert_eq!(o.introspect(&at(&t)).await["active"], true);
+    // The same rule at a start, with the clock given.
+    let purged = contentdesk_sandbox::oauth::clients::purge_unused(&o.sb.state().db().lock(), contentdesk_sandbox::oauth::now_s() + 86_401).unwrap();
+    assert_eq!(purged, 3, "fresh and the two later registrations");
+    assert!(known(&used));
+}
+
+/// A Client ID Metadata Document served by a real HTTP server on loopback (the sandbox fetches loopback
+/// only because tests, like a sandbox bound to loopback, allow it): `doc` built from the URL it is at.
+async fn serve_document(doc: impl Fn(&str) -> Value + Send + 'static) -> (String, tokio::task::JoinHandle<()>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/client.json", listener.local_addr().unwrap());
+    let body = doc(&url).to_string();
+    let app = axum::Router::new()
+        .route("/client.json", axum::routing::get(move || {
+            let body = body.clone();
+            async move { ([("content-type", "application/json")], body) }
+        }))
+        .route("/moved.json", axum::routing::get(|| async { (axum::http::StatusCode::FOUND, [("location", "/client.json")]) }));
+    let task = tokio::spawn(async move {
+        axum::serve(listener, app).await.unwrap();
+    });
+    (url, task)
+}
+
+/// Issue 27 point 7: a client names itself by the URL of its metadata document instead of registering;
+/// the sandbox reads it, checks it and runs the same code flow, and says so in its metadata. Registration
+/// keeps working beside it (the other tests).
+#[tokio::test]
+async fn a_client_id_metadata_document_stands_for_registration() {
+    let o = Oauth::start().await;
+    let meta: Value = o.http.get(format!("{}/.well-known/oauth-authorization-server", o.origin())).send().await.unwrap().json().await.unwrap();
+    assert_eq!(meta["client_id_metadata_document_supported"], true);
+    assert!(meta["registration_endpoint"].is_string(), "registration is kept");
+    let (url, _task) = serve_document(|url| json!({ "client_id": url, "client_name": "Doc Agent", "redirect_uris": [CALLBACK], "token_endpoint_auth_method": "none" })).await;
+    let a = o.asked(&url, CALLBACK, "planner:write", None);
+    let (status, _, page) = o.page(&o.authorize_url(&a, Some("S256"))).await;
+    assert_eq!(status, 200, "{page}");
+    assert!(page.contains("Doc Agent"));
+    let code = o.code(&a, &["planner:write"]).await;
+    let (s, t) = o.exchange_code(&a, &code).await;
+    assert_eq!(s, 200, "{t}");
+    assert_eq!(o.api().get(&at(&t), "/cards").await.0, 200);
+    assert_eq!(o.introspect(&at(&t)).await["client_id"], url);
+    let (_, grants) = o.api().get(&o.sb.key, "/oauth/grants").await;
+    assert_eq!(grants[0]["clientName"], "Doc Agent");
+    // The refresh token stays the document client's.
+    let (s, r) = o.token(&[("grant_type", "refresh_token"), ("refresh_token", &rt(&t)), ("client_id", &url)]).await;
+    assert_eq!(s, 200, "{r}");
+}
+
+/// What a metadata document must be: each refusal is the error page (never a redirect) naming the rule.
+#[tokio::test]
+async fn a_metadata_document_that_breaks_a_rule_gets_the_error_page() {
+    let o = Oauth::start().await;
+    type Doc = Box<dyn Fn(&str) -> Value + Send>;
+    let cases: Vec<(Doc, &str)> = vec![
+        (Box::new(|_| json!({ "client_id": "https://other.example/client.json", "redirect_uris": [CALLBACK] })), "names another client_id"),
+        (Box::new(|u| json!({ "client_id": u, "redirect_uris": ["http://127.0.0.1:3000/elsewhere"] })), "not a redirect address"),
+        (Box::new(|u| json!({ "client_id": u, "redirect_uris": [] })), "at least one"),
+        (Box::new(|u| json!({ "client_id": u, "redirect_uris": (0..11).map(|i| format!("{CALLBACK}{i}")).collect::<Vec<_>>() })), "at most 10"),
+        (Box::new(|u| json!({ "client_id": u, "redirect_uris": [CALLBACK], "token_endpoint_auth_method": "client_secret_basic" })), "token_endpoint_auth_method"),
+        (Box::new(|u| json!({ "client_id": u, "redirect_uris": [CALLBACK], "client_secret": "s" })), "client_secret"),
+        (Box::new(|u| json!({ "client_id": u, "redirect_uris": [CALLBACK], "grant_types": ["client_credentials"] })), "grant type"),
+        (Box::new(|u| json!({ "client_id": u, "redirect_uris": [CALLBACK], "padding": "x".repeat(6000) })), "larger than 5120 bytes"),
+    ];
+    for (doc, says) in cases {
+        let (url, _task) = serve_document(doc).await;
+        let a = o.asked(&url, CALLBACK, "planner:write", None);
+        let (status, loc, page) = o.page(&o.authorize_url(&a, Some("S256"))).await;
+        assert_eq!((status, loc), (400, None), "{says}: {page}");
+        assert!(page.contains(says), "{says}: {page}");
+    }
+    // A redirect is not followed; a private address, a root URL or a fragment is not fetched.
+    let (url, _task) = serve_document(|u| json!({ "client_id": u, "redirect_uris": [CALLBACK] })).await;
+    for (client_id, says) in [
+        (url.replace("client.json", "moved.json"), "redirects are not followed"),
+        ("https://10.1.2.3/client.json".to_string(), "private or reserved"),
+        ("https://169.254.169.254/latest/meta-data".to_string(), "private or reserved"),
+        (url.replace("/client.json", "/"), "must have a path"),
+        (format!("{url}#x"), "no fragment"),
+    ] {
+        let a = o.asked(&client_id, CALLBACK, "planner:write", None);
+        let (status, loc, page) = o.page(&o.authorize_url(&a, Some("S256"))).await;
+        assert_eq!((status, loc), (400, None), "{client_id}: {page}");
+        assert!(page.contains(says), "{client_id}: {page}");
+    }
+}
+
+/// Served beyond this machine (`--public`), the sandbox fetches no loopback document: a caller could
+/// otherwise make it probe local services.
+#[tokio::test]
+async fn without_loopback_fetching_a_loopback_document_is_refused() {
+    let o = Oauth::with(Config { oauth_fetch_loopback: false, ..Config::for_tests() }).await;
+    let (url, _task) = serve_document(|u| json!({ "client_id": u, "redirect_uris": [CALLBACK] })).await;
+    let a = o.asked(&url, CALLBACK, "planner:write", None);
+    let (status, _, page) = o.page(&o.authorize_url(&a, Some("S256"))).await;
+    assert_eq!(status, 400);
+    assert!(page.contains("https"), "{page}");
+}
+
+/// Showing the consent page for a metadata document makes the sandbox fetch it, so that page counts
+/// against the caller's address (here 2 a minute); a registered client's page does not fetch and is not
+/// counted.
+#[tokio::test]
+async fn a_metadata_document_fetch_counts_against_the_callers_address() {
+    let o = Oauth::with(Config {
+        oauth_rate_limit: Some(contentdesk_sandbox::RateLimit { requests: 2, window: Duration::from_secs(60) }),
+        ..Config::for_tests()
+    })
+    .await;
+    let (url, _task) = serve_document(|u| json!({ "client_id": u, "redirect_uris": [CALLBACK] })).await;
+    let a = o.asked(&url, CALLBACK, "planner:write", None);
+    assert_eq!(o.page(&o.authorize_url(&a, Some("S256"))).await.0, 200);
+    assert_eq!(o.page(&o.authorize_url(&a, Some("S256"))).await.0, 200);
+    let (status, _, page) = o.page(&o.authorize_url(&a, Some("S256"))).await;
+    assert_eq!(status, 429, "{page}");
+    assert!(page.contains("Too many attempts"));
 }

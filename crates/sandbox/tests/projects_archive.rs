@@ -230,6 +230,16 @@ async fn create_project_defaults_to_a_16_9_editor_and_accepts_type_aliases() {
         .post(&sb.key, "/projects", json!({"kind": "canvas"}))
         .await;
     assert_eq!(s, 200, "{v}");
+    // The official client sends aspect ratios (issue 27): each stands for its word and its default size.
+    for (ratio, word, size) in [("16:9", "landscape", (1920, 1080)), ("9:16", "portrait", (1080, 1920)), ("1:1", "square", (1080, 1080))] {
+        let (s, v) = http.post(&sb.key, "/projects", json!({"orientation": ratio})).await;
+        assert_eq!(s, 200, "{ratio}: {v}");
+        assert_eq!(v["project"]["orientation"], word, "{ratio}");
+        assert_eq!((v["project"]["width"].as_i64(), v["project"]["height"].as_i64()), (Some(size.0), Some(size.1)), "{ratio}");
+    }
+    let (s, v) = http.post(&sb.key, "/projects", json!({"orientation": "4:3"})).await;
+    assert_eq!((s, v["field"].as_str()), (400, Some("orientation")), "{v}");
+    assert!(v.to_string().contains("9:16"), "the refusal names the ratios too: {v}");
     let (s, v) = http
         .post(&sb.key, "/projects", json!({"type": "spreadsheet"}))
         .await;

@@ -287,7 +287,17 @@ the only secret an account has here. The app never sees it.</p>\
     html(status, frame("Allow access", &inner), Some(&a.redirect_uri))
 }
 
-pub async fn page(State(app): State<AppState>, Query(p): Query<Params>) -> Response {
+pub async fn page(State(app): State<AppState>, peer: super::Peer, Query(p): Query<Params>) -> Response {
+    // A Client ID Metadata Document: read (again) each time the page is shown, so it is current. The fetch
+    // is a request made for whoever asks, so it counts against their address like the other endpoints.
+    if let Some(url) = p.client_id.as_deref().filter(|c| clients::is_document_url(c)) {
+        if let Some(limited) = super::limit_address(&app, &peer) {
+            return too_many_attempts(limited);
+        }
+        if let Err(why) = clients::load_document(&app, url).await {
+            return error_page(&why);
+        }
+    }
     match check(&app, &p) {
         Ok(a) => consent(&a, None),
         Err(r) => refused(&app, r),

@@ -1,8 +1,10 @@
 //! The sandbox as an OAuth 2.0 authorization server (issue 15; the spec says "not shown", so this is our
 //! choice, written down in `docs/api.md` "OAuth"): metadata (RFC 8414), dynamic registration of public
-//! clients (RFC 7591), authorization code with PKCE S256 only and a consent page, refresh tokens rotated on
-//! every use, token exchange (RFC 8693) so a resource server (`cdesk mcp --http`) calls the API with its own
-//! token rather than passing the client's through, introspection (RFC 7662) and revocation (RFC 7009).
+//! clients (RFC 7591, bounded, unused clients purged) and Client ID Metadata Documents beside it,
+//! authorization code with PKCE S256 only and a consent page, refresh tokens rotated on every use, token
+//! exchange (RFC 8693) for an authenticated resource server only (registered with a proof that it is the
+//! resource), to the API only, so `cdesk mcp --http` calls the API with its own token rather than passing
+//! the client's through; introspection (RFC 7662) and revocation (RFC 7009).
 //!
 //! Tokens are opaque 256-bit random strings stored as SHA-256 (as keys are), each bound to a grant, an
 //! account, a client, an audience (the RFC 8707 `resource`), scopes and an expiry; a resource server asks
@@ -30,6 +32,7 @@ use serde_json::json;
 
 pub mod authorize;
 pub mod clients;
+pub mod fetch;
 pub mod grants;
 pub mod token;
 
@@ -39,7 +42,12 @@ CREATE TABLE IF NOT EXISTS oauth_clients (
     name TEXT NOT NULL,
     redirect_uris TEXT NOT NULL,
     grant_types TEXT NOT NULL,
-    created_at TEXT NOT NULL
+    created_at TEXT NOT NULL,
+    created_s INTEGER NOT NULL DEFAULT 0,
+    used_s INTEGER,
+    auth_method TEXT NOT NULL DEFAULT 'none',
+    secret_hash TEXT,
+    resource TEXT
 );
 CREATE TABLE IF NOT EXISTS oauth_codes (
     code_hash TEXT PRIMARY KEY,
@@ -105,6 +113,7 @@ pub const PURGE_AFTER_S: i64 = 86_400;
 /// Answers how many rows went.
 pub fn purge_expired(conn: &Connection, now_s: i64) -> rusqlite::Result<usize> {
     let before = now_s - PURGE_AFTER_S;
+    let clients = clients::purge_unused(conn, now_s)?;
     let codes = conn.execute("DELETE FROM oauth_codes WHERE expires_at < ?1", [before])?;
     let access = conn.execute(
         "DELETE FROM oauth_tokens WHERE kind = 'access' AND expires_at IS NOT NULL AND expires_at < ?1",
@@ -114,7 +123,7 @@ pub fn purge_expired(conn: &Connection, now_s: i64) -> rusqlite::Result<usize> {
         "DELETE FROM oauth_tokens WHERE grant_id IN (SELECT id FROM oauth_grants WHERE revoked_at IS NOT NULL)",
         [],
     )?;
-    Ok(codes + access + revoked)
+    Ok(clients + codes + access + revoked)
 }
 
 pub fn now_s() -> i64 {
@@ -204,10 +213,13 @@ async fn metadata(axum::extract::State(state): axum::extract::State<AppState>) -
         "response_types_supported": ["code"],
         "grant_types_supported": ["authorization_code", "refresh_token", TOKEN_EXCHANGE],
         "code_challenge_methods_supported": ["S256"],
-        "token_endpoint_auth_methods_supported": ["none"],
+        // `none` for the code flow's public clients; a secret for a resource server's token exchange.
+        "token_endpoint_auth_methods_supported": ["none", "client_secret_basic", "client_secret_post"],
         "revocation_endpoint_auth_methods_supported": ["none"],
         "introspection_endpoint_auth_methods_supported": ["none"],
         "scopes_supported": api_types::scopes::ALL,
+        // A client may name itself by the URL of its metadata document instead of registering.
+        "client_id_metadata_document_supported": true,
         // No service_documentation: RFC 8414 wants a URL there, and the MCP SDKs drop metadata whose value is not one (then register at /register).
     });
     Json(body).into_response()

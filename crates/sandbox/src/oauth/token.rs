@@ -8,10 +8,12 @@ use crate::auth::hash_secret;
 use crate::db::{new_id, CachedRow as _};
 use crate::state::AppState;
 use crate::time;
+use super::clients;
 use axum::extract::State;
+use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine as _;
 use rusqlite::{params, OptionalExtension};
 use serde_json::{json, Value};
@@ -76,19 +78,35 @@ fn pkce_ok(verifier: &str, challenge: &str) -> bool {
         && URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes())) == challenge
 }
 
-pub async fn token(State(state): State<AppState>, peer: super::Peer, body: String) -> Response {
+/// The HTTP Basic credentials of a token request (RFC 6749 2.3.1: both parts form-urlencoded), if any.
+fn basic_credentials(headers: &HeaderMap) -> Result<Option<(String, String)>, ()> {
+    let Some(v) = headers.get(header::AUTHORIZATION) else { return Ok(None) };
+    let v = v.to_str().map_err(|_| ())?;
+    let Some(b64) = v.strip_prefix("Basic ").or_else(|| v.strip_prefix("basic ")) else { return Err(()) };
+    let raw = STANDARD.decode(b64.trim()).map_err(|_| ())?;
+    let raw = String::from_utf8(raw).map_err(|_| ())?;
+    let (id, secret) = raw.split_once(':').ok_or(())?;
+    let decode = |s: &str| form_urlencoded::parse(format!("x={s}").as_bytes()).next().map(|(_, v)| v.into_owned()).unwrap_or_default();
+    Ok(Some((decode(id), decode(secret))))
+}
+
+/// RFC 6749 5.2's `invalid_client`: 401, and `WWW-Authenticate: Basic` (the scheme the client may use).
+fn invalid_client(description: impl Into<String>) -> Response {
+    let mut r = oauth_error("invalid_client", description);
+    r.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Basic realm=\"oauth\""));
+    r
+}
+
+pub async fn token(State(state): State<AppState>, peer: super::Peer, headers: HeaderMap, body: String) -> Response {
     let f = form(&body);
-    // Token exchange is counted against its grant (the subject token is its credential), the rest against
-    // the caller's address.
-    if f.get("grant_type").map(String::as_str) != Some(TOKEN_EXCHANGE) {
-        if let Some(limited) = super::limit_address(&state, &peer) {
-            return limited;
-        }
+    // Every grant type counts against the caller's address (token exchange also against its grant).
+    if let Some(limited) = super::limit_address(&state, &peer) {
+        return limited;
     }
     match f.get("grant_type").map(String::as_str) {
         Some("authorization_code") => authorization_code(&state, &f),
         Some("refresh_token") => refresh(&state, &f),
-        Some(TOKEN_EXCHANGE) => exchange(&state, &f),
+        Some(TOKEN_EXCHANGE) => exchange(&state, &headers, &f),
         Some(other) => oauth_error(
             "unsupported_grant_type",
             format!("grant_type `{other}` is not supported; use authorization_code, refresh_token or {TOKEN_EXCHANGE}"),
@@ -183,6 +201,7 @@ fn authorization_code(state: &AppState, f: &Form) -> Response {
             "INSERT INTO oauth_grants (id, account_id, client_id, scopes, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
             params![grant_id, c.account_id, c.client_id, c.scopes.join(" "), time::now_str()],
         )?;
+        super::clients::mark_used(&tx, &c.client_id, now_s())?;
         let access = mint(&tx, "access", &grant_id, &c.resource, &c.scopes, Some(ttl))?;
         let refresh = mint(&tx, "refresh", &grant_id, &c.resource, &c.scopes, None)?;
         Ok((access, refresh))
@@ -240,9 +259,23 @@ fn refresh(state: &AppState, f: &Form) -> Response {
     }
 }
 
-/// RFC 8693: an access token in, an access token for another resource out, on the same grant with the
-/// same or fewer scopes and no later expiry. The subject token is the credential.
-fn exchange(state: &AppState, f: &Form) -> Response {
+/// RFC 8693, for a resource server only: the client authenticates (a token-exchange client registered
+/// with a proof that it is the resource, `clients::register`); the subject token must be an active access
+/// token issued for that very resource (a client cannot exchange tokens meant for someone else); the new
+/// token is for the API alone (`invalid_target` otherwise: no token for a foreign resource, nor for the
+/// resource server itself), on the same grant, with the same or fewer of the scopes the user consented to,
+/// and no later expiry.
+fn exchange(state: &AppState, headers: &HeaderMap, f: &Form) -> Response {
+    let Ok(basic) = basic_credentials(headers) else {
+        return invalid_client("the Authorization header is not HTTP Basic client_id:client_secret");
+    };
+    let exchanger = {
+        let Ok(conn) = state.db().reader() else { return oauth_error("server_error", "the sandbox could not read its clients") };
+        match clients::authenticate_exchanger(&conn, basic, f.get("client_id"), f.get("client_secret")) {
+            Ok(e) => e,
+            Err(why) => return invalid_client(why),
+        }
+    };
     let Some(subject) = f.get("subject_token") else { return oauth_error("invalid_request", "subject_token is missing") };
     if f.get("subject_token_type").map(String::as_str) != Some(ACCESS_TOKEN_TYPE) {
         return oauth_error("invalid_request", format!("subject_token_type must be {ACCESS_TOKEN_TYPE}"));
@@ -250,11 +283,15 @@ fn exchange(state: &AppState, f: &Form) -> Response {
     if f.get("requested_token_type").is_some_and(|t| t != ACCESS_TOKEN_TYPE) {
         return oauth_error("invalid_request", format!("requested_token_type can only be {ACCESS_TOKEN_TYPE}"));
     }
+    if f.contains_key("actor_token") {
+        return oauth_error("invalid_request", "actor_token is not supported: the authenticated client is the actor");
+    }
+    let api = super::api_audience(state);
     let Some(resource) = f.get("resource").or_else(|| f.get("audience")) else {
-        return oauth_error("invalid_target", "name the resource the new token is for (e.g. the API's base URL)");
+        return oauth_error("invalid_target", format!("name the resource the new token is for: the API, {api}"));
     };
-    if !(resource.starts_with("https://") || resource.starts_with("http://")) || resource.contains('#') {
-        return oauth_error("invalid_target", "resource must be an absolute http(s) URI without a fragment");
+    if !same_resource(resource, &api) {
+        return oauth_error("invalid_target", format!("a token can be exchanged only for the API ({api}), not for `{resource}`"));
     }
     let now = now_s();
     let conn = state.db().lock();
@@ -263,6 +300,12 @@ fn exchange(state: &AppState, f: &Form) -> Response {
         Ok(_) => return oauth_error("invalid_grant", "subject_token is not an active access token"),
         Err(e) => return server_error(e),
     };
+    if !same_resource(&row.audience, &exchanger.resource) {
+        return oauth_error(
+            "invalid_grant",
+            format!("subject_token was issued for another resource; this client exchanges only tokens for {}", exchanger.resource),
+        );
+    }
     if let Err(wait) = state.take_rate_token(&format!("{}{}", super::CALLER_PREFIX, row.grant_id)) {
         return super::rate_limited(wait, "Too many requests for this grant");
     }
@@ -271,7 +314,8 @@ fn exchange(state: &AppState, f: &Form) -> Response {
         Err(why) => return oauth_error("invalid_scope", why),
     };
     let ttl = access_ttl(state).min(row.expires_at.unwrap_or(now) - now).max(1);
-    match mint(&conn, "access", &row.grant_id, resource, &scopes, Some(ttl)) {
+    let issued = clients::mark_used(&conn, &exchanger.id, now).and_then(|_| mint(&conn, "access", &row.grant_id, &api, &scopes, Some(ttl)));
+    match issued {
         Ok(access) => token_response(&access, ttl, &scopes, None, true),
         Err(e) => server_error(e),
     }

@@ -43,6 +43,8 @@ CREATE INDEX IF NOT EXISTS projects_by_account ON projects(account_id);
 
 pub const TYPES: &[&str] = &["editor", "canvas"];
 pub const ORIENTATIONS: &[&str] = &["landscape", "portrait", "square"];
+/// The aspect ratios the official client sends for the orientations (issue 27), in [`ORIENTATIONS`]' order.
+pub const ORIENTATION_RATIOS: &[&str] = &["16:9", "9:16", "1:1"];
 pub const FILTERS: &[&str] = &["archived", "favorited"];
 
 #[derive(Debug, Deserialize)]
@@ -262,8 +264,11 @@ fn frame(
     width: Option<i64>,
     height: Option<i64>,
 ) -> ApiResult<(String, i64, i64)> {
+    // An aspect ratio stands for its word (stored and answered as the word).
+    let orientation = orientation.map(|o| ORIENTATION_RATIOS.iter().position(|r| *r == o).map_or(o, |i| ORIENTATIONS[i]));
     if let Some(o) = orientation {
-        one_of("orientation", o, ORIENTATIONS)?;
+        let valid: Vec<&str> = ORIENTATIONS.iter().chain(ORIENTATION_RATIOS).copied().collect();
+        one_of("orientation", o, &valid)?;
     }
     for (field, v) in [("width", width), ("height", height)] {
         if v.is_some_and(|v| !(16..=8192).contains(&v)) {

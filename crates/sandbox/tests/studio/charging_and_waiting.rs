@@ -29,6 +29,17 @@ async fn get_cost_quotes_and_charges_nothing_and_stores_nothing() {
         .post(&sb.key, "/studio/reference-board", json!({"boardType": "character", "prompt": "a fox knight", "numImages": 2, "getCost": true}))
         .await;
     assert_eq!(v["creditsEstimate"], 12.0);
+    // A lip-sync from a clip: `durationSeconds` prices it (6 a second); without it (issue 27: the official
+    // client treats it as optional) it is priced on the stated 10 s estimate, not refused.
+    let lip = |extra: Value| {
+        let mut body = json!({"modelId": "infinitalk", "references": {"images": ["https://a.example/p.png"], "audio": ["https://a.example/a.wav"]}, "getCost": true});
+        body.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        body
+    };
+    let (s, v) = http.post(&sb.key, "/studio/generate", lip(json!({"durationSeconds": 4}))).await;
+    assert_eq!((s, v["creditsEstimate"].as_f64()), (200, Some(24.0)), "{v}");
+    let (s, v) = http.post(&sb.key, "/studio/generate", lip(json!({}))).await;
+    assert_eq!((s, v["creditsEstimate"].as_f64()), (200, Some(60.0)), "{v}");
     assert_eq!(sb.balance(), 500.0);
     assert_eq!(generation_count(&sb), before);
 }

@@ -172,10 +172,6 @@ async fn invalid_requests_are_400_naming_the_field() {
             "text",
         ),
         (
-            json!({"modelId": "infinitalk", "references": {"images": ["https://a.example/p.png"], "audio": ["https://a.example/a.wav"]}}),
-            "durationSeconds",
-        ),
-        (
             json!({"modelId": "nano-banana-2", "prompt": "x", "outputId": "abc"}),
             "outputId",
         ),

@@ -88,6 +88,9 @@ const MAX_BOARD_REFERENCES: usize = 8;
 const DEFAULT_VIDEO_SECONDS: f64 = 5.0;
 /// Speaking rate used to length speech from text (about 150 words a minute).
 const SPEECH_CHARS_PER_SECOND: f64 = 15.0;
+/// The length a lip-sync from `references.audio` is priced on when `durationSeconds` is not given (the
+/// sandbox does not read the clip): the official client sends the length only to improve the estimate.
+pub(crate) const LIP_SYNC_ESTIMATE_SECONDS: f64 = 10.0;
 
 // ---------------------------------------------------------------------------------------------------
 // Prices. The registry carries none (fact sheet 3.13); these are the sandbox's, in credits:
@@ -96,7 +99,7 @@ const SPEECH_CHARS_PER_SECOND: f64 = 15.0;
 //   video generation     5 per second (rounded up) per generation; `duration` defaults to 5 s
 //   video upscale        8
 //   lip-sync             6 per second of speech (rounded up): `durationSeconds`, else the text's length
-//                        at 15 characters a second
+//                        at 15 characters a second, else (a clip of unknown length) 10 s
 //   text to speech       1 per 200 characters (rounded up), at least 1
 //   music, sound effects 2 per started 10 s (music defaults to 30 s, sound effects to 5 s)
 //   reference board      6 per image

@@ -328,12 +328,8 @@ pub(super) fn plan_generation(conn: &Connection, account_id: &str, req: &Generat
             (true, Some(_)) if voice_id.is_none() => {
                 return Err(ApiError::bad("voiceId", format!("`voiceId` is required to speak `text` with {id}")))
             }
-            (false, None) if duration_seconds.is_none() => {
-                return Err(ApiError::bad(
-                    "durationSeconds",
-                    format!("`durationSeconds` (the clip's length) is required to price a lip-sync from `references.audio` with {id}"),
-                ))
-            }
+            // From a clip without `durationSeconds`: priced on LIP_SYNC_ESTIMATE_SECONDS (issue 27: the
+            // official client treats the length as optional, "improves cost accuracy").
             _ => {}
         }
     }
@@ -413,7 +409,7 @@ pub(super) fn plan_generation(conn: &Connection, account_id: &str, req: &Generat
         (ContentType::Video, ModelKind::LipSync) => {
             let secs = duration_seconds
                 .or(text.as_deref().map(speech_seconds))
-                .unwrap_or(1.0);
+                .unwrap_or(super::LIP_SYNC_ESTIMATE_SECONDS);
             (
                 JobKind::LipSync,
                 Some(secs),
