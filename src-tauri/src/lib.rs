@@ -16,6 +16,7 @@ use std::time::Instant;
 use tauri::{Manager, Runtime, State};
 
 mod memory;
+pub mod update;
 
 type R<T> = Result<T, IpcError>;
 
@@ -25,9 +26,9 @@ macro_rules! desktop_commands {
     ($( $group:literal { $( $(#[doc = $doc:literal])* $name:ident ( $($args:ty)? ) -> $ret:ty ; )* } )*) => {
         $($( desktop_command!($(#[doc = $doc])* $name ( $($args)? ) -> $ret); )*)*
 
-        /// Every command the web view may call: the core's, and the two of the desktop shell.
+        /// Every command the web view may call: the core's, and the three of the desktop shell.
         pub fn invoke_handler<Rt: Runtime>() -> impl Fn(tauri::ipc::Invoke<Rt>) -> bool + Send + Sync + 'static {
-            tauri::generate_handler![$($($name,)*)* ui_ready, open_external]
+            tauri::generate_handler![$($($name,)*)* ui_ready, open_external, update::update_install]
         }
     };
 }
@@ -342,6 +343,7 @@ pub fn run() {
             }
         }))
         .plugin(tauri_plugin_store::Builder::new().build())
+        .plugin(update::plugin())
         .setup(|app| {
             app.manage(Core::start(app.handle()));
             Ok(())

@@ -93,6 +93,12 @@ fn cli() -> Command {
             .about("Write the man pages (cdesk.1 and one per command group) into DIR")
             .arg(Arg::new("dir").required(true).value_name("DIR").value_parser(clap::value_parser!(std::path::PathBuf))),
     )
+    .subcommand(
+        Command::new("version")
+            .about("Print cdesk's version; with --check, ask the release server whether a newer Content Desk is out")
+            .long_about("Print cdesk's version (the app's: one version for both). With --check, read the release manifest (latest.json; CONTENTDESK_UPDATE_URL overrides where) and say whether a newer version signed with Content Desk's key is there, with its notes: the same check as the app's Settings → Updates. JSON when piped: {state, current, version, notes, date, note, manual}. Exit 0 when the check answered (up to date or a newer version), 1 when it could not (no network, server down or slow, a manifest that does not parse or is signed by another key).")
+            .arg(Arg::new("check").long("check").action(ArgAction::SetTrue).help("Ask the release server whether a newer version is out")),
+    )
     .subcommand(Command::new("logout").about("Remove the key login stored (cdesk's keyring entry, or --profile's; the credential file)"))
     .subcommand(
         Command::new("auth")
@@ -183,6 +189,7 @@ fn main() -> ExitCode {
         }
         ["login"] => runtime().and_then(|rt| rt.block_on(login::browser_login(&given(&matches), sub.get_flag("file")))),
         ["logout"] => login::logout(&given(&matches)),
+        ["version"] => return version(sub.get_flag("check"), format),
         ["auth", "status"] => runtime().and_then(|rt| rt.block_on(auth_status(&matches))),
         _ => match contentdesk_ops::by_path(&path_refs) {
             Some(entry) => {
@@ -223,6 +230,39 @@ fn main() -> ExitCode {
             let err_format = if std::io::stderr().is_terminal() && format == Format::Human { Format::Human } else { Format::Json };
             output::print_error(&e.to_json(), err_format);
             ExitCode::from(e.exit_code())
+        }
+    }
+}
+
+/// `cdesk version [--check]`: the version, or the update check the app's Settings runs (core::update), as
+/// JSON when piped and a sentence at a terminal; exit 1 when the check could not answer.
+fn version(check: bool, format: Format) -> ExitCode {
+    use contentdesk_core::update as u;
+    let current = env!("CARGO_PKG_VERSION");
+    if !check {
+        match format {
+            Format::Json => output::print(&json!({ "version": current }), format),
+            Format::Human => println!("cdesk {current}"),
+        }
+        return ExitCode::SUCCESS;
+    }
+    let result = match runtime() {
+        Ok(rt) => rt.block_on(u::check(&u::endpoint(), current, u::PUBLIC_KEY, u::CHECK_TIMEOUT)),
+        Err(e) => Err(u::UpdateError::Unreachable(e.to_string())),
+    };
+    // cdesk installs nothing: a version waiting for a manual install is the app's to show.
+    let status = u::UpdateStatus::from_check(current, &result, &u::UpdatePrefs::default());
+    match format {
+        Format::Json => output::print(&serde_json::to_value(&status).unwrap_or_default(), format),
+        Format::Human => println!("{}", status.human()),
+    }
+    match &result {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            if format == Format::Human {
+                eprintln!("({})", e.detail());
+            }
+            ExitCode::from(1)
         }
     }
 }

@@ -42,6 +42,15 @@ macro_rules! with_commands {
                 granted_apps($crate::commands::ProfileRefArgs) -> Vec<$crate::api::OAuthGrant>;
                 /// revokes one at once (`DELETE /oauth/grants/{id}`); answers the list as it is now
                 granted_app_revoke($crate::commands::GrantRevokeArgs) -> Vec<$crate::api::OAuthGrant>;
+                /// the update preferences (check at start, at most once a day; when the last check ran; a version
+                /// waiting for the user to install it)
+                update_prefs() -> $crate::update::UpdatePrefs;
+                /// turns the check at start on or off (stored with the other settings)
+                update_prefs_set($crate::commands::UpdatePrefsSetArgs) -> $crate::update::UpdatePrefs;
+                /// reads the release manifest (`latest.json`; `CONTENTDESK_UPDATE_URL` overrides where) and says
+                /// whether a newer version signed with the app's key is there; `atStart: true` checks only when
+                /// due (state `skipped` otherwise); a failure is state `failed` with a short note, never an error
+                update_check($crate::commands::UpdateCheckArgs) -> $crate::update::UpdateStatus;
             }
             "Planner" {
                 /// stages in board order; every card of the space matching the filters (pages of 100 until

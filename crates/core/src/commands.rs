@@ -212,3 +212,59 @@ pub use crate::studio::{
     studio_retry, voices_list, CardAttachOutputArgs, JobStatus, ModelsListArgs, StudioEvent, StudioForm, StudioGenerateArgs,
     StudioJob, StudioJobArgs, StudioMedia, StudioQuote, StudioQuoteArgs,
 };
+
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct UpdatePrefsSetArgs {
+    pub auto_check: bool,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct UpdateCheckArgs {
+    /// The check at start: only when due (on, and none in the last day).
+    #[serde(default)]
+    #[ts(optional)]
+    pub at_start: Option<bool>,
+}
+
+pub async fn update_prefs(state: &AppState) -> IpcResult<crate::update::UpdatePrefs> {
+    Ok(crate::update::UpdatePrefs::load(state.settings()))
+}
+
+pub async fn update_prefs_set(state: &AppState, args: UpdatePrefsSetArgs) -> IpcResult<crate::update::UpdatePrefs> {
+    let mut prefs = crate::update::UpdatePrefs::load(state.settings());
+    prefs.auto_check = args.auto_check;
+    prefs.store(state.settings()).map_err(|e| IpcError::internal(format!("cannot save the settings: {e}")))?;
+    Ok(prefs)
+}
+
+pub async fn update_check(state: &AppState, args: UpdateCheckArgs) -> IpcResult<crate::update::UpdateStatus> {
+    use crate::update as u;
+    let current = env!("CARGO_PKG_VERSION");
+    let mut prefs = u::UpdatePrefs::load(state.settings());
+    let now = u::now();
+    if args.at_start.unwrap_or(false) && !prefs.due(now) {
+        return Ok(u::UpdateStatus::skipped(current));
+    }
+    let result = u::check(&u::endpoint(), current, u::PUBLIC_KEY, u::CHECK_TIMEOUT).await;
+    match &result {
+        Ok(found) => tracing::info!(available = ?found.as_ref().map(|a| &a.version), "update check"),
+        Err(e) => tracing::warn!(detail = %e.detail(), "update check failed"),
+    }
+    prefs.last_check = Some(now);
+    // A version the user was told to install by hand that is now installed (or withdrawn) is forgotten.
+    // (A failed check forgets nothing.)
+    let forget = match (&prefs.manual, &result) {
+        (Some(m), Ok(Some(a))) => a.version != m.version,
+        (Some(_), Ok(None)) => true,
+        _ => false,
+    };
+    if forget {
+        prefs.manual = None;
+    }
+    if let Err(e) = prefs.store(state.settings()) {
+        tracing::warn!(error = %e, "update check time not saved");
+    }
+    Ok(u::UpdateStatus::from_check(current, &result, &prefs))
+}

@@ -23,6 +23,7 @@ pub mod session;
 pub mod settings;
 pub mod state;
 pub mod studio;
+pub mod update;
 
 /// The service's wire types, as the command table names them.
 pub use api_types as api;

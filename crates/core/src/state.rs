@@ -328,6 +328,11 @@ impl AppState {
         &self.inner.studio
     }
 
+    /// The settings store (profiles, update preferences).
+    pub fn settings(&self) -> &dyn SettingsBackend {
+        &*self.inner.settings
+    }
+
     pub fn data_dir(&self) -> &Path {
         &self.inner.data_dir
     }

@@ -80,6 +80,10 @@ import type { StudioJobArgs } from "./StudioJobArgs";
 import type { StudioQuote } from "./StudioQuote";
 import type { StudioQuoteArgs } from "./StudioQuoteArgs";
 import type { Tag } from "./Tag";
+import type { UpdateCheckArgs } from "./UpdateCheckArgs";
+import type { UpdatePrefs } from "./UpdatePrefs";
+import type { UpdatePrefsSetArgs } from "./UpdatePrefsSetArgs";
+import type { UpdateStatus } from "./UpdateStatus";
 import type { UploadedMedia } from "./UploadedMedia";
 import type { Voice } from "./Voice";
 
@@ -109,6 +113,12 @@ export interface CoreCommands {
   granted_apps: { args: ProfileRefArgs; result: Array<OAuthGrant> };
   /** revokes one at once (`DELETE /oauth/grants/{id}`); answers the list as it is now */
   granted_app_revoke: { args: GrantRevokeArgs; result: Array<OAuthGrant> };
+  /** the update preferences (check at start, at most once a day; when the last check ran; a version waiting for the user to install it) */
+  update_prefs: { args: undefined; result: UpdatePrefs };
+  /** turns the check at start on or off (stored with the other settings) */
+  update_prefs_set: { args: UpdatePrefsSetArgs; result: UpdatePrefs };
+  /** reads the release manifest (`latest.json`; `CONTENTDESK_UPDATE_URL` overrides where) and says whether a newer version signed with the app's key is there; `atStart: true` checks only when due (state `skipped` otherwise); a failure is state `failed` with a short note, never an error */
+  update_check: { args: UpdateCheckArgs; result: UpdateStatus };
   /** stages in board order; every card of the space matching the filters (pages of 100 until `hasMore` is false, at most 5,000), ordered by stage then `boardOrder`; `archived: true` = the archived cards only; `firstPage: true` = each stage's first 20 cards, all stages asked at once, with each stage's count in `stageTotals` and `complete: false` when a stage has more (the board shows that at once and loads the whole space behind it) */
   board_load: { args: BoardLoadArgs; result: Board };
   /** name trimmed, 1–120 characters (validation, field `name`) */

@@ -17,6 +17,7 @@ import type {
   CardAttachOutputArgs, ContentType, MediaLibraryArgs, ModelsListArgs, StudioEvent, StudioForm, StudioGenerateArgs,
   StudioJobArgs, StudioQuoteArgs,
 } from "../bindings";
+import type { UpdateStatus } from "../bindings";
 
 /** Every command: the core's (generated from its command table) and the desktop shell's two. */
 export interface Commands extends CoreCommands {
@@ -24,6 +25,8 @@ export interface Commands extends CoreCommands {
   ui_ready: { args: undefined; result: null };
   /** Desktop only: a link (https, http, mailto) opened in the system's browser. */
   open_external: { args: { url: string }; result: null };
+  /** Desktop only: downloads, verifies and installs the newer version, then relaunches (src-tauri/src/update.rs). */
+  update_install: { args: undefined; result: UpdateStatus };
 }
 export type Command = keyof Commands;
 
@@ -223,7 +226,29 @@ export const api = {
   },
   /** Desktop: opens a link in the system's browser (the core accepts https, http and mailto only). */
   openExternal: (url: string) => run("open_external", { url }),
+  updatePrefs: () => run("update_prefs"),
+  updatePrefsSet: (autoCheck: boolean) => run("update_prefs_set", { autoCheck }),
+  updateCheck: (atStart = false) => run("update_check", atStart ? { atStart } : {}),
+  updateInstall: () => run("update_install"),
 };
+
+/** The Tauri event the desktop shell reports an update's download on: bytes so far, and of how many. */
+export const UPDATE_PROGRESS_EVENT = "update://progress";
+
+/** Subscribes to the update download's progress (desktop only; a no-op in a browser). */
+export function onUpdateProgress(cb: (p: { downloaded: number; total: number | null }) => void): () => void {
+  if (!isTauri()) return () => undefined;
+  let stop: (() => void) | undefined;
+  let stopped = false;
+  import("@tauri-apps/api/event")
+    .then(({ listen }) => listen<{ downloaded: number; total: number | null }>(UPDATE_PROGRESS_EVENT, (ev) => cb(ev.payload)))
+    .then((un) => { if (stopped) un(); else stop = un; })
+    .catch(() => undefined);
+  return () => {
+    stopped = true;
+    try { Promise.resolve(stop?.()).catch(() => undefined); } catch { /* already gone */ }
+  };
+}
 
 /** The Tauri event the desktop shell emits every studio event under (crates/core/src/studio/mod.rs). */
 export const STUDIO_EVENT = "studio://event";

@@ -1,7 +1,7 @@
 // Tests only: a small in-memory stand-in for the Rust core behind `mockIPC`, so component tests drive
 // the real backend module (Tauri IPC path) and can check which commands ran with which `args`.
 import { mockIPC } from "@tauri-apps/api/mocks";
-import type { AppInfo, Balance, IpcError, Profile, ProfilesView } from "../bindings";
+import type { AppInfo, Balance, IpcError, Profile, ProfilesView, UpdatePrefs, UpdateStatus } from "../bindings";
 
 export type Call = { cmd: string; args: Record<string, unknown> | undefined };
 
@@ -10,6 +10,10 @@ export interface FakeCore {
   selectedId: string | null;
   info: AppInfo;
   balance: Balance;
+  /** The update preferences (`update_prefs_set` changes them). */
+  updatePrefs: UpdatePrefs;
+  /** What `update_check` answers (up to date unless a test says otherwise). */
+  updateStatus: UpdateStatus;
   /** A command name here fails with that error (every time, until deleted). */
   failWith: Partial<Record<string, IpcError>>;
   /** A command name here waits for the promise before it answers (to see in-flight states). */
@@ -33,6 +37,8 @@ export function fakeCore(
     selectedId: init.selectedId ?? "sb",
     info: init.info ?? { version: "0.1.0", keyStorage: "keyring", keyringProblem: null, dataDir: "/tmp/cd", notices: [] },
     balance: init.balance ?? { balance: 120, tier: "hero", autoTopupEnabled: false },
+    updatePrefs: { autoCheck: true, lastCheck: null, manual: null },
+    updateStatus: { state: "upToDate", current: "0.1.0", version: null, notes: null, date: null, note: null, manual: null },
     failWith: {},
     hold: {},
     answers: {},
@@ -71,6 +77,9 @@ export function fakeCore(
         return view();
       case "sign_out": patch(args?.profileId, { hasKey: false }); return view();
       case "ui_ready": return null;
+      case "update_prefs": return core.updatePrefs;
+      case "update_prefs_set": core.updatePrefs = { ...core.updatePrefs, autoCheck: Boolean(args?.autoCheck) }; return core.updatePrefs;
+      case "update_check": core.updatePrefs = { ...core.updatePrefs, lastCheck: 1_800_000_000 }; return core.updateStatus;
       default: {
         const answer = core.answers[cmd];
         if (answer) return answer(args);
