@@ -22,6 +22,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
+# The app and cdesk check for updates at start (issue 24): in the tests, at a closed loopback port (a fast
+# "could not check"), never the release server. A test of the check gives its own server.
+export CONTENTDESK_UPDATE_URL="${CONTENTDESK_UPDATE_URL:-http://127.0.0.1:9/latest.json}"
 ensure_rust
 ensure_nextest
 ensure_test_deps
