@@ -64,10 +64,10 @@ macro_rules! with_commands {
                 /// at the end of the stage; never sent twice blindly: when its answer is lost (no answer, a 5xx,
                 /// an unreadable body) a read of the stage shows whether it landed (then the card is returned)
                 card_create($crate::commands::CardCreateArgs) -> $crate::api::CardSummary;
-                /// `PATCH /cards/{id}` with `stage` and `beforeCardId`; without `beforeCardId` the card goes to
+                /// `PATCH /cards/{id}` with `stage` and `beforeCardId` (not itself: validation); without `beforeCardId` the card goes to
                 /// the end of the stage
-                card_move($crate::commands::CardMoveArgs) -> $crate::api::CardSummary;
-                card_get($crate::commands::CardIdArgs) -> $crate::api::CardDetail;
+                card_move($crate::commands::CardMoveInput) -> $crate::api::CardSummary;
+                card_get($crate::commands::CardId) -> $crate::api::CardDetail;
                 /// `posts`/`assets` are whole lists, checked locally first against the spec's 400 rules
                 /// (validation naming the field); notes need `expectedRevision` (a 409 is `notesConflict` with
                 /// their notes and revision); answers the card read back

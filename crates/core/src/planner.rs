@@ -13,6 +13,7 @@ use api_types::{
     CreateStage, DeleteStage, ResolvedSpace, Space, Stage, StageDeleted, StageUpdated, Tag, UpdateCard, UpdateSpace,
     UpdateStage,
 };
+use contentdesk_ops::planner::{CardId, CardMoveInput};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -138,32 +139,6 @@ pub struct CardCreateArgs {
     pub stage_id: String,
     pub title: String,
     pub platform: String,
-}
-
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct CardMoveArgs {
-    pub card_id: String,
-    pub stage_id: String,
-    /// The card it goes before; absent = the end of the stage.
-    #[serde(default)]
-    #[ts(optional)]
-    pub before_card_id: Option<String>,
-    /// The card's `updatedAt` as the board had it: kept offline, the move is a conflict when the card
-    /// changed elsewhere meanwhile (absent: what the core last read of it).
-    #[serde(default)]
-    #[ts(optional)]
-    pub base_updated_at: Option<String>,
-    /// The card's title as the board had it (what the list of kept changes calls it).
-    #[serde(default)]
-    #[ts(optional)]
-    pub title: Option<String>,
-}
-
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct CardIdArgs {
-    pub card_id: String,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize, TS)]
@@ -564,12 +539,12 @@ pub async fn card_create(session: &impl Session, args: CardCreateArgs) -> IpcRes
 
 pub(crate) use crate::outbox::answer_lost;
 
-pub async fn card_move(session: &impl WithOutbox, args: CardMoveArgs) -> IpcResult<CardSummary> {
-    if args.before_card_id.as_deref() == Some(args.card_id.as_str()) {
-        return Err(IpcError::validation("beforeCardId", "A card cannot be placed before itself."));
-    }
-    let into_local = outbox::is_local(&args.stage_id);
-    let update = UpdateCard { stage: Some(args.stage_id), before_card_id: args.before_card_id, ..Default::default() };
+/// The move's input and its rules are the catalogue's (`cdesk card move`, `move_card`): one type, one
+/// [`CardMoveInput::check`].
+pub async fn card_move(session: &impl WithOutbox, args: CardMoveInput) -> IpcResult<CardSummary> {
+    args.check()?;
+    let into_local = outbox::is_local(&args.stage);
+    let update = UpdateCard { stage: Some(args.stage), before_card_id: args.before_card_id, ..Default::default() };
     let base = args.base_updated_at;
     if let Some(title) = args.title {
         outbox::saw_board_card(session, &args.card_id, base.clone(), title);
@@ -600,7 +575,7 @@ fn kept_if_offline(session: &impl WithOutbox, card_id: &str, update: &UpdateCard
     }
 }
 
-pub async fn card_get(session: &impl WithOutbox, args: CardIdArgs) -> IpcResult<CardDetail> {
+pub async fn card_get(session: &impl WithOutbox, args: CardId) -> IpcResult<CardDetail> {
     let card = session.client().await?.cards().get(&args.card_id).await?;
     outbox::saw_card(session, &card);
     Ok(card)

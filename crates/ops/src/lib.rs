@@ -24,7 +24,7 @@ mod inspiration;
 pub mod input;
 mod knowledge;
 mod media;
-mod planner;
+pub mod planner;
 mod projects;
 mod save;
 mod studio;

@@ -22,8 +22,8 @@ import type { CardArchiveArgs } from "./CardArchiveArgs";
 import type { CardAttachOutputArgs } from "./CardAttachOutputArgs";
 import type { CardCreateArgs } from "./CardCreateArgs";
 import type { CardDetail } from "./CardDetail";
-import type { CardIdArgs } from "./CardIdArgs";
-import type { CardMoveArgs } from "./CardMoveArgs";
+import type { CardId } from "./CardId";
+import type { CardMoveInput } from "./CardMoveInput";
 import type { CardPosts } from "./CardPosts";
 import type { CardPublishArgs } from "./CardPublishArgs";
 import type { CardSummary } from "./CardSummary";
@@ -124,9 +124,9 @@ export interface CoreCommands {
   stage_delete: { args: StageDeleteArgs; result: StageDeleted };
   /** at the end of the stage; never sent twice blindly: when its answer is lost (no answer, a 5xx, an unreadable body) a read of the stage shows whether it landed (then the card is returned) */
   card_create: { args: CardCreateArgs; result: CardSummary };
-  /** `PATCH /cards/{id}` with `stage` and `beforeCardId`; without `beforeCardId` the card goes to the end of the stage */
-  card_move: { args: CardMoveArgs; result: CardSummary };
-  card_get: { args: CardIdArgs; result: CardDetail };
+  /** `PATCH /cards/{id}` with `stage` and `beforeCardId` (not itself: validation); without `beforeCardId` the card goes to the end of the stage */
+  card_move: { args: CardMoveInput; result: CardSummary };
+  card_get: { args: CardId; result: CardDetail };
   /** `posts`/`assets` are whole lists, checked locally first against the spec's 400 rules (validation naming the field); notes need `expectedRevision` (a 409 is `notesConflict` with their notes and revision); answers the card read back */
   card_update: { args: CardUpdateArgs; result: CardDetail };
   /** `archived: false` restores */
