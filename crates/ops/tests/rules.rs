@@ -32,3 +32,22 @@ async fn move_card_refuses_a_card_before_itself_and_sends_nothing() {
     let moved = call(&cx, "move_card", json!({ "cardId": id, "stage": before["stageId"] })).await.unwrap();
     assert_eq!(moved["id"], json!(id));
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn search_brand_knowledge_asks_for_words_and_one_to_fifty_passages() {
+    let sb = TestSandbox::start().await;
+    let cx = Cx::new(Client::new(sb.base_url(), ApiKey::new(sb.key.clone())).unwrap());
+    let kits = call(&cx, "list_brand_kits", json!({})).await.unwrap();
+    let kit = kits["brandKits"][0]["id"].as_str().unwrap_or_else(|| panic!("a kit: {kits}")).to_string();
+    for (args, field, message) in [
+        (json!({ "brandKitId": kit, "query": "mugs", "limit": 0 }), "limit", "Ask for 1 to 50 matches."),
+        (json!({ "brandKitId": kit, "query": "mugs", "limit": 51 }), "limit", "Ask for 1 to 50 matches."),
+        (json!({ "brandKitId": kit, "query": "   " }), "query", "Give the words to search for."),
+    ] {
+        let e = call(&cx, "search_brand_knowledge", args.clone()).await.unwrap_err();
+        assert!(matches!(&e, OpError::Usage { field: Some(f), .. } if f == field), "{args}: {e:?}");
+        assert_eq!(e.to_string(), message, "{args}");
+    }
+    let found = call(&cx, "search_brand_knowledge", json!({ "brandKitId": kit, "query": "mugs", "limit": 50 })).await.unwrap();
+    assert!(found["matches"].is_array(), "{found}");
+}

@@ -10,8 +10,8 @@ import type {
 } from "../bindings";
 import type { DraftsResolveArgs } from "../bindings";
 import type {
-  BrandKitRevertArgs, BrandKitSaveArgs, BrandKitSectionAddArgs, BrandKitSectionArchiveArgs, BrandKitSectionKeyArgs,
-  BrandKitSectionsArgs, KnowledgeAddArgs, KnowledgeListArgs, KnowledgeRemoveArgs, KnowledgeSearchArgs, SectionEdit,
+  BrandKitRevertArgs, BrandKitSaveArgs, BrandKitSectionAddArgs, BrandKitSectionArchiveArgs,
+  BrandKitSectionsArgs, KnowledgeAddArgs, KnowledgeListArgs, SectionEdit,
 } from "../bindings";
 import type {
   CardAttachOutputArgs, ContentType, MediaLibraryArgs, ModelsListArgs, StudioEvent, StudioForm, StudioGenerateArgs,
