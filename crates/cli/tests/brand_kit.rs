@@ -146,6 +146,13 @@ async fn knowledge_added_as_text_is_found_by_search_and_removed() {
     assert!(hit["content"].as_str().unwrap().contains("glazed by hand"), "{hit}");
     assert!(hit["similarity"].as_f64().unwrap() > 0.0);
 
+    // The search's rules are the catalogue's (`KnowledgeSearchInput::check`, as in the app and the agent
+    // tool): refused as usage before anything is sent.
+    let refused = desk.run(&["knowledge", "search", &id, "mugs", "--limit", "0"]).await.fails(2);
+    assert_eq!((refused["field"].as_str(), refused["error"].as_str()), (Some("limit"), Some("Ask for 1 to 50 matches.")), "{refused}");
+    let refused = desk.run(&["knowledge", "search", &id, " "]).await.fails(2);
+    assert_eq!(refused["field"], "query", "{refused}");
+
     let list = desk.run(&["knowledge", "list", &id]).await.ok();
     assert!(list["items"].as_array().unwrap().iter().any(|i| i["id"] == kid.as_str()), "{list}");
     let one = desk.run(&["knowledge", "get", &id, &kid]).await.ok();

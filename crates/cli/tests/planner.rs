@@ -117,6 +117,16 @@ async fn stages_create_place_update_and_delete_moving_their_cards() {
     assert!(!ids(&desk.run(&["stage", "list", "--space", &space]).await.ok()["stages"]).contains(&first_id));
     assert_eq!(desk.run(&["card", "get", &card]).await.ok()["stageId"], second_id.as_str());
 
+    // A card is not moved before itself: the move's one rule (`CardMoveInput::check`, as in the app and
+    // `move_card`), a usage error naming the field, and nothing sent.
+    let before = desk.run(&["card", "get", &card]).await.ok();
+    let refused = desk.run(&["card", "move", &card, "--stage", &second_id, "--before", &card]).await.fails(2);
+    assert_eq!(refused["field"], "beforeCardId", "{refused}");
+    assert!(text(&refused["error"]).contains("before itself"), "{refused}");
+    assert_eq!(desk.run(&["card", "get", &card]).await.ok()["updatedAt"], before["updatedAt"], "nothing was sent");
+    let moved = desk.run(&["card", "move", &card, "--stage", &second_id]).await.ok();
+    assert_eq!(moved["stageId"], second_id.as_str());
+
     let reader = sb.key_with(&[]);
     let e = desk.run_as(&reader, &["stage", "create", "Nope", "--space", &space]).await.fails(3);
     assert_eq!(e["scope"], "planner:write", "{e}");

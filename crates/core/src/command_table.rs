@@ -73,10 +73,10 @@ macro_rules! with_commands {
                 /// at the end of the stage; never sent twice blindly: when its answer is lost (no answer, a 5xx,
                 /// an unreadable body) a read of the stage shows whether it landed (then the card is returned)
                 card_create($crate::commands::CardCreateArgs) -> $crate::api::CardSummary;
-                /// `PATCH /cards/{id}` with `stage` and `beforeCardId`; without `beforeCardId` the card goes to
+                /// `PATCH /cards/{id}` with `stage` and `beforeCardId` (not itself: validation); without `beforeCardId` the card goes to
                 /// the end of the stage
-                card_move($crate::commands::CardMoveArgs) -> $crate::api::CardSummary;
-                card_get($crate::commands::CardIdArgs) -> $crate::api::CardDetail;
+                card_move($crate::commands::CardMoveInput) -> $crate::api::CardSummary;
+                card_get($crate::commands::CardId) -> $crate::api::CardDetail;
                 /// `posts`/`assets` are whole lists, checked locally first against the spec's 400 rules
                 /// (validation naming the field); notes need `expectedRevision` (a 409 is `notesConflict` with
                 /// their notes and revision); answers the card read back
@@ -209,7 +209,7 @@ macro_rules! with_commands {
                 /// the unsaved changes kept for the kit (selected profile)
                 brand_kit_drafts($crate::commands::BrandKitIdArgs) -> Vec<$crate::commands::SectionDraft>;
                 /// drops one draft on purpose ("take theirs"); `notFound` when there is none
-                brand_kit_draft_discard($crate::commands::BrandKitSectionKeyArgs) -> Vec<$crate::commands::SectionDraft>;
+                brand_kit_draft_discard($crate::commands::SectionKeyInput) -> Vec<$crate::commands::SectionDraft>;
                 /// name and tab required (validation naming `name` / `tab`, `tab` with `validValues`) before
                 /// sending; `width` defaults to `full`; `role` is refused (an added section has none); lands at
                 /// the end of its tab
@@ -221,7 +221,7 @@ macro_rules! with_commands {
                 brand_kit_section_archive($crate::commands::BrandKitSectionArchiveArgs) -> $crate::api::ArchiveResult;
                 /// a history read filtered by the key (`keys=<key>&history=true`); `earlier` newest first, each
                 /// `{ version, body, bodySource, createdAt }`; `notFound` for no live section
-                brand_kit_history($crate::commands::BrandKitSectionKeyArgs) -> $crate::commands::SectionHistory;
+                brand_kit_history($crate::commands::SectionKeyInput) -> $crate::commands::SectionHistory;
                 /// `revertTo: version` with `expectedVersion`: lands as a new version, so a revert can itself
                 /// be reverted; stale → `conflict` as above (no draft: there is no text to keep); an unknown
                 /// version is the service's 400
@@ -229,7 +229,7 @@ macro_rules! with_commands {
                 /// `limit` 1–100 (default 50; validation `limit`)
                 knowledge_list($crate::commands::KnowledgeListArgs) -> $crate::api::KnowledgeList;
                 /// `query` required (validation `query`); `limit` 1–50 (default 8)
-                knowledge_search($crate::commands::KnowledgeSearchArgs) -> Vec<$crate::api::KnowledgeMatch>;
+                knowledge_search($crate::commands::KnowledgeSearchInput) -> Vec<$crate::api::KnowledgeMatch>;
                 /// exactly one source (validation `source`). `fileData`: base64 (a `data:` prefix is accepted)
                 /// of a small document or image, `sourceType: file` with `fileExt` (or from `fileName`);
                 /// refused before sending (validation `fileData`, the message says to add it by hosted URL,
@@ -241,7 +241,7 @@ macro_rules! with_commands {
                 /// Remove an item you no longer need, or upgrade the plan, then add this again.”
                 knowledge_add($crate::commands::KnowledgeAddArgs) -> $crate::api::KnowledgeAdded;
                 /// `notFound` when gone
-                knowledge_remove($crate::commands::KnowledgeRemoveArgs) -> $crate::api::Deleted;
+                knowledge_remove($crate::commands::KnowledgeItemInput) -> $crate::api::Deleted;
             }
         }
     };

@@ -233,3 +233,16 @@ impl From<SecretError> for IpcError {
         IpcError::new(IpcCode::KeyringUnavailable, e.user_message())
     }
 }
+
+/// A rule of an operation's input ([`contentdesk_ops`]'s `check`s, the same in `cdesk` and the agent tools)
+/// answered as the app answers a rule: a validation error naming the field.
+impl From<contentdesk_ops::OpError> for IpcError {
+    fn from(e: contentdesk_ops::OpError) -> Self {
+        use contentdesk_ops::OpError as O;
+        match e {
+            O::Usage { message, field } => IpcError::validation(field.unwrap_or_default(), message),
+            O::Api(e) => e.into(),
+            other => IpcError::internal(other.to_string()),
+        }
+    }
+}

@@ -26,7 +26,7 @@ async fn card(app: &AppState, title: &str) -> String {
 
 /// The card's current assets as `{ id }` entries, plus `extra` at the end.
 async fn assets_plus(app: &AppState, card_id: &str, extra: CardAssetInput) -> Vec<CardAssetInput> {
-    let card = c::card_get(app, CardIdArgs { card_id: card_id.into() }).await.unwrap();
+    let card = c::card_get(app, CardId { card_id: card_id.into() }).await.unwrap();
     let mut list: Vec<CardAssetInput> = card.assets.iter().map(|a| CardAssetInput::keep(a.id.clone())).collect();
     list.push(extra);
     list
@@ -99,7 +99,7 @@ async fn a_project_is_created_and_imported_linked_to_the_card() {
     let listed = c::projects_list(&app).await.unwrap();
     let p = listed.iter().find(|p| p.id == made.project.id).expect("listed");
     assert_eq!(p.linked_card_id.as_deref(), Some(card_id.as_str()));
-    let read = c::card_get(&app, CardIdArgs { card_id: card_id.clone() }).await.unwrap();
+    let read = c::card_get(&app, CardId { card_id: card_id.clone() }).await.unwrap();
     assert!(read.assets.iter().any(|a| a.project_id.as_deref() == Some(made.project.id.as_str())), "the project is on the card: {:?}", read.assets);
 
     let imported = c::project_import(
@@ -114,7 +114,7 @@ async fn a_project_is_created_and_imported_linked_to_the_card() {
     .await
     .unwrap();
     assert_eq!(imported.linked_card_id.as_deref(), Some(card_id.as_str()));
-    let read = c::card_get(&app, CardIdArgs { card_id: card_id.clone() }).await.unwrap();
+    let read = c::card_get(&app, CardId { card_id: card_id.clone() }).await.unwrap();
     assert!(read.assets.iter().any(|a| a.project_id.as_deref() == Some(imported.project.id.as_str())));
 
     // Checked locally, then the service's answers.
@@ -242,7 +242,7 @@ async fn publishing_answers_each_platform_with_its_url_or_its_error() {
     let bad = all.results.iter().find(|r| r.platform == "tiktok").unwrap();
     assert!(!bad.success && bad.url.is_none());
     assert!(bad.error.as_deref().is_some_and(|e| e.contains("connected account")), "{bad:?}");
-    let read = c::card_get(&app, CardIdArgs { card_id: card_id.clone() }).await.unwrap();
+    let read = c::card_get(&app, CardId { card_id: card_id.clone() }).await.unwrap();
     assert!(read.summary.published_at.is_some());
 
     // A platform with no post, a platform that does not exist, a card that is not there.

@@ -140,13 +140,13 @@ async fn two_editors_race_the_loser_keeps_its_text_across_a_restart_and_keep_min
     let drafts = c::brand_kit_drafts(&bob, BrandKitIdArgs { brand_kit_id: kit.clone() }).await.unwrap();
     assert!(drafts.iter().all(|d| d.key != "voice_and_tone"), "{drafts:?}");
     // "Take theirs" for the other section: the draft is dropped on purpose.
-    let rest = c::brand_kit_draft_discard(&bob, BrandKitSectionKeyArgs { brand_kit_id: kit.clone(), key: "offer".into() }).await.unwrap();
+    let rest = c::brand_kit_draft_discard(&bob, SectionKeyInput { brand_kit_id: kit.clone(), key: "offer".into() }).await.unwrap();
     assert!(rest.is_empty());
-    let e = c::brand_kit_draft_discard(&bob, BrandKitSectionKeyArgs { brand_kit_id: kit.clone(), key: "offer".into() }).await.unwrap_err();
+    let e = c::brand_kit_draft_discard(&bob, SectionKeyInput { brand_kit_id: kit.clone(), key: "offer".into() }).await.unwrap_err();
     assert_eq!(e.code, IpcCode::NotFound);
 
     // Both texts survive in the history.
-    let h = c::brand_kit_history(&alice, BrandKitSectionKeyArgs { brand_kit_id: kit.clone(), key: "voice_and_tone".into() }).await.unwrap();
+    let h = c::brand_kit_history(&alice, SectionKeyInput { brand_kit_id: kit.clone(), key: "voice_and_tone".into() }).await.unwrap();
     assert_eq!((h.section.version, h.section.body.as_str()), (v + 2, bobs));
     assert_eq!(h.earlier[0].version, v + 1);
     assert_eq!(h.earlier[0].body, alices);
@@ -264,7 +264,7 @@ async fn a_revert_lands_as_a_new_version_and_can_itself_be_reverted() {
     assert_eq!(again.version, c3 + 2);
     assert_eq!(again.body, "## Style\nLong, winding sentences.");
 
-    let h = c::brand_kit_history(&app, BrandKitSectionKeyArgs { brand_kit_id: kit.clone(), key: key.into() }).await.unwrap();
+    let h = c::brand_kit_history(&app, SectionKeyInput { brand_kit_id: kit.clone(), key: key.into() }).await.unwrap();
     let versions: Vec<i64> = h.earlier.iter().map(|r| r.version).collect();
     assert_eq!(versions, (1..=c3 + 1).rev().collect::<Vec<_>>(), "every version kept, newest first");
     assert_eq!(h.earlier[0].body, original, "the revert itself is in the history");
@@ -391,21 +391,28 @@ async fn the_knowledge_base_lists_searches_adds_and_removes() {
     let video = c::knowledge_add(&app, add(|a| a.file_url = Some("https://cdn.example.com/launch-talk.mp4".into()))).await.unwrap();
     assert_eq!((video.item.as_ref().expect("an item").source_type.as_str(), video.item.as_ref().expect("an item").file_ext.as_deref()), ("file", Some("mp4")));
 
-    let matches = c::knowledge_search(&app, KnowledgeSearchArgs { brand_kit_id: kit.clone(), query: "recycled kraft boxes".into(), limit: None })
+    let matches = c::knowledge_search(&app, KnowledgeSearchInput { brand_kit_id: kit.clone(), query: "recycled kraft boxes".into(), limit: None, threshold: None })
         .await
         .unwrap();
     assert_eq!(matches[0].knowledge_id.as_deref(), Some(text.item.as_ref().expect("an item").id.as_str()), "{matches:?}");
     assert!(matches[0].similarity > 0.0 && matches[0].similarity <= 1.0);
-    let e = c::knowledge_search(&app, KnowledgeSearchArgs { brand_kit_id: kit.clone(), query: "  ".into(), limit: None }).await.unwrap_err();
+    let e = c::knowledge_search(&app, KnowledgeSearchInput { brand_kit_id: kit.clone(), query: "  ".into(), limit: None, threshold: None }).await.unwrap_err();
     assert_eq!(e.field.as_deref(), Some("query"));
+    // The search's rules are the catalogue's (`KnowledgeSearchInput::check`, as in `cdesk knowledge search`
+    // and `search_brand_knowledge`): 1 to 50 passages, refused before anything is sent.
+    for limit in [0, 51] {
+        let e = ipc::dispatch(&app, "knowledge_search", json!({ "brandKitId": kit, "query": "kraft", "limit": limit })).await.unwrap_err();
+        assert_eq!((e.code, e.field.as_deref(), e.status), (IpcCode::Validation, Some("limit"), None), "{e:?}");
+        assert_eq!(e.message, "Ask for 1 to 50 matches.");
+    }
 
     let total = c::knowledge_list(&app, KnowledgeListArgs { brand_kit_id: kit.clone(), limit: None, offset: None }).await.unwrap().total;
-    let gone = c::knowledge_remove(&app, KnowledgeRemoveArgs { brand_kit_id: kit.clone(), knowledge_id: text.item.as_ref().expect("an item").id.clone() }).await.unwrap();
+    let gone = c::knowledge_remove(&app, KnowledgeItemInput { brand_kit_id: kit.clone(), knowledge_id: text.item.as_ref().expect("an item").id.clone() }).await.unwrap();
     assert_eq!(gone.id, text.item.as_ref().expect("an item").id);
     let after = c::knowledge_list(&app, KnowledgeListArgs { brand_kit_id: kit.clone(), limit: None, offset: None }).await.unwrap();
     assert_eq!(after.total, total - 1);
     assert!(after.items.iter().all(|i| i.id != text.item.as_ref().expect("an item").id));
-    let e = c::knowledge_remove(&app, KnowledgeRemoveArgs { brand_kit_id: kit, knowledge_id: text.item.as_ref().expect("an item").id.clone() }).await.unwrap_err();
+    let e = c::knowledge_remove(&app, KnowledgeItemInput { brand_kit_id: kit, knowledge_id: text.item.as_ref().expect("an item").id.clone() }).await.unwrap_err();
     assert_eq!(e.code, IpcCode::NotFound);
 }
 
@@ -475,7 +482,7 @@ async fn the_knowledge_cap_is_limit_reached_saying_the_kit_is_at_its_plans_cap()
     assert_eq!(list(&app).await, 4, "nothing was added");
     // Removing one makes room again.
     let first = c::knowledge_list(&app, KnowledgeListArgs { brand_kit_id: kit.clone(), limit: Some(1), offset: None }).await.unwrap().items[0].id.clone();
-    c::knowledge_remove(&app, KnowledgeRemoveArgs { brand_kit_id: kit.clone(), knowledge_id: first }).await.unwrap();
+    c::knowledge_remove(&app, KnowledgeItemInput { brand_kit_id: kit.clone(), knowledge_id: first }).await.unwrap();
     c::knowledge_add(&app, KnowledgeAddArgs { brand_kit_id: kit, text: Some("fits again".into()), ..Default::default() }).await.unwrap();
 }
 

@@ -25,7 +25,7 @@ async fn an_offline_edit_survives_a_restart_and_is_sent_when_the_service_is_back
     let (stages, cards) = demo(&app).await;
     let (a, b) = (cards[0].id.clone(), cards[1].id.clone());
     let target = stages.iter().find(|s| Some(*s) != cards[1].stage_id.as_ref()).unwrap().clone();
-    c::card_get(&app, CardIdArgs { card_id: a.clone() }).await.unwrap();
+    c::card_get(&app, CardId { card_id: a.clone() }).await.unwrap();
     let tag = c::tags_list(&app).await.unwrap()[0].name.clone();
     assert_eq!(c::drafts_status(&app).await.unwrap().waiting, 0);
 
@@ -39,7 +39,7 @@ async fn an_offline_edit_survives_a_restart_and_is_sent_when_the_service_is_back
     let e = c::card_update(&app, CardUpdateArgs { card_id: a.clone(), update: tags }).await.unwrap_err();
     assert_eq!(e.code, IpcCode::Queued);
     assert!(e.message.contains("1 change waiting"), "{}", e.message);
-    let e = c::card_move(&app, CardMoveArgs { card_id: b.clone(), stage_id: target.clone(), before_card_id: None, base_updated_at: None, title: None }).await.unwrap_err();
+    let e = c::card_move(&app, CardMoveInput { card_id: b.clone(), stage: target.clone(), before_card_id: None, base_updated_at: None, title: None }).await.unwrap_err();
     assert_eq!(e.code, IpcCode::Queued);
     assert!(e.message.contains("2 changes waiting"), "{}", e.message);
     // Other errors are unchanged.
@@ -70,10 +70,10 @@ async fn an_offline_edit_survives_a_restart_and_is_sent_when_the_service_is_back
     let s = c::drafts_sync(&app).await.unwrap();
     assert_eq!((s.waiting, s.sent, s.offline), (0, 2, false), "{s:?}");
     assert!(s.conflicts.is_empty());
-    let card = c::card_get(&app, CardIdArgs { card_id: a.clone() }).await.unwrap();
+    let card = c::card_get(&app, CardId { card_id: a.clone() }).await.unwrap();
     assert_eq!(card.summary.title, "Written offline");
     assert_eq!(card.summary.tags, vec![tag.clone()]);
-    let moved = c::card_get(&app, CardIdArgs { card_id: b.clone() }).await.unwrap();
+    let moved = c::card_get(&app, CardId { card_id: b.clone() }).await.unwrap();
     assert_eq!(moved.summary.stage_id.as_deref(), Some(target.as_str()));
     assert!(!std::fs::read_to_string(dir.join("outbox.json")).unwrap().contains("Written offline"));
 
@@ -90,8 +90,8 @@ async fn a_card_changed_elsewhere_meanwhile_is_a_conflict_then_send_mine_or_disc
     let (app, _dir, _store) = app_on(&remote).await;
     let (_, cards) = demo(&app).await;
     let (a, b) = (cards[2].id.clone(), cards[3].id.clone());
-    let read_b = c::card_get(&app, CardIdArgs { card_id: b.clone() }).await.unwrap();
-    c::card_get(&app, CardIdArgs { card_id: a.clone() }).await.unwrap();
+    let read_b = c::card_get(&app, CardId { card_id: b.clone() }).await.unwrap();
+    c::card_get(&app, CardId { card_id: a.clone() }).await.unwrap();
 
     remote.stop().await;
     for (id, t) in [(&a, "Mine A"), (&b, "Mine B")] {
@@ -152,7 +152,7 @@ async fn a_send_mine_while_still_offline_is_queued_again() {
     let (app, _dir, _store) = app_on(&remote).await;
     let (_, cards) = demo(&app).await;
     let a = cards[0].id.clone();
-    c::card_get(&app, CardIdArgs { card_id: a.clone() }).await.unwrap();
+    c::card_get(&app, CardId { card_id: a.clone() }).await.unwrap();
     remote.stop().await;
     assert_eq!(c::card_update(&app, CardUpdateArgs { card_id: a.clone(), update: title("Mine") }).await.unwrap_err().code, IpcCode::Queued);
     let e = c::drafts_resolve(&app, DraftsResolveArgs { card_id: a.clone(), action: DraftAction::SendMine }).await.unwrap_err();
@@ -178,11 +178,11 @@ async fn the_base_of_an_offline_edit_is_what_this_profile_read_not_another_profi
     let card = cards[4].id.clone();
 
     // The first profile reads the card; then it changes elsewhere; then the second profile reads it.
-    c::card_get(&app, CardIdArgs { card_id: card.clone() }).await.unwrap();
+    c::card_get(&app, CardId { card_id: card.clone() }).await.unwrap();
     tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     remote.client().cards().update(&card, &title("Theirs, meanwhile")).await.unwrap();
     c::profile_select(&app, ProfileIdArgs { id: second.id.clone() }).await.unwrap();
-    c::card_get(&app, CardIdArgs { card_id: card.clone() }).await.unwrap();
+    c::card_get(&app, CardId { card_id: card.clone() }).await.unwrap();
 
     // Back on the first profile, offline: its edit is based on what it read, before the change.
     c::profile_select(&app, ProfileIdArgs { id: first.clone() }).await.unwrap();

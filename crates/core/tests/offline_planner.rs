@@ -53,7 +53,7 @@ async fn offline_planner_writes_survive_a_restart_and_are_sent_in_order_with_rea
         .await
         .unwrap();
     assert!(is_local(&made.id), "{made:?}");
-    let e = c::card_move(&app, CardMoveArgs { card_id: b.id.clone(), stage_id: made.id.clone(), before_card_id: None, base_updated_at: b.updated_at.clone(), title: None })
+    let e = c::card_move(&app, CardMoveInput { card_id: b.id.clone(), stage: made.id.clone(), before_card_id: None, base_updated_at: b.updated_at.clone(), title: None })
         .await
         .unwrap_err();
     assert_eq!(e.code, IpcCode::Queued, "{e:?}");
@@ -110,7 +110,7 @@ async fn a_change_made_elsewhere_meanwhile_is_a_conflict_and_blocks_only_what_de
 
     remote.stop().await;
     for e in [
-        c::card_move(&app, CardMoveArgs { card_id: unopened.id.clone(), stage_id: to.clone(), before_card_id: None, base_updated_at: unopened.updated_at.clone(), title: Some(unopened.title.clone()) })
+        c::card_move(&app, CardMoveInput { card_id: unopened.id.clone(), stage: to.clone(), before_card_id: None, base_updated_at: unopened.updated_at.clone(), title: Some(unopened.title.clone()) })
             .await
             .unwrap_err(),
         c::card_archive(&app, archive(&card)).await.unwrap_err(),
@@ -174,7 +174,7 @@ async fn dropping_a_stage_made_offline_drops_what_names_it() {
         .await
         .unwrap();
     let _ = c::stage_update(&app, StageUpdateArgs { stage_id: made.id.clone(), ..rename(&d, 0, "Renamed, never made") }).await.unwrap_err();
-    let _ = c::card_move(&app, CardMoveArgs { card_id: card.id.clone(), stage_id: made.id.clone(), before_card_id: None, base_updated_at: None, title: None })
+    let _ = c::card_move(&app, CardMoveInput { card_id: card.id.clone(), stage: made.id.clone(), before_card_id: None, base_updated_at: None, title: None })
         .await
         .unwrap_err();
     let s = c::drafts_status(&app).await.unwrap();
@@ -218,7 +218,7 @@ async fn a_create_whose_answer_was_lost_is_taken_at_sync_not_made_twice() {
         assert!(is_local(&made_id), "kept with a local id: {made_id}");
         if what == "stage" {
             let card = &d.cards[0];
-            let args = CardMoveArgs { card_id: card.id.clone(), stage_id: made_id.clone(), before_card_id: None, base_updated_at: card.updated_at.clone(), title: None };
+            let args = CardMoveInput { card_id: card.id.clone(), stage: made_id.clone(), before_card_id: None, base_updated_at: card.updated_at.clone(), title: None };
             assert_eq!(c::card_move(&app, args).await.unwrap_err().code, IpcCode::Queued);
         }
         healed.store(true, Ordering::SeqCst);
@@ -259,7 +259,7 @@ async fn card_edits_and_moves_are_kept_when_the_service_keeps_failing_and_sent_w
     let edit = UpdateCard { title: Some("Edited while the service failed".into()), ..Default::default() };
     let e = c::card_update(&app, CardUpdateArgs { card_id: a.id.clone(), update: edit }).await.unwrap_err();
     assert_eq!(e.code, IpcCode::Queued, "a 5xx keeps the edit: {e:?}");
-    let e = c::card_move(&app, CardMoveArgs { card_id: b.id.clone(), stage_id: to.clone(), before_card_id: None, base_updated_at: b.updated_at.clone(), title: Some(b.title.clone()) })
+    let e = c::card_move(&app, CardMoveInput { card_id: b.id.clone(), stage: to.clone(), before_card_id: None, base_updated_at: b.updated_at.clone(), title: Some(b.title.clone()) })
         .await
         .unwrap_err();
     assert_eq!(e.code, IpcCode::Queued, "a 5xx keeps the move: {e:?}");
@@ -343,7 +343,7 @@ async fn a_card_edit_that_landed_behind_a_5xx_is_settled_at_sync_not_a_conflict(
     let (front, _on, patches) = common::faulty_front(remote.state.clone(), rule).await;
     let (app, _dir) = common::app_at(format!("http://{front}{}", api_types::API_PREFIX), &remote.key).await;
     let card = demo(&app).await.cards[0].clone();
-    c::card_get(&app, CardIdArgs { card_id: card.id.clone() }).await.unwrap();
+    c::card_get(&app, CardId { card_id: card.id.clone() }).await.unwrap();
 
     let edit = UpdateCard { title: Some("Landed behind a 503".into()), scheduled_at: Some(Some("2026-06-01T09:00:00Z".into())), ..Default::default() };
     let e = c::card_update(&app, CardUpdateArgs { card_id: card.id.clone(), update: edit }).await.unwrap_err();

@@ -61,7 +61,7 @@ async fn the_kept_changes_of_the_two_old_files_are_in_the_outbox_after_a_start()
     // Settled as before ("take theirs" on both kinds), in the one file.
     let s = c::drafts_resolve(&app, DraftsResolveArgs { card_id: "c2".into(), action: DraftAction::DiscardMine }).await.unwrap();
     assert!(s.conflicts.is_empty() && s.waiting == 1, "{s:?}");
-    let key = BrandKitSectionKeyArgs { brand_kit_id: "k1".into(), key: "voice".into() };
+    let key = SectionKeyInput { brand_kit_id: "k1".into(), key: "voice".into() };
     assert!(c::brand_kit_draft_discard(&app, key).await.unwrap().is_empty());
     let file: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("outbox.json")).unwrap()).unwrap();
     let kept = &file["profiles"][p.id.as_str()];

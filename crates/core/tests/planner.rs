@@ -43,26 +43,26 @@ async fn a_card_moves_before_another_between_and_within_columns_and_to_the_end()
     assert_eq!(titles(&app, &sp, &st[0]).await, ["A", "B"]);
 
     // B before A in the same column.
-    let moved = c::card_move(&app, CardMoveArgs { card_id: b.clone(), stage_id: st[0].clone(), before_card_id: Some(a.clone()), base_updated_at: None, title: None }).await.unwrap();
+    let moved = c::card_move(&app, CardMoveInput { card_id: b.clone(), stage: st[0].clone(), before_card_id: Some(a.clone()), base_updated_at: None, title: None }).await.unwrap();
     assert_eq!(moved.stage_id.as_deref(), Some(st[0].as_str()));
     assert_eq!(titles(&app, &sp, &st[0]).await, ["B", "A"]);
     // A to the other column, before X.
-    c::card_move(&app, CardMoveArgs { card_id: a.clone(), stage_id: st[1].clone(), before_card_id: Some(x.clone()), base_updated_at: None, title: None }).await.unwrap();
+    c::card_move(&app, CardMoveInput { card_id: a.clone(), stage: st[1].clone(), before_card_id: Some(x.clone()), base_updated_at: None, title: None }).await.unwrap();
     assert_eq!(titles(&app, &sp, &st[1]).await, ["A", "X"]);
     assert_eq!(titles(&app, &sp, &st[0]).await, ["B"]);
     // B to the end of the second column.
-    c::card_move(&app, CardMoveArgs { card_id: b.clone(), stage_id: st[1].clone(), before_card_id: None, base_updated_at: None, title: None }).await.unwrap();
+    c::card_move(&app, CardMoveInput { card_id: b.clone(), stage: st[1].clone(), before_card_id: None, base_updated_at: None, title: None }).await.unwrap();
     assert_eq!(titles(&app, &sp, &st[1]).await, ["A", "X", "B"]);
 
     // Before itself is refused locally; before a card of another column is the service's 400.
-    let e = c::card_move(&app, CardMoveArgs { card_id: b.clone(), stage_id: st[1].clone(), before_card_id: Some(b.clone()), base_updated_at: None, title: None }).await.unwrap_err();
+    let e = c::card_move(&app, CardMoveInput { card_id: b.clone(), stage: st[1].clone(), before_card_id: Some(b.clone()), base_updated_at: None, title: None }).await.unwrap_err();
     assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("beforeCardId")));
     let c2 = card(&app, &sp, &st[0], "C").await;
-    let e = c::card_move(&app, CardMoveArgs { card_id: b.clone(), stage_id: st[1].clone(), before_card_id: Some(c2), base_updated_at: None, title: None }).await.unwrap_err();
+    let e = c::card_move(&app, CardMoveInput { card_id: b.clone(), stage: st[1].clone(), before_card_id: Some(c2), base_updated_at: None, title: None }).await.unwrap_err();
     assert_eq!((e.code, e.field.as_deref(), e.status), (IpcCode::Validation, Some("beforeCardId"), Some(400)));
     assert_eq!(titles(&app, &sp, &st[1]).await, ["A", "X", "B"], "a refused move changes nothing");
     // A card that is not there.
-    let e = c::card_move(&app, CardMoveArgs { card_id: "nope".into(), stage_id: st[1].clone(), before_card_id: None, base_updated_at: None, title: None }).await.unwrap_err();
+    let e = c::card_move(&app, CardMoveInput { card_id: "nope".into(), stage: st[1].clone(), before_card_id: None, base_updated_at: None, title: None }).await.unwrap_err();
     assert_eq!(e.code, IpcCode::NotFound);
 }
 
@@ -184,7 +184,7 @@ async fn card_edits_check_the_lists_first_and_a_notes_conflict_keeps_both_texts(
     let app = app().await;
     let (sp, st) = space(&app, "Edits").await;
     let id = card(&app, &sp, &st[0], "Edit me").await;
-    let read = c::card_get(&app, CardIdArgs { card_id: id.clone() }).await.unwrap();
+    let read = c::card_get(&app, CardId { card_id: id.clone() }).await.unwrap();
 
     // Two links and an instagram post: read back in carousel order.
     let links = vec![CardAssetInput::link("https://example.com/a.png"), CardAssetInput::link("https://example.com/b.png")];
@@ -216,7 +216,7 @@ async fn card_edits_check_the_lists_first_and_a_notes_conflict_keeps_both_texts(
         .await
         .unwrap_err();
     assert_eq!(e.field.as_deref(), Some("posts[1]"));
-    assert_eq!(c::card_get(&app, CardIdArgs { card_id: id.clone() }).await.unwrap().assets.len(), 2, "nothing was written");
+    assert_eq!(c::card_get(&app, CardId { card_id: id.clone() }).await.unwrap().assets.len(), 2, "nothing was written");
 
     // Notes: without a revision refused locally; with a stale one the 409 carries theirs.
     let e = c::card_update(&app, CardUpdateArgs { card_id: id.clone(), update: UpdateCard { notes: Some("mine".into()), ..Default::default() } })
@@ -242,13 +242,20 @@ async fn planner_commands_answer_through_dispatch_with_the_wire_shape() {
     let app = app().await;
     let (sp, st) = space(&app, "Wire").await;
     let id = card(&app, &sp, &st[0], "Wired").await;
-    let v = ipc::dispatch(&app, "card_move", json!({ "cardId": id, "stageId": st[1] })).await.unwrap();
+    let v = ipc::dispatch(&app, "card_move", json!({ "cardId": id, "stage": st[1] })).await.unwrap();
     assert_eq!(v["stageId"], json!(st[1]));
     let v = ipc::dispatch(&app, "board_load", json!({ "spaceId": sp })).await.unwrap();
     assert_eq!(v["cards"][0]["id"], json!(id));
     assert!(v["stages"].as_array().unwrap().len() >= 2 && v["space"]["id"] == json!(sp));
     let e = ipc::dispatch(&app, "card_move", json!({ "cardId": id })).await.unwrap_err();
-    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("stageId")));
+    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("stage")));
+    // The move's rule is the catalogue's (`CardMoveInput::check`, as in `cdesk card move` and `move_card`):
+    // not before itself, refused before anything is sent.
+    let e = ipc::dispatch(&app, "card_move", json!({ "cardId": id, "stage": st[0], "beforeCardId": id })).await.unwrap_err();
+    assert_eq!((e.code, e.field.as_deref(), e.status), (IpcCode::Validation, Some("beforeCardId"), None));
+    assert!(e.message.contains("before itself"), "{}", e.message);
+    let v = ipc::dispatch(&app, "card_get", json!({ "cardId": id })).await.unwrap();
+    assert_eq!(v["stageId"], json!(st[1]), "the refused move changed nothing");
     let v = ipc::dispatch(&app, "card_update", json!({ "cardId": id, "update": { "title": "Renamed" } })).await.unwrap();
     assert_eq!(v["title"], json!("Renamed"));
     assert!(v["revision"].is_number());

@@ -8,7 +8,8 @@ use api_client::{SectionFilter, SectionWriteExt};
 use api_types::values::{TABS, WIDTHS};
 use api_types::{ArchiveRequest, BrandKit, BrandKitQuery, BrandKitSection, SectionWrite};
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 use serde_json::{json, Value};
 use std::io::{IsTerminal, Read};
 use std::marker::PhantomData;
@@ -327,7 +328,9 @@ impl Operation for SectionAdd {
     }
 }
 
-#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+/// A kit's section by its key: `brand-kit section archive`, its agent tool, and the app's section history
+/// and draft discard.
+#[derive(Debug, Clone, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SectionKeyInput {
     /// The kit's id.

@@ -4,7 +4,8 @@ use crate::input::{Paging, PagingHelp};
 use crate::{out, Cx, Effect, Meta, OpError, Operation};
 use api_types::AddKnowledge;
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 use serde_json::{json, Value};
 use std::path::PathBuf;
 
@@ -41,7 +42,8 @@ impl Operation for KnowledgeList {
     }
 }
 
-#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+/// One knowledge item: `knowledge get`/`remove`, their agent tools, and the app's `knowledge_remove`.
+#[derive(Debug, Clone, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct KnowledgeItemInput {
     /// The kit's id.
@@ -67,7 +69,12 @@ impl Operation for KnowledgeGet {
     }
 }
 
-#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+/// The most passages a search answers (the service's cap).
+pub const SEARCH_MAX_LIMIT: u32 = 50;
+
+/// A search of a kit's knowledge: `knowledge search`, `search_brand_knowledge` and the app's
+/// `knowledge_search` take this one input and its one rule ([`KnowledgeSearchInput::check`]).
+#[derive(Debug, Clone, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct KnowledgeSearchInput {
     /// The kit's id.
@@ -77,12 +84,30 @@ pub struct KnowledgeSearchInput {
     pub query: String,
     /// At most this many passages, 1 to 50 (the service's default: 8).
     #[arg(long)]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub limit: Option<u32>,
     /// The least similarity, 0 to 1 (the service's default: 0.45).
     #[arg(long)]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub threshold: Option<f64>,
+}
+
+impl KnowledgeSearchInput {
+    /// The rules of a search, checked before anything is sent, in every face: words to look for, and 1 to
+    /// [`SEARCH_MAX_LIMIT`] passages.
+    pub fn check(&self) -> Result<(), OpError> {
+        if self.query.trim().is_empty() {
+            return Err(OpError::usage("query", "Give the words to search for."));
+        }
+        if let Some(l) = self.limit {
+            if !(1..=SEARCH_MAX_LIMIT).contains(&l) {
+                return Err(OpError::usage("limit", format!("Ask for 1 to {SEARCH_MAX_LIMIT} matches.")));
+            }
+        }
+        Ok(())
+    }
 }
 
 pub struct KnowledgeSearch;
@@ -98,6 +123,7 @@ impl Operation for KnowledgeSearch {
         scope: Some(api_types::scopes::BRANDKIT_READ),
     };
     async fn run(cx: Cx, i: KnowledgeSearchInput) -> Result<Value, OpError> {
+        i.check()?;
         let matches = cx.client.knowledge(&i.brand_kit_id).search(&i.query, i.limit, i.threshold).await?;
         Ok(json!({ "matches": out(matches)? }))
     }

@@ -17,14 +17,14 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 mod account;
-mod brand_kit;
+pub mod brand_kit;
 mod error;
 mod generate;
 mod inspiration;
 pub mod input;
-mod knowledge;
+pub mod knowledge;
 mod media;
-mod planner;
+pub mod planner;
 mod projects;
 mod save;
 mod studio;

@@ -12,15 +12,12 @@ pub async fn knowledge_list(session: &impl Session, args: KnowledgeListArgs) -> 
 }
 
 /// The passages of the kit's knowledge that match `query`, best first, with their similarity (0–1).
-pub async fn knowledge_search(session: &impl Session, args: KnowledgeSearchArgs) -> IpcResult<Vec<KnowledgeMatch>> {
+/// The input and its rules are the catalogue's (`cdesk knowledge search`, `search_brand_knowledge`).
+pub async fn knowledge_search(session: &impl Session, args: KnowledgeSearchInput) -> IpcResult<Vec<KnowledgeMatch>> {
+    args.check()?;
     let kit_id = required("brandKitId", &args.brand_kit_id, "brand kit")?;
-    let query = required("query", &args.query, "words to search for")?;
-    if let Some(l) = args.limit {
-        if !(1..=SEARCH_MAX_LIMIT).contains(&l) {
-            return Err(IpcError::validation("limit", format!("Ask for 1 to {SEARCH_MAX_LIMIT} matches.")));
-        }
-    }
-    Ok(session.client().await?.knowledge(&kit_id).search(&query, args.limit, None).await?)
+    let query = args.query.trim();
+    Ok(session.client().await?.knowledge(&kit_id).search(query, args.limit, args.threshold).await?)
 }
 
 /// The size base64 text decodes to (padded or not), without decoding it.
@@ -149,7 +146,7 @@ pub async fn knowledge_add(session: &impl Session, args: KnowledgeAddArgs) -> Ip
     })
 }
 
-pub async fn knowledge_remove(session: &impl Session, args: KnowledgeRemoveArgs) -> IpcResult<Deleted> {
+pub async fn knowledge_remove(session: &impl Session, args: KnowledgeItemInput) -> IpcResult<Deleted> {
     let kit_id = required("brandKitId", &args.brand_kit_id, "brand kit")?;
     let id = required("knowledgeId", &args.knowledge_id, "knowledge item")?;
     Ok(session.client().await?.knowledge(&kit_id).remove(&id).await?)

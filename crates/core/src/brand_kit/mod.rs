@@ -26,6 +26,9 @@ use crate::outbox::{kit_kept, now_ms, with_kit, WithOutbox};
 use crate::session::Session;
 /// The kept changes the page shows live in the outbox; the commands' types keep their names here.
 pub use crate::outbox::{ArchivedSection, DraftReason, SectionDraft};
+/// The catalogue's inputs these commands take (one input type per operation).
+pub use contentdesk_ops::brand_kit::SectionKeyInput;
+pub use contentdesk_ops::knowledge::{KnowledgeItemInput, KnowledgeSearchInput};
 
 mod checks;
 mod knowledge;
@@ -40,7 +43,6 @@ pub use api_types::values::KNOWLEDGE_MAX_FILE_BYTES;
 use api_types::values::KNOWLEDGE_MEDIA_EXTENSIONS as MEDIA_EXTS;
 /// `GET /brand-kits/{id}/knowledge` pages: the service's maximum.
 const KNOWLEDGE_MAX_LIMIT: u32 = 100;
-const SEARCH_MAX_LIMIT: u32 = 50;
 
 // --- results
 
@@ -146,13 +148,6 @@ pub struct BrandKitSaveArgs {
 
 #[derive(Debug, Clone, Deserialize, Serialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct BrandKitSectionKeyArgs {
-    pub brand_kit_id: String,
-    pub key: String,
-}
-
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BrandKitSectionAddArgs {
     pub brand_kit_id: String,
     pub name: String,
@@ -207,17 +202,6 @@ pub struct KnowledgeListArgs {
     pub offset: Option<u32>,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct KnowledgeSearchArgs {
-    pub brand_kit_id: String,
-    pub query: String,
-    /// 1–50 (default 8).
-    #[serde(default)]
-    #[ts(optional)]
-    pub limit: Option<u32>,
-}
-
 /// Exactly one of `fileData` (base64: small documents and images), `fileUrl` (hosted: large files,
 /// video, audio), `url` (a web page or a YouTube video) or `text`. `fileName` and `mimeType` are local
 /// hints (the extension, video or audio) and are not sent.
@@ -266,13 +250,6 @@ impl std::fmt::Debug for KnowledgeAddArgs {
             .field("title", &self.title)
             .finish()
     }
-}
-
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct KnowledgeRemoveArgs {
-    pub brand_kit_id: String,
-    pub knowledge_id: String,
 }
 
 #[cfg(test)]

@@ -151,7 +151,7 @@ pub async fn brand_kit_drafts(session: &impl WithOutbox, args: BrandKitIdArgs) -
 }
 
 /// Drops one kept draft (the user chose "take theirs" or gave it up). Answers the kit's remaining drafts.
-pub async fn brand_kit_draft_discard(session: &impl WithOutbox, args: BrandKitSectionKeyArgs) -> IpcResult<Vec<SectionDraft>> {
+pub async fn brand_kit_draft_discard(session: &impl WithOutbox, args: SectionKeyInput) -> IpcResult<Vec<SectionDraft>> {
     let kit_id = required("brandKitId", &args.brand_kit_id, "brand kit")?;
     let (found, rest) = with_kit(session, &kit_id, |k| {
         let before = k.sections.len();
@@ -221,7 +221,7 @@ pub async fn brand_kit_section_archive(session: &impl WithOutbox, args: BrandKit
 }
 
 /// The section now and its earlier versions (a history read filtered by the key).
-pub async fn brand_kit_history(session: &impl Session, args: BrandKitSectionKeyArgs) -> IpcResult<SectionHistory> {
+pub async fn brand_kit_history(session: &impl Session, args: SectionKeyInput) -> IpcResult<SectionHistory> {
     let kit_id = required("brandKitId", &args.brand_kit_id, "brand kit")?;
     let key = required("key", &args.key, "section's key")?;
     let filter = SectionFilter::keys([key.clone()]).with_history();

@@ -3,7 +3,8 @@ use crate::input::{one_of, Json};
 use crate::{out, Cx, Effect, Meta, OpError, Operation, ProgressEvent};
 use api_types::{CardAssetInput, CardQuery, CreateCard, PostInput, PublishRequest, UpdateCard};
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 use serde_json::{json, Value};
 
 /// The largest page the service serves.
@@ -103,7 +104,7 @@ fn card_query(i: &CardListInput) -> CardQuery {
     }
 }
 
-#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CardId {
     /// The card's id.
@@ -311,7 +312,9 @@ impl Operation for CardUpdate {
     }
 }
 
-#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+/// A move: `cdesk card move`, the agent tool `move_card` and the app's `card_move` take this one input and
+/// its one rule ([`CardMoveInput::check`]).
+#[derive(Debug, Clone, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CardMoveInput {
     pub card_id: String,
@@ -320,8 +323,34 @@ pub struct CardMoveInput {
     pub stage: String,
     /// Place it before this card in that stage; at the end when absent.
     #[arg(long = "before")]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub before_card_id: Option<String>,
+    /// The app's only (its outbox): the card's `updatedAt` as the board had it; kept offline, the move is
+    /// a conflict when the card changed elsewhere meanwhile (absent: what the app last read of it). Not a
+    /// flag nor an agent's field.
+    #[arg(skip)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    #[ts(optional)]
+    pub base_updated_at: Option<String>,
+    /// The app's only: the card's title as the board had it (what the list of kept changes calls it).
+    #[arg(skip)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    #[ts(optional)]
+    pub title: Option<String>,
+}
+
+impl CardMoveInput {
+    /// The rules of a move, checked before anything is sent, in every face: a card is not placed before
+    /// itself.
+    pub fn check(&self) -> Result<(), OpError> {
+        if self.before_card_id.as_deref() == Some(self.card_id.as_str()) {
+            return Err(OpError::usage("beforeCardId", "A card cannot be placed before itself."));
+        }
+        Ok(())
+    }
 }
 
 pub struct CardMove;
@@ -337,6 +366,7 @@ impl Operation for CardMove {
         scope: Some("planner:write"),
     };
     async fn run(cx: Cx, i: CardMoveInput) -> Result<Value, OpError> {
+        i.check()?;
         let req = UpdateCard { stage: Some(i.stage), before_card_id: i.before_card_id, ..Default::default() };
         let card = cx.client.cards().update(&i.card_id, &req).await?;
         Ok(json!(card))

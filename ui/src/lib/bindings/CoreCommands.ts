@@ -11,7 +11,6 @@ import type { BrandKitSaveArgs } from "./BrandKitSaveArgs";
 import type { BrandKitSection } from "./BrandKitSection";
 import type { BrandKitSectionAddArgs } from "./BrandKitSectionAddArgs";
 import type { BrandKitSectionArchiveArgs } from "./BrandKitSectionArchiveArgs";
-import type { BrandKitSectionKeyArgs } from "./BrandKitSectionKeyArgs";
 import type { BrandKitSectionsArgs } from "./BrandKitSectionsArgs";
 import type { BrandKitSectionsView } from "./BrandKitSectionsView";
 import type { BrandKitSummary } from "./BrandKitSummary";
@@ -22,8 +21,8 @@ import type { CardArchiveArgs } from "./CardArchiveArgs";
 import type { CardAttachOutputArgs } from "./CardAttachOutputArgs";
 import type { CardCreateArgs } from "./CardCreateArgs";
 import type { CardDetail } from "./CardDetail";
-import type { CardIdArgs } from "./CardIdArgs";
-import type { CardMoveArgs } from "./CardMoveArgs";
+import type { CardId } from "./CardId";
+import type { CardMoveInput } from "./CardMoveInput";
 import type { CardPosts } from "./CardPosts";
 import type { CardPublishArgs } from "./CardPublishArgs";
 import type { CardSummary } from "./CardSummary";
@@ -39,11 +38,11 @@ import type { GrantRevokeArgs } from "./GrantRevokeArgs";
 import type { KeySetArgs } from "./KeySetArgs";
 import type { KnowledgeAddArgs } from "./KnowledgeAddArgs";
 import type { KnowledgeAdded } from "./KnowledgeAdded";
+import type { KnowledgeItemInput } from "./KnowledgeItemInput";
 import type { KnowledgeList } from "./KnowledgeList";
 import type { KnowledgeListArgs } from "./KnowledgeListArgs";
 import type { KnowledgeMatch } from "./KnowledgeMatch";
-import type { KnowledgeRemoveArgs } from "./KnowledgeRemoveArgs";
-import type { KnowledgeSearchArgs } from "./KnowledgeSearchArgs";
+import type { KnowledgeSearchInput } from "./KnowledgeSearchInput";
 import type { MediaLibraryArgs } from "./MediaLibraryArgs";
 import type { MediaSummary } from "./MediaSummary";
 import type { MediaUploadArgs } from "./MediaUploadArgs";
@@ -63,6 +62,7 @@ import type { ProjectImportArgs } from "./ProjectImportArgs";
 import type { PublishResult } from "./PublishResult";
 import type { SectionDraft } from "./SectionDraft";
 import type { SectionHistory } from "./SectionHistory";
+import type { SectionKeyInput } from "./SectionKeyInput";
 import type { Space } from "./Space";
 import type { SpaceArchiveArgs } from "./SpaceArchiveArgs";
 import type { SpaceCreateArgs } from "./SpaceCreateArgs";
@@ -134,9 +134,9 @@ export interface CoreCommands {
   stage_delete: { args: StageDeleteArgs; result: StageDeleted };
   /** at the end of the stage; never sent twice blindly: when its answer is lost (no answer, a 5xx, an unreadable body) a read of the stage shows whether it landed (then the card is returned) */
   card_create: { args: CardCreateArgs; result: CardSummary };
-  /** `PATCH /cards/{id}` with `stage` and `beforeCardId`; without `beforeCardId` the card goes to the end of the stage */
-  card_move: { args: CardMoveArgs; result: CardSummary };
-  card_get: { args: CardIdArgs; result: CardDetail };
+  /** `PATCH /cards/{id}` with `stage` and `beforeCardId` (not itself: validation); without `beforeCardId` the card goes to the end of the stage */
+  card_move: { args: CardMoveInput; result: CardSummary };
+  card_get: { args: CardId; result: CardDetail };
   /** `posts`/`assets` are whole lists, checked locally first against the spec's 400 rules (validation naming the field); notes need `expectedRevision` (a 409 is `notesConflict` with their notes and revision); answers the card read back */
   card_update: { args: CardUpdateArgs; result: CardDetail };
   /** `archived: false` restores */
@@ -196,21 +196,21 @@ export interface CoreCommands {
   /** the unsaved changes kept for the kit (selected profile) */
   brand_kit_drafts: { args: BrandKitIdArgs; result: Array<SectionDraft> };
   /** drops one draft on purpose ("take theirs"); `notFound` when there is none */
-  brand_kit_draft_discard: { args: BrandKitSectionKeyArgs; result: Array<SectionDraft> };
+  brand_kit_draft_discard: { args: SectionKeyInput; result: Array<SectionDraft> };
   /** name and tab required (validation naming `name` / `tab`, `tab` with `validValues`) before sending; `width` defaults to `full`; `role` is refused (an added section has none); lands at the end of its tab */
   brand_kit_section_add: { args: BrandKitSectionAddArgs; result: BrandKitSection };
   /** `POST /archive { assetType: "brand_kit_section", id, archived }`; the id is found by key: among the live sections (archiving) or the archived ones the service lists (restoring, wherever they were archived; a service that does not list them: this computer's record). `notFound` when there is no such section. A restored section keeps its versions */
   brand_kit_section_archive: { args: BrandKitSectionArchiveArgs; result: ArchiveResult };
   /** a history read filtered by the key (`keys=<key>&history=true`); `earlier` newest first, each `{ version, body, bodySource, createdAt }`; `notFound` for no live section */
-  brand_kit_history: { args: BrandKitSectionKeyArgs; result: SectionHistory };
+  brand_kit_history: { args: SectionKeyInput; result: SectionHistory };
   /** `revertTo: version` with `expectedVersion`: lands as a new version, so a revert can itself be reverted; stale → `conflict` as above (no draft: there is no text to keep); an unknown version is the service's 400 */
   brand_kit_revert: { args: BrandKitRevertArgs; result: BrandKitSection };
   /** `limit` 1–100 (default 50; validation `limit`) */
   knowledge_list: { args: KnowledgeListArgs; result: KnowledgeList };
   /** `query` required (validation `query`); `limit` 1–50 (default 8) */
-  knowledge_search: { args: KnowledgeSearchArgs; result: Array<KnowledgeMatch> };
+  knowledge_search: { args: KnowledgeSearchInput; result: Array<KnowledgeMatch> };
   /** exactly one source (validation `source`). `fileData`: base64 (a `data:` prefix is accepted) of a small document or image, `sourceType: file` with `fileExt` (or from `fileName`); refused before sending (validation `fileData`, the message says to add it by hosted URL, `fileUrl`) when it decodes to more than 4 MB (`KNOWLEDGE_MAX_FILE_BYTES`, the sandbox's `knowledge_max_file_bytes`) or is video or audio (by extension or `mimeType`). `fileUrl`: a hosted http(s) file (large files, video, audio). `url`: a web page (`youtube` when the host is YouTube). `fileName`/`mimeType` are local hints, not sent. **Plan cap**: `limitReached` (status 402) “This kit is at its plan's cap for knowledge (N of M items): nothing was added. Remove an item you no longer need, or upgrade the plan, then add this again.” */
   knowledge_add: { args: KnowledgeAddArgs; result: KnowledgeAdded };
   /** `notFound` when gone */
-  knowledge_remove: { args: KnowledgeRemoveArgs; result: Deleted };
+  knowledge_remove: { args: KnowledgeItemInput; result: Deleted };
 }

@@ -45,7 +45,7 @@ function setup(core: FakeCore = fakeCore()) {
     : { space: { id: "s2", name: "Podcast" }, stages: [stage("p1", "Booked", 1)], cards: [], total: 0 };
   // The core answers the moved card read back (here: its title from the id, as the fixtures name them).
   const names: Record<string, string> = { c1: "First idea", c2: "", c3: "Second idea", c4: "Third idea" };
-  core.answers.card_move = (a) => card(String(a?.cardId), names[String(a?.cardId)] ?? "moved", String(a?.stageId), 99);
+  core.answers.card_move = (a) => card(String(a?.cardId), names[String(a?.cardId)] ?? "moved", String(a?.stage), 99);
   core.answers.card_archive = (a) => ({ archived: a?.archived });
   return core;
 }
@@ -100,7 +100,7 @@ it("keyboard: Alt+ArrowDown moves a card, sends card_move, announces, keeps focu
   expect(titles(ideas)).toEqual(["Second idea", "First idea", "Third idea"]);
   await waitFor(() => expect(core.called("card_move")).toHaveLength(1));
   // With the card as the board had it (its title; its updatedAt when it has one): a move kept offline meets a change made elsewhere.
-  expect(core.called("card_move")[0].args).toEqual({ cardId: "c1", stageId: "a", beforeCardId: "c4", title: "First idea" });
+  expect(core.called("card_move")[0].args).toEqual({ cardId: "c1", stage: "a", beforeCardId: "c4", title: "First idea" });
   expect(screen.getByTestId("board-status")).toHaveTextContent("Card “First idea” moved to Ideas, 2 of 3");
   await waitFor(() => expect(within(screen.getByTestId("card-c1")).getByRole("button", { name: "First idea" })).toHaveFocus());
 
@@ -115,14 +115,14 @@ it("keyboard: Alt+ArrowDown moves a card, sends card_move, announces, keeps focu
   const review = screen.getByRole("region", { name: "Review stage" });
   expect(titles(review)).toEqual(["Untitled card", "First idea"]);
   await waitFor(() => expect(core.called("card_move")).toHaveLength(2));
-  expect(core.called("card_move")[1].args).toMatchObject({ cardId: "c1", stageId: "b" });
+  expect(core.called("card_move")[1].args).toMatchObject({ cardId: "c1", stage: "b" });
   expect(screen.getByTestId("board-status")).toHaveTextContent("Card “First idea” moved to Review, 2 of 2");
   await waitFor(() => expect(screen.getByRole("button", { name: "Move First idea" })).toHaveFocus());
 
   // Alt+ArrowRight keeps the index in the next stage (Done is empty: its end).
   await user.keyboard("{Alt>}{ArrowRight}{/Alt}");
   expect(titles(screen.getByRole("region", { name: "Done stage" }))).toEqual(["First idea"]);
-  await waitFor(() => expect(core.called("card_move")[2]?.args).toMatchObject({ cardId: "c1", stageId: "c" }));
+  await waitFor(() => expect(core.called("card_move")[2]?.args).toMatchObject({ cardId: "c1", stage: "c" }));
 });
 
 it("a refused move puts the card back and says why", async () => {
@@ -193,7 +193,7 @@ it("undo of a move: the Undo button and Ctrl+Z send the card back", async () => 
   await user.click(screen.getByRole("button", { name: "Undo" }));
   expect(titles(ideas)).toEqual(["First idea", "Second idea", "Third idea"]);
   await waitFor(() => expect(core.called("card_move")).toHaveLength(2));
-  expect(core.called("card_move")[1].args).toMatchObject({ cardId: "c1", stageId: "a", beforeCardId: "c3" });
+  expect(core.called("card_move")[1].args).toMatchObject({ cardId: "c1", stage: "a", beforeCardId: "c3" });
   expect(screen.queryByRole("button", { name: "Undo" })).toBeNull();
 
   within(screen.getByTestId("card-c4")).getByRole("button", { name: "Third idea" }).focus();
@@ -201,7 +201,7 @@ it("undo of a move: the Undo button and Ctrl+Z send the card back", async () => 
   expect(titles(ideas)).toEqual(["Third idea", "First idea", "Second idea"]);
   await user.keyboard("{Control>}z{/Control}");
   expect(titles(ideas)).toEqual(["First idea", "Second idea", "Third idea"]);
-  await waitFor(() => expect(core.called("card_move")[3]?.args).toMatchObject({ cardId: "c4", stageId: "a" }));
+  await waitFor(() => expect(core.called("card_move")[3]?.args).toMatchObject({ cardId: "c4", stage: "a" }));
 });
 
 it("archiving a card asks first, removes it, and can be undone", async () => {

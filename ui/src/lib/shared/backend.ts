@@ -2,7 +2,7 @@
 // (development, Playwright) it uses web-shell's `POST /ipc/<command>` with the per-run token. Every
 // failure becomes a thrown `IpcError` ({code, message, ...}), so screens handle one shape.
 import type {
-  BoardLoadArgs, CardArchiveArgs, CardCreateArgs, CardMoveArgs, CardUpdateArgs, CoreCommands, IpcError, StageCreateArgs, StudioQuote,
+  BoardLoadArgs, CardArchiveArgs, CardCreateArgs, CardUpdateArgs, CoreCommands, IpcError, StageCreateArgs, StudioQuote,
   StageDeleteArgs, StageUpdateArgs, UpdateCard,
 } from "../bindings";
 import type {
@@ -10,8 +10,8 @@ import type {
 } from "../bindings";
 import type { DraftsResolveArgs } from "../bindings";
 import type {
-  BrandKitRevertArgs, BrandKitSaveArgs, BrandKitSectionAddArgs, BrandKitSectionArchiveArgs, BrandKitSectionKeyArgs,
-  BrandKitSectionsArgs, KnowledgeAddArgs, KnowledgeListArgs, KnowledgeRemoveArgs, KnowledgeSearchArgs, SectionEdit,
+  BrandKitRevertArgs, BrandKitSaveArgs, BrandKitSectionAddArgs, BrandKitSectionArchiveArgs,
+  BrandKitSectionsArgs, KnowledgeAddArgs, KnowledgeListArgs, SectionEdit,
 } from "../bindings";
 import type {
   CardAttachOutputArgs, ContentType, MediaLibraryArgs, ModelsListArgs, StudioEvent, StudioForm, StudioGenerateArgs,
@@ -171,7 +171,7 @@ export const api = {
   /** `base`: the card as the board had it (its `updatedAt` and title), so a move kept offline meets a change made elsewhere. */
   cardMove: (cardId: string, stageId: string, beforeCardId?: string, base?: { updatedAt?: string | null; title?: string }) =>
     run("card_move", {
-      cardId, stageId, ...(beforeCardId ? { beforeCardId } : {}),
+      cardId, stage: stageId, ...(beforeCardId ? { beforeCardId } : {}),
       ...(base?.updatedAt ? { baseUpdatedAt: base.updatedAt } : {}), ...(base?.title !== undefined ? { title: base.title } : {}),
     }),
   cardGet: (cardId: string) => run("card_get", { cardId }),

@@ -30,9 +30,11 @@ use serde::Serialize;
 use std::time::{Duration, Instant};
 
 /// A video with sound (`audioEnabled: true`) costs half as much again.
+mod generation;
 mod plan;
 pub(crate) mod reply;
 mod seed;
+use generation::*;
 use plan::*;
 use reply::*;
 pub use seed::*;

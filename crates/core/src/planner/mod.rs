@@ -9,10 +9,11 @@
 //! (`local-…`, `outbox::is_local`), which later writes may name (a card moved into the new stage).
 use api_client::CardEdit;
 use api_types::{
-    ArchiveRequest, ArchiveResult, CardDetail, CardQuery, CardSummary, ConnectedAccount, CreateCard, CreateSpace,
-    CreateStage, DeleteStage, ResolvedSpace, Space, Stage, StageDeleted, StageUpdated, Tag, UpdateCard, UpdateSpace,
+    ArchiveRequest, ArchiveResult, CardDetail, CardSummary, ConnectedAccount, CreateCard, CreateSpace,
+    CreateStage, DeleteStage, Space, Stage, StageDeleted, StageUpdated, Tag, UpdateCard, UpdateSpace,
     UpdateStage,
 };
+use contentdesk_ops::planner::{CardId, CardMoveInput};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -20,54 +21,8 @@ use crate::outbox::{self, WithOutbox};
 use crate::error::{IpcCode, IpcError, IpcResult};
 use crate::session::Session;
 
-/// Cards asked for per `GET /cards` page (the service's maximum).
-const PAGE: u32 = 100;
-/// Cards per stage in a first-page board: four screens of a column at 860 px (five tiles show), the rest
-/// follows behind. 40 before: half the reply's bytes and the tiles' first render cost less (issue 16's cold load).
-const FIRST_PAGE: u32 = 20;
-/// A board holds at most this many cards (50 pages); past it the UI says so and asks for a filter.
-pub const BOARD_MAX_CARDS: usize = 5_000;
-
-/// A space's board: its stages in board order and its cards, ordered by stage then `boardOrder`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct Board {
-    pub space: ResolvedSpace,
-    pub stages: Vec<Stage>,
-    pub cards: Vec<CardSummary>,
-    /// Cards matching the filters on the service; more than `cards.len()` only past `BOARD_MAX_CARDS`
-    /// or for a first-page board.
-    pub total: i64,
-    /// Cards matching the filters per stage id (what each column's count says).
-    pub stage_totals: std::collections::BTreeMap<String, i64>,
-    /// `false`: a first-page board (each stage's first page only); load again without `firstPage` for
-    /// the rest.
-    pub complete: bool,
-}
-
-#[derive(Debug, Clone, Default, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct BoardLoadArgs {
-    pub space_id: String,
-    /// `true`: the archived cards only.
-    #[serde(default)]
-    #[ts(optional)]
-    pub archived: Option<bool>,
-    #[serde(default)]
-    #[ts(optional)]
-    pub search: Option<String>,
-    #[serde(default)]
-    #[ts(optional)]
-    pub platform: Option<String>,
-    #[serde(default)]
-    #[ts(optional)]
-    pub tag: Option<String>,
-    /// `true`: only each stage's first page, asked for all stages at once (the board shows at once;
-    /// the UI then loads the whole board behind it).
-    #[serde(default)]
-    #[ts(optional)]
-    pub first_page: Option<bool>,
-}
+mod board;
+pub use board::*;
 
 #[derive(Debug, Clone, Deserialize, Serialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -142,32 +97,6 @@ pub struct CardCreateArgs {
 
 #[derive(Debug, Clone, Deserialize, Serialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct CardMoveArgs {
-    pub card_id: String,
-    pub stage_id: String,
-    /// The card it goes before; absent = the end of the stage.
-    #[serde(default)]
-    #[ts(optional)]
-    pub before_card_id: Option<String>,
-    /// The card's `updatedAt` as the board had it: kept offline, the move is a conflict when the card
-    /// changed elsewhere meanwhile (absent: what the core last read of it).
-    #[serde(default)]
-    #[ts(optional)]
-    pub base_updated_at: Option<String>,
-    /// The card's title as the board had it (what the list of kept changes calls it).
-    #[serde(default)]
-    #[ts(optional)]
-    pub title: Option<String>,
-}
-
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct CardIdArgs {
-    pub card_id: String,
-}
-
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CardUpdateArgs {
     pub card_id: String,
     pub update: UpdateCard,
@@ -204,118 +133,6 @@ fn non_empty(v: Option<String>) -> Option<String> {
     v.map(|s| s.trim().to_string()).filter(|s| !s.is_empty())
 }
 
-pub async fn board_load(session: &impl WithOutbox, args: BoardLoadArgs) -> IpcResult<Board> {
-    let client = session.client().await?;
-    let stage_list = client.stages().list(Some(&args.space_id)).await?;
-    outbox::saw_stages(session, &stage_list.stages);
-    let mut stages = stage_list.stages;
-    stages.sort_by(|a, b| a.sort_order.total_cmp(&b.sort_order));
-    let query = board_query(&args.space_id, args.archived, &args.search, &args.platform, &args.tag);
-    let (mut cards, total, complete): (Vec<CardSummary>, Totals, bool) = if args.first_page == Some(true) {
-        first_pages(&client, &stages, &query).await?
-    } else {
-        let (cards, total) = all_pages(&client, query, BOARD_MAX_CARDS).await?;
-        (cards, Totals::All(total), true)
-    };
-    live_unless_archived(&mut cards, args.archived);
-    let rank: std::collections::HashMap<&str, usize> =
-        stages.iter().enumerate().map(|(i, s)| (s.id.as_str(), i)).collect();
-    let stage_rank = |c: &CardSummary| c.stage_id.as_deref().and_then(|s| rank.get(s)).copied().unwrap_or(usize::MAX);
-    cards.sort_by(|a, b| {
-        stage_rank(a)
-            .cmp(&stage_rank(b))
-            .then(a.board_order.unwrap_or(f64::MAX).total_cmp(&b.board_order.unwrap_or(f64::MAX)))
-    });
-    let stage_totals = match &total {
-        Totals::PerStage(t) => t.clone(),
-        Totals::All(_) => {
-            let mut t: std::collections::BTreeMap<String, i64> = stages.iter().map(|s| (s.id.clone(), 0)).collect();
-            for c in &cards {
-                if let Some(s) = &c.stage_id {
-                    *t.entry(s.clone()).or_default() += 1;
-                }
-            }
-            t
-        }
-    };
-    let total = match total {
-        Totals::PerStage(t) => t.values().sum(),
-        Totals::All(n) => n,
-    };
-    Ok(Board { space: stage_list.space, stages, cards, total, stage_totals, complete })
-}
-
-enum Totals {
-    All(i64),
-    PerStage(std::collections::BTreeMap<String, i64>),
-}
-
-/// The `GET /cards` query of a space's board with the board's filters (blank ones left out), from its
-/// first page: `board_load`'s, and the calendar's (`calendar_window`, filtered like the board).
-pub(crate) fn board_query(
-    space_id: &str,
-    archived: Option<bool>,
-    search: &Option<String>,
-    platform: &Option<String>,
-    tag: &Option<String>,
-) -> CardQuery {
-    CardQuery {
-        space_id: Some(space_id.to_string()),
-        archived: archived.filter(|a| *a),
-        platform: non_empty(platform.clone()),
-        tag: non_empty(tag.clone()),
-        search: non_empty(search.clone()),
-        limit: Some(PAGE),
-        offset: Some(0),
-        ..Default::default()
-    }
-}
-
-/// The service lists archived cards with the live ones only when asked for them alone.
-pub(crate) fn live_unless_archived(cards: &mut Vec<CardSummary>, archived: Option<bool>) {
-    if archived != Some(true) {
-        cards.retain(|c| !c.is_archived);
-    }
-}
-
-/// Every page of `query`, one after another (the service's order is the board's), until the last page
-/// or `max` cards; with the service's total.
-pub(crate) async fn all_pages(client: &api_client::Client, mut query: CardQuery, max: usize) -> IpcResult<(Vec<CardSummary>, i64)> {
-    let mut cards: Vec<CardSummary> = Vec::new();
-    loop {
-        let page = client.cards().list(&query).await?;
-        let got = page.cards.len();
-        cards.extend(page.cards);
-        if !page.has_more || got == 0 || cards.len() >= max {
-            return Ok((cards, page.total));
-        }
-        query.offset = Some(cards.len() as u32);
-    }
-}
-
-/// Each stage's first page, all asked for at once.
-async fn first_pages(
-    client: &api_client::Client,
-    stages: &[Stage],
-    query: &CardQuery,
-) -> IpcResult<(Vec<CardSummary>, Totals, bool)> {
-    let mut set = tokio::task::JoinSet::new();
-    for stage in stages {
-        let client = client.clone();
-        let query = CardQuery { stage: Some(stage.id.clone()), limit: Some(FIRST_PAGE), ..query.clone() };
-        let id = stage.id.clone();
-        set.spawn(async move { (id, client.cards().list(&query).await) });
-    }
-    let (mut cards, mut totals, mut complete) = (Vec::new(), std::collections::BTreeMap::new(), true);
-    while let Some(joined) = set.join_next().await {
-        let (id, page) = joined.map_err(|e| IpcError::internal(format!("a board page failed: {e}")))?;
-        let page = page?;
-        complete &= !page.has_more;
-        totals.insert(id, page.total);
-        cards.extend(page.cards);
-    }
-    Ok((cards, Totals::PerStage(totals), complete))
-}
 
 pub async fn space_create(session: &impl WithOutbox, args: SpaceCreateArgs) -> IpcResult<Space> {
     let name = check_text("name", "space", &args.name, 120)?;
@@ -564,12 +381,12 @@ pub async fn card_create(session: &impl Session, args: CardCreateArgs) -> IpcRes
 
 pub(crate) use crate::outbox::answer_lost;
 
-pub async fn card_move(session: &impl WithOutbox, args: CardMoveArgs) -> IpcResult<CardSummary> {
-    if args.before_card_id.as_deref() == Some(args.card_id.as_str()) {
-        return Err(IpcError::validation("beforeCardId", "A card cannot be placed before itself."));
-    }
-    let into_local = outbox::is_local(&args.stage_id);
-    let update = UpdateCard { stage: Some(args.stage_id), before_card_id: args.before_card_id, ..Default::default() };
+/// The move's input and its rules are the catalogue's (`cdesk card move`, `move_card`): one type, one
+/// [`CardMoveInput::check`].
+pub async fn card_move(session: &impl WithOutbox, args: CardMoveInput) -> IpcResult<CardSummary> {
+    args.check()?;
+    let into_local = outbox::is_local(&args.stage);
+    let update = UpdateCard { stage: Some(args.stage), before_card_id: args.before_card_id, ..Default::default() };
     let base = args.base_updated_at;
     if let Some(title) = args.title {
         outbox::saw_board_card(session, &args.card_id, base.clone(), title);
@@ -600,7 +417,7 @@ fn kept_if_offline(session: &impl WithOutbox, card_id: &str, update: &UpdateCard
     }
 }
 
-pub async fn card_get(session: &impl WithOutbox, args: CardIdArgs) -> IpcResult<CardDetail> {
+pub async fn card_get(session: &impl WithOutbox, args: CardId) -> IpcResult<CardDetail> {
     let card = session.client().await?.cards().get(&args.card_id).await?;
     outbox::saw_card(session, &card);
     Ok(card)
