@@ -1,7 +1,7 @@
-import { expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   appendLibrary, buildForm, checkReference, defaultModel, emptyValues, fieldOf, formProblem, galleryItems, libraryLabel, mergeJob,
-  mergeNewer, modelOptionLabel, modelsFor, prependLibrary, progressHint, type Values,
+  madeAtLabel, mergeNewer, modelOptionLabel, modelsFor, prependLibrary, progressHint, type Values,
 } from "./studioRules";
 import { MODELS, UUID_A, UUID_B, job, media, mediaId } from "./testStudio";
 
@@ -143,4 +143,13 @@ it("library entries follow the local renders, once each, finished ones only; pag
   expect(prependLibrary([b, c], [a, b])).toEqual({ list: [a, b, c], added: 1, replaced: false });
   expect(prependLibrary([c], [a, b])).toEqual({ list: [a, b], added: 0, replaced: true });
   expect(prependLibrary([], [a, d])).toEqual({ list: [a, d], added: 2, replaced: false });
+});
+
+describe("when an output was made", () => {
+  it("today: the time; another day: the date and time; unknown: nothing", () => {
+    const now = new Date(2026, 10, 27, 15, 0).getTime();
+    expect(madeAtLabel(new Date(2026, 10, 27, 10, 30).getTime(), now)).toMatch(/^today, .*10.30/);
+    expect(madeAtLabel(new Date(2026, 10, 2, 9, 5).getTime(), now)).toMatch(/2026/);
+    expect(madeAtLabel(null, now)).toBe("");
+  });
 });

@@ -364,6 +364,18 @@ export interface GalleryItem {
   title: string;
   /** This app's render queue, or the account's library (made anywhere). */
   from: "local" | "library";
+  /** When it was made (epoch ms): the tile says it beside the prompt. Null when the service did not say. */
+  at: number | null;
+}
+
+/** When an output was made, as its tile says it: the time alone today, else the date and time (locale's own). */
+export function madeAtLabel(at: number | null, now = Date.now()): string {
+  if (at === null || !Number.isFinite(at)) return "";
+  const d = new Date(at), today = new Date(now);
+  const sameDay = d.toDateString() === today.toDateString();
+  return sameDay
+    ? `today, ${d.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" })}`
+    : d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 }
 
 function kindFrom(type: string, url: string): OutputKind {
@@ -379,7 +391,7 @@ function jobItems(job: StudioJob): GalleryItem[] {
   const title = job.form.prompt ?? job.form.text ?? "";
   return job.outputUrls.map((url, i) => ({
     token: outputToken(job.outputId, i + 1), outputId: job.outputId, url, kind: kindFrom(job.contentType, url), index: i + 1,
-    of: job.outputUrls.length, label, title, from: "local" as const,
+    of: job.outputUrls.length, label, title, from: "local" as const, at: job.completedAt ?? job.createdAt,
   }));
 }
 
@@ -402,6 +414,7 @@ export function libraryItem(m: MediaSummary): GalleryItem | null {
   return {
     token: mediaToken(m), outputId: m.id, url: m.url, kind: kindFrom(m.type, m.url), index: m.variant + 1,
     of: Math.max(1, m.generationSize ?? 1), label: libraryLabel(m), title: m.prompt ?? m.fileName ?? "", from: "library",
+    at: m.createdAt ? Date.parse(m.createdAt) || null : null,
   };
 }
 
