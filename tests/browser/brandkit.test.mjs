@@ -325,6 +325,10 @@ test("a remote image in a body: no request leaves until the user allows its host
     assert.equal(await card("audience").getByTestId("images-blocked").count(), 0);
   } finally {
     page.off("request", log);
+    // The text shows by default: a body still pointing at the stopped server would be fetched (and
+    // refused) on the next reload, so the section gets plain text back first.
+    const s = await section("audience");
+    await ipc("brand_kit_save", { brandKitId: kitId, sections: [{ key: "audience", body: "## Audience\n\nPeople who love a good mug.", expectedVersion: s.version }] });
     await new Promise((r) => tracker.close(r));
   }
 });

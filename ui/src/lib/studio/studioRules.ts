@@ -487,6 +487,30 @@ export function progressHint(job: StudioJob, now: number): string {
   return "";
 }
 
+/** Where a render under way is, as the queue shows it: its stage, a line of detail, and how far along it is
+ *  (0..1) when this model's render time was learned (this computer's renders, else the library's). */
+export interface Stage { name: "Waiting to send" | "Queued" | "Rendering"; detail: string; fraction: number | null }
+
+/** How far the bar goes before the render is done: never full while it is not. */
+const BAR_CAP = 0.95;
+
+export function stageOf(job: StudioJob, now: number): Stage | null {
+  if (!isActive(job)) return null;
+  const elapsed = Math.max(0, now - job.createdAt);
+  // `submitting`: the request is out (the service renders while it holds it, up to its smart-wait) or,
+  // with an error, waiting to go out again; `processing`: the service said it is rendering.
+  const name = job.status === "submitting" ? (job.error ? "Waiting to send" : "Queued") : "Rendering";
+  const expected = job.expectedMs ?? null;
+  if (!expected || expected <= 0) {
+    return { name, detail: `${seconds(elapsed)} so far · no estimate yet for this model`, fraction: null };
+  }
+  const left = expected - elapsed;
+  const detail = left > 1000
+    ? `about ${seconds(left)} left of ~${seconds(expected)}`
+    : `taking longer than usual (~${seconds(expected)})`;
+  return { name, detail, fraction: Math.min(BAR_CAP, elapsed / expected) };
+}
+
 export const STATUS_LABEL: Record<StudioJob["status"], string> = {
   submitting: "Sending", processing: "Rendering", completed: "Done", failed: "Failed", cancelled: "Stopped waiting",
   abandoned: "Dropped by the service",
