@@ -104,6 +104,12 @@ it("'Attach to card…' picks a space and a card by search, and attaches the out
   expect(core.called("card_attach_output")[0].args).toEqual({ cardId: "c2", token: `${UUID_A}-1` });
   await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
   expect(screen.getByTestId("gallery-notice")).toHaveTextContent("Attached to “Behind the scenes”.");
+  // An image is offered as the card's cover: set by its output token (the tile shows the card's cover).
+  expect(core.called("card_update")).toHaveLength(0);
+  await user.click(screen.getByRole("button", { name: "Make it the cover of “Behind the scenes”" }));
+  await waitFor(() => expect(core.called("card_update").map((c) => c.args)).toEqual([{ cardId: "c2", update: { coverOutputId: `${UUID_A}-1` } }]));
+  expect(screen.getByTestId("gallery-notice")).toHaveTextContent("“Behind the scenes” now shows it as its cover.");
+  expect(screen.queryByTestId("cover-offer")).toBeNull();
 
   // Another space's cards.
   await user.click(screen.getByRole("button", { name: "Attach to card…" }));
