@@ -206,6 +206,29 @@ test("image → start frame of a video → through the queue → attached to a c
   const read = await ipc("card_get", { cardId: card.id });
   const ids = read.assets.map((a) => a.outputId);
   assert.ok(ids.some((o) => o === videoToken || o === videoId), `the card's assets hold the video: ${JSON.stringify(ids)}`);
+  // A video is not offered as a cover.
+  assert.equal(await page.getByTestId("cover-offer").count(), 0);
+
+  // The image attached too is offered as the card's cover; taken, the board's tile shows it.
+  await imageTile.getByRole("button", { name: "Attach to card…" }).click();
+  const picker = page.getByRole("dialog", { name: "Attach to a card" });
+  await picker.getByLabel("Space").selectOption(space.id);
+  await picker.getByLabel("Search cards").fill("Studio journey");
+  await picker.getByTestId(`pick-card-${card.id}`).click();
+  await picker.waitFor({ state: "detached" });
+  await page.getByRole("button", { name: "Make it the cover of “Studio journey card”" }).click();
+  await page.getByTestId("gallery-notice").filter({ hasText: "now shows it as its cover" }).waitFor();
+  const covered = await ipc("card_get", { cardId: card.id });
+  const imageUrl = await imageTile.locator("img").getAttribute("src");
+  assert.equal(covered.coverUrl, imageUrl, "the card's cover is the image");
+  await page.getByRole("link", { name: "Planner" }).click();
+  await page.getByTestId("view-board").click();
+  await page.getByRole("tab", { name: new RegExp(space.name) }).first().click();
+  const tile = page.locator(`[data-card-id="${card.id}"]`);
+  await tile.waitFor();
+  assert.equal(await tile.locator("img.cover").getAttribute("src"), imageUrl, "the board's tile shows the cover");
+  await page.getByRole("link", { name: "Studio" }).click();
+  await page.getByRole("heading", { level: 1, name: "Studio" }).waitFor();
 });
 
 test("upscale an image of the gallery: its picture on the chip, priced per factor, the result in the gallery", async () => {
