@@ -85,8 +85,14 @@ test("the page shows full and half cards, two half cards sharing a row", async (
   assert.ok(b.x > a.x + a.width - 1, "side by side");
   const full = await card(widths.find(([, w]) => w === "full")[0]).boundingBox();
   assert.ok(full.width > a.width * 1.8, "a full card spans the row");
-  // Nothing but the summary was read to build the page.
-  assert.ok(!replies.some((r) => r.url === "/ipc/brand_kit_sections"), "no bodies read for the page");
+  // The text shows by default: the summary, then one read of every body shown.
+  const reads = replies.filter((r) => r.url === "/ipc/brand_kit_sections");
+  assert.equal(reads.length, 1, "one read of the bodies");
+  await card("about").getByTestId("markdown").waitFor();
+  assert.equal(await card("about").getByRole("button", { name: /^Text of/ }).getAttribute("aria-expanded"), "true");
+  // No key on screen: roles and tabs by their names.
+  const text = await page.locator("main").innerText();
+  assert.doesNotMatch(text, /\b(content_strategy|voice_and_tone|writing_style|speaking_style|design_guidelines)\b/, "no key on screen");
   await page.screenshot({ path: path.join(ARTIFACTS, "brandkit-page.png"), fullPage: true });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.equal(overflow, 0, "nothing wider than the window");
@@ -104,6 +110,8 @@ test("edit a section in place and save: only that section is written, on the ver
   const text = "## Who we are\nA ceramics studio in Leeds, edited in the browser journey.\n\n## What we make\n- Mugs\n- Bowls";
   await typeInEditor(card("about"), text);
   assert.equal(await page.getByTestId("save-all").innerText(), "Save changes (1)");
+  // The live preview follows the text as it is typed.
+  await card("about").getByRole("region", { name: "Preview" }).getByRole("heading", { name: "What we make" }).waitFor();
   await card("about").getByRole("button", { name: "Save", exact: true }).click();
   await card("about").getByText(`Version ${before.version + 1}`).waitFor();
   const after = await bodyOf("about");
@@ -116,16 +124,53 @@ test("edit a section in place and save: only that section is written, on the ver
   await card("about").getByRole("button", { name: "Edit" }).waitFor();
 });
 
-test("toggle a card's width: saved at once, and the grid follows", async () => {
-  const toggle = card("about").getByTestId("width-toggle");
+test("a card's width is a choice of Full or Half: saved at once, and the grid follows", async () => {
+  const group = card("about").getByRole("radiogroup", { name: /^Width of/ });
   const was = await card("about").getAttribute("data-width");
-  await toggle.click();
+  const label = (w) => (w === "full" ? "Full" : "Half");
+  assert.equal(await group.getByRole("radio", { name: label(was) }).isChecked(), true, "the current width is the checked one");
   const now = was === "full" ? "half" : "full";
+  await group.getByRole("radio", { name: label(now) }).check();
   await page.waitForFunction((w) => document.querySelector('[data-testid="section-about"]')?.getAttribute("data-width") === w, now);
   assert.equal((await section("about")).width, now);
-  await toggle.click();
+  // By keyboard: the arrow keys move between the two choices.
+  await group.getByRole("radio", { name: label(now) }).focus();
+  await page.keyboard.press(now === "full" ? "ArrowRight" : "ArrowLeft");
   await page.waitForFunction((w) => document.querySelector('[data-testid="section-about"]')?.getAttribute("data-width") === w, was);
   assert.equal((await section("about")).width, was);
+});
+
+test("a half card being edited takes the whole row: editor and live preview side by side, Save in view", async () => {
+  for (const size of [{ width: 1280, height: 800 }, { width: 960, height: 600 }]) {
+    await page.setViewportSize(size);
+    const key = "audience";
+    assert.equal(await card(key).getAttribute("data-width"), "half");
+    await card(key).getByRole("button", { name: "Edit" }).click();
+    const editor = card(key).getByTestId("section-editor");
+    await editor.locator(".cm-content").waitFor();
+    const grid = await page.getByTestId("section-grid").boundingBox();
+    const box = await card(key).boundingBox();
+    assert.ok(box.width > grid.width - 2, `${size.width}: the card spans the row (${box.width} of ${grid.width})`);
+    const preview = card(key).getByRole("region", { name: "Preview" });
+    const [e, p] = [await editor.boundingBox(), await preview.boundingBox()];
+    assert.ok(p.x > e.x + e.width - 1 && Math.abs(p.y - e.y) < 4, `${size.width}: the preview beside the editor`);
+    await typeInEditor(card(key), "## Who buys\nPeople who **love** a good mug.\n\n".repeat(12));
+    await preview.getByText("love").first().waitFor();
+    // However long the text, Save stays in view while the editor is.
+    await editor.locator(".cm-content").click();
+    const save = card(key).getByRole("button", { name: "Save", exact: true });
+    const sb = await save.boundingBox();
+    assert.ok(sb.y + sb.height <= size.height, `${size.width}: Save in view (bottom ${sb.y + sb.height})`);
+    for (const theme of ["light", "dark"]) {
+      await page.emulateMedia({ colorScheme: theme });
+      await page.screenshot({ path: path.join(ARTIFACTS, `brandkit-editing-${size.width}x${size.height}-${theme}.png`) });
+    }
+    await page.emulateMedia({ colorScheme: "light" });
+    await card(key).getByRole("button", { name: "Cancel" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Discard changes" }).click();
+    await card(key).getByRole("button", { name: "Edit" }).waitFor();
+  }
+  await page.setViewportSize({ width: 1360, height: 900 });
 });
 
 test("add a section: name and tab required; it lands in its tab", async () => {
@@ -157,7 +202,23 @@ test("revert from history: the old text comes back as a new version, and the rev
   await dialog.getByRole("option", { name: new RegExp(`^Version ${previous}\\b`) }).click();
   await dialog.getByRole("button", { name: "Compare with current" }).click();
   await dialog.getByTestId("history-diff").locator(".cm-mergeView").waitFor();
-  await page.screenshot({ path: path.join(ARTIFACTS, "brandkit-history.png") });
+  // The version this app saved (the edit above) says so; the service's own starter text does not.
+  const label = (v) => dialog.getByRole("option", { name: new RegExp(`^Version ${v}\\b`) }).innerText();
+  assert.match(await label(start.version), /edited in Content Desk/);
+  assert.doesNotMatch(await label(1), /Content Desk/);
+  // The comparison is highlighted: removed text marked on the left, added on the right, and counted.
+  const marks = await dialog.getByTestId("history-diff").evaluate((root) => {
+    const bg = (sel) => [...root.querySelectorAll(sel)].map((e) => getComputedStyle(e).backgroundColor);
+    return { removed: bg(".cm-merge-a .cm-changedText"), added: bg(".cm-merge-b .cm-changedText"), transparent: "rgba(0, 0, 0, 0)" };
+  });
+  assert.ok(marks.removed.length + marks.added.length > 0, "changed text is marked");
+  assert.ok([...marks.removed, ...marks.added].every((c) => c !== marks.transparent), JSON.stringify(marks));
+  assert.match(await dialog.getByTestId("diff-summary").innerText(), /\d+ changes?: /);
+  for (const theme of ["light", "dark"]) {
+    await page.emulateMedia({ colorScheme: theme });
+    await page.screenshot({ path: path.join(ARTIFACTS, `brandkit-compare-${theme}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: "light" });
   await dialog.getByRole("button", { name: `Bring back version ${previous}` }).click();
   await dialog.getByTestId("history-status").getByText(`Version ${previous} is back, as version ${start.version + 1}`).waitFor();
   const h = await ipc("brand_kit_history", { brandKitId: kitId, key: "about" });
@@ -214,7 +275,6 @@ test("XSS payloads in a body render inert in the real browser", async () => {
   await ipc("brand_kit_save", { brandKitId: kitId, sections: [{ key: "audience", body: payload, expectedVersion: s.version }] });
   await page.reload();
   await page.getByRole("heading", { level: 1, name: "Brand kit" }).waitFor();
-  await card("audience").getByRole("button", { name: "Show text" }).click();
   const md = card("audience").getByTestId("markdown");
   await md.getByRole("link", { name: "ok" }).waitFor();
   await page.waitForTimeout(300);
@@ -248,7 +308,6 @@ test("a remote image in a body: no request leaves until the user allows its host
     await ipc("brand_kit_save", { brandKitId: kitId, sections: [{ key: "audience", body, expectedVersion: s.version }] });
     await page.reload();
     await page.getByRole("heading", { level: 1, name: "Brand kit" }).waitFor();
-    await card("audience").getByRole("button", { name: "Show text" }).click();
     const allow = card("audience").getByRole("button", { name: `Load images from ${host}` });
     await allow.waitFor();
     await page.waitForTimeout(500);
@@ -262,11 +321,14 @@ test("a remote image in a body: no request leaves until the user allows its host
     // Allowed for this kit from now on: a reload loads it without asking.
     await page.reload();
     await page.getByRole("heading", { level: 1, name: "Brand kit" }).waitFor();
-    await card("audience").getByRole("button", { name: "Show text" }).click();
     await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="section-audience"] img')].some((i) => i.complete && i.naturalWidth > 0));
     assert.equal(await card("audience").getByTestId("images-blocked").count(), 0);
   } finally {
     page.off("request", log);
+    // The text shows by default: a body still pointing at the stopped server would be fetched (and
+    // refused) on the next reload, so the section gets plain text back first.
+    const s = await section("audience");
+    await ipc("brand_kit_save", { brandKitId: kitId, sections: [{ key: "audience", body: "## Audience\n\nPeople who love a good mug.", expectedVersion: s.version }] });
     await new Promise((r) => tracker.close(r));
   }
 });

@@ -41,6 +41,13 @@ before(async () => {
       await ipc("card_create", { spaceId: space.id, stageId: stage.id, title: `${stage.name} card ${n}`, platform: ["instagram", "tiktok", "youtube"][(i + n) % 3] });
     }
   }
+  // A brand-kit section with an earlier version, so History has something to compare.
+  const kits = await ipc("brand_kits_list", {});
+  const kitId = (kits.find((k) => k.isDefault) ?? kits[0]).id;
+  const about = (await ipc("brand_kit_sections", { brandKitId: kitId, keys: ["about"] })).sections[0];
+  await ipc("brand_kit_save", { brandKitId: kitId, sections: [{ key: "about", body: `${about.body}\n\n## Where\nLeeds, since 2019.`, expectedVersion: about.version }] });
+  // An image in the studio's gallery, for its full-size viewer.
+  await ipc("studio_generate", { form: { media: "image", modelId: "nano-banana-2", prompt: "A lighthouse at dawn, screens journey" }, outputId: crypto.randomUUID() });
   browser = await launch({ width: 1280, height: 800, tag: "screens" });
   ({ page, pageErrors } = browser);
   await page.goto(WEB_SHELL_URL);
@@ -158,11 +165,39 @@ for (const theme of THEMES) {
       await page.waitForTimeout(300);
       await shoot("studio", size, theme);
       await axe(`studio ${tag}`);
+      // The gallery's full-size viewer.
+      await page.getByRole("button", { name: /lighthouse at dawn, screens journey.* full size$/ }).first().click();
+      await page.getByTestId("media-viewer").waitFor();
+      await page.getByTestId("media-viewer").getByRole("img").waitFor();
+      await shoot("studio-viewer", size, theme);
+      await axe(`studio gallery viewer ${tag}`);
+      await page.keyboard.press("Escape");
+      await page.getByTestId("media-viewer").waitFor({ state: "detached" });
       await page.getByRole("link", { name: "Brand kit" }).click();
       await page.getByRole("heading", { level: 1, name: "Brand kit" }).waitFor();
       await page.getByTestId("section-about").waitFor();
+      await page.getByTestId("section-about").getByTestId("markdown").waitFor();
       await shoot("brand-kit", size, theme);
-      await axe(`brand kit ${tag}`);
+      await axe(`brand kit reading ${tag}`);
+      // Editing: the editor beside its live preview.
+      await page.getByTestId("section-audience").getByRole("button", { name: "Edit" }).click();
+      await page.getByTestId("section-audience").locator(".cm-content").waitFor();
+      await page.getByTestId("section-audience").scrollIntoViewIfNeeded();
+      await shoot("brand-kit-editing", size, theme);
+      await axe(`brand kit editing ${tag}`);
+      await page.getByTestId("section-audience").getByRole("button", { name: "Cancel" }).click();
+      // History, reading a version, then comparing it with the current text.
+      await page.getByTestId("section-about").getByRole("button", { name: /^History of/ }).click();
+      const history = page.getByRole("dialog", { name: /^History of/ });
+      await history.getByTestId("history-version").waitFor();
+      await shoot("brand-kit-history", size, theme);
+      await axe(`brand kit history ${tag}`);
+      await history.getByRole("button", { name: "Compare with current" }).click();
+      await history.getByTestId("history-diff").locator(".cm-mergeView").waitFor();
+      await shoot("brand-kit-compare", size, theme);
+      await axe(`brand kit compare ${tag}`);
+      await page.keyboard.press("Escape");
+      await history.waitFor({ state: "detached" });
       await page.getByRole("link", { name: "Settings" }).click();
       await page.getByRole("heading", { level: 1, name: "Settings" }).waitFor();
       await shoot("settings", size, theme);

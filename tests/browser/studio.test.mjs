@@ -100,6 +100,21 @@ test("image → start frame of a video → through the queue → attached to a c
   const shown = await page.evaluate(() => performance.getEntriesByName("studio:price-shown").length);
   assert.ok(shown > 0, "the benchmark mark is set when a price shows");
   await page.screenshot({ path: path.join(ARTIFACTS, "studio-form.png") });
+  // The price, the balance after and Generate stay in view while writing, at both window sizes.
+  for (const size of [{ width: 1280, height: 800 }, { width: 960, height: 600 }]) {
+    await page.setViewportSize(size);
+    await page.getByLabel(/^Prompt/).focus();
+    for (const el of [price, page.getByRole("button", { name: "Generate", exact: true })]) {
+      const b = await el.boundingBox();
+      assert.ok(b && b.y >= 0 && b.y + b.height <= size.height, `${size.width}x${size.height}: in view (${JSON.stringify(b)})`);
+    }
+    for (const theme of ["light", "dark"]) {
+      await page.emulateMedia({ colorScheme: theme });
+      await page.screenshot({ path: path.join(ARTIFACTS, `studio-footer-${size.width}x${size.height}-${theme}.png`) });
+    }
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.setViewportSize({ width: 1360, height: 900 });
 
   // Generate the image; it comes back processing, then completes in the gallery.
   await page.getByRole("button", { name: "Generate", exact: true }).click();
@@ -111,6 +126,23 @@ test("image → start frame of a video → through the queue → attached to a c
     const img = document.querySelector(`[data-token="${t}"] img`);
     return img && img.complete && img.naturalWidth > 0;
   }, imageToken);
+  // Named by its prompt and the time it was made; the token only behind Details.
+  assert.match(await imageTile.locator(".when").innerText(), /^today, /);
+  assert.equal(await imageTile.getByText(imageToken, { exact: false }).isVisible(), false, "the token is behind Details");
+  await imageTile.getByText("Details").click();
+  assert.equal(await imageTile.getByText(imageToken, { exact: false }).isVisible(), true);
+  await imageTile.getByText("Details").click();
+  // The full-size viewer: a dialog with the picture at its size, closed by Escape.
+  await imageTile.getByRole("button", { name: /full size$/ }).click();
+  const viewer = page.getByRole("dialog");
+  await viewer.getByRole("img").waitFor();
+  for (const theme of ["light", "dark"]) {
+    await page.emulateMedia({ colorScheme: theme });
+    await page.screenshot({ path: path.join(ARTIFACTS, `studio-viewer-${theme}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.keyboard.press("Escape");
+  await viewer.waitFor({ state: "detached" });
 
   // Use it as the start frame: the form becomes a video with that frame and the same prompt.
   await imageTile.getByRole("button", { name: "Use as start frame" }).click();
@@ -174,6 +206,29 @@ test("image → start frame of a video → through the queue → attached to a c
   const read = await ipc("card_get", { cardId: card.id });
   const ids = read.assets.map((a) => a.outputId);
   assert.ok(ids.some((o) => o === videoToken || o === videoId), `the card's assets hold the video: ${JSON.stringify(ids)}`);
+  // A video is not offered as a cover.
+  assert.equal(await page.getByTestId("cover-offer").count(), 0);
+
+  // The image attached too is offered as the card's cover; taken, the board's tile shows it.
+  await imageTile.getByRole("button", { name: "Attach to card…" }).click();
+  const picker = page.getByRole("dialog", { name: "Attach to a card" });
+  await picker.getByLabel("Space").selectOption(space.id);
+  await picker.getByLabel("Search cards").fill("Studio journey");
+  await picker.getByTestId(`pick-card-${card.id}`).click();
+  await picker.waitFor({ state: "detached" });
+  await page.getByRole("button", { name: "Make it the cover of “Studio journey card”" }).click();
+  await page.getByTestId("gallery-notice").filter({ hasText: "now shows it as its cover" }).waitFor();
+  const covered = await ipc("card_get", { cardId: card.id });
+  const imageUrl = await imageTile.locator("img").getAttribute("src");
+  assert.equal(covered.coverUrl, imageUrl, "the card's cover is the image");
+  await page.getByRole("link", { name: "Planner" }).click();
+  await page.getByTestId("view-board").click();
+  await page.getByRole("tab", { name: new RegExp(space.name) }).first().click();
+  const tile = page.locator(`[data-card-id="${card.id}"]`);
+  await tile.waitFor();
+  assert.equal(await tile.locator("img.cover").getAttribute("src"), imageUrl, "the board's tile shows the cover");
+  await page.getByRole("link", { name: "Studio" }).click();
+  await page.getByRole("heading", { level: 1, name: "Studio" }).waitFor();
 });
 
 test("upscale an image of the gallery: its picture on the chip, priced per factor, the result in the gallery", async () => {

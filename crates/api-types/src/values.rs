@@ -85,9 +85,13 @@ pub fn value_lists() -> Vec<(&'static str, Vec<&'static str>)> {
 }
 
 /// Every value → words map the UI shows, by the name it imports it under, for `export-bindings`: the
-/// scopes in the words a person decides on (Settings → Granted apps shows these, the code beside them).
+/// scopes in the words a person decides on (Settings → Granted apps shows these, the code beside them), and
+/// the starter roles by their default names (the brand kit shows a role by name, never by its key).
 pub fn value_words() -> Vec<(&'static str, Vec<(&'static str, &'static str)>)> {
-    vec![("SCOPE_DESCRIPTIONS", crate::scopes::DESCRIPTIONS.to_vec())]
+    vec![
+        ("SCOPE_DESCRIPTIONS", crate::scopes::DESCRIPTIONS.to_vec()),
+        ("ROLE_NAMES", crate::STARTER_SECTIONS.iter().map(|(key, _, name)| (*key, *name)).collect()),
+    ]
 }
 
 /// Every number the UI checks too, by the name it imports it under, for `export-bindings`.

@@ -140,7 +140,13 @@ pub async fn studio_generate(session: &impl WithStudio, args: StudioGenerateArgs
         next_poll_at: None,
         cleared: false,
         last_running_at: None,
+        expected_ms: None,
     };
+    // The estimate from what is known now (the library is not read here: that waits for the poller).
+    job.expected_ms = studio
+        .typical_duration(&profile, &job.model_id)
+        .or_else(|| learned::learned_now(session, &profile, &job.model_id))
+        .map(|d| d.as_millis() as i64);
     studio.insert(&profile, &job, &request)?;
     studio.emit(StudioEvent::Job { job: job.clone() });
     match request.send(&client).await {

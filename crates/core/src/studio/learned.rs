@@ -103,6 +103,11 @@ pub async fn learn_at_start(session: &impl WithStudio, profiles: &[String]) {
     }
 }
 
+/// This model's render time from the library if it was learned already (never reads the library).
+pub(super) fn learned_now(session: &impl WithStudio, profile: &str, model_id: &str) -> Option<Duration> {
+    session.studio().learned.cell(profile).get()?.get(model_id).copied()
+}
+
 /// This model's render time from the library (plus [`SEED_MARGIN`]), learned first if it was not yet.
 pub(super) async fn library_duration(session: &impl WithStudio, profile: &str, model_id: &str) -> Option<Duration> {
     learn_durations(session, profile).await.ok()?;

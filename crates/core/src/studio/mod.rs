@@ -257,6 +257,11 @@ pub struct StudioJob {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub last_running_at: Option<i64>,
+    /// How long this model's renders take (ms), learned from this computer's finished renders, else from
+    /// the account's library (`learned.rs`): the queue's estimate. Absent while nothing was learned.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub expected_ms: Option<i64>,
 }
 
 /// What the studio tells the UI as it happens.

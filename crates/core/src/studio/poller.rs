@@ -198,6 +198,14 @@ pub(super) async fn drive(session: &impl WithStudio, profile: &str, output_id: &
             });
         }
         let typical = model_history.flatten();
+        if job.expected_ms.is_none() {
+            // The queue's estimate, once something was learned (saved with the job's next change):
+            // this computer's renders, else the library's (without the poller's margin).
+            job.expected_ms = studio
+                .typical_duration(profile, &job.model_id)
+                .or_else(|| learned::learned_now(session, profile, &job.model_id))
+                .map(|d| d.as_millis() as i64);
+        }
         let elapsed = Duration::from_millis((now_ms() - job.created_at).max(0) as u64);
         if let Some(hint) = first.take() {
             // Just submitted: the reply said when to look (or this model's history, or the kind's default).

@@ -38,4 +38,9 @@ cleared: boolean,
 /**
  * The last time (epoch ms) the service said it was still rendering: the render finished after it.
  */
-lastRunningAt?: number, };
+lastRunningAt?: number, 
+/**
+ * How long this model's renders take (ms), learned from this computer's finished renders, else from
+ * the account's library (`learned.rs`): the queue's estimate. Absent while nothing was learned.
+ */
+expectedMs?: number, };

@@ -25,4 +25,14 @@ export const SCOPE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   "editor:read": "Read your editor and canvas projects",
   "editor:write": "Create and change editor and canvas projects",
 };
+export const ROLE_NAMES: Readonly<Record<string, string>> = {
+  "about": "About",
+  "audience": "Audience",
+  "offer": "Offer",
+  "content_strategy": "Content Strategy",
+  "voice_and_tone": "Voice & Tone",
+  "writing_style": "Writing Style",
+  "speaking_style": "Speaking Style",
+  "design_guidelines": "Design Guidelines",
+};
 export const KNOWLEDGE_MAX_FILE_BYTES = 4194304;

@@ -19,6 +19,8 @@ async function open(core: KitCore = kitCore()) {
   const user = userEvent.setup();
   render(BrandKitPage);
   await screen.findByTestId("section-about");
+  // The bodies shown by default are read (the one read after the summary).
+  await waitFor(() => expect(document.querySelector('[aria-busy="true"]')).toBeNull());
   return { core, user };
 }
 
@@ -27,10 +29,13 @@ async function edit(user: ReturnType<typeof userEvent.setup>, key: string) {
   await waitFor(() => expect(card(key).querySelector(".cm-content")).not.toBeNull());
 }
 
-it("builds the page from the summary: tabs the sections carry, full and half cards, outlines and sizes", async () => {
+it("builds the page from the summary: tabs the sections carry, full and half cards, the text shown, sizes", async () => {
   const { core, user } = await open();
   expect(core.called("brand_kit_page")[0].args).toEqual({ brandKitId: KIT });
-  expect(core.called("brand_kit_sections")).toHaveLength(0);
+  // The text shows by default: every body is read in one call.
+  await waitFor(() => expect(core.called("brand_kit_sections").map((c) => c.args)).toEqual([
+    { brandKitId: KIT, keys: ["about", "audience", "offer", "voice_and_tone", "writing_style", "design_guidelines"] },
+  ]));
   const tabs = screen.getAllByRole("tab");
   expect(tabs.map((t) => t.textContent?.replace(/\s+/g, " ").trim())).toEqual(["Overview 3", "Voice 2", "Visual 1"]);
   expect(tabs[0]).toHaveAttribute("aria-selected", "true");
@@ -40,7 +45,8 @@ it("builds the page from the summary: tabs the sections carry, full and half car
   ]);
   expect(card("audience")).toHaveClass("half");
   expect(card("about")).not.toHaveClass("half");
-  expect(within(card("about")).getByRole("list", { name: "Outline of “About”" })).toHaveTextContent("Who we are");
+  expect(await within(card("about")).findByRole("heading", { name: "Who we are" })).toBeInTheDocument();
+  expect(within(card("about")).getByText("A small ceramics studio.")).toBeInTheDocument();
   expect(card("about")).toHaveTextContent("Version 1");
   expect(card("about")).toHaveTextContent(/\d+ characters/);
 
@@ -53,25 +59,57 @@ it("builds the page from the summary: tabs the sections carry, full and half car
   expect(screen.queryByTestId("section-about")).toBeNull();
 });
 
-it("the width toggle saves the width alone, with the version read", async () => {
+it("the width is a choice of Full or Half, the current one checked; choosing saves the width alone, with the version read", async () => {
   const { core, user } = await open();
-  const toggle = within(card("audience")).getByTestId("width-toggle");
-  expect(toggle).toHaveAttribute("aria-pressed", "true");
-  await user.click(toggle);
+  const width = (key: string, name: string) => within(card(key)).getByRole("radiogroup", { name: `Width of “${name}”` });
+  expect(within(width("audience", "Audience")).getByRole("radio", { name: "Half" })).toBeChecked();
+  expect(within(width("audience", "Audience")).getByRole("radio", { name: "Full" })).not.toBeChecked();
+  await user.click(within(width("audience", "Audience")).getByRole("radio", { name: "Full" }));
   await waitFor(() => expect(card("audience")).toHaveAttribute("data-width", "full"));
   expect(saves(core)).toEqual([{ brandKitId: KIT, sections: [{ key: "audience", width: "full", expectedVersion: 1 }] }]);
-  expect(within(card("audience")).getByTestId("width-toggle")).toHaveAttribute("aria-pressed", "false");
-  await user.click(within(card("about")).getByTestId("width-toggle"));
+  expect(within(width("audience", "Audience")).getByRole("radio", { name: "Full" })).toBeChecked();
+  // Choosing the width it has sends nothing.
+  await user.click(within(width("about", "About")).getByRole("radio", { name: "Full" }));
+  expect(saves(core)).toHaveLength(1);
+  await user.click(within(width("about", "About")).getByRole("radio", { name: "Half" }));
   await waitFor(() => expect(card("about")).toHaveAttribute("data-width", "half"));
   expect(saves(core)[1]).toEqual({ brandKitId: KIT, sections: [{ key: "about", width: "half", expectedVersion: 1 }] });
 });
 
-it("a body loads when its card is expanded, and renders", async () => {
+it("the text collapses to the outline and expands again; a collapsed section stays collapsed next time", async () => {
   const { core, user } = await open();
-  await user.click(within(card("about")).getByRole("button", { name: "Show text" }));
+  const disclose = () => within(card("about")).getByRole("button", { name: "Text of “About”" });
   await within(card("about")).findByText("A small ceramics studio.");
-  expect(core.called("brand_kit_sections").map((c) => c.args)).toEqual([{ brandKitId: KIT, keys: ["about"] }]);
-  expect(within(card("about")).getByRole("heading", { name: "Who we are" })).toBeInTheDocument();
+  expect(disclose()).toHaveAttribute("aria-expanded", "true");
+  await user.click(disclose());
+  expect(disclose()).toHaveAttribute("aria-expanded", "false");
+  expect(within(card("about")).queryByText("A small ceramics studio.")).toBeNull();
+  expect(within(card("about")).getByRole("list", { name: "Outline of “About”" })).toHaveTextContent("Who we are");
+  // Opened again on the next visit: collapsed, and its body not read.
+  cleanup();
+  forgetKeptKits();
+  const again = kitCore();
+  render(BrandKitPage);
+  await screen.findByTestId("section-about");
+  await waitFor(() => expect(again.called("brand_kit_sections")).toHaveLength(1));
+  expect(again.called("brand_kit_sections")[0]?.args?.keys as string[]).not.toContain("about");
+  expect(disclose()).toHaveAttribute("aria-expanded", "false");
+  await user.click(disclose());
+  await within(card("about")).findByText("A small ceramics studio.");
+  expect(again.called("brand_kit_sections").at(-1)?.args).toEqual({ brandKitId: KIT, keys: ["about"] });
+  void core;
+});
+
+it("while edited, the card takes the whole row: the editor beside a live preview of the text", async () => {
+  const { user } = await open();
+  await edit(user, "audience");
+  expect(card("audience")).toHaveClass("half");
+  expect(card("audience")).toHaveClass("editing");
+  const preview = within(card("audience")).getByRole("region", { name: "Preview" });
+  typeInto("Markdown of “Audience”", "## Makers\nPeople who **like** mugs.");
+  await waitFor(() => expect(within(preview).getByRole("heading", { name: "Makers" })).toBeInTheDocument());
+  expect(preview.querySelector("strong")).toHaveTextContent("like");
+  expect(preview).toHaveAttribute("tabindex", "0");
 });
 
 it("editing saves only the changed sections, each with the version its text was read at", async () => {
@@ -207,7 +245,9 @@ it("a draft the core kept (a refused save before a restart) shows on load with t
   expect(conflict).toHaveTextContent("Changed elsewhere");
   await waitFor(() => expect(textOf("Theirs: version 2 (current)")).toBe("## Offer\nTheir text"));
   expect(textOf("Yours (edit here to merge by hand)")).toBe("## Offer\nMy kept text");
-  expect(core.called("brand_kit_sections").map((c) => c.args)).toEqual([{ brandKitId: KIT, keys: ["offer"] }]);
+  // One read of every body (the text shows by default), the conflict's current text among them.
+  expect(core.called("brand_kit_sections")).toHaveLength(1);
+  expect(core.called("brand_kit_sections")[0]?.args?.keys as string[]).toContain("offer");
   await user.click(within(conflict).getByRole("button", { name: "Keep mine" }));
   await waitFor(() => expect(within(card("offer")).queryByTestId("section-conflict")).toBeNull());
   expect(saves(core)).toEqual([{ brandKitId: KIT, sections: [{ key: "offer", body: "## Offer\nMy kept text", expectedVersion: 2 }] }]);
@@ -218,7 +258,7 @@ it("a kept width change (no text) offers keep mine and take theirs without a mer
   const { user } = await open(core);
   const conflict = await within(card("about")).findByTestId("section-conflict");
   expect(conflict).toHaveTextContent("Not sent yet");
-  expect(conflict).toHaveTextContent("width → half");
+  expect(conflict).toHaveTextContent("width → Half");
   expect(within(conflict).queryByTestId("conflict-diff")).toBeNull();
   await user.click(within(conflict).getByRole("button", { name: "Send mine" }));
   await waitFor(() => expect(card("about")).toHaveAttribute("data-width", "half"));
@@ -235,8 +275,10 @@ it("history: view a version, compare it, revert it as a new version, then revert
   const options = await within(dialog).findAllByRole("option");
   const texts = options.map((o) => o.textContent?.replace(/\s+/g, " ").trim());
   expect(texts[0]).toMatch(/^Version 3 current\b/);
-  expect(texts[1]).toMatch(/^Version 2 .*edited$/);
-  expect(texts[2]).toMatch(/^Version 1 .*edited$/);
+  // Written elsewhere (the fake's bodySource "user"): said as the service's app, never as this one.
+  expect(texts[1]).toMatch(/^Version 2 .*edited in the service's app$/);
+  expect(texts[2]).toMatch(/^Version 1 .*edited in the service's app$/);
+  expect(texts.join(" ")).not.toContain("Content Desk");
   // The newest earlier version is chosen and shown rendered.
   expect(within(dialog).getByTestId("history-version")).toHaveTextContent("Second.");
   await user.click(within(dialog).getByRole("option", { name: /Version 1/ }));
@@ -250,12 +292,18 @@ it("history: view a version, compare it, revert it as a new version, then revert
   expect(core.called("brand_kit_revert").map((c) => c.args)).toEqual([{ brandKitId: KIT, key: "offer", version: 1, expectedVersion: 3 }]);
   expect(core.called("brand_kit_history")).toHaveLength(2);
   expect(within(dialog).getAllByRole("option")).toHaveLength(4);
+  // This app's revert is said as this app's edit; the versions written elsewhere are not.
+  expect(within(dialog).getByRole("option", { name: /Version 4/ })).toHaveTextContent(/edited in Content Desk$/);
+  expect(within(dialog).getByRole("option", { name: /Version 3/ })).not.toHaveTextContent("Content Desk");
   // The text the revert replaced is offered next: bringing it back undoes the revert.
   expect(within(dialog).getByRole("option", { name: /Version 3/ })).toHaveAttribute("aria-selected", "true");
   await user.click(within(dialog).getByRole("button", { name: "Bring back version 3" }));
   await waitFor(() => expect(within(dialog).getByTestId("history-status")).toHaveTextContent("Version 3 is back, as version 5"));
   expect(core.section("offer").body).toBe("## Offer\nThird.");
   expect(core.section("offer").version).toBe(5);
+  await waitFor(() => expect(within(dialog).getAllByRole("option")).toHaveLength(5));
+  expect(within(dialog).getAllByRole("option").filter((o) => o.textContent?.includes("edited in Content Desk"))
+    .map((o) => o.getAttribute("data-version"))).toEqual(["5", "4"]);
 
   // Escape closes; focus returns to the History button; the card shows the new version.
   await user.keyboard("{Escape}");
@@ -264,38 +312,45 @@ it("history: view a version, compare it, revert it as a new version, then revert
   expect(card("offer")).toHaveTextContent("Version 5");
 });
 
-it("an unknown tab or role in the filter shows the valid values, and one of them can be used", async () => {
+it("an unknown tab or role in the filter shows the valid values by name, and one of them can be used", async () => {
   const { core, user } = await open();
+  const before = core.called("brand_kit_sections").length;
+  const filterReads = () => core.called("brand_kit_sections").slice(before).map((c) => c.args);
   await user.type(screen.getByLabelText("Tab"), "sidebar");
   await user.click(screen.getByRole("button", { name: "Show" }));
   const err = await screen.findByTestId("filter-error");
-  expect(err).toHaveTextContent("Unknown tab \"sidebar\"");
-  expect(err).toHaveTextContent("Valid values: overview, voice, visual.");
-  await user.click(within(err).getByRole("button", { name: "voice" }));
+  expect(err).toHaveTextContent("No tab is called “sidebar”.");
+  expect(within(err).getAllByRole("button").map((b) => b.textContent)).toEqual(["Overview", "Voice", "Visual"]);
+  await user.click(within(err).getByRole("button", { name: "Voice" }));
   await waitFor(() => expect(screen.queryByTestId("filter-error")).toBeNull());
-  expect(core.called("brand_kit_sections").map((c) => c.args)).toEqual([
-    { brandKitId: KIT, tabs: ["sidebar"] }, { brandKitId: KIT, tabs: ["voice"] },
-  ]);
-  expect(screen.getByRole("heading", { name: /2 sections in voice/ })).toBeInTheDocument();
-  // Read by the filter: bodies are shown at once.
+  expect(filterReads()).toEqual([{ brandKitId: KIT, tabs: ["sidebar"] }, { brandKitId: KIT, tabs: ["voice"] }]);
+  expect(screen.getByRole("heading", { name: /2 sections in Voice/ })).toBeInTheDocument();
   expect(within(card("voice_and_tone")).getByText("Warm and plain.")).toBeInTheDocument();
 
   await user.click(screen.getByRole("button", { name: "Clear filter" }));
   await user.type(screen.getByLabelText("Role"), "villain");
   await user.click(screen.getByRole("button", { name: "Show" }));
-  expect(await screen.findByTestId("filter-error")).toHaveTextContent("Valid values: about, audience, offer");
+  const roleErr = await screen.findByTestId("filter-error");
+  expect(roleErr).toHaveTextContent("No role is called “villain”.");
+  expect(within(roleErr).getByRole("button", { name: "Voice & Tone" })).toBeInTheDocument();
+  // A role is typed as the page names it and sent as the service's value.
   await user.clear(screen.getByLabelText("Role"));
-  await user.type(screen.getByLabelText("Role"), "offer");
+  await user.type(screen.getByLabelText("Role"), "voice & tone");
   await user.click(screen.getByRole("button", { name: "Show" }));
-  await screen.findByRole("heading", { name: /1 section with role offer/ });
-  expect(core.called("brand_kit_sections").at(-1)?.args).toEqual({ brandKitId: KIT, roles: ["offer"] });
-});
+  await screen.findByRole("heading", { name: /1 section with role Voice & Tone/ });
+  expect(filterReads().at(-1)).toEqual({ brandKitId: KIT, roles: ["voice_and_tone"] });
+  // No key is on the page, in its text or in the names the filter offers.
+  const page = document.body;
+  for (const k of ["voice_and_tone", "writing_style", "design_guidelines"]) {
+    expect(page.textContent).not.toContain(k);
+    expect([...page.querySelectorAll("option")].map((o) => o.value)).not.toContain(k);
+  }
+}, 20_000);
 
 it("a body with script, an image handler and a javascript: link renders inert", async () => {
   const core = kitCore();
   core.section("about").body = '<script>window.__xss=1</script>\n\n<img src=x onerror="window.__xss=1">\n\n[a](javascript:alert(1)) and [b](https://example.com)';
-  const { user } = await open(core);
-  await user.click(within(card("about")).getByRole("button", { name: "Show text" }));
+  await open(core);
   const md = await within(card("about")).findByTestId("markdown");
   await waitFor(() => expect(md).toHaveTextContent("and b"));
   expect(md.querySelector("script")).toBeNull();
@@ -331,7 +386,8 @@ it("add a section: name and tab are required at their fields; it lands in its ta
   expect(screen.queryByTestId("add-section-form")).toBeNull();
   expect(screen.getByRole("tab", { name: /Voice/ })).toHaveAttribute("aria-selected", "true");
   expect(card("custom_1")).toHaveAttribute("data-width", "half");
-  expect(within(card("custom_1")).getByRole("button", { name: "Show text" })).toHaveFocus();
+  expect(within(card("custom_1")).getByRole("button", { name: "Edit" })).toHaveFocus();
+  expect(within(card("custom_1")).getByRole("button", { name: "Text of “Hooks”" })).toHaveAttribute("aria-expanded", "true");
 });
 
 it("rename in place: Enter saves the name, Escape cancels", async () => {
@@ -349,8 +405,10 @@ it("rename in place: Enter saves the name, Escape cancels", async () => {
   expect(within(card("about")).getByLabelText("Name of the section")).toHaveAccessibleDescription("Give the section's name.");
   expect(saves(core)).toHaveLength(0);
   await user.keyboard("Who we are{Enter}");
-  await within(card("about")).findByRole("heading", { name: "Who we are" });
+  await within(card("about")).findByRole("heading", { level: 3, name: "Who we are" });
   expect(saves(core)).toEqual([{ brandKitId: KIT, sections: [{ key: "about", name: "Who we are", expectedVersion: 1 }] }]);
+  // Renamed, the starter role it keeps is shown by its name (never the key).
+  expect(card("about")).toHaveTextContent("Role: About");
   expect(within(card("about")).getByRole("button", { name: "Rename “Who we are”" })).toHaveFocus();
 });
 
@@ -485,7 +543,7 @@ it("a move kept offline (after a restart) says what it was and is sent with its 
   const core = kitCore({ drafts: [{ key: "offer", tab: "voice", position: "top", expectedVersion: 1, reason: "offline", savedAt: 1 }] });
   const { user } = await open(core);
   const conflict = await within(card("offer")).findByTestId("section-conflict");
-  expect(conflict).toHaveTextContent("tab → voice, moved to the top of its tab");
+  expect(conflict).toHaveTextContent("tab → Voice, moved to the top of its tab");
   await user.click(within(conflict).getByRole("button", { name: "Send mine" }));
   await waitFor(() => expect(saves(core)).toEqual([{ brandKitId: KIT, sections: [{ key: "offer", tab: "voice", position: "top", expectedVersion: 1 }] }]));
   await user.click(screen.getByRole("tab", { name: /Voice/ }));

@@ -4,9 +4,11 @@ import { describe, expect, it } from "vitest";
 import type { SectionEdit } from "../bindings";
 import {
   KNOWLEDGE_MAX_FILE_BYTES, applyPlacement, checkSectionAdd, checkSectionEdits, editFor, fileRoute, outlineOf, placementFor, sizeLabel,
-  summaryOf, tabsOf, type RuleError,
+  humanise, roleLabel, sourceLabel, summaryOf, tabLabel, tabsOf, valueOf, type RuleError,
 } from "./brandKitRules";
 import { dropIndex } from "./sectionDnd";
+import { forgetUnsavedOf } from "./unsaved";
+import { WRITTEN_KEEP, noteWritten, writtenVersions } from "./written";
 
 const read = { key: "about", sectionName: "About", width: "full", tab: "overview" };
 
@@ -92,5 +94,51 @@ describe("moving a section: the placement a save sends and the order it makes", 
     expect(dropIndex(S, "a", { tab: "overview", beside: "c", edge: "bottom" })).toBe(2);
     expect(dropIndex(S, "a", { tab: "overview", beside: "b", edge: "top" })).toBe(0);
     expect(dropIndex(S, "a", { tab: "voice", beside: null, edge: null })).toBe(1);
+  });
+});
+
+describe("names on screen: never a key", () => {
+  it("a starter role by the spec's name; anything else humanised in one form", () => {
+    expect(roleLabel("content_strategy")).toBe("Content Strategy");
+    expect(roleLabel("voice_and_tone")).toBe("Voice & Tone");
+    expect(roleLabel("brand_story")).toBe("Brand story");
+    expect(tabLabel("overview")).toBe("Overview");
+    expect(humanise("half")).toBe("Half");
+    expect(humanise("my-own_tab")).toBe("My own tab");
+  });
+  it("a name typed in a filter is sent as the service's value; anything else as typed", () => {
+    const roles = ["about", "content_strategy", "voice_and_tone"];
+    expect(valueOf("Content Strategy", roles, roleLabel)).toBe("content_strategy");
+    expect(valueOf("  voice & tone ", roles, roleLabel)).toBe("voice_and_tone");
+    expect(valueOf("voice and tone", roles, roleLabel)).toBe("voice_and_tone");
+    expect(valueOf("content_strategy", roles, roleLabel)).toBe("content_strategy");
+    expect(valueOf("villain", roles, roleLabel)).toBe("villain");
+  });
+});
+
+describe("who wrote a version", () => {
+  it("this app's own writes read as Content Desk; the service's bodySource otherwise", () => {
+    expect(sourceLabel("api", true)).toBe("edited in Content Desk");
+    expect(sourceLabel(null, true)).toBe("edited in Content Desk");
+    expect(sourceLabel("api")).toBe("through the API");
+    expect(sourceLabel("user")).toBe("edited in the service's app");
+    expect(sourceLabel("extraction")).toBe("extracted from your material");
+    expect(sourceLabel(null)).toBe("");
+  });
+  it("the versions written here are kept per profile, kit and section", () => {
+    noteWritten("p1", "kit-1", "about", 3);
+    noteWritten("p1", "kit-1", "about", 5);
+    noteWritten("p1", "kit-1", "offer", 2);
+    noteWritten("p2", "kit-1", "about", 9);
+    expect([...writtenVersions("p1", "kit-1", "about")]).toEqual([3, 5]);
+    expect([...writtenVersions("p1", "kit-2", "about")]).toEqual([]);
+    expect([...writtenVersions("p2", "kit-1", "about")]).toEqual([9]);
+    for (let v = 10; v < 10 + WRITTEN_KEEP + 5; v++) noteWritten("p1", "kit-1", "about", v);
+    const kept = writtenVersions("p1", "kit-1", "about");
+    expect(kept.size).toBe(WRITTEN_KEEP);
+    expect(kept.has(3)).toBe(false);
+    forgetUnsavedOf("p1");
+    expect(writtenVersions("p1", "kit-1", "offer").size).toBe(0);
+    expect(writtenVersions("p2", "kit-1", "about").size).toBe(1);
   });
 });

@@ -2,14 +2,39 @@
 // changed, with the version it was read at), a section's summary after a write, and how a knowledge file
 // can be sent (base64 from this computer, or a hosted URL). Table-tested in brandKitRules.test.ts.
 import type { BrandKitSection, BrandKitSectionAddArgs, SectionEdit, SectionSummary } from "../bindings";
-import { KNOWLEDGE_MAX_FILE_BYTES, KNOWLEDGE_MEDIA_EXTENSIONS, ROLES, SECTION_POSITIONS, TABS, WIDTHS } from "../bindings/valueLists";
+import { KNOWLEDGE_MAX_FILE_BYTES, KNOWLEDGE_MEDIA_EXTENSIONS, ROLES, ROLE_NAMES, SECTION_POSITIONS, TABS, WIDTHS } from "../bindings/valueLists";
 
 /** The service's tabs, in its order (generated from api-types `TABS`); an unknown one is answered with these. */
 export const KNOWN_TABS = TABS;
 export { WIDTHS };
 
+// ---------- what the page shows for the service's values ----------
+// A key (`content_strategy`) is never on screen: a role shows by the spec's starter name (ROLE_NAMES,
+// generated from api-types STARTER_SECTIONS), anything else without a name (a tab, a width, a role the
+// service added later) in the one humanised form below. Every label of the page comes through here.
+
+/** `content_strategy` → "Content strategy": the one humanised form of a value the spec gives no name. */
+export function humanise(value: string): string {
+  const words = value.replace(/[_-]+/g, " ").trim();
+  return words ? words[0].toUpperCase() + words.slice(1) : value;
+}
+
 export function tabLabel(tab: string): string {
-  return tab ? tab[0].toUpperCase() + tab.slice(1).replace(/_/g, " ") : tab;
+  return humanise(tab);
+}
+
+/** A starter role by its name in the spec ("Content Strategy"); an unknown one humanised. */
+export function roleLabel(role: string): string {
+  return ROLE_NAMES[role] ?? humanise(role);
+}
+
+/** What a person typed in the Role or Tab filter, as the value the service takes: a name shown on the page
+ * ("Content Strategy", "voice and tone") is taken for its value; anything else is sent as typed (the
+ * service answers an unknown one with the valid values). */
+export function valueOf(input: string, values: readonly string[], label: (v: string) => string): string {
+  const typed = trimmed(input);
+  const norm = (v: string) => v.toLowerCase().replace(/[\s_-]+/g, " ").replace(/&/g, "and");
+  return values.find((v) => v === typed || norm(label(v)) === norm(typed) || norm(v) === norm(typed)) ?? typed;
 }
 
 /** The tabs the page's sections carry, in the service's order first, then any other in page order. */
@@ -201,9 +226,19 @@ export function bytesLabel(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-/** Who wrote a revision, in the user's words (`bodySource`). */
-export function sourceLabel(source: string | null): string {
-  return ({ user: "edited", agent: "by the assistant", api: "through the API", extraction: "extracted", migration: "migrated" } as Record<string, string>)[source ?? ""] ?? "";
+/**
+ * Who wrote a version, in the user's words. The service says only how a body came in (`bodySource`:
+ * user, agent, api, extraction, migration); every write of this app goes through the API with the key, so
+ * `api` alone cannot tell ours from another client's. What tells them apart is what this app knows: the
+ * versions its own writes were answered with (`written.ts`). Those read "edited in Content Desk"; any
+ * other `api` version reads "through the API" (another app, a script, or this app before it kept count).
+ */
+export function sourceLabel(source: string | null, writtenHere = false): string {
+  if (writtenHere) return "edited in Content Desk";
+  return ({
+    user: "edited in the service's app", agent: "written by an assistant", api: "through the API",
+    extraction: "extracted from your material", migration: "carried over from the old brand kit",
+  } as Record<string, string>)[source ?? ""] ?? "";
 }
 
 export function whenLabel(iso: string | null, now = Date.now()): string {

@@ -21,6 +21,8 @@ const theme = EditorView.theme({
   ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--text)" },
   ".cm-selectionBackground, &.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, ::selection": { backgroundColor: "var(--accent-soft)" },
   ".cm-activeLine": { backgroundColor: "transparent" },
+  // The merge views' gutters in the app's colours (CodeMirror's light grey glared in the dark theme).
+  ".cm-gutters": { backgroundColor: "var(--surface-2)", color: "var(--muted)", borderRight: "1px solid var(--border)" },
 });
 
 /** Markdown's marks in the app's colours (CodeMirror's default underlines headings). */
@@ -51,7 +53,8 @@ export function markdownExtensions({ label, readOnly = false, onchange }: Editor
     Prec.high(keymap.of(markdownKeymap)),
     EditorView.lineWrapping,
     theme,
-    EditorView.contentAttributes.of({ "aria-label": label, "aria-multiline": "true", ...(readOnly ? { "aria-readonly": "true" } : {}) }),
+    // A tab stop of its own (also read-only): the editor's scroll area is reachable by keyboard.
+    EditorView.contentAttributes.of({ "aria-label": label, "aria-multiline": "true", tabindex: "0", ...(readOnly ? { "aria-readonly": "true" } : {}) }),
     readOnly ? EditorState.readOnly.of(true) : [],
     onchange ? EditorView.updateListener.of((u) => { if (u.docChanged) onchange(u.state.doc.toString()); }) : [],
   ];

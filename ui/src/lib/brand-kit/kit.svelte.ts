@@ -12,6 +12,10 @@ import type {
 import { api, toIpcError } from "../shared/backend";
 import { applyPlacement, editFor, outlineOf, placementFor, summaryOf, tabLabel, type SectionChange } from "./brandKitRules";
 import { UNSAVED_PREFIX } from "./unsaved";
+import { noteWritten, writtenVersions } from "./written";
+
+/** Where the sections a user collapsed are remembered (per kit): every other section shows its text. */
+const COLLAPSED_PREFIX = "contentdesk.brandKit.collapsed";
 
 /** A refused change of one section, and what the service has now. */
 export interface Conflict {
@@ -112,6 +116,8 @@ export function writeUnsaved(profileId: string | null, kitId: string, unsaved: R
 }
 
 export class KitSession {
+  /** The profile the kit is read with (what this app wrote is remembered per profile). */
+  profileId: string | null = null;
   kitId = $state("");
   name = $state("");
   sections: SectionSummary[] = $state([]);
@@ -164,6 +170,9 @@ export class KitSession {
       this.sections = page.sections;
       this.archived = page.archived;
       this.views = Object.fromEntries(page.sections.map((s) => [s.key, unsaved(s.key) ? before[s.key] : blankView()]));
+      // The text shows by default: every section the user has not collapsed is open, its body read below.
+      const collapsed = this.collapsedKeys();
+      for (const s of page.sections) if (!collapsed.has(s.key)) this.views[s.key].open = true;
       this.showDrafts(page.drafts);
     } catch (e) {
       if (mine === this.request) {
@@ -174,8 +183,50 @@ export class KitSession {
     } finally {
       if (mine === this.request) this.loading = false;
     }
-    const waiting = this.sections.filter((s) => this.views[s.key]?.conflict).map((s) => s.key);
-    if (mine === this.request && waiting.length) await this.readBodies({ keys: waiting }).catch(() => undefined);
+    if (mine !== this.request) return;
+    // One read for every body shown (the open sections and those waiting on a conflict's choice).
+    const toRead = this.sections.filter((s) => { const v = this.views[s.key]; return v && (v.open || v.conflict) && v.body === null; }).map((s) => s.key);
+    if (!toRead.length) return;
+    for (const k of toRead) this.view(k).loading = true;
+    try {
+      await this.readBodies({ keys: toRead });
+    } catch (e) {
+      const err = toIpcError(e);
+      for (const k of toRead) if (this.views[k]?.body === null) this.views[k].error = err;
+    } finally {
+      for (const k of toRead) if (this.views[k]) this.views[k].loading = false;
+    }
+  }
+
+  private collapsedKeys(): Set<string> {
+    try {
+      const parsed: unknown = JSON.parse(localStorage.getItem(`${COLLAPSED_PREFIX}.${this.kitId}`) ?? "[]");
+      return new Set(Array.isArray(parsed) ? parsed.filter((k): k is string => typeof k === "string") : []);
+    } catch {
+      return new Set();
+    }
+  }
+
+  private rememberCollapsed(key: string, collapsed: boolean) {
+    const keys = this.collapsedKeys();
+    if (collapsed) keys.add(key);
+    else keys.delete(key);
+    try {
+      if (keys.size) localStorage.setItem(`${COLLAPSED_PREFIX}.${this.kitId}`, JSON.stringify([...keys]));
+      else localStorage.removeItem(`${COLLAPSED_PREFIX}.${this.kitId}`);
+    } catch {
+      // Storage unavailable: the choice holds while the app runs.
+    }
+  }
+
+  /** The versions of a section this app wrote (the history's "edited in Content Desk"). */
+  written(key: string): Set<number> {
+    return writtenVersions(this.profileId, this.kitId, key);
+  }
+
+  /** Notes a section as this app wrote it, when the write made a new version. */
+  private noteIfNew(s: BrandKitSection, before: number | undefined) {
+    if (before === undefined || s.version > before) noteWritten(this.profileId, this.kitId, s.key, s.version);
   }
 
   /** Kept drafts (a refused save, maybe before a restart) open on their cards with the resolution. */
@@ -224,12 +275,16 @@ export class KitSession {
   async open(key: string) {
     const v = this.view(key);
     v.open = true;
+    this.rememberCollapsed(key, false);
     await this.ensureBody(key);
   }
 
+  /** Collapses a card to its outline (remembered for this kit: it stays collapsed next time). */
   collapse(key: string) {
     const v = this.view(key);
-    if (!v.editing && !v.conflict) v.open = false;
+    if (v.editing || v.conflict) return;
+    v.open = false;
+    this.rememberCollapsed(key, true);
   }
 
   private async ensureBody(key: string): Promise<boolean> {
@@ -394,8 +449,10 @@ export class KitSession {
     }
     this.saveError = null;
     try {
+      const before = new Map(this.sections.map((s) => [s.key, s.version]));
       const saved = await api.brandKitSave(this.kitId, entries);
       for (const s of saved) {
+        this.noteIfNew(s, before.get(s.key));
         this.takeRead(s);
         const v = this.view(s.key);
         v.keptByCore = false;
@@ -468,8 +525,12 @@ export class KitSession {
     c.busy = true;
     c.error = null;
     try {
+      const before = this.summary(key)?.version;
       const saved = await api.brandKitSave(this.kitId, [edit]);
-      for (const s of saved) this.takeRead(s);
+      for (const s of saved) {
+        if (s.key === key) this.noteIfNew(s, before);
+        this.takeRead(s);
+      }
       if (change.tab !== undefined || change.afterId !== undefined || change.beforeId !== undefined || change.position !== undefined) {
         await this.reorder();
       }
@@ -533,9 +594,11 @@ export class KitSession {
   /** Adds a section at the end of its tab (errors are thrown for the form to show at its field). */
   async add(name: string, tab: string, width: string): Promise<BrandKitSection> {
     const s = await api.brandKitSectionAdd({ brandKitId: this.kitId, name, tab, width });
+    this.noteIfNew(s, undefined);
     this.sections.push(summaryOf(s));
     const v = this.view(s.key);
     v.body = s.body;
+    v.open = true;
     this.notice = `Section “${s.sectionName}” added to ${tab}.`;
     return s;
   }
@@ -559,6 +622,7 @@ export class KitSession {
     this.archived = page.archived;
     for (const s of page.sections) this.view(s.key);
     this.notice = `Section “${this.summary(key)?.sectionName ?? key}” restored.`;
+    if (!this.collapsedKeys().has(key)) await this.open(key).catch(() => undefined);
   }
 
   // ---------- history ----------
@@ -572,6 +636,7 @@ export class KitSession {
   /** Brings back an earlier version: it lands as a new version (so it can be reverted in turn). */
   async revert(key: string, version: number, expectedVersion: number): Promise<BrandKitSection> {
     const s = await api.brandKitRevert({ brandKitId: this.kitId, key, version, expectedVersion });
+    this.noteIfNew(s, expectedVersion);
     this.takeRead(s);
     this.notice = `Version ${version} of “${s.sectionName}” is back, as version ${s.version}.`;
     return s;
@@ -589,6 +654,7 @@ export function keptKit(profileId: string | null): KitSession {
   let kit = kept.get(key);
   if (!kit) {
     kit = new KitSession();
+    kit.profileId = profileId;
     kept.set(key, kit);
   }
   return kit;

@@ -24,6 +24,13 @@ it("the gallery shows images, plays video and audio, and keeps cleared renders",
   expect(tiles[2].querySelector("video[controls]")).toHaveAttribute("src", "http://127.0.0.1:9/files/b-1.mp4");
   expect(tiles[3].querySelector("audio[controls]")).toHaveAttribute("src", "http://127.0.0.1:9/files/c-1.wav");
   expect(tiles[3]).toHaveTextContent("Hello there");
+  // Named by prompt and time; the token waits behind "Details" (closed).
+  expect(within(tiles[0]).getByText("a red fox (1 of 2)", { selector: ".label" })).toBeInTheDocument();
+  expect(tiles[0].querySelector(".when time")).toHaveAttribute("datetime");
+  const details = tiles[0].querySelector("details")!;
+  expect(details.open).toBe(false);
+  expect(details).toHaveTextContent(`Token ${UUID_A}-1`);
+  expect([...tiles[0].children].filter((c) => c !== details).map((c) => c.textContent).join(" ")).not.toContain(UUID_A);
   // Only images can start a video.
   expect(within(tiles[0]).getByRole("button", { name: "Use as start frame" })).toBeInTheDocument();
   expect(within(tiles[2]).queryByRole("button", { name: "Use as start frame" })).toBeNull();
@@ -45,9 +52,11 @@ it("an image opens full size; Escape closes it and focus returns", async () => {
   expect(thumb).toHaveFocus();
 });
 
-it("Copy token copies and says so; without a clipboard the token is shown selected", async () => {
+it("Copy token (under Details) copies and says so; without a clipboard the token is shown selected", async () => {
   const { user } = await open(studioCore({ jobs: [job({ outputId: UUID_A })] }));
   const tile = await screen.findByTestId("gallery-item");
+  await user.click(within(tile).getByText("Details"));
+  expect(tile.querySelector("details")!.open).toBe(true);
   await user.click(within(tile).getByRole("button", { name: "Copy token" }));
   expect(await within(tile).findByText("Copied the token.")).toBeInTheDocument();
   expect(within(tile).getByRole("button", { name: "Copied" })).toBeInTheDocument();
@@ -95,6 +104,12 @@ it("'Attach to card…' picks a space and a card by search, and attaches the out
   expect(core.called("card_attach_output")[0].args).toEqual({ cardId: "c2", token: `${UUID_A}-1` });
   await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
   expect(screen.getByTestId("gallery-notice")).toHaveTextContent("Attached to “Behind the scenes”.");
+  // An image is offered as the card's cover: set by its output token (the tile shows the card's cover).
+  expect(core.called("card_update")).toHaveLength(0);
+  await user.click(screen.getByRole("button", { name: "Make it the cover of “Behind the scenes”" }));
+  await waitFor(() => expect(core.called("card_update").map((c) => c.args)).toEqual([{ cardId: "c2", update: { coverOutputId: `${UUID_A}-1` } }]));
+  expect(screen.getByTestId("gallery-notice")).toHaveTextContent("“Behind the scenes” now shows it as its cover.");
+  expect(screen.queryByTestId("cover-offer")).toBeNull();
 
   // Another space's cards.
   await user.click(screen.getByRole("button", { name: "Attach to card…" }));
@@ -238,6 +253,7 @@ it("a library tile takes the same actions: full size, copy token, reference, sta
   expect(viewer).toHaveTextContent(token);
   await user.keyboard("{Escape}");
 
+  await user.click(within(tile).getByText("Details"));
   await user.click(within(tile).getByRole("button", { name: "Copy token" }));
   expect(await navigator.clipboard.readText()).toBe(token);
 

@@ -248,7 +248,13 @@ it("the queue follows the core's events: added, progressing, completed into the 
   expect(row).toHaveTextContent("veo-3.1-fast");
   expect(row).toHaveTextContent("25 credits");
   expect(within(row).getByTestId("job-status")).toHaveTextContent("Rendering");
-  expect(within(row).getByTestId("job-progress")).toHaveTextContent(/next check in 3 s · 5 s elapsed/);
+  // No estimate learned for the model: the stage, the time so far, and a bar that only says it is busy.
+  expect(within(row).getByTestId("job-stage")).toHaveTextContent(/5 s so far · no estimate yet for this model/);
+  expect(within(row).getByRole("progressbar", { name: "Progress of “waves at night”" })).not.toHaveAttribute("value");
+  // With the model's learned render time (the core's expectedMs): how far along, and the time left.
+  await send({ type: "job", job: { ...base, expectedMs: 20_000, updatedAt: now + 1 } });
+  await waitFor(() => expect(within(row).getByTestId("job-stage")).toHaveTextContent(/about 15 s left of ~20 s/));
+  expect(Number(within(row).getByTestId("job-bar").getAttribute("value"))).toBeCloseTo(0.25, 1);
   expect(screen.getByTestId("studio-status")).toHaveTextContent("“waves at night”: rendering.");
 
   await send({ type: "job", job: { ...base, status: "completed", updatedAt: now + 1, completedAt: now + 1, nextPollAt: null,

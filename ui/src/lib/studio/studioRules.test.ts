@@ -1,7 +1,7 @@
-import { expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   appendLibrary, buildForm, checkReference, defaultModel, emptyValues, fieldOf, formProblem, galleryItems, libraryLabel, mergeJob,
-  mergeNewer, modelOptionLabel, modelsFor, prependLibrary, progressHint, type Values,
+  madeAtLabel, mergeNewer, modelOptionLabel, modelsFor, prependLibrary, progressHint, stageOf, type Values,
 } from "./studioRules";
 import { MODELS, UUID_A, UUID_B, job, media, mediaId } from "./testStudio";
 
@@ -143,4 +143,28 @@ it("library entries follow the local renders, once each, finished ones only; pag
   expect(prependLibrary([b, c], [a, b])).toEqual({ list: [a, b, c], added: 1, replaced: false });
   expect(prependLibrary([c], [a, b])).toEqual({ list: [a, b], added: 0, replaced: true });
   expect(prependLibrary([], [a, d])).toEqual({ list: [a, d], added: 2, replaced: false });
+});
+
+describe("when an output was made", () => {
+  it("today: the time; another day: the date and time; unknown: nothing", () => {
+    const now = new Date(2026, 10, 27, 15, 0).getTime();
+    expect(madeAtLabel(new Date(2026, 10, 27, 10, 30).getTime(), now)).toMatch(/^today, .*10.30/);
+    expect(madeAtLabel(new Date(2026, 10, 2, 9, 5).getTime(), now)).toMatch(/2026/);
+    expect(madeAtLabel(null, now)).toBe("");
+  });
+});
+
+describe("the stage of a render under way", () => {
+  const p = job({ outputId: UUID_A, status: "processing", createdAt: 0, outputUrls: [], completedAt: null });
+  it("queued while the request is out, rendering once the service says so, waiting to send after a lost connection", () => {
+    expect(stageOf({ ...p, status: "submitting" }, 1000)?.name).toBe("Queued");
+    expect(stageOf({ ...p, status: "submitting", error: "no connection" }, 1000)?.name).toBe("Waiting to send");
+    expect(stageOf(p, 1000)?.name).toBe("Rendering");
+    expect(stageOf({ ...p, status: "completed", completedAt: 5 }, 1000)).toBeNull();
+  });
+  it("fills by the learned render time and says the time left; never full before it is done; no estimate, no fraction", () => {
+    expect(stageOf(p, 4000)).toEqual({ name: "Rendering", detail: "4 s so far · no estimate yet for this model", fraction: null });
+    expect(stageOf({ ...p, expectedMs: 20_000 }, 5000)).toEqual({ name: "Rendering", detail: "about 15 s left of ~20 s", fraction: 0.25 });
+    expect(stageOf({ ...p, expectedMs: 20_000 }, 30_000)).toEqual({ name: "Rendering", detail: "taking longer than usual (~20 s)", fraction: 0.95 });
+  });
 });

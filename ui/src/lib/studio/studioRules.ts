@@ -364,6 +364,18 @@ export interface GalleryItem {
   title: string;
   /** This app's render queue, or the account's library (made anywhere). */
   from: "local" | "library";
+  /** When it was made (epoch ms): the tile says it beside the prompt. Null when the service did not say. */
+  at: number | null;
+}
+
+/** When an output was made, as its tile says it: the time alone today, else the date and time (locale's own). */
+export function madeAtLabel(at: number | null, now = Date.now()): string {
+  if (at === null || !Number.isFinite(at)) return "";
+  const d = new Date(at), today = new Date(now);
+  const sameDay = d.toDateString() === today.toDateString();
+  return sameDay
+    ? `today, ${d.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" })}`
+    : d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 }
 
 function kindFrom(type: string, url: string): OutputKind {
@@ -379,7 +391,7 @@ function jobItems(job: StudioJob): GalleryItem[] {
   const title = job.form.prompt ?? job.form.text ?? "";
   return job.outputUrls.map((url, i) => ({
     token: outputToken(job.outputId, i + 1), outputId: job.outputId, url, kind: kindFrom(job.contentType, url), index: i + 1,
-    of: job.outputUrls.length, label, title, from: "local" as const,
+    of: job.outputUrls.length, label, title, from: "local" as const, at: job.completedAt ?? job.createdAt,
   }));
 }
 
@@ -402,6 +414,7 @@ export function libraryItem(m: MediaSummary): GalleryItem | null {
   return {
     token: mediaToken(m), outputId: m.id, url: m.url, kind: kindFrom(m.type, m.url), index: m.variant + 1,
     of: Math.max(1, m.generationSize ?? 1), label: libraryLabel(m), title: m.prompt ?? m.fileName ?? "", from: "library",
+    at: m.createdAt ? Date.parse(m.createdAt) || null : null,
   };
 }
 
@@ -472,6 +485,30 @@ export function progressHint(job: StudioJob, now: number): string {
   }
   if (job.completedAt && job.status === "completed") return `Finished in ${seconds(job.completedAt - job.createdAt)}`;
   return "";
+}
+
+/** Where a render under way is, as the queue shows it: its stage, a line of detail, and how far along it is
+ *  (0..1) when this model's render time was learned (this computer's renders, else the library's). */
+export interface Stage { name: "Waiting to send" | "Queued" | "Rendering"; detail: string; fraction: number | null }
+
+/** How far the bar goes before the render is done: never full while it is not. */
+const BAR_CAP = 0.95;
+
+export function stageOf(job: StudioJob, now: number): Stage | null {
+  if (!isActive(job)) return null;
+  const elapsed = Math.max(0, now - job.createdAt);
+  // `submitting`: the request is out (the service renders while it holds it, up to its smart-wait) or,
+  // with an error, waiting to go out again; `processing`: the service said it is rendering.
+  const name = job.status === "submitting" ? (job.error ? "Waiting to send" : "Queued") : "Rendering";
+  const expected = job.expectedMs ?? null;
+  if (!expected || expected <= 0) {
+    return { name, detail: `${seconds(elapsed)} so far · no estimate yet for this model`, fraction: null };
+  }
+  const left = expected - elapsed;
+  const detail = left > 1000
+    ? `about ${seconds(left)} left of ~${seconds(expected)}`
+    : `taking longer than usual (~${seconds(expected)})`;
+  return { name, detail, fraction: Math.min(BAR_CAP, elapsed / expected) };
 }
 
 export const STATUS_LABEL: Record<StudioJob["status"], string> = {

@@ -162,8 +162,15 @@ export function studioCore(init: { balance?: number; jobs?: StudioJob[]; library
   });
   core.answers.card_attach_output = (args) => ({
     id: args?.cardId, title: args?.cardId === "c2" ? "Behind the scenes" : "Hook ideas",
-    assets: [{ id: "a1", outputId: args?.token }], posts: [], platforms: [], tags: [],
+    assets: [{ id: "a1", outputId: args?.token }], posts: [], platforms: [], tags: [], coverUrl: null,
   });
+  core.answers.card_update = (args) => {
+    const cover = (args?.update as { coverOutputId?: string } | undefined)?.coverOutputId;
+    return {
+      id: args?.cardId, title: args?.cardId === "c2" ? "Behind the scenes" : "Hook ideas", posts: [], platforms: [], tags: [], assets: [],
+      coverUrl: cover ? `http://127.0.0.1:9/files/${cover}.png` : null,
+    };
+  };
   return core;
 }
 
