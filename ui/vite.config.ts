@@ -42,6 +42,9 @@ export default defineConfig({
     environment: "jsdom",
     include: ["src/**/*.test.ts"],
     setupFiles: ["src/test-setup.ts"],
+    // How long a test may wait before it counts as failed, not a speed goal (no timings in tests): the
+    // default 5 s was reached by page-opening tests on a loaded 2-core machine.
+    testTimeout: 20_000,
   },
   // Svelte's browser build in the jsdom tests (its default export condition is the server build).
   resolve: { conditions: ["browser"] },
