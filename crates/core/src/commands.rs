@@ -204,6 +204,10 @@ pub use crate::outbox::{
     DraftsResolveArgs, DraftsStatus, KeptChange, KeptKind, is_local,
 };
 pub use crate::attach::*;
+pub use crate::connect::{
+    connect_browser_cancel, connect_browser_finish, connect_browser_start, connect_with_key, ConnectKeyArgs, ConnectStartArgs,
+    ConnectStarted, Connected,
+};
 pub use crate::calendar::{calendar_posts, calendar_window, CalendarPostsArgs, CalendarWindow, CalendarWindowArgs, CardPosts, CardStamp, CALENDAR_READS_PER_CALL};
 pub use crate::library::{media_library, MediaLibraryArgs};
 pub use crate::brand_kit::*;

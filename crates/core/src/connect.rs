@@ -1,0 +1,211 @@
+//! "Connect ContentHero" (first run, and any time after): a remote profile made from a key the service
+//! gives, in one step that either makes the profile (key in the secret store, profile selected) or makes
+//! nothing. The key comes either from the browser sign-in (`api_client::browser_login`, the flow `cdesk
+//! login` runs: the service's consent page sends it to a loopback listener here) or pasted. It goes from
+//! there to the secret store; the web view gets the profile (id, name, base URL) and never the key.
+//!
+//! The consent page is opened through the face's URL opener ([`AppState::set_url_opener`]): the desktop
+//! shell keeps the default, the system's browser; web-shell can print it instead (`--open-urls print`),
+//! so that a browser test opens it in its own page.
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use api_client::browser_login::{self as bl, BrowserLogin, BrowserLoginError};
+use api_types::Balance;
+use serde::{Deserialize, Serialize};
+use tokio::sync::Notify;
+use ts_rs::TS;
+
+use crate::error::{IpcError, IpcResult};
+use crate::profiles::{check_base_url, Profile, ProfileKind, ProfileRecord, ProfilesView, REMOTE_DEFAULT_BASE_URL};
+use crate::state::AppState;
+
+/// Opens a URL in a browser; an `Err` is said to the user with the URL to open by hand.
+pub type UrlOpener = Arc<dyn Fn(&str) -> Result<(), String> + Send + Sync>;
+
+/// The name a connected profile gets ("ContentHero", then "ContentHero 2", … when taken).
+pub const CONNECTED_NAME: &str = "ContentHero";
+
+/// How long the app waits for the browser (as `cdesk login`).
+pub const BROWSER_WAIT: Duration = bl::DEFAULT_WAIT;
+
+/// The opener and the one sign-in under way, per core.
+pub struct Connect {
+    opener: Mutex<UrlOpener>,
+    pending: Mutex<Option<Pending>>,
+}
+
+struct Pending {
+    /// Taken by `connect_browser_finish` while it waits.
+    login: Option<BrowserLogin>,
+    base_url: String,
+    cancel: Arc<Notify>,
+}
+
+impl Default for Connect {
+    fn default() -> Self {
+        Connect {
+            opener: Mutex::new(Arc::new(|url: &str| bl::open_in_browser(url).map_err(|e| e.to_string()))),
+            pending: Mutex::new(None),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ConnectStartArgs {
+    /// The service's API address; the default is ContentHero's (`https://app.contenthero.ai/api/v1`).
+    #[serde(default)]
+    #[ts(optional)]
+    pub base_url: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ConnectStarted {
+    /// The consent page (port and state of this sign-in, no key), for the user to open by hand.
+    pub url: String,
+    /// Whether the opener took it (false: the UI asks the user to open `url` themselves).
+    pub opened: bool,
+}
+
+/// The key is write-only: no `Debug` output, never serialised back, zeroed when dropped.
+#[derive(Clone, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ConnectKeyArgs {
+    pub key: String,
+    #[serde(default)]
+    #[ts(optional)]
+    pub base_url: Option<String>,
+}
+
+impl Drop for ConnectKeyArgs {
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.key);
+    }
+}
+
+impl std::fmt::Debug for ConnectKeyArgs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ConnectKeyArgs").field("base_url", &self.base_url).field("key", &"<redacted>").finish()
+    }
+}
+
+/// The profile made (now the selected one), every profile, and the balance the key was checked with.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Connected {
+    pub profile: Profile,
+    pub profiles: ProfilesView,
+    pub balance: Balance,
+}
+
+impl AppState {
+    /// Replaces how this core opens a URL in a browser (the consent page of "Connect ContentHero").
+    pub fn set_url_opener(&self, opener: UrlOpener) {
+        *self.connect().opener.lock().unwrap_or_else(|e| e.into_inner()) = opener;
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// "ContentHero", or the first "ContentHero N" no profile has (names compare without case).
+fn free_name(state: &AppState) -> String {
+    let taken = |n: &str| state.records().iter().any(|p| p.name.eq_ignore_ascii_case(n));
+    if !taken(CONNECTED_NAME) {
+        return CONNECTED_NAME.to_string();
+    }
+    (2..).map(|i| format!("{CONNECTED_NAME} {i}")).find(|n| !taken(n)).unwrap_or_else(|| CONNECTED_NAME.into())
+}
+
+/// Checks `key` at `base_url` with a balance read; on 200 makes the remote profile, stores the key and
+/// selects the profile. A refused key (or a store that fails) makes nothing.
+pub async fn connect_key(state: &AppState, base_url: &str, key: &str) -> IpcResult<Connected> {
+    let key = key.trim();
+    if key.is_empty() {
+        return Err(IpcError::validation("key", "Paste the API key (it starts with ch_live_)."));
+    }
+    let balance = AppState::client_with(base_url, key)?.account().balance().await?;
+    let record = ProfileRecord { id: uuid::Uuid::new_v4().to_string(), name: free_name(state), base_url: base_url.to_string(), kind: ProfileKind::Remote };
+    // The key first: a keyring that refuses it leaves no profile behind.
+    state.secret_set(&record.id, key.to_string()).await?;
+    if let Err(e) = state.update_records(|ps| ps.push(record.clone())) {
+        let _ = state.secret_delete(&record.id).await;
+        return Err(e);
+    }
+    state.set_selected(Some(record.id.clone()))?;
+    tracing::info!(profile = %record.id, "connected: key checked and stored, profile selected");
+    Ok(Connected { profile: state.view(&record), profiles: state.profiles_view(), balance })
+}
+
+/// The pasted-key path of "Connect ContentHero".
+pub async fn connect_with_key(state: &AppState, args: ConnectKeyArgs) -> IpcResult<Connected> {
+    let base_url = check_base_url(args.base_url.as_deref().unwrap_or(REMOTE_DEFAULT_BASE_URL))?;
+    connect_key(state, &base_url, &args.key).await
+}
+
+/// Opens the loopback listener and the consent page (through the opener); answers the page's URL. A
+/// sign-in already under way is cancelled first.
+pub async fn connect_browser_start(state: &AppState, args: ConnectStartArgs) -> IpcResult<ConnectStarted> {
+    let base_url = check_base_url(args.base_url.as_deref().unwrap_or(REMOTE_DEFAULT_BASE_URL))?;
+    let login = BrowserLogin::start(&base_url, &bl::hostname()).await.map_err(IpcError::internal)?;
+    let url = login.url().to_string();
+    let earlier = lock(&state.connect().pending).replace(Pending { login: Some(login), base_url, cancel: Arc::new(Notify::new()) });
+    if let Some(earlier) = earlier {
+        earlier.cancel.notify_one();
+    }
+    let opener = lock(&state.connect().opener).clone();
+    let opened = match opener(&url) {
+        Ok(()) => true,
+        Err(e) => {
+            tracing::warn!(error = %e, "could not open the browser for the sign-in");
+            false
+        }
+    };
+    Ok(ConnectStarted { url, opened })
+}
+
+/// Waits (3 minutes at most) for the browser's answer to the sign-in `connect_browser_start` opened; a
+/// key is checked and stored as a pasted one is.
+pub async fn connect_browser_finish(state: &AppState) -> IpcResult<Connected> {
+    let (login, base_url, cancel) = {
+        let mut pending = lock(&state.connect().pending);
+        match pending.as_mut().and_then(|p| p.login.take().map(|l| (l, p.base_url.clone(), p.cancel.clone()))) {
+            Some(v) => v,
+            None => return Err(IpcError::validation("browser", "No browser sign-in is under way: choose “Sign in with your browser” again.")),
+        }
+    };
+    let waiting = login.finish(BROWSER_WAIT, |key| {
+        let state = state.clone();
+        let base_url = base_url.clone();
+        async move { connect_key(&state, &base_url, &key).await }
+    });
+    let result = tokio::select! {
+        r = waiting => r,
+        _ = cancel.notified() => {
+            return Err(IpcError::validation("browser", "The sign-in was stopped: nothing was connected."));
+        }
+    };
+    {
+        let mut pending = lock(&state.connect().pending);
+        if pending.as_ref().is_some_and(|p| Arc::ptr_eq(&p.cancel, &cancel)) {
+            *pending = None;
+        }
+    }
+    result.map_err(|e| match e {
+        BrowserLoginError::TimedOut(_) => IpcError::validation(
+            "browser",
+            "No answer came from the browser within 3 minutes, so nothing was connected. Try again, or paste a key instead.",
+        ),
+        BrowserLoginError::Refused(_) => IpcError::validation("browser", "You chose Cancel in the browser, so nothing was connected."),
+        BrowserLoginError::Check(e) => e,
+    })
+}
+
+/// Stops the sign-in under way (its listener closes); false when there was none.
+pub async fn connect_browser_cancel(state: &AppState) -> IpcResult<bool> {
+    let pending = lock(&state.connect().pending).take();
+    Ok(pending.map(|p| p.cancel.notify_one()).is_some())
+}
