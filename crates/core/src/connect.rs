@@ -4,9 +4,11 @@
 //! login` runs: the service's consent page sends it to a loopback listener here) or pasted. It goes from
 //! there to the secret store; the web view gets the profile (id, name, base URL) and never the key.
 //!
-//! The consent page is opened through the face's URL opener ([`AppState::set_url_opener`]): the desktop
+//! The consent page is opened through the face's URL opener (`AppState::set_url_opener`): the desktop
 //! shell keeps the default, the system's browser; web-shell can print it instead (`--open-urls print`),
-//! so that a browser test opens it in its own page.
+//! so that a browser test opens it in its own page. This module holds the sign-in under way and the
+//! opener ([`Connect`]); the commands over the profiles and the key store are in `commands.rs`.
+use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -17,8 +19,7 @@ use tokio::sync::Notify;
 use ts_rs::TS;
 
 use crate::error::{IpcError, IpcResult};
-use crate::profiles::{check_base_url, Profile, ProfileKind, ProfileRecord, ProfilesView, REMOTE_DEFAULT_BASE_URL};
-use crate::state::AppState;
+use crate::profiles::{Profile, ProfilesView};
 
 /// Opens a URL in a browser; an `Err` is said to the user with the URL to open by hand.
 pub type UrlOpener = Arc<dyn Fn(&str) -> Result<(), String> + Send + Sync>;
@@ -100,112 +101,84 @@ pub struct Connected {
     pub balance: Balance,
 }
 
-impl AppState {
-    /// Replaces how this core opens a URL in a browser (the consent page of "Connect ContentHero").
-    pub fn set_url_opener(&self, opener: UrlOpener) {
-        *self.connect().opener.lock().unwrap_or_else(|e| e.into_inner()) = opener;
-    }
-}
-
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// "ContentHero", or the first "ContentHero N" no profile has (names compare without case).
-fn free_name(state: &AppState) -> String {
-    let taken = |n: &str| state.records().iter().any(|p| p.name.eq_ignore_ascii_case(n));
+/// "ContentHero", or the first "ContentHero N" that `taken` says no profile has.
+pub fn free_name(taken: impl Fn(&str) -> bool) -> String {
     if !taken(CONNECTED_NAME) {
         return CONNECTED_NAME.to_string();
     }
     (2..).map(|i| format!("{CONNECTED_NAME} {i}")).find(|n| !taken(n)).unwrap_or_else(|| CONNECTED_NAME.into())
 }
 
-/// Checks `key` at `base_url` with a balance read; on 200 makes the remote profile, stores the key and
-/// selects the profile. A refused key (or a store that fails) makes nothing.
-pub async fn connect_key(state: &AppState, base_url: &str, key: &str) -> IpcResult<Connected> {
-    let key = key.trim();
-    if key.is_empty() {
-        return Err(IpcError::validation("key", "Paste the API key (it starts with ch_live_)."));
+impl Connect {
+    /// Replaces how a URL is opened in a browser.
+    pub fn set_opener(&self, opener: UrlOpener) {
+        *lock(&self.opener) = opener;
     }
-    let balance = AppState::client_with(base_url, key)?.account().balance().await?;
-    let record = ProfileRecord { id: uuid::Uuid::new_v4().to_string(), name: free_name(state), base_url: base_url.to_string(), kind: ProfileKind::Remote };
-    // The key first: a keyring that refuses it leaves no profile behind.
-    state.secret_set(&record.id, key.to_string()).await?;
-    if let Err(e) = state.update_records(|ps| ps.push(record.clone())) {
-        let _ = state.secret_delete(&record.id).await;
-        return Err(e);
+
+    /// Opens the loopback listener for `base_url` (checked by the caller) and the consent page (through
+    /// the opener); answers the page's URL. A sign-in already under way is stopped first.
+    pub async fn start(&self, base_url: String) -> IpcResult<ConnectStarted> {
+        let login = BrowserLogin::start(&base_url, &bl::hostname()).await.map_err(IpcError::internal)?;
+        let url = login.url().to_string();
+        let earlier = lock(&self.pending).replace(Pending { login: Some(login), base_url, cancel: Arc::new(Notify::new()) });
+        if let Some(earlier) = earlier {
+            earlier.cancel.notify_one();
+        }
+        let opener = lock(&self.opener).clone();
+        let opened = match opener(&url) {
+            Ok(()) => true,
+            Err(e) => {
+                tracing::warn!(error = %e, "could not open the browser for the sign-in");
+                false
+            }
+        };
+        Ok(ConnectStarted { url, opened })
     }
-    state.set_selected(Some(record.id.clone()))?;
-    tracing::info!(profile = %record.id, "connected: key checked and stored, profile selected");
-    Ok(Connected { profile: state.view(&record), profiles: state.profiles_view(), balance })
-}
 
-/// The pasted-key path of "Connect ContentHero".
-pub async fn connect_with_key(state: &AppState, args: ConnectKeyArgs) -> IpcResult<Connected> {
-    let base_url = check_base_url(args.base_url.as_deref().unwrap_or(REMOTE_DEFAULT_BASE_URL))?;
-    connect_key(state, &base_url, &args.key).await
-}
-
-/// Opens the loopback listener and the consent page (through the opener); answers the page's URL. A
-/// sign-in already under way is cancelled first.
-pub async fn connect_browser_start(state: &AppState, args: ConnectStartArgs) -> IpcResult<ConnectStarted> {
-    let base_url = check_base_url(args.base_url.as_deref().unwrap_or(REMOTE_DEFAULT_BASE_URL))?;
-    let login = BrowserLogin::start(&base_url, &bl::hostname()).await.map_err(IpcError::internal)?;
-    let url = login.url().to_string();
-    let earlier = lock(&state.connect().pending).replace(Pending { login: Some(login), base_url, cancel: Arc::new(Notify::new()) });
-    if let Some(earlier) = earlier {
-        earlier.cancel.notify_one();
-    }
-    let opener = lock(&state.connect().opener).clone();
-    let opened = match opener(&url) {
-        Ok(()) => true,
-        Err(e) => {
-            tracing::warn!(error = %e, "could not open the browser for the sign-in");
-            false
-        }
-    };
-    Ok(ConnectStarted { url, opened })
-}
-
-/// Waits (3 minutes at most) for the browser's answer to the sign-in `connect_browser_start` opened; a
-/// key is checked and stored as a pasted one is.
-pub async fn connect_browser_finish(state: &AppState) -> IpcResult<Connected> {
-    let (login, base_url, cancel) = {
-        let mut pending = lock(&state.connect().pending);
-        match pending.as_mut().and_then(|p| p.login.take().map(|l| (l, p.base_url.clone(), p.cancel.clone()))) {
-            Some(v) => v,
-            None => return Err(IpcError::validation("browser", "No browser sign-in is under way: choose “Sign in with your browser” again.")),
-        }
-    };
-    let waiting = login.finish(BROWSER_WAIT, |key| {
-        let state = state.clone();
-        let base_url = base_url.clone();
-        async move { connect_key(&state, &base_url, &key).await }
-    });
-    let result = tokio::select! {
-        r = waiting => r,
-        _ = cancel.notified() => {
-            return Err(IpcError::validation("browser", "The sign-in was stopped: nothing was connected."));
-        }
-    };
+    /// Waits (3 minutes at most) for the browser's answer to the sign-in [`Connect::start`] opened; a key
+    /// is handed to `make` with the base URL (it checks and stores it, and makes the profile).
+    pub async fn finish<F, Fut>(&self, make: F) -> IpcResult<Connected>
+    where
+        F: FnOnce(String, zeroize::Zeroizing<String>) -> Fut,
+        Fut: Future<Output = IpcResult<Connected>>,
     {
-        let mut pending = lock(&state.connect().pending);
-        if pending.as_ref().is_some_and(|p| Arc::ptr_eq(&p.cancel, &cancel)) {
-            *pending = None;
+        let (login, base_url, cancel) = {
+            let mut pending = lock(&self.pending);
+            match pending.as_mut().and_then(|p| p.login.take().map(|l| (l, p.base_url.clone(), p.cancel.clone()))) {
+                Some(v) => v,
+                None => return Err(IpcError::validation("browser", "No browser sign-in is under way: choose “Sign in with your browser” again.")),
+            }
+        };
+        let waiting = login.finish(BROWSER_WAIT, |key| make(base_url, key));
+        let result = tokio::select! {
+            r = waiting => r,
+            _ = cancel.notified() => {
+                return Err(IpcError::validation("browser", "The sign-in was stopped: nothing was connected."));
+            }
+        };
+        {
+            let mut pending = lock(&self.pending);
+            if pending.as_ref().is_some_and(|p| Arc::ptr_eq(&p.cancel, &cancel)) {
+                *pending = None;
+            }
         }
+        result.map_err(|e| match e {
+            BrowserLoginError::TimedOut(_) => IpcError::validation(
+                "browser",
+                "No answer came from the browser within 3 minutes, so nothing was connected. Try again, or paste a key instead.",
+            ),
+            BrowserLoginError::Refused(_) => IpcError::validation("browser", "You chose Cancel in the browser, so nothing was connected."),
+            BrowserLoginError::Check(e) => e,
+        })
     }
-    result.map_err(|e| match e {
-        BrowserLoginError::TimedOut(_) => IpcError::validation(
-            "browser",
-            "No answer came from the browser within 3 minutes, so nothing was connected. Try again, or paste a key instead.",
-        ),
-        BrowserLoginError::Refused(_) => IpcError::validation("browser", "You chose Cancel in the browser, so nothing was connected."),
-        BrowserLoginError::Check(e) => e,
-    })
-}
 
-/// Stops the sign-in under way (its listener closes); false when there was none.
-pub async fn connect_browser_cancel(state: &AppState) -> IpcResult<bool> {
-    let pending = lock(&state.connect().pending).take();
-    Ok(pending.map(|p| p.cancel.notify_one()).is_some())
+    /// Stops the sign-in under way (its listener closes); false when there was none.
+    pub fn cancel(&self) -> bool {
+        let pending = lock(&self.pending).take();
+        pending.map(|p| p.cancel.notify_one()).is_some()
+    }
 }

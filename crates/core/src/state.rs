@@ -330,6 +330,12 @@ impl AppState {
         &self.inner.connect
     }
 
+    /// Replaces how this core opens a URL in a browser (the consent page of "Connect ContentHero"; the
+    /// default is the system's browser).
+    pub fn set_url_opener(&self, opener: crate::connect::UrlOpener) {
+        self.inner.connect.set_opener(opener);
+    }
+
     /// The studio: caches, the render queue and its events.
     pub fn studio(&self) -> &crate::studio::Studio {
         &self.inner.studio
