@@ -89,14 +89,40 @@ export async function startRemoteSandbox(procs, { db, port, log }) {
   return { child, url: matches[0], key: matches[1] };
 }
 
-/** web-shell on its own data folder, keys in its memory: answers its child, URL, origin and token. */
-export async function startWebShell(procs, { data, log }) {
+/** web-shell on its own data folder, keys in its memory: answers its child, URL, origin and token.
+ *  `args`: more of its options (e.g. `--open-urls print`). */
+export async function startWebShell(procs, { data, log, args = [] }) {
   const { child, matches } = await procs.start(
     WEB_SHELL_BIN,
-    ["--data-dir", data, "--ui-dist", UI_DIST, "--memory-secrets"],
+    ["--data-dir", data, "--ui-dist", UI_DIST, "--memory-secrets", ...args],
     WEB_SHELL_READY,
     log,
   );
   const url = new URL(matches[0]);
   return { child, url: matches[0], origin: url.origin, token: url.searchParams.get("token") };
+}
+
+/** The pages a web-shell started with `--open-urls print` asked a browser to open (its `{"openUrl":…}`
+ *  stdout lines, the app's URL-opener hook): `next()` answers the next one (30 s at most). */
+export function openedUrls(child) {
+  const seen = [];
+  const waiting = [];
+  let rest = "";
+  child.stdout.on("data", (d) => {
+    rest += d.toString();
+    const lines = rest.split("\n");
+    rest = lines.pop();
+    for (const line of lines) {
+      if (!line.includes('"openUrl"')) continue;
+      const url = JSON.parse(line).openUrl;
+      const w = waiting.shift();
+      if (w) w(url); else seen.push(url);
+    }
+  });
+  return {
+    next: () => seen.length ? Promise.resolve(seen.shift()) : new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("web-shell opened no page within 30 s")), 30_000);
+      waiting.push((url) => { clearTimeout(timer); resolve(url); });
+    }),
+  };
 }

@@ -113,8 +113,9 @@ for (const theme of THEMES) {
       const tag = `${size.width}x${size.height}-${theme}`;
       const violations = () => found.filter((f) => f.screen.endsWith(tag));
 
-      // Board.
+      // Board (the local sandbox: with the practice-space note).
       await page.goto(`${ORIGIN}/#/planner`);
+      await page.getByTestId("practice-note").waitFor();
       await page.getByTestId("view-board").click();
       await page.getByRole("tab", { name: /Screens journey/ }).click();
       await page.locator("section.column [data-card-id]").first().waitFor();
@@ -204,6 +205,16 @@ for (const theme of THEMES) {
       await axe(`settings ${tag}`);
       const sideways = await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
       assert.equal(sideways, false, `${tag}: Settings does not scroll sideways`);
+
+      // "Connect ContentHero" (opened from Settings; the practice note is on the board's screens above).
+      await page.getByTestId("settings-connect").click();
+      const connect = page.getByRole("dialog", { name: "Connect ContentHero" });
+      await connect.waitFor();
+      await connect.getByText("Another server").click();
+      await shoot("connect", size, theme);
+      await axe(`connect dialog ${tag}`);
+      await page.keyboard.press("Escape");
+      await connect.waitFor({ state: "detached" });
 
       const v = violations();
       assert.deepEqual(v.map((x) => `${x.screen}: ${x.id} (${x.nodes.length}) ${x.nodes.map((n) => n.target).join(" | ")}`), [], "axe-core: no WCAG 2.2 A/AA violation");

@@ -14,6 +14,7 @@
 //! - Retries follow `retry::decide`; generation calls carry an `outputId` so a retry never charges twice.
 //! - The key is an `ApiKey`, printed as `<redacted>`, and never logged (tracing shows method, path and
 //!   status at debug level).
+pub mod browser_login;
 pub mod card_edit;
 pub mod error;
 pub mod http;

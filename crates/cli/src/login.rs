@@ -120,94 +120,27 @@ pub async fn login(given: &Given, key_arg: Option<&String>, to_file: bool) -> Re
     check_and_store(&key, &base_url, profile.as_ref(), to_file).await
 }
 
-/// `cdesk login` without a key: the browser flow of fact sheet 4.3. Listens on `127.0.0.1:<free port>`,
-/// opens `{origin}/cli/auth?port=&state=&label=` (prints it on stderr; `CONTENTHERO_NO_BROWSER` keeps the
-/// browser closed), and waits (3 minutes; `CDESK_LOGIN_TIMEOUT_S`) for `GET /callback?state=…&key=…` or
-/// `…&error=…`. A wrong state is answered 400 and waiting goes on; other paths 404. The key is checked
-/// and stored as with `--with-key`, and the browser is sent to `{origin}/cli/auth/done?status=…`.
+/// `cdesk login` without a key: the browser flow of fact sheet 4.3 (`api_client::browser_login`, the
+/// one the desktop app's "Connect ContentHero" uses). Prints the page to open on stderr and opens it
+/// (`CONTENTHERO_NO_BROWSER` keeps the browser closed); waits 3 minutes (`CDESK_LOGIN_TIMEOUT_S`). The key
+/// is checked and stored as with `--with-key`.
 pub async fn browser_login(given: &Given, to_file: bool) -> Result<Value, OpError> {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use api_client::browser_login::{self as bl, BrowserLoginError};
     let profile = named_profile(given)?;
     let base_url = base_url_for(given, profile.as_ref());
-    let origin = base_url.trim_end_matches('/').trim_end_matches(api_types::API_PREFIX).to_string();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.map_err(|e| OpError::Internal(format!("cannot listen for the browser: {e}")))?;
-    let port = listener.local_addr().map_err(|e| OpError::Internal(e.to_string()))?.port();
-    let state = uuid::Uuid::new_v4().simple().to_string();
-    let label = hostname();
-    let mut url = url::Url::parse(&format!("{origin}/cli/auth")).map_err(|e| OpError::usage("baseUrl", format!("not a URL: {e}")))?;
-    url.query_pairs_mut().append_pair("port", &port.to_string()).append_pair("state", &state).append_pair("label", &label);
-    eprintln!("To connect cdesk, open this page and choose Connect:\n  {url}");
+    let login = bl::BrowserLogin::start(&base_url, &bl::hostname()).await.map_err(|e| OpError::usage("baseUrl", e))?;
+    eprintln!("To connect cdesk, open this page and choose Connect:\n  {}", login.url());
     if std::env::var_os("CONTENTHERO_NO_BROWSER").is_none() {
-        let _ = std::process::Command::new(if cfg!(target_os = "macos") { "open" } else { "xdg-open" })
-            .arg(url.as_str())
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn();
+        let _ = bl::open_in_browser(login.url());
     }
-    let wait = std::env::var("CDESK_LOGIN_TIMEOUT_S").ok().and_then(|v| v.parse().ok()).unwrap_or(180u64);
-    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(wait);
-    let done = |status: &str| format!("HTTP/1.1 302 Found\r\nLocation: {origin}/cli/auth/done?status={status}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
-    loop {
-        let accepted = tokio::time::timeout_at(deadline, listener.accept()).await;
-        let Ok(Ok((mut sock, _))) = accepted else {
-            return Err(OpError::Auth(format!("no answer from the browser within {wait} s: run `cdesk login` again, or `cdesk login --with-key`")));
-        };
-        let mut buf = vec![0u8; 8192];
-        let mut n = 0;
-        while n < buf.len() {
-            match tokio::time::timeout(std::time::Duration::from_secs(5), sock.read(&mut buf[n..])).await {
-                Ok(Ok(0)) | Err(_) | Ok(Err(_)) => break,
-                Ok(Ok(m)) => {
-                    n += m;
-                    if buf[..n].windows(4).any(|w| w == b"\r\n\r\n") {
-                        break;
-                    }
-                }
-            }
-        }
-        let head = String::from_utf8_lossy(&buf[..n]).to_string();
-        let target = head.lines().next().and_then(|l| l.split_whitespace().nth(1)).unwrap_or("").to_string();
-        let (path, query) = target.split_once('?').unwrap_or((target.as_str(), ""));
-        let reply = |status: &str, text: &str| format!("HTTP/1.1 {status}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{text}", text.len());
-        if path != "/callback" {
-            let _ = sock.write_all(reply("404 Not Found", "not found").as_bytes()).await;
-            continue;
-        }
-        let params: Vec<(String, String)> = url::form_urlencoded::parse(query.as_bytes()).into_owned().collect();
-        let get = |k: &str| params.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
-        if get("state").as_deref() != Some(state.as_str()) {
-            let _ = sock.write_all(reply("400 Bad Request", "this answer is not for this login (state does not match)").as_bytes()).await;
-            continue;
-        }
-        if let Some(error) = get("error") {
-            let _ = sock.write_all(done("cancelled").as_bytes()).await;
-            return Err(OpError::Auth(format!("login {error} in the browser: nothing was stored")));
-        }
-        let Some(key) = get("key").filter(|k| !k.trim().is_empty()) else {
-            let _ = sock.write_all(reply("400 Bad Request", "no key in the answer").as_bytes()).await;
-            continue;
-        };
-        return match check_and_store(&key, &base_url, profile.as_ref(), to_file).await {
-            Ok(out) => {
-                let _ = sock.write_all(done("connected").as_bytes()).await;
-                Ok(out)
-            }
-            Err(e) => {
-                let _ = sock.write_all(done("failed").as_bytes()).await;
-                Err(e)
-            }
-        };
-    }
-}
-
-fn hostname() -> String {
-    std::env::var("HOSTNAME")
-        .ok()
-        .or_else(|| std::fs::read_to_string("/etc/hostname").ok())
-        .map(|h| h.trim().chars().filter(|c| !c.is_control()).take(60).collect::<String>())
-        .filter(|h| !h.is_empty())
-        .unwrap_or_else(|| "this computer".into())
+    let wait = std::env::var("CDESK_LOGIN_TIMEOUT_S").ok().and_then(|v| v.parse().ok()).map(std::time::Duration::from_secs).unwrap_or(bl::DEFAULT_WAIT);
+    let profile = profile.as_ref();
+    let base = base_url.as_str();
+    login.finish(wait, |key| async move { check_and_store(&key, base, profile, to_file).await }).await.map_err(|e| match e {
+        BrowserLoginError::TimedOut(s) => OpError::Auth(format!("no answer from the browser within {s} s: run `cdesk login` again, or `cdesk login --with-key`")),
+        BrowserLoginError::Refused(error) => OpError::Auth(format!("login {error} in the browser: nothing was stored")),
+        BrowserLoginError::Check(e) => e,
+    })
 }
 
 /// Removes cdesk's keyring entry (or the named profile's) and the credential file; says what was removed.

@@ -51,6 +51,20 @@ macro_rules! with_commands {
                 /// whether a newer version signed with the app's key is there; `atStart: true` checks only when
                 /// due (state `skipped` otherwise); a failure is state `failed` with a short note, never an error
                 update_check($crate::commands::UpdateCheckArgs) -> $crate::update::UpdateStatus;
+                /// "Connect ContentHero" with a pasted key: checked with `GET /account/balance` at `baseUrl`
+                /// (default ContentHero's); on 200 a remote profile named “ContentHero” (“ContentHero 2”, …) is
+                /// made, the key stored and the profile selected; refused: nothing is made
+                connect_with_key($crate::commands::ConnectKeyArgs) -> $crate::commands::Connected;
+                /// the browser sign-in of `cdesk login` (`api_client::browser_login`): a loopback listener, and
+                /// the service's `/cli/auth` consent page opened through the face's URL opener; answers that
+                /// page's URL (`opened: false` when no browser could be opened); one sign-in at a time
+                connect_browser_start($crate::commands::ConnectStartArgs) -> $crate::commands::ConnectStarted;
+                /// waits (3 minutes) for the consent page's answer; its key is checked and stored as
+                /// `connect_with_key`'s (the web view never sees it); Cancel in the browser, a timeout or
+                /// `connect_browser_cancel`: validation (field `browser`), nothing made
+                connect_browser_finish() -> $crate::commands::Connected;
+                /// stops the sign-in under way; false when there was none
+                connect_browser_cancel() -> bool;
             }
             "Planner" {
                 /// stages in board order; every card of the space matching the filters (pages of 100 until

@@ -206,6 +206,7 @@ pub use crate::outbox::{
     DraftsResolveArgs, DraftsStatus, KeptChange, KeptKind, is_local,
 };
 pub use crate::attach::*;
+pub use crate::connect::{ConnectKeyArgs, ConnectStartArgs, ConnectStarted, Connected};
 pub use crate::calendar::{calendar_posts, calendar_window, CalendarPostsArgs, CalendarWindow, CalendarWindowArgs, CardPosts, CardStamp, CALENDAR_READS_PER_CALL};
 pub use crate::library::{media_library, MediaLibraryArgs};
 pub use crate::brand_kit::*;
@@ -269,4 +270,49 @@ pub async fn update_check(state: &AppState, args: UpdateCheckArgs) -> IpcResult<
         tracing::warn!(error = %e, "update check time not saved");
     }
     Ok(u::UpdateStatus::from_check(current, &result, &prefs))
+}
+
+/// Checks `key` at `base_url` with a balance read; on 200 makes the remote profile (“ContentHero”,
+/// “ContentHero 2”, …), stores the key and selects the profile. A refused key (or a store that fails)
+/// makes nothing.
+async fn connect_key(state: &AppState, base_url: &str, key: &str) -> IpcResult<Connected> {
+    let key = zeroize::Zeroizing::new(key.trim().to_string());
+    if key.is_empty() {
+        return Err(IpcError::validation("key", "Paste the API key (it starts with ch_live_)."));
+    }
+    let balance = AppState::client_with(base_url, &key)?.account().balance().await?;
+    let records = state.records();
+    let name = crate::connect::free_name(|n| records.iter().any(|p| p.name.eq_ignore_ascii_case(n)));
+    let record = ProfileRecord { id: uuid::Uuid::new_v4().to_string(), name, base_url: base_url.to_string(), kind: ProfileKind::Remote };
+    // The key first: a keyring that refuses it leaves no profile behind.
+    state.secret_set(&record.id, key.to_string()).await?;
+    if let Err(e) = state.update_records(|ps| ps.push(record.clone())) {
+        let _ = state.secret_delete(&record.id).await;
+        return Err(e);
+    }
+    state.set_selected(Some(record.id.clone()))?;
+    tracing::info!(profile = %record.id, "connected: key checked and stored, profile selected");
+    Ok(Connected { profile: state.view(&record), profiles: state.profiles_view(), balance })
+}
+
+/// "Connect ContentHero" with a pasted key (`connect_key`).
+pub async fn connect_with_key(state: &AppState, args: ConnectKeyArgs) -> IpcResult<Connected> {
+    let base_url = check_base_url(args.base_url.as_deref().unwrap_or(REMOTE_DEFAULT_BASE_URL))?;
+    connect_key(state, &base_url, &args.key).await
+}
+
+/// Opens the loopback listener and the service's consent page (`connect::Connect::start`).
+pub async fn connect_browser_start(state: &AppState, args: ConnectStartArgs) -> IpcResult<ConnectStarted> {
+    let base_url = check_base_url(args.base_url.as_deref().unwrap_or(REMOTE_DEFAULT_BASE_URL))?;
+    state.connect().start(base_url).await
+}
+
+/// Waits for the consent page's answer; its key goes through `connect_key` as a pasted one does.
+pub async fn connect_browser_finish(state: &AppState) -> IpcResult<Connected> {
+    state.connect().finish(|base_url, key| async move { connect_key(state, &base_url, &key).await }).await
+}
+
+/// Stops the sign-in under way; false when there was none.
+pub async fn connect_browser_cancel(state: &AppState) -> IpcResult<bool> {
+    Ok(state.connect().cancel())
 }

@@ -9,6 +9,7 @@ pub mod brand_kit;
 pub mod calendar;
 mod command_table;
 pub mod commands;
+pub mod connect;
 pub mod embedded;
 pub mod error;
 pub mod granted_apps;

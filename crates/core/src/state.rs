@@ -83,6 +83,8 @@ struct Inner {
     studio: crate::studio::Studio,
     outbox: crate::outbox::Outbox,
     notices: Mutex<Vec<String>>,
+    /// "Connect ContentHero": the URL opener and the browser sign-in under way.
+    connect: crate::connect::Connect,
     /// The data folder's lock: released when the last handle of this core is dropped.
     _lock: DataDirLock,
 }
@@ -282,6 +284,7 @@ impl AppState {
                 studio,
                 outbox,
                 notices: Mutex::new(Vec::new()),
+                connect: crate::connect::Connect::default(),
                 _lock: lock,
             }),
         };
@@ -321,6 +324,16 @@ impl AppState {
     /// where), kept work of a profile that no longer exists.
     pub fn notices(&self) -> Vec<String> {
         self.inner.notices.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    pub(crate) fn connect(&self) -> &crate::connect::Connect {
+        &self.inner.connect
+    }
+
+    /// Replaces how this core opens a URL in a browser (the consent page of "Connect ContentHero"; the
+    /// default is the system's browser).
+    pub fn set_url_opener(&self, opener: crate::connect::UrlOpener) {
+        self.inner.connect.set_opener(opener);
     }
 
     /// The studio: caches, the render queue and its events.

@@ -27,6 +27,17 @@ struct Args {
     /// For scripts: print the ready line as JSON (`ready`, `url`, `origin`, `token`).
     #[arg(long)]
     ready_json: bool,
+    /// How a page the app opens in a browser (the consent page of "Connect ContentHero") is opened:
+    /// `system` (the desktop's way: xdg-open), or `print`: the JSON line `{"openUrl":…}` on stdout, for
+    /// a browser test to open in its own page.
+    #[arg(long, value_enum, default_value = "system")]
+    open_urls: OpenUrls,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum OpenUrls {
+    System,
+    Print,
 }
 
 #[tokio::main]
@@ -64,6 +75,12 @@ async fn main() {
             std::process::exit(1);
         }
     };
+    if let OpenUrls::Print = args.open_urls {
+        core.set_url_opener(std::sync::Arc::new(|url: &str| {
+            let mut out = std::io::stdout().lock();
+            writeln!(out, "{}", serde_json::json!({ "openUrl": url })).and_then(|_| out.flush()).map_err(|e| e.to_string())
+        }));
+    }
     // Offline edits kept in the outbox are sent when the service answers again.
     contentdesk_core::drafts::spawn_sync_loop(core.clone(), std::time::Duration::from_secs(10));
     let token = contentdesk_web_shell::new_token();

@@ -47,3 +47,14 @@ it("a failed switch says why and keeps the current profile", async () => {
   expect(await screen.findByRole("alert")).toHaveTextContent(/Not found.*profile was removed/);
   expect((screen.getByLabelText("Profile") as HTMLSelectElement).value).toBe("sb");
 });
+
+it("on a remote profile the practice space is one click away", async () => {
+  const core = fakeCore({ profiles: [SANDBOX, { ...STUDIO, hasKey: true }], selectedId: "r1" });
+  await startSession();
+  render(ProfileSwitcher);
+  await userEvent.setup().click(screen.getByRole("button", { name: "Practice space" }));
+  expect(core.called("profile_select")[0].args).toEqual({ id: "sb" });
+  expect(session.selectedId).toBe("sb");
+  expect(screen.getByTestId("profile-kind")).toHaveTextContent("Sandbox (local)");
+  expect(screen.queryByRole("button", { name: "Practice space" })).toBeNull();
+});

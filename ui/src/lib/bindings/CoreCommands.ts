@@ -27,6 +27,10 @@ import type { CardPosts } from "./CardPosts";
 import type { CardPublishArgs } from "./CardPublishArgs";
 import type { CardSummary } from "./CardSummary";
 import type { CardUpdateArgs } from "./CardUpdateArgs";
+import type { ConnectKeyArgs } from "./ConnectKeyArgs";
+import type { ConnectStartArgs } from "./ConnectStartArgs";
+import type { ConnectStarted } from "./ConnectStarted";
+import type { Connected } from "./Connected";
 import type { ConnectedAccount } from "./ConnectedAccount";
 import type { ContentList } from "./ContentList";
 import type { ContentListArgs } from "./ContentListArgs";
@@ -119,6 +123,14 @@ export interface CoreCommands {
   update_prefs_set: { args: UpdatePrefsSetArgs; result: UpdatePrefs };
   /** reads the release manifest (`latest.json`; `CONTENTDESK_UPDATE_URL` overrides where) and says whether a newer version signed with the app's key is there; `atStart: true` checks only when due (state `skipped` otherwise); a failure is state `failed` with a short note, never an error */
   update_check: { args: UpdateCheckArgs; result: UpdateStatus };
+  /** "Connect ContentHero" with a pasted key: checked with `GET /account/balance` at `baseUrl` (default ContentHero's); on 200 a remote profile named “ContentHero” (“ContentHero 2”, …) is made, the key stored and the profile selected; refused: nothing is made */
+  connect_with_key: { args: ConnectKeyArgs; result: Connected };
+  /** the browser sign-in of `cdesk login` (`api_client::browser_login`): a loopback listener, and the service's `/cli/auth` consent page opened through the face's URL opener; answers that page's URL (`opened: false` when no browser could be opened); one sign-in at a time */
+  connect_browser_start: { args: ConnectStartArgs; result: ConnectStarted };
+  /** waits (3 minutes) for the consent page's answer; its key is checked and stored as `connect_with_key`'s (the web view never sees it); Cancel in the browser, a timeout or `connect_browser_cancel`: validation (field `browser`), nothing made */
+  connect_browser_finish: { args: undefined; result: Connected };
+  /** stops the sign-in under way; false when there was none */
+  connect_browser_cancel: { args: undefined; result: boolean };
   /** stages in board order; every card of the space matching the filters (pages of 100 until `hasMore` is false, at most 5,000), ordered by stage then `boardOrder`; `archived: true` = the archived cards only; `firstPage: true` = each stage's first 20 cards, all stages asked at once, with each stage's count in `stageTotals` and `complete: false` when a stage has more (the board shows that at once and loads the whole space behind it) */
   board_load: { args: BoardLoadArgs; result: Board };
   /** name trimmed, 1–120 characters (validation, field `name`) */
