@@ -119,6 +119,9 @@ fn invisible(c: char) -> bool {
 
 /// The text of a tool's successful reply.
 pub fn render(tool: &str, value: &Value) -> String {
+    if let Some(doc) = contentdesk_ops::document(tool, value) {
+        return render_document(&doc, value);
+    }
     let fence = Fence::for_tool(tool);
     let mut out = String::new();
     match value {
@@ -133,6 +136,29 @@ pub fn render(tool: &str, value: &Value) -> String {
         out.insert_str(0, &fence.notice());
     }
     trim_end(out)
+}
+
+/// A document (a calendar export): a head line with its count, window and space, then the text fenced
+/// as untrusted whatever the tool (captions and titles may be written by others, and a document is
+/// handed on as it is).
+fn render_document(doc: &contentdesk_ops::Document, value: &Value) -> String {
+    let fence = Fence { on: true, ..Fence::for_tool("") };
+    let mut out = String::new();
+    let _ = write!(out, "{} events", doc.count);
+    if let (Some(from), Some(to)) = (value.get("from").and_then(Value::as_str), value.get("to").and_then(Value::as_str)) {
+        let _ = write!(out, " from {from} to {to} (not included)");
+    }
+    if let Some(space) = value.get("space").and_then(Value::as_object) {
+        let _ = write!(out, "; space: {}", item(space, &Fence::for_tool("")));
+    }
+    let _ = write!(out, "; {}", doc.media_type);
+    if doc.count == 0 {
+        out.push_str(" (an empty document: no post scheduled in the window)");
+    }
+    out.push_str(":\n");
+    out.push_str(&fence.wrap(doc.text));
+    out.insert_str(0, &fence.notice());
+    out
 }
 
 /// A whole brand kit: its sections named with their outlines and where to read each body.
