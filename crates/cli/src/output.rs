@@ -51,6 +51,7 @@ pub fn with_output_flag(command: clap::Command) -> clap::Command {
             .value_parser(clap::value_parser!(PathBuf))
             .help("Write the document to FILE (atomically: a whole file or none) instead of stdout"),
     )
+    .after_help("The document goes out raw (stdout, or --output FILE) whatever --json or --human say; what is said about it goes to stderr.")
 }
 
 /// A document as it is: its text raw on stdout, or into `--output FILE` atomically; on stderr, a note

@@ -50,6 +50,7 @@ pub struct CalendarExportInput {
     /// ics (RFC 5545, for calendar apps), csv (RFC 4180, a header row) or json (an array of events).
     #[arg(long, value_enum, default_value_t = ExportFormat::Ics)]
     #[serde(default)]
+    #[schemars(schema_with = "format_schema")]
     pub format: ExportFormat,
     /// The window's start: a date (2026-12-01, meaning midnight UTC) or an RFC 3339 time (2026-12-01T09:00:00+01:00).
     #[arg(long, value_name = "DATE")]
@@ -61,6 +62,11 @@ pub struct CalendarExportInput {
     #[arg(long = "space")]
     #[serde(default)]
     pub space_id: Option<String>,
+}
+
+/// The format as a plain value list (no `$ref`), as the other inputs' value lists.
+fn format_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({ "type": "string", "enum": ["ics", "csv", "json"], "default": "ics" })
 }
 
 /// The reply: the document and what it holds.
@@ -221,6 +227,15 @@ mod tests {
         let e = instant("to", "next week").unwrap_err();
         assert_eq!((e.exit_code(), e.to_json()["field"].as_str()), (2, Some("to")));
         assert!(e.to_string().contains("--to"), "{e}");
+    }
+
+    #[test]
+    fn the_format_is_a_plain_value_list_for_agents() {
+        let schema = crate::by_tool("export_calendar").unwrap().input_schema();
+        let format = &schema["properties"]["format"];
+        assert_eq!(format["enum"], serde_json::json!(["ics", "csv", "json"]), "{format}");
+        assert!(format.get("$ref").is_none());
+        assert_eq!(schema["required"], serde_json::json!(["from", "to"]));
     }
 
     #[test]
