@@ -184,6 +184,15 @@ async fn export_writes_one_event_per_scheduled_post_in_each_format() {
     let written = desk.run(&args).await;
     assert_eq!((written.code, written.stdout.as_str()), (0, ""), "{}", written.stderr);
     assert_eq!(std::fs::read_to_string(&file).unwrap(), first.stdout);
+
+    // --verbose: progress and what was written on stderr, never on stdout.
+    let mut args = export("ics");
+    args.push("--verbose");
+    let verbose = desk.run(&args).await;
+    assert_eq!(verbose.stdout, first.stdout);
+    assert!(verbose.stderr.contains("fetched 4 of 4"), "the listing's pages: {}", verbose.stderr);
+    assert!(verbose.stderr.contains("fetched 3 of 3"), "the cards with posts read: {}", verbose.stderr);
+    assert!(verbose.stderr.contains("2 events from 2026-12-01T00:00:00Z to 2027-01-01T00:00:00Z (not included) in space Export plan written"), "{}", verbose.stderr);
 }
 
 #[tokio::test(flavor = "multi_thread")]
