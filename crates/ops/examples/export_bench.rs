@@ -73,7 +73,7 @@ async fn main() {
 
     // (2) The whole export against the sandbox over HTTP.
     let sb = TestSandbox::start().await;
-    let client = api_client::Client::builder(api_client::ApiKey::new(sb.key.clone())).base_url(&sb.base_url()).build().unwrap();
+    let client = api_client::Client::builder(api_client::ApiKey::new(sb.key.clone())).base_url(sb.base_url()).build().unwrap();
     let space = client.spaces().create(&serde_json::from_value(json!({ "name": "Bench export" })).unwrap()).await.unwrap().id;
     let made = Instant::now();
     for i in 0..cards {
