@@ -16,7 +16,8 @@
 #  (j) the package (scripts/bench_package.py): the .deb's size and installed size beside the empty window's,
 #      both with the `desktop` profile and the same bundler, and the installed program's spawn to painted.
 #      Not in the default run (it installs packages as root and builds both with fat LTO, ~20 min on 2 cores).
-# BENCH_ONLY=api, desktop, planner, studio, brandkit, cli, preflight or package runs that section alone.
+#  (k) the calendar export of 5,000 posts as ICS: the writer, and the whole export over a sandbox (ops example export_bench; goal < 1 s).
+# BENCH_ONLY=api, desktop, planner, studio, brandkit, cli, preflight, export or package runs that section alone.
 # Prism (npm @stoplight/prism-cli 5.14, the last release that runs on Node 20) is installed into .bench/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -178,4 +179,11 @@ echo
 echo "(i) preflight: the platform rules over a 5,000-card space (3 posts and 4 assets a card), in the core"
 cargo build --quiet --release -p contentdesk-api-types --example preflight_bench
 "$CARGO_TARGET_DIR/release/examples/preflight_bench" --cards 5000
+fi
+
+if want export; then
+echo
+echo "(k) calendar export: 5,000 posts (1,000 cards x 5) as ICS, the writer and the whole export over a sandbox"
+cargo build --quiet --release -p contentdesk-ops --example export_bench
+"$CARGO_TARGET_DIR/release/examples/export_bench" --cards 1000
 fi

@@ -13,6 +13,7 @@ ensure_rust
 pip_install mcp 'mcp>=2,<3'
 pip_install pytest pytest
 pip_install jsonschema jsonschema
+pip_install icalendar 'icalendar>=6,<8'
 cargo build --quiet -p contentdesk-cli -p contentdesk-sandbox
 if [ ! -d tests/mcp/node_modules ] || [ tests/mcp/package.json -nt tests/mcp/node_modules/.package-lock.json ]; then
   (cd tests/mcp && npm install --no-audit --no-fund --loglevel=error >/dev/null)

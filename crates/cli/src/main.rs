@@ -137,10 +137,11 @@ fn add(nouns: &mut Vec<Noun>, path: &'static [&'static str], e: &Entry) {
         nouns.push(Noun { name: noun, nouns: Vec::new(), verbs: Vec::new(), operation: None });
         nouns.len() - 1
     });
+    let command = if e.makes_document() { output::with_output_flag(e.command()) } else { e.command() };
     if rest.is_empty() {
-        nouns[pos].operation = Some(e.command());
+        nouns[pos].operation = Some(command);
     } else if rest.len() == 1 {
-        nouns[pos].verbs.push(e.command());
+        nouns[pos].verbs.push(command);
     } else {
         add(&mut nouns[pos].nouns, rest, e);
     }
@@ -195,6 +196,14 @@ fn main() -> ExitCode {
             Some(entry) => {
                 let result = runtime().and_then(|rt| rt.block_on(run(entry, &matches, sub)));
                 match result {
+                    // A document (a calendar file) goes out raw, whatever the format flags say.
+                    Ok(value) if entry.makes_document() => {
+                        let talk = std::io::stderr().is_terminal() || matches.get_flag("verbose");
+                        match entry.document(&value).ok_or_else(|| OpError::Internal("the reply holds no document".into())).and_then(|doc| output::document(&doc, &value, sub, talk)) {
+                            Ok(()) => return ExitCode::SUCCESS,
+                            Err(e) => Err(e),
+                        }
+                    }
                     Ok(value) if format == Format::Json && !matches.get_flag("envelope") => {
                         let code = entry.exit_code(&value);
                         let printed = entry.printed(value);

@@ -2,8 +2,10 @@
 //! official CLI prints (the service's replies, 2-space pretty); readable key-values and tables at a
 //! terminal or with `--human`. Errors: `{error, exitCode, …}` on stderr when piped, a plain `Error: …` line
 //! at a terminal (red unless `NO_COLOR`).
+use contentdesk_ops::{Document, OpError};
 use serde_json::Value;
 use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -36,6 +38,64 @@ pub fn print(value: &Value, format: Format) {
     };
     // A closed pipe (`| head`) is not an error worth a panic.
     let _ = writeln!(out, "{text}");
+}
+
+/// `--output FILE` on a command whose reply is a document (contentdesk_ops::Entry::makes_document): the
+/// shell's own flag, never an agent's field (a tool does not write files on this computer).
+pub fn with_output_flag(command: clap::Command) -> clap::Command {
+    command.arg(
+        clap::Arg::new("output")
+            .long("output")
+            .short('o')
+            .value_name("FILE")
+            .value_parser(clap::value_parser!(PathBuf))
+            .help("Write the document to FILE (atomically: a whole file or none) instead of stdout"),
+    )
+    .after_help("The document goes out raw (stdout, or --output FILE) whatever --json or --human say; what is said about it goes to stderr.")
+}
+
+/// A document as it is: its text raw on stdout, or into `--output FILE` atomically; on stderr, a note
+/// when it holds nothing (always: the file is valid but empty) and, when `talk`, what was written.
+pub fn document(doc: &Document, reply: &Value, sub: &clap::ArgMatches, talk: bool) -> Result<(), OpError> {
+    let target = sub.get_one::<PathBuf>("output");
+    match target {
+        Some(path) => write_atomically(path, doc.text.as_bytes())
+            .map_err(|e| OpError::Usage { message: format!("cannot write {}: {e}", path.display()), field: Some("output".into()) })?,
+        None => {
+            let mut out = std::io::stdout().lock();
+            // A closed pipe (`| head`) is not an error worth a panic.
+            let _ = out.write_all(doc.text.as_bytes()).and_then(|()| out.flush());
+        }
+    }
+    let window = match (reply.get("from").and_then(Value::as_str), reply.get("to").and_then(Value::as_str)) {
+        (Some(from), Some(to)) => format!(" from {from} to {to} (not included)"),
+        _ => String::new(),
+    };
+    let space = reply.get("space").and_then(|s| s.get("name")).and_then(Value::as_str).map(|n| format!(" in space {n}")).unwrap_or_default();
+    if doc.count == 0 {
+        eprintln!("note: no scheduled posts{window}{space}: the document is valid and empty");
+    } else if talk {
+        let whereto = target.map(|p| format!(" to {}", p.display())).unwrap_or_default();
+        eprintln!("{} events{window}{space} written{whereto}", doc.count);
+    }
+    Ok(())
+}
+
+/// `bytes` into `path` as a whole or not at all: a temporary file beside it, synced, then renamed over it.
+fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a file name"))?;
+    let tmp = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
+    let written = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
 }
 
 /// What stderr says when a list printed bare has more than it shows: the service's paging fields and how

@@ -18,6 +18,7 @@ use std::time::Duration;
 
 mod account;
 pub mod brand_kit;
+pub mod calendar;
 mod error;
 mod generate;
 mod inspiration;
@@ -227,10 +228,35 @@ impl Entry {
         }
     }
 
+    /// Whether this operation's reply is a document ([`DOCUMENTS`]): the shell writes it raw (stdout or
+    /// `--output FILE`), never as JSON.
+    pub fn makes_document(&self) -> bool {
+        DOCUMENTS.contains(&self.meta.tool)
+    }
+
+    /// The document in this operation's reply, when it makes one.
+    pub fn document<'a>(&self, reply: &'a Value) -> Option<Document<'a>> {
+        document(self.meta.tool, reply)
+    }
+
     /// Runs it with an agent's JSON arguments (unknown fields are refused, naming them).
     pub fn run_json(&self, cx: Cx, args: Value) -> Result<OpFuture, OpError> {
         (self.from_json)(cx, args, self.schema())
     }
+}
+
+/// Operations whose reply is a document to hand over as it is (a calendar file), not a record to print:
+/// the reply holds `document` (the text), `mediaType` and `count` ([`Entry::document`]).
+const DOCUMENTS: &[&str] = &["export_calendar"];
+
+/// A reply's document ([`Entry::document`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Document<'a> {
+    /// The text, whole (an ICS with its CRLFs, a CSV, a JSON array).
+    pub text: &'a str,
+    pub media_type: &'a str,
+    /// How many records (events) it holds.
+    pub count: u64,
 }
 
 /// The exit code of `cdesk card check` when a finding blocks (beside [`OpError::exit_code`]'s 1-5).
@@ -253,6 +279,7 @@ pub fn catalogue() -> &'static [Entry] {
             Entry::of::<planner::CardMove>(),
             // Planner: spaces, stages, publish, tags, archive, projects, connected accounts, inspiration.
             Entry::of::<planner::CardPublish>(),
+            Entry::of::<calendar::CalendarExport>(),
             Entry::of::<planner::SpaceList>(),
             Entry::of::<planner::SpaceGet>(),
             Entry::of::<planner::SpaceCreate>(),
@@ -322,7 +349,7 @@ impl Toolset {
 
     /// The first words of the command paths of each toolset's operations.
     const NOUNS: &[(Toolset, &[&str])] = &[
-        (Toolset::Planner, &["space", "stage", "card", "tag", "archive", "connected-account"]),
+        (Toolset::Planner, &["space", "stage", "card", "calendar", "tag", "archive", "connected-account"]),
         (Toolset::Studio, &["generate", "upscale", "generation", "model", "voice", "project"]),
         (Toolset::BrandKit, &["brand-kit", "knowledge"]),
         (Toolset::Media, &["media"]),
@@ -345,7 +372,7 @@ impl Toolset {
     /// What it holds, for `--help`.
     pub fn about(self) -> &'static str {
         match self {
-            Toolset::Planner => "spaces, stages, cards, tags, archive, publishing and connected accounts",
+            Toolset::Planner => "spaces, stages, cards, the calendar export, tags, archive, publishing and connected accounts",
             Toolset::Studio => "renders (image, video, audio, boards, lip-sync, upscale), their status, models, voices, projects",
             Toolset::BrandKit => "brand kits, their sections and knowledge (and the section resources)",
             Toolset::Media => "the media library",
@@ -490,6 +517,7 @@ pub const NOUNS: &[(&str, &str)] = &[
     ("space", "Spaces: the planner's boards"),
     ("stage", "Stages: the columns of a space"),
     ("card", "Cards on the planner board"),
+    ("calendar", "The planner's calendar: export scheduled posts as ICS, CSV or JSON"),
     ("tag", "Tags for cards"),
     ("archive", "Archive or restore cards, spaces, projects, brand kits and sections"),
     ("project", "Editor and canvas projects"),
@@ -525,6 +553,18 @@ pub const SHELL_ONLY: &[(&str, &str)] = &[(
 /// The operations offered as agent tools: every one but [`SHELL_ONLY`].
 pub fn agent_catalogue() -> impl Iterator<Item = &'static Entry> {
     catalogue().iter().filter(|e| !SHELL_ONLY.iter().any(|(t, _)| *t == e.meta.tool))
+}
+
+/// The document in a reply of `tool`, when `tool` makes one ([`DOCUMENTS`]).
+pub fn document<'a>(tool: &str, reply: &'a Value) -> Option<Document<'a>> {
+    if !DOCUMENTS.contains(&tool) {
+        return None;
+    }
+    Some(Document {
+        text: reply.get("document")?.as_str()?,
+        media_type: reply.get("mediaType").and_then(Value::as_str).unwrap_or("text/plain"),
+        count: reply.get("count").and_then(Value::as_u64).unwrap_or(0),
+    })
 }
 
 /// The agent tool of this name (never a shell-only operation).

@@ -17,6 +17,7 @@ const ENDPOINTS: &[(&str, &[(&str, &str)])] = &[
     ("list_cards", &[("GET", "/cards")]),
     ("get_card", &[("GET", "/cards/{id}")]),
     ("check_card", &[("GET", "/cards/{id}")]),
+    ("export_calendar", &[("GET", "/cards"), ("GET", "/cards/{id}")]),
     ("create_card", &[("POST", "/cards")]),
     ("update_card", &[("PATCH", "/cards/{id}")]),
     ("move_card", &[("PATCH", "/cards/{id}")]),

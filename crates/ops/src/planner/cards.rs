@@ -67,27 +67,32 @@ impl Operation for CardList {
         scope: None,
     };
     async fn run(cx: Cx, i: CardListInput) -> Result<Value, OpError> {
-        let mut query = card_query(&i);
+        let query = card_query(&i);
         if !i.all {
             return out(cx.client.cards().list(&query).await?);
         }
-        query.limit = Some(PAGE);
-        let page = |offset: usize| CardQuery { offset: Some(offset as u32), ..query.clone() };
-        let mut all = cx.client.cards().list(&page(0)).await?;
-        cx.progress.event(ProgressEvent::Page { fetched: all.cards.len(), total: u64::try_from(all.total).ok() });
-        while all.has_more || (all.cards.len() as i64) < all.total {
-            let next = cx.client.cards().list(&page(all.cards.len())).await?;
-            if next.cards.is_empty() {
-                break;
-            }
-            all.cards.extend(next.cards);
-            all.has_more = next.has_more;
-            all.total = next.total;
-            cx.progress.event(ProgressEvent::Page { fetched: all.cards.len(), total: u64::try_from(all.total).ok() });
-        }
-        all.has_more = false;
-        out(all)
+        out(all_cards(&cx, query).await?)
     }
+}
+
+/// Every page of `query`, saying each page fetched ([`ProgressEvent::Page`]); `hasMore` false.
+pub(crate) async fn all_cards(cx: &Cx, mut query: CardQuery) -> Result<api_types::CardList, OpError> {
+    query.limit = Some(PAGE);
+    let page = |offset: usize| CardQuery { offset: Some(offset as u32), ..query.clone() };
+    let mut all = cx.client.cards().list(&page(0)).await?;
+    cx.progress.event(ProgressEvent::Page { fetched: all.cards.len(), total: u64::try_from(all.total).ok() });
+    while all.has_more || (all.cards.len() as i64) < all.total {
+        let next = cx.client.cards().list(&page(all.cards.len())).await?;
+        if next.cards.is_empty() {
+            break;
+        }
+        all.cards.extend(next.cards);
+        all.has_more = next.has_more;
+        all.total = next.total;
+        cx.progress.event(ProgressEvent::Page { fetched: all.cards.len(), total: u64::try_from(all.total).ok() });
+    }
+    all.has_more = false;
+    Ok(all)
 }
 
 fn card_query(i: &CardListInput) -> CardQuery {
