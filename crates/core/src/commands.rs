@@ -189,7 +189,9 @@ pub async fn brand_kits_list(state: &AppState) -> IpcResult<Vec<BrandKitSummary>
 
 pub use crate::planner::*;
 /// The catalogue's inputs the commands take (one input type per operation: `cdesk`, `cdesk mcp` and the app).
-pub use contentdesk_ops::planner::{CardId, CardMoveInput};
+pub use contentdesk_ops::planner::{
+    CardId, CardMoveInput, SpaceCreateInput, SpaceUpdateInput, StageCreateInput, StageDeleteInput, StageUpdateInput,
+};
 pub use crate::granted_apps::GrantRevokeArgs;
 
 /// The apps the profile's account granted delegated access to (Settings), oldest first.

@@ -86,7 +86,7 @@ fn post(platform: &str, at: Option<&str>) -> PostInput {
 
 /// A card in a new space, at `at`, with `posts`.
 async fn scheduled_card(app: &AppState, title: &str, at: &str, posts: Vec<PostInput>) -> String {
-    let s = c::space_create(app, SpaceCreateArgs { name: format!("Calendar {title}") }).await.unwrap();
+    let s = c::space_create(app, SpaceCreateInput { cover_url: None, duplicate_from: None, name: format!("Calendar {title}") }).await.unwrap();
     let board = c::board_load(app, BoardLoadArgs { space_id: s.id.clone(), ..Default::default() }).await.unwrap();
     let id = c::card_create(app, CardCreateArgs { space_id: s.id, stage_id: board.stages[0].id.clone(), title: title.into(), platform: "instagram".into() })
         .await
