@@ -34,8 +34,8 @@ macro_rules! with_commands {
                 sign_out($crate::commands::ProfileRefArgs) -> $crate::ProfilesView;
                 /// selected profile
                 balance() -> $crate::api::Balance;
-                /// selected profile
-                spaces_list($crate::commands::SpacesListArgs) -> Vec<$crate::api::Space>;
+                /// selected profile; `archived: true` lists the archived spaces too
+                spaces_list($crate::commands::SpaceListInput) -> Vec<$crate::api::Space>;
                 /// needs `brandkit:read` (the missing-scope journey uses it)
                 brand_kits_list() -> Vec<$crate::api::BrandKitSummary>;
                 /// the apps the profile's account granted OAuth access to (`GET /oauth/grants`, a key only)

@@ -183,7 +183,7 @@ async fn a_card_time_with_posts_keeps_the_posts_own_times_and_alone_moves_every_
 async fn the_window_has_every_post_at_its_own_time_past_500_cards_and_20_days_from_its_card() {
     const EXTRA: usize = 620;
     let (t, state) = counted_with(EXTRA).await;
-    let space = c::spaces_list(&t.app, SpacesListArgs::default()).await.unwrap()[0].id.clone();
+    let space = c::spaces_list(&t.app, SpaceListInput::default()).await.unwrap()[0].id.clone();
     let (from, to) = ("2026-05-04T00:00:00Z", "2026-06-08T00:00:00Z");
     {
         let conn = state.db().lock();

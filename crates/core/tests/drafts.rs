@@ -9,7 +9,7 @@ use serde_json::json;
 
 /// The demo space's stages and cards.
 async fn demo(app: &AppState) -> (Vec<String>, Vec<api_types::CardSummary>) {
-    let space = c::spaces_list(app, SpacesListArgs::default()).await.unwrap()[0].id.clone();
+    let space = c::spaces_list(app, SpaceListInput::default()).await.unwrap()[0].id.clone();
     let board = c::board_load(app, BoardLoadArgs { filters: BoardFilters::space(space), ..Default::default() }).await.unwrap();
     (board.stages.iter().map(|s| s.id.clone()).collect(), board.cards)
 }

@@ -17,7 +17,7 @@ struct Demo {
 
 /// The demo space as the board has it (stages, cards; the space list read for its `updatedAt`).
 async fn demo(app: &AppState) -> Demo {
-    let space = c::spaces_list(app, SpacesListArgs::default()).await.unwrap()[0].id.clone();
+    let space = c::spaces_list(app, SpaceListInput::default()).await.unwrap()[0].id.clone();
     let board = c::board_load(app, BoardLoadArgs { filters: BoardFilters::space(space.clone()), ..Default::default() }).await.unwrap();
     Demo { space, stages: board.stages, cards: board.cards }
 }

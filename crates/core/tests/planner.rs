@@ -173,12 +173,12 @@ async fn spaces_are_created_renamed_archived_and_restored() {
     let renamed = c::space_rename(&app, SpaceUpdateInput { cover_url: None, no_cover: false, space_id: sp.clone(), name: Some("Autumn launch".into()) }).await.unwrap();
     assert_eq!(renamed.name, "Autumn launch");
     c::space_archive(&app, SpaceArchiveArgs { space_id: sp.clone(), archived: true }).await.unwrap();
-    let live = c::spaces_list(&app, SpacesListArgs::default()).await.unwrap();
+    let live = c::spaces_list(&app, SpaceListInput::default()).await.unwrap();
     assert!(!live.iter().any(|s| s.id == sp));
-    let all = c::spaces_list(&app, SpacesListArgs { include_archived: Some(true) }).await.unwrap();
+    let all = c::spaces_list(&app, SpaceListInput { archived: true }).await.unwrap();
     assert!(all.iter().any(|s| s.id == sp && s.archived_at.is_some()));
     c::space_archive(&app, SpaceArchiveArgs { space_id: sp.clone(), archived: false }).await.unwrap();
-    assert!(c::spaces_list(&app, SpacesListArgs::default()).await.unwrap().iter().any(|s| s.id == sp));
+    assert!(c::spaces_list(&app, SpaceListInput::default()).await.unwrap().iter().any(|s| s.id == sp));
 }
 
 #[tokio::test]
@@ -316,6 +316,9 @@ async fn space_and_stage_rules_are_the_catalogues_through_dispatch() {
 async fn the_board_and_the_calendar_refuse_a_misspelt_filter_by_name() {
     let app = app().await;
     let (sp, _) = space(&app, "Typos").await;
+    // spaces_list takes the catalogue's SpaceListInput (`archived`), the old `includeArchived` is refused.
+    let e = ipc::dispatch(&app, "spaces_list", json!({ "includeArchived": true })).await.unwrap_err();
+    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("includeArchived")), "{e:?}");
     let e = ipc::dispatch(&app, "board_load", json!({ "spaceId": sp, "platfrom": "tiktok" })).await.unwrap_err();
     assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("platfrom")), "{e:?}");
     assert!(e.message.contains("unknown field `platfrom`"), "{}", e.message);

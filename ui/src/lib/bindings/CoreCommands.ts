@@ -66,8 +66,8 @@ import type { SectionKeyInput } from "./SectionKeyInput";
 import type { Space } from "./Space";
 import type { SpaceArchiveArgs } from "./SpaceArchiveArgs";
 import type { SpaceCreateInput } from "./SpaceCreateInput";
+import type { SpaceListInput } from "./SpaceListInput";
 import type { SpaceUpdateInput } from "./SpaceUpdateInput";
-import type { SpacesListArgs } from "./SpacesListArgs";
 import type { Stage } from "./Stage";
 import type { StageCreateInput } from "./StageCreateInput";
 import type { StageDeleteInput } from "./StageDeleteInput";
@@ -105,8 +105,8 @@ export interface CoreCommands {
   sign_out: { args: ProfileRefArgs; result: ProfilesView };
   /** selected profile */
   balance: { args: undefined; result: Balance };
-  /** selected profile */
-  spaces_list: { args: SpacesListArgs; result: Array<Space> };
+  /** selected profile; `archived: true` lists the archived spaces too */
+  spaces_list: { args: SpaceListInput; result: Array<Space> };
   /** needs `brandkit:read` (the missing-scope journey uses it) */
   brand_kits_list: { args: undefined; result: Array<BrandKitSummary> };
   /** the apps the profile's account granted OAuth access to (`GET /oauth/grants`, a key only) */

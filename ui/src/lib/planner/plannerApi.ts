@@ -41,7 +41,7 @@ export const plannerApi = {
   /** `firstPage`: each stage's first page at once (the board shows at once); then the whole board. */
   boardLoad: (spaceId: string, filters: BoardFilters = {}, firstPage = false) =>
     api.boardLoad(firstPage ? { ...boardArgs(spaceId, filters), firstPage: true } : boardArgs(spaceId, filters)),
-  spacesList: (includeArchived = false) => api.spacesList(includeArchived),
+  spacesList: (archived = false) => api.spacesList(archived),
   spaceCreate: api.spaceCreate,
   spaceRename: api.spaceRename,
   spaceArchive: api.spaceArchive,

@@ -156,7 +156,7 @@ export const api = {
   keyTest: (profileId: string) => run("key_test", { profileId }),
   signOut: (profileId: string) => run("sign_out", { profileId }),
   balance: () => run("balance"),
-  spacesList: (includeArchived = false) => run("spaces_list", { includeArchived }),
+  spacesList: (archived = false) => run("spaces_list", archived ? { archived } : {}),
   brandKitsList: () => run("brand_kits_list"),
   grantedApps: (profileId: string) => run("granted_apps", { profileId }),
   grantedAppRevoke: (profileId: string, grantId: string) => run("granted_app_revoke", { profileId, grantId }),
