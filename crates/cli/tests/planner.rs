@@ -111,6 +111,20 @@ async fn stages_create_place_update_and_delete_moving_their_cards() {
     let card = text(&desk.run(&["card", "create", "Moving", "--platform", "youtube", "--space", &space, "--stage", &first_id]).await.ok()["id"]);
     let refused = desk.run(&["stage", "delete", &first_id, "--space", &space]).await;
     assert_ne!(refused.code, 0);
+    // The rules of stages and spaces are their inputs' (`StageDeleteInput::check`, … as in the app and the
+    // agent tools): a usage error naming the field, and nothing sent.
+    let stages_before = ids(&desk.run(&["stage", "list", "--space", &space]).await.ok()["stages"]);
+    let refused = desk.run(&["stage", "delete", &first_id, "--space", &space, "--target", &first_id]).await.fails(2);
+    assert_eq!(refused["field"], "targetStageId", "{refused}");
+    assert!(text(&refused["error"]).contains("Choose another stage"), "{refused}");
+    let long = "x".repeat(61);
+    let refused = desk.run(&["stage", "create", &long, "--space", &space]).await.fails(2);
+    assert_eq!((refused["field"].as_str(), text(&refused["error"]).contains("at most 60")), (Some("name"), true), "{refused}");
+    let refused = desk.run(&["stage", "update", &first_id, "--space", &space, "--name", "  "]).await.fails(2);
+    assert_eq!((refused["field"].as_str(), text(&refused["error"]).as_str()), (Some("name"), "Give the stage a name."), "{refused}");
+    assert_eq!(ids(&desk.run(&["stage", "list", "--space", &space]).await.ok()["stages"]), stages_before, "nothing was sent");
+    let refused = desk.run(&["space", "create", "   "]).await.fails(2);
+    assert_eq!((refused["field"].as_str(), text(&refused["error"]).as_str()), (Some("name"), "Give the space a name."), "{refused}");
     let deleted = desk.run(&["stage", "delete", &first_id, "--space", &space, "--target", &second_id]).await.ok();
     assert_eq!((deleted["id"].as_str(), deleted["moved_cards"].as_i64().or(deleted["movedCards"].as_i64())), (Some(first_id.as_str()), Some(1)), "{deleted}");
     assert!(!ids(&deleted["stages"]).contains(&first_id));

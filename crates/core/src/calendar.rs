@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::error::{IpcCode, IpcError, IpcResult};
-use crate::planner::{all_pages, board_query, live_unless_archived};
+use crate::planner::{all_pages, BoardFilters, Unknown};
 use crate::session::Session;
 
 /// At most this many cards per call (validation, field `cards`).
@@ -152,32 +152,24 @@ async fn read_cards(
 }
 
 #[derive(Debug, Clone, Default, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 pub struct CalendarWindowArgs {
-    pub space_id: String,
+    /// The space and the board's filters (as `board_load`).
+    #[serde(flatten)]
+    pub filters: BoardFilters,
     /// The window's first instant (RFC 3339; the first visible day's midnight in the user's zone).
     pub from: String,
     /// The window's end (RFC 3339, not included: the midnight after the last visible day).
     pub to: String,
-    /// The board's filters (as `board_load`).
-    #[serde(default)]
-    #[ts(optional)]
-    pub archived: Option<bool>,
-    #[serde(default)]
-    #[ts(optional)]
-    pub search: Option<String>,
-    #[serde(default)]
-    #[ts(optional)]
-    pub platform: Option<String>,
-    #[serde(default)]
-    #[ts(optional)]
-    pub tag: Option<String>,
     /// `true`: a follow-up of the last call for the same space and filters, whose `unread` was above 0:
     /// that call's listing of the space is used again rather than listed again (50 requests for 5,000
     /// cards on every follow-up otherwise). With no such listing the space is listed as usual.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub continued: Option<bool>,
+    #[serde(flatten, skip_serializing)]
+    #[ts(skip)]
+    pub unknown: Unknown,
 }
 
 /// The posts of a calendar window.
@@ -207,18 +199,19 @@ fn millis(s: Option<&str>) -> Option<i128> {
 /// The posts of every card with something in `[from, to)`, whatever its own time (see the module's
 /// words: the API cannot filter by time, so every card with posts is read, nearest the window first).
 pub async fn calendar_window(session: &impl Session, args: CalendarWindowArgs) -> IpcResult<CalendarWindow> {
+    args.unknown.refuse()?;
     let (from, to) = (instant("from", &args.from)?, instant("to", &args.to)?);
     if to <= from {
         return Err(IpcError::validation("to", "The window ends before it starts: give a later `to`."));
     }
     let client = session.client().await?;
-    let query = board_query(&args.space_id, args.archived, &args.search, &args.platform, &args.tag);
+    let query = args.filters.query();
     let profile = session.selected_profile().unwrap_or_default();
     let dir = session.data_dir().to_string_lossy().into_owned();
     let listing: ListingKey = (
         dir.clone(),
         profile.clone(),
-        args.space_id.clone(),
+        args.filters.space_id.clone(),
         query.archived,
         query.platform.clone(),
         query.tag.clone(),
@@ -234,7 +227,7 @@ pub async fn calendar_window(session: &impl Session, args: CalendarWindowArgs) -
         None => {
             // Every page: unlike the board, no 5,000-card bound.
             let (mut cards, _) = all_pages(&client, query, usize::MAX).await?;
-            live_unless_archived(&mut cards, args.archived);
+            args.filters.live_unless_archived(&mut cards);
             cards
         }
     };

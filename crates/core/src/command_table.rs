@@ -34,8 +34,8 @@ macro_rules! with_commands {
                 sign_out($crate::commands::ProfileRefArgs) -> $crate::ProfilesView;
                 /// selected profile
                 balance() -> $crate::api::Balance;
-                /// selected profile
-                spaces_list($crate::commands::SpacesListArgs) -> Vec<$crate::api::Space>;
+                /// selected profile; `archived: true` lists the archived spaces too
+                spaces_list($crate::commands::SpaceListInput) -> Vec<$crate::api::Space>;
                 /// needs `brandkit:read` (the missing-scope journey uses it)
                 brand_kits_list() -> Vec<$crate::api::BrandKitSummary>;
                 /// the apps the profile's account granted OAuth access to (`GET /oauth/grants`, a key only)
@@ -73,17 +73,20 @@ macro_rules! with_commands {
                 /// at once, with each stage's count in `stageTotals` and `complete: false` when a stage has
                 /// more (the board shows that at once and loads the whole space behind it)
                 board_load($crate::commands::BoardLoadArgs) -> $crate::commands::Board;
-                /// name trimmed, 1–120 characters (validation, field `name`)
-                space_create($crate::commands::SpaceCreateArgs) -> $crate::api::Space;
-                space_rename($crate::commands::SpaceRenameArgs) -> $crate::api::Space;
+                /// name trimmed, 1–120 characters (validation, field `name`); not `coverUrl`/`duplicateFrom`
+                space_create($crate::commands::SpaceCreateInput) -> $crate::api::Space;
+                /// `name` trimmed, 1–120 characters; not a cover (validation, field `coverUrl`)
+                space_rename($crate::commands::SpaceUpdateInput) -> $crate::api::Space;
                 /// `POST /archive {assetType:"space"}`; `archived: false` restores
                 space_archive($crate::commands::SpaceArchiveArgs) -> $crate::api::ArchiveResult;
-                /// at the end unless `afterId`
-                stage_create($crate::commands::StageCreateArgs) -> $crate::api::Stage;
-                /// rename, recolour, move (one of `afterId`/`beforeId`)
-                stage_update($crate::commands::StageUpdateArgs) -> $crate::api::StageUpdated;
-                /// its cards move to `targetStageId` (the first other stage when absent)
-                stage_delete($crate::commands::StageDeleteArgs) -> $crate::api::StageDeleted;
+                /// at the end unless `afterId` (`beforeId` is refused); `spaceId` needed; name trimmed, 1–60
+                /// characters (validation, field `name`)
+                stage_create($crate::commands::StageCreateInput) -> $crate::api::Stage;
+                /// rename, recolour, move (one of `afterId`/`beforeId`, both: validation field `beforeId`;
+                /// not `toStart`/`toEnd`); `spaceId` needed
+                stage_update($crate::commands::StageUpdateInput) -> $crate::api::StageUpdated;
+                /// its cards move to `targetStageId` (the first other stage when absent; itself: validation)
+                stage_delete($crate::commands::StageDeleteInput) -> $crate::api::StageDeleted;
                 /// at the end of the stage; never sent twice blindly: when its answer is lost (no answer, a 5xx,
                 /// an unreadable body) a read of the stage shows whether it landed (then the card is returned)
                 card_create($crate::commands::CardCreateArgs) -> $crate::api::CardSummary;

@@ -77,13 +77,6 @@ pub struct ProfileRefArgs {
     pub profile_id: String,
 }
 
-#[derive(Debug, Clone, Default, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct SpacesListArgs {
-    #[serde(default)]
-    #[ts(optional)]
-    pub include_archived: Option<bool>,
-}
 
 pub async fn app_info(state: &AppState) -> IpcResult<AppInfo> {
     Ok(AppInfo {
@@ -177,8 +170,9 @@ pub async fn balance(state: &AppState) -> IpcResult<Balance> {
     Ok(state.client().await?.account().balance().await?)
 }
 
-pub async fn spaces_list(state: &AppState, args: SpacesListArgs) -> IpcResult<Vec<Space>> {
-    let spaces = state.client().await?.spaces().list(args.include_archived.unwrap_or(false)).await?;
+/// The catalogue's input (`cdesk space list`, `list_spaces`): `archived` lists the archived spaces too.
+pub async fn spaces_list(state: &AppState, args: SpaceListInput) -> IpcResult<Vec<Space>> {
+    let spaces = state.client().await?.spaces().list(args.archived).await?;
     crate::outbox::saw_spaces(state, &spaces);
     Ok(spaces)
 }
@@ -189,7 +183,9 @@ pub async fn brand_kits_list(state: &AppState) -> IpcResult<Vec<BrandKitSummary>
 
 pub use crate::planner::*;
 /// The catalogue's inputs the commands take (one input type per operation: `cdesk`, `cdesk mcp` and the app).
-pub use contentdesk_ops::planner::{CardId, CardMoveInput};
+pub use contentdesk_ops::planner::{
+    CardId, CardMoveInput, SpaceCreateInput, SpaceListInput, SpaceUpdateInput, StageCreateInput, StageDeleteInput, StageUpdateInput,
+};
 pub use crate::granted_apps::GrantRevokeArgs;
 
 /// The apps the profile's account granted delegated access to (Settings), oldest first.

@@ -86,8 +86,8 @@ fn post(platform: &str, at: Option<&str>) -> PostInput {
 
 /// A card in a new space, at `at`, with `posts`.
 async fn scheduled_card(app: &AppState, title: &str, at: &str, posts: Vec<PostInput>) -> String {
-    let s = c::space_create(app, SpaceCreateArgs { name: format!("Calendar {title}") }).await.unwrap();
-    let board = c::board_load(app, BoardLoadArgs { space_id: s.id.clone(), ..Default::default() }).await.unwrap();
+    let s = c::space_create(app, SpaceCreateInput { cover_url: None, duplicate_from: None, name: format!("Calendar {title}") }).await.unwrap();
+    let board = c::board_load(app, BoardLoadArgs { filters: BoardFilters::space(s.id.clone()), ..Default::default() }).await.unwrap();
     let id = c::card_create(app, CardCreateArgs { space_id: s.id, stage_id: board.stages[0].id.clone(), title: title.into(), platform: "instagram".into() })
         .await
         .unwrap()
@@ -183,7 +183,7 @@ async fn a_card_time_with_posts_keeps_the_posts_own_times_and_alone_moves_every_
 async fn the_window_has_every_post_at_its_own_time_past_500_cards_and_20_days_from_its_card() {
     const EXTRA: usize = 620;
     let (t, state) = counted_with(EXTRA).await;
-    let space = c::spaces_list(&t.app, SpacesListArgs::default()).await.unwrap()[0].id.clone();
+    let space = c::spaces_list(&t.app, SpaceListInput::default()).await.unwrap()[0].id.clone();
     let (from, to) = ("2026-05-04T00:00:00Z", "2026-06-08T00:00:00Z");
     {
         let conn = state.db().lock();
@@ -204,7 +204,7 @@ async fn the_window_has_every_post_at_its_own_time_past_500_cards_and_20_days_fr
             .unwrap();
         }
     }
-    let stage = c::board_load(&t.app, BoardLoadArgs { space_id: space.clone(), ..Default::default() }).await.unwrap().stages[0].id.clone();
+    let stage = c::board_load(&t.app, BoardLoadArgs { filters: BoardFilters::space(space.clone()), ..Default::default() }).await.unwrap().stages[0].id.clone();
     let make = |title: &'static str, card_at: &'static str, post_at: &'static str| {
         let (app, space, stage) = (t.app.clone(), space.clone(), stage.clone());
         async move {
@@ -219,7 +219,7 @@ async fn the_window_has_every_post_at_its_own_time_past_500_cards_and_20_days_fr
     // The card inside the window, its post 20 days after it (after the window).
     let late = make("Post after the window", "2026-05-20T09:00:00Z", "2026-06-09T09:00:00Z").await;
 
-    let args = CalendarWindowArgs { space_id: space.clone(), from: from.into(), to: to.into(), ..Default::default() };
+    let args = CalendarWindowArgs { filters: BoardFilters::space(space.clone()), from: from.into(), to: to.into(), ..Default::default() };
     let before = t.card_reads.load(Ordering::SeqCst);
     let first = c::calendar_window(&t.app, args.clone()).await.unwrap();
     assert!(first.listed as usize > EXTRA + 2, "every page of the space is listed: {}", first.listed);

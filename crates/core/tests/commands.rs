@@ -54,7 +54,7 @@ async fn first_launch_creates_the_sandbox_profile_with_the_demo_and_a_restart_ke
     assert_eq!(view.selected_id.as_deref(), Some(sandbox.id.as_str()));
     assert!(sandbox.base_url.starts_with("http://127.0.0.1:") && sandbox.base_url.ends_with("/api/v1"));
 
-    let spaces = c::spaces_list(&app, SpacesListArgs::default()).await.unwrap();
+    let spaces = c::spaces_list(&app, SpaceListInput::default()).await.unwrap();
     assert!(!spaces.is_empty(), "the demo space is there");
     let demo = &spaces[0];
     let board = c::board_load(&app, serde_json::from_value(json!({ "spaceId": demo.id })).unwrap()).await.unwrap();
@@ -71,7 +71,7 @@ async fn first_launch_creates_the_sandbox_profile_with_the_demo_and_a_restart_ke
     assert_eq!(view2.profiles.len(), 1);
     assert_eq!(view2.profiles[0].id, sandbox.id);
     assert_eq!(store.get(&sandbox.id).unwrap().as_deref(), Some(key.as_str()), "the stored key is reused");
-    let spaces2 = c::spaces_list(&again, SpacesListArgs::default()).await.unwrap();
+    let spaces2 = c::spaces_list(&again, SpaceListInput::default()).await.unwrap();
     assert_eq!(spaces2.len(), spaces.len(), "not seeded twice");
     assert_eq!(c::balance(&again).await.unwrap().balance, before);
 }

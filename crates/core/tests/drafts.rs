@@ -9,8 +9,8 @@ use serde_json::json;
 
 /// The demo space's stages and cards.
 async fn demo(app: &AppState) -> (Vec<String>, Vec<api_types::CardSummary>) {
-    let space = c::spaces_list(app, SpacesListArgs::default()).await.unwrap()[0].id.clone();
-    let board = c::board_load(app, BoardLoadArgs { space_id: space, ..Default::default() }).await.unwrap();
+    let space = c::spaces_list(app, SpaceListInput::default()).await.unwrap()[0].id.clone();
+    let board = c::board_load(app, BoardLoadArgs { filters: BoardFilters::space(space), ..Default::default() }).await.unwrap();
     (board.stages.iter().map(|s| s.id.clone()).collect(), board.cards)
 }
 

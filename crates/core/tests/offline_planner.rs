@@ -17,8 +17,8 @@ struct Demo {
 
 /// The demo space as the board has it (stages, cards; the space list read for its `updatedAt`).
 async fn demo(app: &AppState) -> Demo {
-    let space = c::spaces_list(app, SpacesListArgs::default()).await.unwrap()[0].id.clone();
-    let board = c::board_load(app, BoardLoadArgs { space_id: space.clone(), ..Default::default() }).await.unwrap();
+    let space = c::spaces_list(app, SpaceListInput::default()).await.unwrap()[0].id.clone();
+    let board = c::board_load(app, BoardLoadArgs { filters: BoardFilters::space(space.clone()), ..Default::default() }).await.unwrap();
     Demo { space, stages: board.stages, cards: board.cards }
 }
 
@@ -30,8 +30,8 @@ fn archive(card: &api_types::CardSummary) -> CardArchiveArgs {
     CardArchiveArgs { card_id: card.id.clone(), archived: true, base_updated_at: card.updated_at.clone(), title: Some(card.title.clone()) }
 }
 
-fn rename(d: &Demo, i: usize, name: &str) -> StageUpdateArgs {
-    StageUpdateArgs { space_id: d.space.clone(), stage_id: d.stages[i].id.clone(), name: Some(name.into()), color: None, after_id: None, before_id: None }
+fn rename(d: &Demo, i: usize, name: &str) -> StageUpdateInput {
+    StageUpdateInput { to_start: false, to_end: false, space_id: Some(d.space.clone()), stage_id: d.stages[i].id.clone(), name: Some(name.into()), color: None, after_id: None, before_id: None }
 }
 
 #[tokio::test]
@@ -49,7 +49,7 @@ async fn offline_planner_writes_survive_a_restart_and_are_sent_in_order_with_rea
     let e = c::stage_update(&app, rename(&d, 0, "Drafts offline")).await.unwrap_err();
     assert_eq!(e.code, IpcCode::Queued, "{e:?}");
     // A stage made offline answers with a local id; a card moved into it waits for it.
-    let made = c::stage_create(&app, StageCreateArgs { space_id: d.space.clone(), name: "Made offline".into(), color: None, after_id: None })
+    let made = c::stage_create(&app, StageCreateInput { before_id: None, space_id: Some(d.space.clone()), name: "Made offline".into(), color: None, after_id: None })
         .await
         .unwrap();
     assert!(is_local(&made.id), "{made:?}");
@@ -57,7 +57,7 @@ async fn offline_planner_writes_survive_a_restart_and_are_sent_in_order_with_rea
         .await
         .unwrap_err();
     assert_eq!(e.code, IpcCode::Queued, "{e:?}");
-    let e = c::space_rename(&app, SpaceRenameArgs { space_id: d.space.clone(), name: "Space renamed offline".into() }).await.unwrap_err();
+    let e = c::space_rename(&app, SpaceUpdateInput { cover_url: None, no_cover: false, space_id: d.space.clone(), name: Some("Space renamed offline".into()) }).await.unwrap_err();
     assert_eq!(e.code, IpcCode::Queued, "{e:?}");
     assert!(e.message.contains("5 changes waiting"), "{}", e.message);
 
@@ -116,7 +116,7 @@ async fn a_change_made_elsewhere_meanwhile_is_a_conflict_and_blocks_only_what_de
         c::card_archive(&app, archive(&card)).await.unwrap_err(),
         c::stage_update(&app, rename(&d, 0, "Mine")).await.unwrap_err(),
         // The same stage again: it waits behind the rename (and is blocked while that is in conflict).
-        c::stage_update(&app, StageUpdateArgs { color: Some("#112233".into()), name: None, ..rename(&d, 0, "") }).await.unwrap_err(),
+        c::stage_update(&app, StageUpdateInput { color: Some("#112233".into()), name: None, ..rename(&d, 0, "") }).await.unwrap_err(),
         // Another stage: independent.
         c::stage_update(&app, rename(&d, 1, "Other stage, mine")).await.unwrap_err(),
     ] {
@@ -170,10 +170,10 @@ async fn dropping_a_stage_made_offline_drops_what_names_it() {
     let d = demo(&app).await;
     let card = d.cards[0].clone();
     remote.stop().await;
-    let made = c::stage_create(&app, StageCreateArgs { space_id: d.space.clone(), name: "Never made".into(), color: None, after_id: None })
+    let made = c::stage_create(&app, StageCreateInput { before_id: None, space_id: Some(d.space.clone()), name: "Never made".into(), color: None, after_id: None })
         .await
         .unwrap();
-    let _ = c::stage_update(&app, StageUpdateArgs { stage_id: made.id.clone(), ..rename(&d, 0, "Renamed, never made") }).await.unwrap_err();
+    let _ = c::stage_update(&app, StageUpdateInput { stage_id: made.id.clone(), ..rename(&d, 0, "Renamed, never made") }).await.unwrap_err();
     let _ = c::card_move(&app, CardMoveInput { card_id: card.id.clone(), stage: made.id.clone(), before_card_id: None, base_updated_at: None, title: None })
         .await
         .unwrap_err();
@@ -208,12 +208,12 @@ async fn a_create_whose_answer_was_lost_is_taken_at_sync_not_made_twice() {
         let d = demo(&app).await;
         let name = format!("Lost answer {what}");
         let made_id = if what == "stage" {
-            c::stage_create(&app, StageCreateArgs { space_id: d.space.clone(), name: name.clone(), color: None, after_id: None })
+            c::stage_create(&app, StageCreateInput { before_id: None, space_id: Some(d.space.clone()), name: name.clone(), color: None, after_id: None })
                 .await
                 .unwrap()
                 .id
         } else {
-            c::space_create(&app, SpaceCreateArgs { name: name.clone() }).await.unwrap().id
+            c::space_create(&app, SpaceCreateInput { cover_url: None, duplicate_from: None, name: name.clone() }).await.unwrap().id
         };
         assert!(is_local(&made_id), "kept with a local id: {made_id}");
         if what == "stage" {
@@ -298,9 +298,9 @@ async fn a_create_kept_offline_whose_first_send_loses_its_answer_and_its_read_ba
 
         remote.stop().await;
         let made_id = if what == "stage" {
-            c::stage_create(&app, StageCreateArgs { space_id: d.space.clone(), name: name.clone(), color: None, after_id: None }).await.unwrap().id
+            c::stage_create(&app, StageCreateInput { before_id: None, space_id: Some(d.space.clone()), name: name.clone(), color: None, after_id: None }).await.unwrap().id
         } else {
-            c::space_create(&app, SpaceCreateArgs { name: name.clone() }).await.unwrap().id
+            c::space_create(&app, SpaceCreateInput { cover_url: None, duplicate_from: None, name: name.clone() }).await.unwrap().id
         };
         assert!(is_local(&made_id), "kept with a local id: {made_id}");
         let file = std::fs::read_to_string(dir.join("outbox.json")).unwrap();

@@ -14,8 +14,8 @@ async fn app() -> AppState {
 
 /// A new empty space (its default stages) for one test.
 async fn space(app: &AppState, name: &str) -> (String, Vec<String>) {
-    let s = c::space_create(app, SpaceCreateArgs { name: name.into() }).await.unwrap();
-    let board = c::board_load(app, BoardLoadArgs { space_id: s.id.clone(), ..Default::default() }).await.unwrap();
+    let s = c::space_create(app, SpaceCreateInput { cover_url: None, duplicate_from: None, name: name.into() }).await.unwrap();
+    let board = c::board_load(app, BoardLoadArgs { filters: BoardFilters::space(s.id.clone()), ..Default::default() }).await.unwrap();
     assert!(board.stages.len() >= 2, "a new space has its default stages");
     assert!(board.cards.is_empty());
     (s.id, board.stages.into_iter().map(|s| s.id).collect())
@@ -29,7 +29,7 @@ async fn card(app: &AppState, space: &str, stage: &str, title: &str) -> String {
 }
 
 async fn titles(app: &AppState, space: &str, stage: &str) -> Vec<String> {
-    let board = c::board_load(app, BoardLoadArgs { space_id: space.into(), ..Default::default() }).await.unwrap();
+    let board = c::board_load(app, BoardLoadArgs { filters: BoardFilters::space(space), ..Default::default() }).await.unwrap();
     board.cards.into_iter().filter(|c| c.stage_id.as_deref() == Some(stage)).map(|c| c.title).collect()
 }
 
@@ -73,7 +73,7 @@ async fn the_board_pages_past_one_hundred_cards_in_stage_then_board_order_and_a_
     for i in 0..130 {
         card(&app, &sp, &st[if i < 110 { 0 } else { 1 }], &format!("card {i:03}")).await;
     }
-    let board = c::board_load(&app, BoardLoadArgs { space_id: sp.clone(), ..Default::default() }).await.unwrap();
+    let board = c::board_load(&app, BoardLoadArgs { filters: BoardFilters::space(sp.clone()), ..Default::default() }).await.unwrap();
     assert_eq!((board.cards.len(), board.total, board.complete), (130, 130, true), "all pages are read");
     let stage_of: Vec<&str> = board.cards.iter().map(|c| c.stage_id.as_deref().unwrap()).collect();
     assert!(stage_of[..110].iter().all(|s| *s == st[0]) && stage_of[110..].iter().all(|s| *s == st[1]), "grouped by stage, in stage order");
@@ -83,7 +83,7 @@ async fn the_board_pages_past_one_hundred_cards_in_stage_then_board_order_and_a_
     assert_eq!((board.stage_totals[&st[0]], board.stage_totals[&st[1]]), (110, 20));
 
     // First page: each stage's first 20 at once, with each stage's true count, marked incomplete.
-    let first = c::board_load(&app, BoardLoadArgs { space_id: sp.clone(), first_page: Some(true), ..Default::default() }).await.unwrap();
+    let first = c::board_load(&app, BoardLoadArgs { filters: BoardFilters::space(sp.clone()), first_page: Some(true), ..Default::default() }).await.unwrap();
     assert_eq!((first.cards.len(), first.total, first.complete), (40, 130, false));
     assert_eq!((first.stage_totals[&st[0]], first.stage_totals[&st[1]]), (110, 20));
     let ids = |b: &contentdesk_core::planner::Board| b.cards.iter().map(|c| c.id.clone()).collect::<Vec<_>>();
@@ -104,12 +104,14 @@ async fn filters_search_platform_tag_and_the_archived_view_with_restore() {
         .await
         .unwrap();
     let load = |search: Option<&str>, platform: Option<&str>, tag: Option<&str>, archived: Option<bool>| BoardLoadArgs {
-        space_id: sp.clone(),
-        search: search.map(String::from),
-        platform: platform.map(String::from),
-        tag: tag.map(String::from),
-        archived,
-        first_page: None,
+        filters: BoardFilters {
+            space_id: sp.clone(),
+            search: search.map(String::from),
+            platform: platform.map(String::from),
+            tag: tag.map(String::from),
+            archived,
+        },
+        ..Default::default()
     };
     let ids = |b: contentdesk_core::planner::Board| b.cards.into_iter().map(|c| c.id).collect::<Vec<_>>();
     assert_eq!(ids(c::board_load(&app, load(Some("reel"), None, None, None)).await.unwrap()), std::slice::from_ref(&a));
@@ -129,32 +131,32 @@ async fn filters_search_platform_tag_and_the_archived_view_with_restore() {
 async fn stages_are_created_renamed_recoloured_moved_and_deleted_with_their_cards_moved() {
     let app = app().await;
     let (sp, st) = space(&app, "Stages").await;
-    let review = c::stage_create(&app, StageCreateArgs { space_id: sp.clone(), name: " Legal check ".into(), color: Some("#aa3366".into()), after_id: None })
+    let review = c::stage_create(&app, StageCreateInput { before_id: None, space_id: Some(sp.clone()), name: " Legal check ".into(), color: Some("#aa3366".into()), after_id: None })
         .await
         .unwrap();
     assert_eq!((review.name.as_str(), review.color.as_deref()), ("Legal check", Some("#AA3366")), "{review:?}");
-    let board = c::board_load(&app, BoardLoadArgs { space_id: sp.clone(), ..Default::default() }).await.unwrap();
+    let board = c::board_load(&app, BoardLoadArgs { filters: BoardFilters::space(sp.clone()), ..Default::default() }).await.unwrap();
     assert_eq!(board.stages.last().unwrap().id, review.id, "a new stage goes at the end");
 
-    let up = c::stage_update(&app, StageUpdateArgs { space_id: sp.clone(), stage_id: review.id.clone(), name: Some("Client review".into()), color: Some("#225588".into()), after_id: None, before_id: Some(st[0].clone()) })
+    let up = c::stage_update(&app, StageUpdateInput { to_start: false, to_end: false, space_id: Some(sp.clone()), stage_id: review.id.clone(), name: Some("Client review".into()), color: Some("#225588".into()), after_id: None, before_id: Some(st[0].clone()) })
         .await
         .unwrap();
     assert_eq!((up.stage.name.as_str(), up.stage.color.as_deref()), ("Client review", Some("#225588".to_uppercase().as_str())));
-    let board = c::board_load(&app, BoardLoadArgs { space_id: sp.clone(), ..Default::default() }).await.unwrap();
+    let board = c::board_load(&app, BoardLoadArgs { filters: BoardFilters::space(sp.clone()), ..Default::default() }).await.unwrap();
     assert_eq!(board.stages[0].id, review.id, "moved first");
 
-    let e = c::stage_update(&app, StageUpdateArgs { space_id: sp.clone(), stage_id: review.id.clone(), name: Some("  ".into()), color: None, after_id: None, before_id: None })
+    let e = c::stage_update(&app, StageUpdateInput { to_start: false, to_end: false, space_id: Some(sp.clone()), stage_id: review.id.clone(), name: Some("  ".into()), color: None, after_id: None, before_id: None })
         .await
         .unwrap_err();
     assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("name")));
 
     card(&app, &sp, &review.id, "one").await;
     card(&app, &sp, &review.id, "two").await;
-    let e = c::stage_delete(&app, StageDeleteArgs { space_id: sp.clone(), stage_id: review.id.clone(), target_stage_id: Some(review.id.clone()) })
+    let e = c::stage_delete(&app, StageDeleteInput { space_id: Some(sp.clone()), stage_id: review.id.clone(), target_stage_id: Some(review.id.clone()) })
         .await
         .unwrap_err();
     assert_eq!(e.field.as_deref(), Some("targetStageId"));
-    let gone = c::stage_delete(&app, StageDeleteArgs { space_id: sp.clone(), stage_id: review.id.clone(), target_stage_id: Some(st[1].clone()) })
+    let gone = c::stage_delete(&app, StageDeleteInput { space_id: Some(sp.clone()), stage_id: review.id.clone(), target_stage_id: Some(st[1].clone()) })
         .await
         .unwrap();
     assert_eq!(gone.moved_cards, 2);
@@ -165,18 +167,18 @@ async fn stages_are_created_renamed_recoloured_moved_and_deleted_with_their_card
 #[tokio::test]
 async fn spaces_are_created_renamed_archived_and_restored() {
     let app = app().await;
-    let e = c::space_create(&app, SpaceCreateArgs { name: "   ".into() }).await.unwrap_err();
+    let e = c::space_create(&app, SpaceCreateInput { cover_url: None, duplicate_from: None, name: "   ".into() }).await.unwrap_err();
     assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("name")));
     let (sp, _) = space(&app, "Autumn").await;
-    let renamed = c::space_rename(&app, SpaceRenameArgs { space_id: sp.clone(), name: "Autumn launch".into() }).await.unwrap();
+    let renamed = c::space_rename(&app, SpaceUpdateInput { cover_url: None, no_cover: false, space_id: sp.clone(), name: Some("Autumn launch".into()) }).await.unwrap();
     assert_eq!(renamed.name, "Autumn launch");
     c::space_archive(&app, SpaceArchiveArgs { space_id: sp.clone(), archived: true }).await.unwrap();
-    let live = c::spaces_list(&app, SpacesListArgs::default()).await.unwrap();
+    let live = c::spaces_list(&app, SpaceListInput::default()).await.unwrap();
     assert!(!live.iter().any(|s| s.id == sp));
-    let all = c::spaces_list(&app, SpacesListArgs { include_archived: Some(true) }).await.unwrap();
+    let all = c::spaces_list(&app, SpaceListInput { archived: true }).await.unwrap();
     assert!(all.iter().any(|s| s.id == sp && s.archived_at.is_some()));
     c::space_archive(&app, SpaceArchiveArgs { space_id: sp.clone(), archived: false }).await.unwrap();
-    assert!(c::spaces_list(&app, SpacesListArgs::default()).await.unwrap().iter().any(|s| s.id == sp));
+    assert!(c::spaces_list(&app, SpaceListInput::default()).await.unwrap().iter().any(|s| s.id == sp));
 }
 
 #[tokio::test]
@@ -266,4 +268,72 @@ async fn planner_commands_answer_through_dispatch_with_the_wire_shape() {
     for name in ["board_load", "card_update", "stage_delete", "connected_accounts_list"] {
         assert!(ipc::COMMANDS.contains(&name));
     }
+}
+
+/// The rules of spaces and stages are the catalogue's inputs' (`SpaceCreateInput::check`, … as in `cdesk
+/// space|stage …` and the agent tools): refused through dispatch, with the wire shape, before anything is
+/// sent; a field the input does not have is refused too.
+#[tokio::test]
+async fn space_and_stage_rules_are_the_catalogues_through_dispatch() {
+    let app = app().await;
+    let (sp, st) = space(&app, "Rules").await;
+    let long = "x".repeat(121);
+    for (command, args, field, words) in [
+        ("space_create", json!({ "name": "  " }), Some("name"), "Give the space a name."),
+        ("space_create", json!({ "name": long }), Some("name"), "at most 120 characters"),
+        ("space_rename", json!({ "spaceId": sp, "name": " " }), Some("name"), "Give the space a name."),
+        ("space_rename", json!({ "spaceId": sp }), None, "nothing to change"),
+        ("space_rename", json!({ "spaceId": sp, "nmae": "Typo" }), Some("nmae"), "unknown field"),
+        ("stage_create", json!({ "spaceId": sp, "name": "x".repeat(61) }), Some("name"), "at most 60 characters"),
+        ("stage_create", json!({ "spaceId": sp, "name": "Both", "afterId": st[0], "beforeId": st[1] }), Some("beforeId"), "not both"),
+        ("stage_update", json!({ "spaceId": sp, "stageId": st[0], "afterId": st[1], "beforeId": st[1] }), Some("beforeId"), "not both"),
+        ("stage_update", json!({ "spaceId": sp, "stageId": st[0] }), None, "nothing to change"),
+        ("stage_delete", json!({ "spaceId": sp, "stageId": st[0], "targetStageId": st[0] }), Some("targetStageId"), "Choose another stage"),
+    ] {
+        let e = ipc::dispatch(&app, command, args.clone()).await.unwrap_err();
+        assert_eq!(e.code, IpcCode::Validation, "{command} {args}: {e:?}");
+        if field.is_some() {
+            assert_eq!(e.field.as_deref(), field, "{command} {args}: {e:?}");
+        }
+        assert!(e.message.contains(words), "{command} {args}: {}", e.message);
+    }
+    let board = c::board_load(&app, BoardLoadArgs { filters: BoardFilters::space(sp.clone()), ..Default::default() }).await.unwrap();
+    assert_eq!(board.stages.iter().map(|s| s.id.clone()).collect::<Vec<_>>(), st, "nothing was sent");
+    assert_eq!(board.space.name, "Rules");
+    // What the app's command cannot keep offline is refused by name (the catalogue's other faces take it).
+    let e = ipc::dispatch(&app, "stage_update", json!({ "spaceId": sp, "stageId": st[1], "toStart": true })).await.unwrap_err();
+    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("toStart")), "{e:?}");
+    // The app's shape goes through.
+    let v = ipc::dispatch(&app, "stage_create", json!({ "spaceId": sp, "name": " Sign-off ", "afterId": st[0] })).await.unwrap();
+    assert_eq!(v["name"], json!("Sign-off"));
+    let v = ipc::dispatch(&app, "space_rename", json!({ "spaceId": sp, "name": " Rules kept " })).await.unwrap();
+    assert_eq!(v["name"], json!("Rules kept"));
+}
+
+/// The board and the calendar share one filter group (`BoardFilters`, flattened into their flat JSON); a
+/// flattened type cannot deny unknown fields in serde, so each command refuses them by name itself.
+#[tokio::test]
+async fn the_board_and_the_calendar_refuse_a_misspelt_filter_by_name() {
+    let app = app().await;
+    let (sp, _) = space(&app, "Typos").await;
+    // spaces_list takes the catalogue's SpaceListInput (`archived`), the old `includeArchived` is refused.
+    let e = ipc::dispatch(&app, "spaces_list", json!({ "includeArchived": true })).await.unwrap_err();
+    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("includeArchived")), "{e:?}");
+    let e = ipc::dispatch(&app, "board_load", json!({ "spaceId": sp, "platfrom": "tiktok" })).await.unwrap_err();
+    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("platfrom")), "{e:?}");
+    assert!(e.message.contains("unknown field `platfrom`"), "{}", e.message);
+    let window = json!({ "spaceId": sp, "from": "2026-03-01T00:00:00Z", "to": "2026-03-08T00:00:00Z" });
+    let mut typo = window.clone();
+    typo["serach"] = json!("launch");
+    let e = ipc::dispatch(&app, "calendar_window", typo).await.unwrap_err();
+    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("serach")), "{e:?}");
+    // Missing the space is named as before; the flat shape with the filters goes through.
+    let e = ipc::dispatch(&app, "calendar_window", json!({ "from": "2026-03-01T00:00:00Z", "to": "2026-03-08T00:00:00Z" })).await.unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("spaceId"), "{e:?}");
+    let v = ipc::dispatch(&app, "board_load", json!({ "spaceId": sp, "platform": "tiktok", "search": "x", "archived": true, "firstPage": true })).await.unwrap();
+    assert_eq!(v["space"]["id"], json!(sp));
+    let mut filtered = window.clone();
+    filtered["tag"] = json!("launch");
+    let v = ipc::dispatch(&app, "calendar_window", filtered).await.unwrap();
+    assert_eq!(v["listed"], json!(0));
 }

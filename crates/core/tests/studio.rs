@@ -262,8 +262,8 @@ async fn models_are_cached_per_session_and_an_output_attaches_to_a_card() {
     let id = new_id();
     let job = c::studio_generate(&app, StudioGenerateArgs { form: image("cover art"), output_id: id.clone() }).await.unwrap();
     assert_eq!(job.status, JobStatus::Completed);
-    let space = c::spaces_list(&app, SpacesListArgs::default()).await.unwrap()[0].id.clone();
-    let board = c::board_load(&app, BoardLoadArgs { space_id: space, ..Default::default() }).await.unwrap();
+    let space = c::spaces_list(&app, SpaceListInput::default()).await.unwrap()[0].id.clone();
+    let board = c::board_load(&app, BoardLoadArgs { filters: BoardFilters::space(space), ..Default::default() }).await.unwrap();
     let card = board.cards[0].id.clone();
     let token = format!("{id}-1");
     let detail = c::card_attach_output(&app, CardAttachOutputArgs { card_id: card.clone(), token: token.clone() }).await.unwrap();

@@ -51,3 +51,33 @@ async fn search_brand_knowledge_asks_for_words_and_one_to_fifty_passages() {
     let found = call(&cx, "search_brand_knowledge", json!({ "brandKitId": kit, "query": "mugs", "limit": 50 })).await.unwrap();
     assert!(found["matches"].is_array(), "{found}");
 }
+
+/// The rules of spaces and stages, once on their inputs (`SpaceCreateInput::check`, `StageCreateInput::check`,
+/// …), hold for an agent as in `cdesk` and the app: a usage error naming the field, and nothing sent.
+#[tokio::test(flavor = "multi_thread")]
+async fn space_and_stage_tools_refuse_what_their_inputs_rule_out_and_send_nothing() {
+    let sb = TestSandbox::start().await;
+    let cx = Cx::new(Client::new(sb.base_url(), ApiKey::new(sb.key.clone())).unwrap());
+    let space = call(&cx, "create_space", json!({ "name": "  Rules  " })).await.unwrap();
+    assert_eq!(space["name"], json!("Rules"), "the name is trimmed");
+    let sp = space["id"].as_str().unwrap().to_string();
+    let stages = |v: Value| v["stages"].as_array().unwrap().iter().map(|s| s["id"].as_str().unwrap().to_string()).collect::<Vec<_>>();
+    let st = stages(call(&cx, "list_stages", json!({ "spaceId": sp })).await.unwrap());
+    let spaces_before = call(&cx, "list_spaces", json!({})).await.unwrap();
+    for (tool, args, field, message) in [
+        ("create_space", json!({ "name": " " }), "name", "Give the space a name."),
+        ("create_space", json!({ "name": "x".repeat(121) }), "name", "The space's name is too long: at most 120 characters."),
+        ("update_space", json!({ "spaceId": sp, "name": "" }), "name", "Give the space a name."),
+        ("create_stage", json!({ "spaceId": sp, "name": "x".repeat(61) }), "name", "The stage's name is too long: at most 60 characters."),
+        ("create_stage", json!({ "spaceId": sp, "name": "Both", "afterId": st[0], "beforeId": st[1] }), "beforeId", "Move a stage after one stage or before one, not both."),
+        ("update_stage", json!({ "spaceId": sp, "stageId": st[0], "name": "  " }), "name", "Give the stage a name."),
+        ("delete_stage", json!({ "spaceId": sp, "stageId": st[0], "targetStageId": st[0] }), "targetStageId", "Choose another stage for the cards of the stage you delete."),
+    ] {
+        let e = call(&cx, tool, args.clone()).await.unwrap_err();
+        assert!(matches!(&e, OpError::Usage { field: Some(f), .. } if f == field), "{tool} {args}: {e:?}");
+        assert_eq!(e.to_string(), message, "{tool} {args}");
+        assert_eq!(e.exit_code(), 2);
+    }
+    assert_eq!(stages(call(&cx, "list_stages", json!({ "spaceId": sp })).await.unwrap()), st, "no stage was sent");
+    assert_eq!(call(&cx, "list_spaces", json!({})).await.unwrap(), spaces_before, "no space was sent");
+}

@@ -1,5 +1,6 @@
 //! A space's board: its stages in board order and every card matching the filters (pages of 100), or each
-//! stage's first page at once; the paging the calendar shares (`board_query`, `all_pages`).
+//! stage's first page at once; what the calendar shares: the one filter group (`BoardFilters`) and the paging
+//! (`all_pages`).
 use api_types::{CardQuery, CardSummary, ResolvedSpace, Stage};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -32,44 +33,101 @@ pub struct Board {
     pub complete: bool,
 }
 
+/// The board's view of a space: the space and the filters that narrow it. The one filter group of the
+/// board (`board_load`) and the calendar (`calendar_window`), flat in their JSON.
 #[derive(Debug, Clone, Default, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct BoardLoadArgs {
+#[serde(rename_all = "camelCase")]
+pub struct BoardFilters {
     pub space_id: String,
     /// `true`: the archived cards only.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub archived: Option<bool>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub search: Option<String>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub platform: Option<String>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub tag: Option<String>,
+}
+
+impl BoardFilters {
+    /// A space's whole board, unfiltered.
+    pub fn space(space_id: impl Into<String>) -> Self {
+        BoardFilters { space_id: space_id.into(), ..Default::default() }
+    }
+
+    /// The `GET /cards` query of the board with these filters (blank ones left out), from its first page.
+    pub(crate) fn query(&self) -> CardQuery {
+        CardQuery {
+            space_id: Some(self.space_id.clone()),
+            archived: self.archived.filter(|a| *a),
+            platform: non_empty(self.platform.clone()),
+            tag: non_empty(self.tag.clone()),
+            search: non_empty(self.search.clone()),
+            limit: Some(PAGE),
+            offset: Some(0),
+            ..Default::default()
+        }
+    }
+
+    /// The service lists archived cards with the live ones only when asked for them alone.
+    pub(crate) fn live_unless_archived(&self, cards: &mut Vec<CardSummary>) {
+        if self.archived != Some(true) {
+            cards.retain(|c| !c.is_archived);
+        }
+    }
+}
+
+/// The fields of a command's JSON that its type does not name. The args that flatten [`BoardFilters`]
+/// cannot use serde's `deny_unknown_fields` (it does not combine with `flatten`): they collect the rest
+/// here and refuse it by name ([`Unknown::refuse`]), as `deny_unknown_fields` would.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct Unknown(std::collections::BTreeMap<String, serde_json::Value>);
+
+impl Unknown {
+    pub(crate) fn refuse(&self) -> IpcResult<()> {
+        match self.0.keys().next() {
+            Some(field) => Err(IpcError::validation(field.clone(), format!("Invalid arguments: unknown field `{field}`."))),
+            None => Ok(()),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BoardLoadArgs {
+    #[serde(flatten)]
+    pub filters: BoardFilters,
     /// `true`: only each stage's first page, asked for all stages at once (the board shows at once;
     /// the UI then loads the whole board behind it).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub first_page: Option<bool>,
+    #[serde(flatten, skip_serializing)]
+    #[ts(skip)]
+    pub unknown: Unknown,
 }
 
 pub async fn board_load(session: &impl WithOutbox, args: BoardLoadArgs) -> IpcResult<Board> {
+    args.unknown.refuse()?;
+    let f = &args.filters;
     let client = session.client().await?;
-    let stage_list = client.stages().list(Some(&args.space_id)).await?;
+    let stage_list = client.stages().list(Some(&f.space_id)).await?;
     outbox::saw_stages(session, &stage_list.stages);
     let mut stages = stage_list.stages;
     stages.sort_by(|a, b| a.sort_order.total_cmp(&b.sort_order));
-    let query = board_query(&args.space_id, args.archived, &args.search, &args.platform, &args.tag);
+    let query = f.query();
     let (mut cards, total, complete): (Vec<CardSummary>, Totals, bool) = if args.first_page == Some(true) {
         first_pages(&client, &stages, &query).await?
     } else {
         let (cards, total) = all_pages(&client, query, BOARD_MAX_CARDS).await?;
         (cards, Totals::All(total), true)
     };
-    live_unless_archived(&mut cards, args.archived);
+    f.live_unless_archived(&mut cards);
     let rank: std::collections::HashMap<&str, usize> =
         stages.iter().enumerate().map(|(i, s)| (s.id.as_str(), i)).collect();
     let stage_rank = |c: &CardSummary| c.stage_id.as_deref().and_then(|s| rank.get(s)).copied().unwrap_or(usize::MAX);
@@ -100,34 +158,6 @@ pub async fn board_load(session: &impl WithOutbox, args: BoardLoadArgs) -> IpcRe
 enum Totals {
     All(i64),
     PerStage(std::collections::BTreeMap<String, i64>),
-}
-
-/// The `GET /cards` query of a space's board with the board's filters (blank ones left out), from its
-/// first page: `board_load`'s, and the calendar's (`calendar_window`, filtered like the board).
-pub(crate) fn board_query(
-    space_id: &str,
-    archived: Option<bool>,
-    search: &Option<String>,
-    platform: &Option<String>,
-    tag: &Option<String>,
-) -> CardQuery {
-    CardQuery {
-        space_id: Some(space_id.to_string()),
-        archived: archived.filter(|a| *a),
-        platform: non_empty(platform.clone()),
-        tag: non_empty(tag.clone()),
-        search: non_empty(search.clone()),
-        limit: Some(PAGE),
-        offset: Some(0),
-        ..Default::default()
-    }
-}
-
-/// The service lists archived cards with the live ones only when asked for them alone.
-pub(crate) fn live_unless_archived(cards: &mut Vec<CardSummary>, archived: Option<bool>) {
-    if archived != Some(true) {
-        cards.retain(|c| !c.is_archived);
-    }
 }
 
 /// Every page of `query`, one after another (the service's order is the board's), until the last page

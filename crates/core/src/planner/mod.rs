@@ -13,7 +13,10 @@ use api_types::{
     CreateStage, DeleteStage, Space, Stage, StageDeleted, StageUpdated, Tag, UpdateCard, UpdateSpace,
     UpdateStage,
 };
-use contentdesk_ops::planner::{CardId, CardMoveInput};
+use contentdesk_ops::planner::{
+    checked_name, CardId, CardMoveInput, SpaceCreateInput, SpaceUpdateInput, StageCreateInput, StageDeleteInput,
+    StageUpdateInput,
+};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -26,64 +29,9 @@ pub use board::*;
 
 #[derive(Debug, Clone, Deserialize, Serialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct SpaceCreateArgs {
-    pub name: String,
-}
-
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct SpaceRenameArgs {
-    pub space_id: String,
-    pub name: String,
-}
-
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SpaceArchiveArgs {
     pub space_id: String,
     pub archived: bool,
-}
-
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct StageCreateArgs {
-    pub space_id: String,
-    pub name: String,
-    #[serde(default)]
-    #[ts(optional)]
-    pub color: Option<String>,
-    #[serde(default)]
-    #[ts(optional)]
-    pub after_id: Option<String>,
-}
-
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct StageUpdateArgs {
-    pub space_id: String,
-    pub stage_id: String,
-    #[serde(default)]
-    #[ts(optional)]
-    pub name: Option<String>,
-    #[serde(default)]
-    #[ts(optional)]
-    pub color: Option<String>,
-    #[serde(default)]
-    #[ts(optional)]
-    pub after_id: Option<String>,
-    #[serde(default)]
-    #[ts(optional)]
-    pub before_id: Option<String>,
-}
-
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct StageDeleteArgs {
-    pub space_id: String,
-    pub stage_id: String,
-    #[serde(default)]
-    #[ts(optional)]
-    pub target_stage_id: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize, TS)]
@@ -117,16 +65,17 @@ pub struct CardArchiveArgs {
     pub title: Option<String>,
 }
 
-/// A trimmed, non-empty name of at most `max` characters, or a validation error on `field`.
-fn check_text(field: &str, what: &str, value: &str, max: usize) -> IpcResult<String> {
-    let v = value.trim();
-    if v.is_empty() {
-        return Err(IpcError::validation(field, format!("Give the {what} a name.")));
+/// The space a stage write of the app names: the app always names it (its outbox keeps it with the change).
+fn space_named(space_id: Option<String>) -> IpcResult<String> {
+    non_empty(space_id).ok_or_else(|| IpcError::validation("spaceId", "Name the stage's space."))
+}
+
+/// A field of the catalogue's input that the app's command does not take (its outbox could not keep it).
+fn not_here(field: &str, given: bool, instead: &str) -> IpcResult<()> {
+    if given {
+        return Err(IpcError::validation(field, format!("The app does not take `{field}` here; {instead}.")));
     }
-    if v.chars().count() > max {
-        return Err(IpcError::validation(field, format!("The {what}'s name is too long: at most {max} characters.")));
-    }
-    Ok(v.to_string())
+    Ok(())
 }
 
 fn non_empty(v: Option<String>) -> Option<String> {
@@ -134,8 +83,12 @@ fn non_empty(v: Option<String>) -> Option<String> {
 }
 
 
-pub async fn space_create(session: &impl WithOutbox, args: SpaceCreateArgs) -> IpcResult<Space> {
-    let name = check_text("name", "space", &args.name, 120)?;
+/// The catalogue's input and its rules ([`SpaceCreateInput::check`]); the app makes a space from its name.
+pub async fn space_create(session: &impl WithOutbox, args: SpaceCreateInput) -> IpcResult<Space> {
+    args.check()?;
+    not_here("coverUrl", args.cover_url.is_some(), "cdesk space create --cover sets one")?;
+    not_here("duplicateFrom", args.duplicate_from.is_some(), "cdesk space create --duplicate-from copies stages")?;
+    let name = args.name.trim().to_string();
     // Kept: the space is made when the service answers; until then it has a local id. `known`: the spaces
     // of this name before a send whose answer was lost, so that the sync takes that one if it landed.
     let keep = |known: Option<Vec<String>>| -> IpcResult<Space> {
@@ -206,8 +159,11 @@ where
     }
 }
 
-pub async fn space_rename(session: &impl WithOutbox, args: SpaceRenameArgs) -> IpcResult<Space> {
-    let name = check_text("name", "space", &args.name, 120)?;
+/// The catalogue's input and its rules ([`SpaceUpdateInput::check`]); the app renames (a name is needed).
+pub async fn space_rename(session: &impl WithOutbox, args: SpaceUpdateInput) -> IpcResult<Space> {
+    args.check()?;
+    not_here("coverUrl", args.cover_url.is_some() || args.no_cover, "cdesk space update --cover changes it")?;
+    let name = checked_name("name", "space", args.name.as_deref().unwrap_or_default(), contentdesk_ops::planner::SPACE_NAME_MAX)?;
     let update = UpdateSpace { name: Some(name.clone()), ..Default::default() };
     let op = outbox::PlannerOp::SpaceRename { space_id: args.space_id.clone(), name };
     let base = outbox::seen_base(session, &args.space_id);
@@ -225,13 +181,18 @@ async fn archive(client: &api_client::Client, asset_type: &str, id: String, arch
     client.archive(&req).await
 }
 
-pub async fn stage_create(session: &impl WithOutbox, args: StageCreateArgs) -> IpcResult<Stage> {
-    let name = check_text("name", "stage", &args.name, 60)?;
+/// The catalogue's input and its rules ([`StageCreateInput::check`]); the app names the space and places a
+/// new stage at the end or after another.
+pub async fn stage_create(session: &impl WithOutbox, args: StageCreateInput) -> IpcResult<Stage> {
+    args.check()?;
+    not_here("beforeId", args.before_id.is_some(), "place it with afterId")?;
+    let name = args.name.trim().to_string();
+    let space_id = space_named(args.space_id)?;
     let (color, after_id) = (non_empty(args.color), non_empty(args.after_id));
     let local_id = outbox::new_local_id();
     let op = |known: Option<Vec<String>>| outbox::PlannerOp::StageCreate {
         local_id: local_id.clone(),
-        space_id: args.space_id.clone(),
+        space_id: space_id.clone(),
         name: name.clone(),
         color: color.clone(),
         after_id: after_id.clone(),
@@ -249,19 +210,19 @@ pub async fn stage_create(session: &impl WithOutbox, args: StageCreateArgs) -> I
     let client = session.client().await?;
     // Never made twice (no idempotency key for stages): the stages of this name are read first, so that
     // when the create's answer is lost a second read shows whether it landed.
-    let before: Vec<String> = match outbox::same_stages(&client, &args.space_id, &name).await {
+    let before: Vec<String> = match outbox::same_stages(&client, &space_id, &name).await {
         Ok(l) => l.into_iter().map(|s| s.id).collect(),
         Err(e) => {
             let e = IpcError::from(e);
             return if outbox::is_unanswered(&e) { keep(None) } else { Err(e) };
         }
     };
-    let req = CreateStage { name: name.clone(), space_id: Some(args.space_id.clone()), color: color.clone(), after_id: after_id.clone(), ..Default::default() };
+    let req = CreateStage { name: name.clone(), space_id: Some(space_id.clone()), color: color.clone(), after_id: after_id.clone(), ..Default::default() };
     match client.stages().create(&req).await {
         Ok(stage) => Ok(stage),
         Err(e) => {
             if answer_lost(&e) {
-                if let Ok(now) = outbox::same_stages(&client, &args.space_id, &name).await {
+                if let Ok(now) = outbox::same_stages(&client, &space_id, &name).await {
                     if let Some(stage) = now.into_iter().find(|s| !before.contains(&s.id)) {
                         return Ok(stage);
                     }
@@ -273,17 +234,16 @@ pub async fn stage_create(session: &impl WithOutbox, args: StageCreateArgs) -> I
     }
 }
 
-pub async fn stage_update(session: &impl WithOutbox, args: StageUpdateArgs) -> IpcResult<StageUpdated> {
-    let name = match &args.name {
-        Some(n) => Some(check_text("name", "stage", n, 60)?),
-        None => None,
-    };
-    if args.after_id.is_some() && args.before_id.is_some() {
-        return Err(IpcError::validation("afterId", "Move a stage after one stage or before one, not both."));
-    }
+/// The catalogue's input and its rules ([`StageUpdateInput::check`]); the app names the space and moves a
+/// stage after or before another.
+pub async fn stage_update(session: &impl WithOutbox, args: StageUpdateInput) -> IpcResult<StageUpdated> {
+    args.check()?;
+    not_here("toStart", args.to_start || args.to_end, "move it with afterId or beforeId")?;
+    let name = args.name.map(|n| n.trim().to_string());
+    let space_id = space_named(args.space_id)?;
     let color = non_empty(args.color);
     let op = outbox::PlannerOp::StageUpdate {
-        space_id: args.space_id.clone(),
+        space_id: space_id.clone(),
         stage_id: args.stage_id.clone(),
         name: name.clone(),
         color: color.clone(),
@@ -291,7 +251,7 @@ pub async fn stage_update(session: &impl WithOutbox, args: StageUpdateArgs) -> I
         before_id: args.before_id.clone(),
     };
     let req = UpdateStage {
-        space_id: args.space_id,
+        space_id,
         name,
         color,
         after_id: args.after_id.map(Some),
@@ -302,27 +262,25 @@ pub async fn stage_update(session: &impl WithOutbox, args: StageUpdateArgs) -> I
     send_or_keep(session, op, base, |c| async move { c.stages().update(&args.stage_id, &req).await }).await
 }
 
-pub async fn stage_delete(session: &impl WithOutbox, args: StageDeleteArgs) -> IpcResult<StageDeleted> {
-    let target = match non_empty(args.target_stage_id) {
-        Some(t) if t == args.stage_id => {
-            return Err(IpcError::validation("targetStageId", "Choose another stage for the cards of the stage you delete."))
-        }
-        t => t,
-    };
-    let op = outbox::PlannerOp::StageDelete { space_id: args.space_id.clone(), stage_id: args.stage_id.clone(), target_stage_id: target.clone() };
+/// The catalogue's input and its rule ([`StageDeleteInput::check`]); the app names the space.
+pub async fn stage_delete(session: &impl WithOutbox, args: StageDeleteInput) -> IpcResult<StageDeleted> {
+    args.check()?;
+    let space_id = space_named(args.space_id)?;
+    let target = non_empty(args.target_stage_id);
+    let op = outbox::PlannerOp::StageDelete { space_id: space_id.clone(), stage_id: args.stage_id.clone(), target_stage_id: target.clone() };
     let base = outbox::seen_base(session, &args.stage_id);
     send_or_keep(session, op, base, |client| async move {
         let target = match target {
             Some(t) => Some(t),
             // The first other stage of the space.
             None => {
-                let list = client.stages().list(Some(&args.space_id)).await?;
+                let list = client.stages().list(Some(&space_id)).await?;
                 let mut others: Vec<Stage> = list.stages.into_iter().filter(|s| s.id != args.stage_id).collect();
                 others.sort_by(|a, b| a.sort_order.total_cmp(&b.sort_order));
                 others.first().map(|s| s.id.clone())
             }
         };
-        let req = DeleteStage { space_id: args.space_id, target_stage_id: target, ..Default::default() };
+        let req = DeleteStage { space_id, target_stage_id: target, ..Default::default() };
         client.stages().delete(&args.stage_id, &req).await
     })
     .await

@@ -12,3 +12,18 @@ pub use connected::*;
 pub use spaces::*;
 pub use stages::*;
 pub use tags::*;
+
+use crate::OpError;
+
+/// A name as the planner takes it (a space's, a stage's): trimmed, not empty, at most `max` characters;
+/// the trimmed name, or a usage error on `field`.
+pub fn checked_name(field: &str, what: &str, value: &str, max: usize) -> Result<String, OpError> {
+    let v = value.trim();
+    if v.is_empty() {
+        return Err(OpError::usage(field, format!("Give the {what} a name.")));
+    }
+    if v.chars().count() > max {
+        return Err(OpError::usage(field, format!("The {what}'s name is too long: at most {max} characters.")));
+    }
+    Ok(v.to_string())
+}

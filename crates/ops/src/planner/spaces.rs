@@ -2,15 +2,17 @@
 use crate::{out, Cx, Effect, Meta, OpError, Operation};
 use api_types::{CreateSpace, UpdateSpace};
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+use ts_rs::TS;
 
-#[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
+/// The spaces listed: `cdesk space list`, `list_spaces` and the app's `spaces_list` take this one input.
+#[derive(Debug, Clone, Default, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SpaceListInput {
     /// Archived spaces too.
     #[arg(long)]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub archived: bool,
 }
 
@@ -55,18 +57,32 @@ impl Operation for SpaceGet {
     }
 }
 
-#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
+/// A new space: `cdesk space create`, `create_space` and the app's `space_create` take this one input and
+/// its one rule ([`SpaceCreateInput::check`]).
+#[derive(Debug, Clone, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SpaceCreateInput {
     pub name: String,
     /// Cover image URL.
     #[arg(long = "cover")]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub cover_url: Option<String>,
     /// Copy the stages (never the cards) of this space (id).
     #[arg(long)]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub duplicate_from: Option<String>,
+}
+
+/// A space's name as every face takes it: trimmed, 1 to 120 characters.
+pub const SPACE_NAME_MAX: usize = 120;
+
+impl SpaceCreateInput {
+    /// The rules of a new space, checked before anything is sent: a name of 1 to 120 characters.
+    pub fn check(&self) -> Result<(), OpError> {
+        super::checked_name("name", "space", &self.name, SPACE_NAME_MAX).map(drop)
+    }
 }
 
 pub struct SpaceCreate;
@@ -82,26 +98,48 @@ impl Operation for SpaceCreate {
         scope: Some("planner:write"),
     };
     async fn run(cx: Cx, i: SpaceCreateInput) -> Result<Value, OpError> {
-        let req = CreateSpace { name: i.name, cover_url: i.cover_url, duplicate_from: i.duplicate_from, cover_position: None, extra: Default::default() };
+        i.check()?;
+        let req = CreateSpace { name: i.name.trim().to_string(), cover_url: i.cover_url, duplicate_from: i.duplicate_from, cover_position: None, extra: Default::default() };
         out(cx.client.spaces().create(&req).await?)
     }
 }
 
-#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
+/// A space renamed or re-covered: `cdesk space update`, `update_space` and the app's `space_rename` take
+/// this one input and its rules ([`SpaceUpdateInput::check`]).
+#[derive(Debug, Clone, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SpaceUpdateInput {
     pub space_id: String,
     #[arg(long)]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub name: Option<String>,
     /// A new cover image URL.
     #[arg(long = "cover", conflicts_with = "no_cover")]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub cover_url: Option<String>,
     /// Remove the cover (and its framing).
     #[arg(long)]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub no_cover: bool,
+}
+
+impl SpaceUpdateInput {
+    /// The rules of a space's change, checked before anything is sent: a name (when given) of 1 to 120
+    /// characters, a cover or its removal (not both), and something to change.
+    pub fn check(&self) -> Result<(), OpError> {
+        if let Some(name) = &self.name {
+            super::checked_name("name", "space", name, SPACE_NAME_MAX)?;
+        }
+        if self.no_cover && self.cover_url.is_some() {
+            return Err(OpError::usage("noCover", "give a cover or remove it, not both"));
+        }
+        if self.name.is_none() && self.cover_url.is_none() && !self.no_cover {
+            return Err(OpError::Usage { message: "nothing to change: give a name, a cover or noCover".into(), field: None });
+        }
+        Ok(())
+    }
 }
 
 pub struct SpaceUpdate;
@@ -117,14 +155,9 @@ impl Operation for SpaceUpdate {
         scope: Some("planner:write"),
     };
     async fn run(cx: Cx, i: SpaceUpdateInput) -> Result<Value, OpError> {
-        if i.no_cover && i.cover_url.is_some() {
-            return Err(OpError::usage("noCover", "give a cover or remove it, not both"));
-        }
+        i.check()?;
         let cover_url = if i.no_cover { Some(None) } else { i.cover_url.map(Some) };
-        if i.name.is_none() && cover_url.is_none() {
-            return Err(OpError::Usage { message: "nothing to change: give a name, a cover or noCover".into(), field: None });
-        }
-        let req = UpdateSpace { name: i.name, cover_url, ..Default::default() };
+        let req = UpdateSpace { name: i.name.map(|n| n.trim().to_string()), cover_url, ..Default::default() };
         out(cx.client.spaces().update(&i.space_id, &req).await?)
     }
 }

@@ -2,8 +2,9 @@
 use crate::{out, Cx, Effect, Meta, OpError, Operation};
 use api_types::{CreateStage, DeleteStage, UpdateStage};
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use ts_rs::TS;
 
 #[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -31,44 +32,52 @@ impl Operation for StageList {
     }
 }
 
-/// Where a stage goes on the board; at most one of them.
-#[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct Placement {
-    /// Place it right after this stage (id).
-    #[arg(long = "after", conflicts_with = "before_id")]
-    #[serde(default)]
-    pub after_id: Option<String>,
-    /// Place it right before this stage (id).
-    #[arg(long = "before")]
-    #[serde(default)]
-    pub before_id: Option<String>,
-}
+/// A stage's name as every face takes it: trimmed, 1 to 60 characters.
+pub const STAGE_NAME_MAX: usize = 60;
 
-impl Placement {
-    fn check(&self) -> Result<(), OpError> {
-        if self.after_id.is_some() && self.before_id.is_some() {
-            return Err(OpError::usage("beforeId", "give afterId or beforeId, not both"));
-        }
-        Ok(())
+/// Where a stage goes on the board: after one stage or before one, not both.
+fn check_place(after_id: &Option<String>, before_id: &Option<String>) -> Result<(), OpError> {
+    if after_id.is_some() && before_id.is_some() {
+        return Err(OpError::usage("beforeId", "Move a stage after one stage or before one, not both."));
     }
+    Ok(())
 }
 
-#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
+/// A new stage: `cdesk stage create`, `create_stage` and the app's `stage_create` take this one input and
+/// its rules ([`StageCreateInput::check`]).
+#[derive(Debug, Clone, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StageCreateInput {
     pub name: String,
     /// The space (id); the default space when absent.
     #[arg(long = "space")]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub space_id: Option<String>,
     /// Hex colour, `#RRGGBB`.
     #[arg(long)]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub color: Option<String>,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub placement: Placement,
+    /// Place it right after this stage (id).
+    #[arg(long = "after", conflicts_with = "before_id")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub after_id: Option<String>,
+    /// Place it right before this stage (id).
+    #[arg(long = "before")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub before_id: Option<String>,
+}
+
+impl StageCreateInput {
+    /// The rules of a new stage, checked before anything is sent: a name of 1 to 60 characters, and one
+    /// place at most.
+    pub fn check(&self) -> Result<(), OpError> {
+        super::checked_name("name", "stage", &self.name, STAGE_NAME_MAX)?;
+        check_place(&self.after_id, &self.before_id)
+    }
 }
 
 pub struct StageCreate;
@@ -84,13 +93,13 @@ impl Operation for StageCreate {
         scope: Some("planner:write"),
     };
     async fn run(cx: Cx, i: StageCreateInput) -> Result<Value, OpError> {
-        i.placement.check()?;
+        i.check()?;
         let req = CreateStage {
-            name: i.name,
+            name: i.name.trim().to_string(),
             space_id: i.space_id,
             color: i.color,
-            after_id: i.placement.after_id,
-            before_id: i.placement.before_id,
+            after_id: i.after_id,
+            before_id: i.before_id,
             extra: Default::default(),
         };
         out(cx.client.stages().create(&req).await?)
@@ -105,33 +114,64 @@ async fn space_or_default(cx: &Cx, space_id: Option<String>) -> Result<String, O
     }
 }
 
-#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
+/// A stage renamed, recoloured or moved: `cdesk stage update`, `update_stage` and the app's `stage_update`
+/// take this one input and its rules ([`StageUpdateInput::check`]).
+#[derive(Debug, Clone, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StageUpdateInput {
     pub stage_id: String,
     /// The stage's space (id); the default space when absent.
     #[arg(long = "space")]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub space_id: Option<String>,
     /// A new name (the slug follows it).
     #[arg(long)]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub name: Option<String>,
     /// Hex colour, `#RRGGBB`.
     #[arg(long)]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub color: Option<String>,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub placement: Placement,
+    /// Place it right after this stage (id).
+    #[arg(long = "after", conflicts_with = "before_id")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub after_id: Option<String>,
+    /// Place it right before this stage (id).
+    #[arg(long = "before")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub before_id: Option<String>,
     /// Move it to the far left.
     #[arg(long, conflicts_with_all = ["to_end", "after_id", "before_id"])]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub to_start: bool,
     /// Move it to the far right.
     #[arg(long, conflicts_with_all = ["after_id", "before_id"])]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub to_end: bool,
+}
+
+impl StageUpdateInput {
+    /// The rules of a stage's change, checked before anything is sent: a name (when given) of 1 to 60
+    /// characters, one place at most, and something to change.
+    pub fn check(&self) -> Result<(), OpError> {
+        if let Some(name) = &self.name {
+            super::checked_name("name", "stage", name, STAGE_NAME_MAX)?;
+        }
+        check_place(&self.after_id, &self.before_id)?;
+        let moves = [self.after_id.is_some(), self.before_id.is_some(), self.to_start, self.to_end];
+        if moves.iter().filter(|m| **m).count() > 1 {
+            return Err(OpError::usage("toStart", "give one place: afterId, beforeId, toStart or toEnd"));
+        }
+        if self.name.is_none() && self.color.is_none() && !moves.contains(&true) {
+            return Err(OpError::Usage { message: "nothing to change: give a name, a color or a place".into(), field: None });
+        }
+        Ok(())
+    }
 }
 
 pub struct StageUpdate;
@@ -147,19 +187,12 @@ impl Operation for StageUpdate {
         scope: Some("planner:write"),
     };
     async fn run(cx: Cx, i: StageUpdateInput) -> Result<Value, OpError> {
-        i.placement.check()?;
-        let moves = [i.placement.after_id.is_some(), i.placement.before_id.is_some(), i.to_start, i.to_end];
-        if moves.iter().filter(|m| **m).count() > 1 {
-            return Err(OpError::usage("toStart", "give one place: afterId, beforeId, toStart or toEnd"));
-        }
-        if i.name.is_none() && i.color.is_none() && !moves.contains(&true) {
-            return Err(OpError::Usage { message: "nothing to change: give a name, a color or a place".into(), field: None });
-        }
-        let after_id = if i.to_start { Some(None) } else { i.placement.after_id.map(Some) };
-        let before_id = if i.to_end { Some(None) } else { i.placement.before_id.map(Some) };
+        i.check()?;
+        let after_id = if i.to_start { Some(None) } else { i.after_id.map(Some) };
+        let before_id = if i.to_end { Some(None) } else { i.before_id.map(Some) };
         let req = UpdateStage {
             space_id: space_or_default(&cx, i.space_id).await?,
-            name: i.name,
+            name: i.name.map(|n| n.trim().to_string()),
             color: i.color,
             after_id,
             before_id,
@@ -169,18 +202,32 @@ impl Operation for StageUpdate {
     }
 }
 
-#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
+/// A stage deleted: `cdesk stage delete`, `delete_stage` and the app's `stage_delete` take this one input
+/// and its rule ([`StageDeleteInput::check`]).
+#[derive(Debug, Clone, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StageDeleteInput {
     pub stage_id: String,
     /// The stage's space (id); the default space when absent.
     #[arg(long = "space")]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub space_id: Option<String>,
     /// Where its cards go (a stage id of the same space); needed unless the stage is empty.
     #[arg(long = "target")]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub target_stage_id: Option<String>,
+}
+
+impl StageDeleteInput {
+    /// The rule of a delete, checked before anything is sent: its cards go to another stage, not to itself.
+    pub fn check(&self) -> Result<(), OpError> {
+        if self.target_stage_id.as_deref().map(str::trim) == Some(self.stage_id.as_str()) {
+            return Err(OpError::usage("targetStageId", "Choose another stage for the cards of the stage you delete."));
+        }
+        Ok(())
+    }
 }
 
 pub struct StageDelete;
@@ -196,6 +243,7 @@ impl Operation for StageDelete {
         scope: Some("planner:write"),
     };
     async fn run(cx: Cx, i: StageDeleteInput) -> Result<Value, OpError> {
+        i.check()?;
         let req = DeleteStage { space_id: space_or_default(&cx, i.space_id).await?, target_stage_id: i.target_stage_id, extra: Default::default() };
         out(cx.client.stages().delete(&i.stage_id, &req).await?)
     }

@@ -69,14 +69,14 @@ import type { SectionHistory } from "./SectionHistory";
 import type { SectionKeyInput } from "./SectionKeyInput";
 import type { Space } from "./Space";
 import type { SpaceArchiveArgs } from "./SpaceArchiveArgs";
-import type { SpaceCreateArgs } from "./SpaceCreateArgs";
-import type { SpaceRenameArgs } from "./SpaceRenameArgs";
-import type { SpacesListArgs } from "./SpacesListArgs";
+import type { SpaceCreateInput } from "./SpaceCreateInput";
+import type { SpaceListInput } from "./SpaceListInput";
+import type { SpaceUpdateInput } from "./SpaceUpdateInput";
 import type { Stage } from "./Stage";
-import type { StageCreateArgs } from "./StageCreateArgs";
-import type { StageDeleteArgs } from "./StageDeleteArgs";
+import type { StageCreateInput } from "./StageCreateInput";
+import type { StageDeleteInput } from "./StageDeleteInput";
 import type { StageDeleted } from "./StageDeleted";
-import type { StageUpdateArgs } from "./StageUpdateArgs";
+import type { StageUpdateInput } from "./StageUpdateInput";
 import type { StageUpdated } from "./StageUpdated";
 import type { StudioGenerateArgs } from "./StudioGenerateArgs";
 import type { StudioJob } from "./StudioJob";
@@ -109,8 +109,8 @@ export interface CoreCommands {
   sign_out: { args: ProfileRefArgs; result: ProfilesView };
   /** selected profile */
   balance: { args: undefined; result: Balance };
-  /** selected profile */
-  spaces_list: { args: SpacesListArgs; result: Array<Space> };
+  /** selected profile; `archived: true` lists the archived spaces too */
+  spaces_list: { args: SpaceListInput; result: Array<Space> };
   /** needs `brandkit:read` (the missing-scope journey uses it) */
   brand_kits_list: { args: undefined; result: Array<BrandKitSummary> };
   /** the apps the profile's account granted OAuth access to (`GET /oauth/grants`, a key only) */
@@ -133,17 +133,18 @@ export interface CoreCommands {
   connect_browser_cancel: { args: undefined; result: boolean };
   /** stages in board order; every card of the space matching the filters (pages of 100 until `hasMore` is false, at most 5,000), ordered by stage then `boardOrder`; `archived: true` = the archived cards only; `firstPage: true` = each stage's first 20 cards, all stages asked at once, with each stage's count in `stageTotals` and `complete: false` when a stage has more (the board shows that at once and loads the whole space behind it) */
   board_load: { args: BoardLoadArgs; result: Board };
-  /** name trimmed, 1–120 characters (validation, field `name`) */
-  space_create: { args: SpaceCreateArgs; result: Space };
-  space_rename: { args: SpaceRenameArgs; result: Space };
+  /** name trimmed, 1–120 characters (validation, field `name`); not `coverUrl`/`duplicateFrom` */
+  space_create: { args: SpaceCreateInput; result: Space };
+  /** `name` trimmed, 1–120 characters; not a cover (validation, field `coverUrl`) */
+  space_rename: { args: SpaceUpdateInput; result: Space };
   /** `POST /archive {assetType:"space"}`; `archived: false` restores */
   space_archive: { args: SpaceArchiveArgs; result: ArchiveResult };
-  /** at the end unless `afterId` */
-  stage_create: { args: StageCreateArgs; result: Stage };
-  /** rename, recolour, move (one of `afterId`/`beforeId`) */
-  stage_update: { args: StageUpdateArgs; result: StageUpdated };
-  /** its cards move to `targetStageId` (the first other stage when absent) */
-  stage_delete: { args: StageDeleteArgs; result: StageDeleted };
+  /** at the end unless `afterId` (`beforeId` is refused); `spaceId` needed; name trimmed, 1–60 characters (validation, field `name`) */
+  stage_create: { args: StageCreateInput; result: Stage };
+  /** rename, recolour, move (one of `afterId`/`beforeId`, both: validation field `beforeId`; not `toStart`/`toEnd`); `spaceId` needed */
+  stage_update: { args: StageUpdateInput; result: StageUpdated };
+  /** its cards move to `targetStageId` (the first other stage when absent; itself: validation) */
+  stage_delete: { args: StageDeleteInput; result: StageDeleted };
   /** at the end of the stage; never sent twice blindly: when its answer is lost (no answer, a 5xx, an unreadable body) a read of the stage shows whether it landed (then the card is returned) */
   card_create: { args: CardCreateArgs; result: CardSummary };
   /** `PATCH /cards/{id}` with `stage` and `beforeCardId` (not itself: validation); without `beforeCardId` the card goes to the end of the stage */

@@ -22,7 +22,7 @@ function setup(core: FakeCore = fakeCore()) {
   core.answers.spaces_list = (a) => [
     { id: "s1", name: "Content plan", postCount: 4, archivedAt: null },
     { id: "s2", name: "Podcast", postCount: 0, archivedAt: null },
-    ...(a?.includeArchived ? [{ id: "s9", name: "Old", postCount: 0, archivedAt: "2026-01-01T00:00:00Z" }] : []),
+    ...(a?.archived ? [{ id: "s9", name: "Old", postCount: 0, archivedAt: "2026-01-01T00:00:00Z" }] : []),
   ];
   core.answers.tags_list = () => [{ id: "t1", name: "launch" }, { id: "t2", name: "evergreen" }];
   core.answers.board_load = (a) => a?.spaceId === "s1"

@@ -1,6 +1,6 @@
 // The planner's calls (docs/ipc.md "Planner (issue 4)") as the board makes them: `api`'s typed wrappers,
 // with optional args left out when empty, plus the platforms and their labels.
-import type { BoardLoadArgs, CalendarWindow, CardPosts, CardStamp, StageUpdateArgs } from "../bindings";
+import type { BoardLoadArgs, CalendarWindow, CardPosts, CardStamp, StageUpdateInput } from "../bindings";
 import { api, call } from "../shared/backend";
 import { PLATFORMS } from "../bindings/valueLists";
 
@@ -41,12 +41,12 @@ export const plannerApi = {
   /** `firstPage`: each stage's first page at once (the board shows at once); then the whole board. */
   boardLoad: (spaceId: string, filters: BoardFilters = {}, firstPage = false) =>
     api.boardLoad(firstPage ? { ...boardArgs(spaceId, filters), firstPage: true } : boardArgs(spaceId, filters)),
-  spacesList: (includeArchived = false) => api.spacesList(includeArchived),
+  spacesList: (archived = false) => api.spacesList(archived),
   spaceCreate: api.spaceCreate,
   spaceRename: api.spaceRename,
   spaceArchive: api.spaceArchive,
   stageCreate: (spaceId: string, name: string, color?: string) => api.stageCreate(color ? { spaceId, name, color } : { spaceId, name }),
-  stageUpdate: (spaceId: string, stageId: string, change: Omit<StageUpdateArgs, "spaceId" | "stageId">) =>
+  stageUpdate: (spaceId: string, stageId: string, change: Omit<StageUpdateInput, "spaceId" | "stageId">) =>
     api.stageUpdate({ spaceId, stageId, ...change }),
   stageDelete: (spaceId: string, stageId: string, targetStageId?: string) =>
     api.stageDelete(targetStageId ? { spaceId, stageId, targetStageId } : { spaceId, stageId }),

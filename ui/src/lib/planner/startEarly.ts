@@ -16,6 +16,6 @@ export function askPlannerEarly(hash: string): boolean {
     // The planner benchmark's mark (ui/bench/planner.mjs): when the board was asked for.
     performance.mark("planner:board-asked-early");
   }
-  askEarly("spaces_list", { includeArchived: false });
+  askEarly("spaces_list", {});
   return true;
 }

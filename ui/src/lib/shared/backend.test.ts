@@ -26,14 +26,14 @@ describe("backend in the desktop window (Tauri IPC)", () => {
     try {
       const seen: [string, unknown][] = [];
       mockIPC((cmd, payload) => { seen.push([cmd, (payload as { args?: unknown }).args]); return seen.length; });
-      askEarly("spaces_list", { includeArchived: false });
+      askEarly("spaces_list", {});
       await vi.waitFor(() => expect(seen).toHaveLength(1));
       // Other arguments are another question.
       await api.spacesList(true);
       expect(seen).toHaveLength(2);
       expect(await api.spacesList(false)).toBe(1);
       expect(seen).toHaveLength(2);
-      askEarly("spaces_list", { includeArchived: false });
+      askEarly("spaces_list", {});
       await vi.waitFor(() => expect(seen).toHaveLength(3));
       vi.advanceTimersByTime(EARLY_TTL_MS + 1);
       expect(await api.spacesList(false)).toBe(4);
@@ -68,7 +68,7 @@ describe("backend in the desktop window (Tauri IPC)", () => {
       ["profile_select", { id: "r1" }],
       ["key_test", { profileId: "r1" }],
       ["sign_out", { profileId: "r1" }],
-      ["spaces_list", { includeArchived: false }],
+      ["spaces_list", {}],
       ["card_get", { cardId: "c1" }],
       ["tags_list", undefined],
     ]);
@@ -115,7 +115,7 @@ describe("backend in a browser (web-shell)", () => {
     const headers = init.headers as Record<string, string>;
     expect(headers["X-ContentDesk-Token"]).toBe("run-token");
     expect(headers["content-type"]).toBe("application/json");
-    expect(JSON.parse(init.body as string)).toEqual({ includeArchived: false });
+    expect(JSON.parse(init.body as string)).toEqual({});
 
     // A later call (the URL no longer has it) still sends the token, from sessionStorage.
     await api.balance();

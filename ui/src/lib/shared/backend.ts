@@ -2,8 +2,8 @@
 // (development, Playwright) it uses web-shell's `POST /ipc/<command>` with the per-run token. Every
 // failure becomes a thrown `IpcError` ({code, message, ...}), so screens handle one shape.
 import type {
-  BoardLoadArgs, CardArchiveArgs, CardCreateArgs, CardUpdateArgs, CoreCommands, IpcError, StageCreateArgs, StudioQuote,
-  StageDeleteArgs, StageUpdateArgs, UpdateCard,
+  BoardLoadArgs, CardArchiveArgs, CardCreateArgs, CardUpdateArgs, CoreCommands, IpcError, StageCreateInput, StudioQuote,
+  StageDeleteInput, StageUpdateInput, UpdateCard,
 } from "../bindings";
 import type {
   CardPublishArgs, ContentListArgs, MediaUploadArgs, ProjectCreateArgs, ProjectImportArgs,
@@ -156,7 +156,7 @@ export const api = {
   keyTest: (profileId: string) => run("key_test", { profileId }),
   signOut: (profileId: string) => run("sign_out", { profileId }),
   balance: () => run("balance"),
-  spacesList: (includeArchived = false) => run("spaces_list", { includeArchived }),
+  spacesList: (archived = false) => run("spaces_list", archived ? { archived } : {}),
   brandKitsList: () => run("brand_kits_list"),
   grantedApps: (profileId: string) => run("granted_apps", { profileId }),
   grantedAppRevoke: (profileId: string, grantId: string) => run("granted_app_revoke", { profileId, grantId }),
@@ -168,9 +168,9 @@ export const api = {
   spaceCreate: (name: string) => run("space_create", { name }),
   spaceRename: (spaceId: string, name: string) => run("space_rename", { spaceId, name }),
   spaceArchive: (spaceId: string, archived: boolean) => run("space_archive", { spaceId, archived }),
-  stageCreate: (args: StageCreateArgs) => run("stage_create", args),
-  stageUpdate: (args: StageUpdateArgs) => run("stage_update", args),
-  stageDelete: (args: StageDeleteArgs) => run("stage_delete", args),
+  stageCreate: (args: StageCreateInput) => run("stage_create", args),
+  stageUpdate: (args: StageUpdateInput) => run("stage_update", args),
+  stageDelete: (args: StageDeleteInput) => run("stage_delete", args),
   cardCreate: (args: CardCreateArgs) => run("card_create", args),
   /** `base`: the card as the board had it (its `updatedAt` and title), so a move kept offline meets a change made elsewhere. */
   cardMove: (cardId: string, stageId: string, beforeCardId?: string, base?: { updatedAt?: string | null; title?: string }) =>
