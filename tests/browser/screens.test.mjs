@@ -237,6 +237,8 @@ test("the theme: Settings > Appearance overrides the system, and follows it agai
   await page.getByTestId("theme-choice").getByRole("radio", { name: /^System/ }).check();
   assert.equal(await bg(), light, "System follows the system's light setting");
   await page.emulateMedia({ colorScheme: "dark" });
+  // theme.ts follows the system through matchMedia's change event, which comes after emulateMedia returns.
+  await page.waitForFunction((want) => getComputedStyle(document.body).backgroundColor === want, dark, { timeout: 5000 }).catch(() => {});
   assert.equal(await bg(), dark, "and its dark one");
   await page.emulateMedia({ colorScheme: "light" });
 });
