@@ -3,17 +3,11 @@
 //! posts its form and follows the redirect to the loopback listener, then checks what reached `check`.
 use contentdesk_api_client::browser_login::{origin_of, BrowserLogin, BrowserLoginError};
 use contentdesk_api_client::{ApiKey, Client};
-use contentdesk_sandbox::testing::TestSandbox;
+use contentdesk_sandbox::testing::{consent_form, TestSandbox};
 use std::time::Duration;
 
 fn browser() -> reqwest::Client {
     reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).timeout(Duration::from_secs(10)).build().unwrap()
-}
-
-fn hidden(page: &str, name: &str) -> String {
-    let at = page.find(&format!("name=\"{name}\" value=\"")).unwrap_or_else(|| panic!("no {name} in the page"));
-    let rest = &page[at + name.len() + 15..];
-    rest[..rest.find('"').unwrap()].to_string()
 }
 
 /// Opens the consent page and answers it (`connect` with two scopes, or `cancel`); returns the callback
@@ -22,9 +16,7 @@ async fn answer(origin: &str, url: &str, action: &str) -> String {
     let b = browser();
     let page = b.get(url).send().await.unwrap().text().await.unwrap();
     assert!(page.contains("test-laptop"), "the page names the computer: {page}");
-    let mut form: Vec<(String, String)> = ["port", "state", "label", "token"].iter().map(|n| (n.to_string(), hidden(&page, n))).collect();
-    form.push(("action".into(), action.into()));
-    form.push(("scope".into(), "planner:write".into()));
+    let form = consent_form(&page, action, &["planner:write"]);
     let r = b.post(format!("{origin}/cli/auth")).form(&form).send().await.unwrap();
     assert_eq!(r.status(), 302);
     r.headers()["location"].to_str().unwrap().to_string()

@@ -2,7 +2,7 @@
 //! plays the browser (reads the page, posts its form, follows the redirect to the CLI's loopback
 //! listener) and checks what the CLI stored, with the scopes the user left ticked. Wrong answers to the
 //! listener are refused while it keeps waiting; Cancel stores nothing.
-use contentdesk_sandbox::testing::TestSandbox;
+use contentdesk_sandbox::testing::{consent_form, TestSandbox};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -44,22 +44,6 @@ fn browser() -> reqwest::Client {
     reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).timeout(Duration::from_secs(10)).build().unwrap()
 }
 
-/// The value of the hidden input `name` in the page.
-fn hidden(page: &str, name: &str) -> String {
-    let at = page.find(&format!("name=\"{name}\" value=\"")).unwrap_or_else(|| panic!("no {name} in the page"));
-    let rest = &page[at + name.len() + 15..];
-    rest[..rest.find('"').unwrap()].to_string()
-}
-
-fn form(page: &str, action: &str, scopes: &[&str]) -> Vec<(String, String)> {
-    let mut f: Vec<(String, String)> = ["port", "state", "label", "token"].iter().map(|n| (n.to_string(), hidden(page, n))).collect();
-    f.push(("action".into(), action.into()));
-    for s in scopes {
-        f.push(("scope".into(), s.to_string()));
-    }
-    f
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn the_browser_flow_mints_a_key_with_the_scopes_left_ticked_and_stores_it() {
     let sb = TestSandbox::start().await;
@@ -74,13 +58,13 @@ async fn the_browser_flow_mints_a_key_with_the_scopes_left_ticked_and_stores_it(
     let origin = sb.running.origin();
 
     // A form whose token does not match mints nothing.
-    let mut forged = form(&page, "connect", &["planner:write"]);
+    let mut forged = consent_form(&page, "connect", &["planner:write"]);
     forged.iter_mut().find(|(k, _)| k == "token").unwrap().1 = "0".repeat(64);
     let r = b.post(format!("{origin}/cli/auth")).form(&forged).send().await.unwrap();
     assert_eq!(r.status(), 400);
 
     // Connect with two scopes left ticked.
-    let r = b.post(format!("{origin}/cli/auth")).form(&form(&page, "connect", &["planner:write", "brandkit:read"])).send().await.unwrap();
+    let r = b.post(format!("{origin}/cli/auth")).form(&consent_form(&page, "connect", &["planner:write", "brandkit:read"])).send().await.unwrap();
     assert_eq!(r.status(), 302);
     let callback = r.headers()["location"].to_str().unwrap().to_string();
     assert!(callback.starts_with("http://127.0.0.1:") && callback.contains("/callback?state="), "{callback}");
@@ -118,7 +102,7 @@ async fn cancel_in_the_browser_exits_3_and_stores_nothing() {
     let mut login = tokio::task::block_in_place(|| start(&sb));
     let b = browser();
     let page = b.get(&login.url).send().await.unwrap().text().await.unwrap();
-    let r = b.post(format!("{}/cli/auth", sb.running.origin())).form(&form(&page, "cancel", &[])).send().await.unwrap();
+    let r = b.post(format!("{}/cli/auth", sb.running.origin())).form(&consent_form(&page, "cancel", &[])).send().await.unwrap();
     let callback = r.headers()["location"].to_str().unwrap().to_string();
     assert!(callback.contains("error=cancelled"), "{callback}");
     let r = b.get(&callback).send().await.unwrap();

@@ -5,7 +5,7 @@
 //! never a reply.
 use contentdesk_core::commands::{self as c, *};
 use contentdesk_core::{AppState, CoreConfig, IpcCode, MemoryStore, ProfileKind, Secrets, SecretStore};
-use sandbox::testing::TestSandbox;
+use sandbox::testing::{consent_form, TestSandbox};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -37,21 +37,11 @@ fn browser() -> reqwest::Client {
     reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).timeout(Duration::from_secs(10)).build().unwrap()
 }
 
-fn hidden(page: &str, name: &str) -> String {
-    let at = page.find(&format!("name=\"{name}\" value=\"")).unwrap_or_else(|| panic!("no {name} in the page"));
-    let rest = &page[at + name.len() + 15..];
-    rest[..rest.find('"').unwrap()].to_string()
-}
-
 /// Plays the user's browser on the consent page: `connect` or `cancel`, then follows to the app's listener.
 async fn consent(origin: &str, url: &str, action: &str) -> String {
     let b = browser();
     let page = b.get(url).send().await.unwrap().text().await.unwrap();
-    let mut form: Vec<(String, String)> = ["port", "state", "label", "token"].iter().map(|n| (n.to_string(), hidden(&page, n))).collect();
-    form.push(("action".into(), action.into()));
-    for s in ["planner:write", "brandkit:read", "generate:*"] {
-        form.push(("scope".into(), s.into()));
-    }
+    let form = consent_form(&page, action, &["planner:write", "brandkit:read", "generate:*"]);
     let r = b.post(format!("{origin}/cli/auth")).form(&form).send().await.unwrap();
     let callback = r.headers()["location"].to_str().unwrap().to_string();
     let done = b.get(&callback).send().await.unwrap();

@@ -123,3 +123,18 @@ impl Drop for TestSandbox {
         }
     }
 }
+
+/// The form the CLI consent page (`GET /cli/auth`, `routes/cli_auth.rs`) posts back when its user picks
+/// `action` (`connect` or `cancel`) with `scopes` ticked: the page's hidden fields and those choices. For
+/// tests that play the user's browser (`cdesk login`, the client's browser login, the app's Connect).
+pub fn consent_form(page: &str, action: &str, scopes: &[&str]) -> Vec<(String, String)> {
+    let hidden = |name: &str| {
+        let at = page.find(&format!("name=\"{name}\" value=\"")).unwrap_or_else(|| panic!("no {name} in the page: {page}"));
+        let rest = &page[at + name.len() + 15..];
+        rest[..rest.find('"').unwrap()].to_string()
+    };
+    let mut form: Vec<(String, String)> = ["port", "state", "label", "token"].iter().map(|n| (n.to_string(), hidden(n))).collect();
+    form.push(("action".into(), action.into()));
+    form.extend(scopes.iter().map(|s| ("scope".to_string(), s.to_string())));
+    form
+}
