@@ -138,6 +138,15 @@ for (const theme of THEMES) {
       await page.keyboard.press("Escape");
       await page.getByRole("dialog", { name: "Keyboard shortcuts" }).waitFor({ state: "detached" });
 
+      // The command palette (Ctrl+K), narrowed to a few actions.
+      await page.keyboard.press("Control+k");
+      await page.getByRole("dialog", { name: "Command palette" }).waitFor();
+      await page.keyboard.type("show");
+      await shoot("palette", size, theme);
+      await axe(`command palette ${tag}`);
+      await page.keyboard.press("Escape");
+      await page.getByRole("dialog", { name: "Command palette" }).waitFor({ state: "detached" });
+
       // The card editor.
       await page.locator("section.column [data-card-id] button.open").first().click();
       await page.getByTestId("card-editor").waitFor();

@@ -32,8 +32,18 @@ export function applyTheme(pref: ThemePref) {
   document.documentElement.setAttribute("data-theme", pref === "system" ? systemTheme() : pref);
 }
 
+const chosen = new Set<(pref: ThemePref) => void>();
+
+/** Calls `fn` whenever a theme is chosen (in Settings or the command palette), so every control
+ *  that shows the choice stays true; returns the unsubscribe. */
+export function onThemeChosen(fn: (pref: ThemePref) => void): () => void {
+  chosen.add(fn);
+  return () => { chosen.delete(fn); };
+}
+
 export function chooseTheme(pref: ThemePref) {
   applyTheme(pref);
+  for (const fn of chosen) fn(pref);
   try {
     if (pref === "system") localStorage.removeItem(THEME_KEY);
     else localStorage.setItem(THEME_KEY, pref);
