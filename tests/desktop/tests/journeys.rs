@@ -123,6 +123,55 @@ async fn generate_an_image(c: &Client, artifacts: &std::path::Path) {
     save(c, artifacts, "desktop-studio").await;
 }
 
+/// The page's background colour as WebKit paints it (`rgb(…)` of the body), and the theme it says it has.
+async fn painted_theme(c: &Client) -> (String, String) {
+    let v = c
+        .execute("return [document.documentElement.dataset.theme || '', getComputedStyle(document.body).backgroundColor];", vec![])
+        .await
+        .expect("the theme and the page's colour");
+    let pair: Vec<String> = v.as_array().unwrap().iter().map(|x| x.as_str().unwrap_or_default().to_string()).collect();
+    (pair[0].clone(), pair[1].clone())
+}
+
+/// Every screen in the real window, in the light theme and the dark one, chosen in Settings →
+/// Appearance (WebKitWebDriver cannot emulate the system's setting): a screenshot of each, named
+/// `desktop-<screen>-<theme>.png`; WebKit paints each theme's own background (the dark palette reaches
+/// the real window, not only Chromium); back to System at the end.
+async fn every_screen_in_both_themes(c: &Client, artifacts: &std::path::Path) {
+    let mut backgrounds = Vec::new();
+    for theme in ["light", "dark"] {
+        wait_css(c, "a[href='#/settings']").await.click().await.unwrap();
+        wait_css(c, &format!("[data-testid=theme-choice] input[value={theme}]")).await.click().await.unwrap();
+        let (said, background) = painted_theme(c).await;
+        assert_eq!(said, theme, "the window took the {theme} theme");
+        backgrounds.push(background);
+        save(c, artifacts, &format!("desktop-settings-{theme}")).await;
+        wait_css(c, "a[href='#/planner']").await.click().await.unwrap();
+        wait_css(c, "[data-testid=view-board]").await.click().await.unwrap();
+        wait_css(c, "section.column[data-stage-id] [data-card-id]").await;
+        save(c, artifacts, &format!("desktop-board-{theme}")).await;
+        wait_css(c, "[data-testid=view-calendar]").await.click().await.unwrap();
+        wait_css(c, "[data-testid=calendar-month]").await;
+        save(c, artifacts, &format!("desktop-calendar-{theme}")).await;
+        wait_css(c, "[data-testid=view-board]").await.click().await.unwrap();
+        wait_css(c, "section.column[data-stage-id] [data-card-id] .open").await.click().await.unwrap();
+        wait_css(c, "[data-testid=card-editor]").await;
+        save(c, artifacts, &format!("desktop-card-editor-{theme}")).await;
+        wait_css(c, "[data-testid=card-editor] button.close").await.click().await.unwrap();
+        wait_css(c, "a[href='#/studio']").await.click().await.unwrap();
+        wait_css(c, "[data-testid=gallery-item] img").await;
+        save(c, artifacts, &format!("desktop-studio-{theme}")).await;
+        wait_css(c, "a[href='#/brand-kit']").await.click().await.unwrap();
+        wait_css(c, "[data-testid=section-grid] [data-width=full]").await;
+        save(c, artifacts, &format!("desktop-brand-kit-{theme}")).await;
+    }
+    assert_ne!(backgrounds[0], backgrounds[1], "the dark theme paints another background than the light one");
+    wait_css(c, "a[href='#/settings']").await.click().await.unwrap();
+    wait_css(c, "[data-testid=theme-choice] input[value=system]").await.click().await.unwrap();
+    wait_css(c, "a[href='#/planner']").await.click().await.unwrap();
+    wait_css(c, "section.column[data-stage-id]").await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_window_shows_the_sandbox_keeps_a_key_in_the_keyring_across_restarts_and_signs_out() {
     if std::env::var("CONTENTDESK_DESKTOP_E2E").as_deref() != Ok("1") {
@@ -163,6 +212,9 @@ async fn the_window_shows_the_sandbox_keeps_a_key_in_the_keyring_across_restarts
     wait_css(&c, "[data-testid=section-grid] [data-width=full]").await;
     wait_css(&c, "[data-testid=section-grid] [data-width=half]").await;
     save(&c, &artifacts, "desktop-brand-kit").await;
+
+    // Every screen, light and dark, in the real window.
+    every_screen_in_both_themes(&c, &artifacts).await;
 
     // Save a key for a remote profile.
     wait_css(&c, "a[href='#/settings']").await.click().await.unwrap();
