@@ -9,7 +9,7 @@ import userEvent from "@testing-library/user-event";
 import type { CardSummary } from "../../bindings";
 import Board from "../Board.svelte";
 import { fakeCore } from "../../shared/fakeCore";
-import { addDays, dayOf, zonedInstant } from "./placement";
+import { addDays, dayOf, slotOf, zonedInstant } from "./placement";
 
 const ZONE = "Europe/Berlin";
 const today = dayOf(Date.now(), ZONE);
@@ -46,7 +46,7 @@ const status = () => screen.getByTestId("board-status").textContent ?? "";
 
 async function pickUpAndMoveRight(title: string) {
   // The calendar is its own chunk: the first test waits for its import.
-  const item = await screen.findByRole("button", { name: new RegExp(`${title}.*Space picks up`) }, { timeout: 5000 });
+  const item = await screen.findByRole("button", { name: new RegExp(`${title}.*Space picks up`) }, { timeout: 15_000 });
   item.focus();
   await fireEvent.keyDown(item, { key: " " });
   expect(status()).toMatch(new RegExp(`Picked up “${title}”`));
@@ -107,4 +107,21 @@ it("the week's title is one range ('23–29 November 2026'), and its day cells a
   const day = document.querySelector<HTMLElement>('[data-testid="calendar-day"]')!;
   expect(day.hasAttribute("aria-label")).toBe(false);
   expect(day.querySelector(".sr-only")?.textContent).toMatch(/\d{4}/);
+});
+
+it("the week shows now as a line in today's column, and the zone picker suggests before it lists by region", async () => {
+  localStorage.setItem("contentdesk.calendar.view", "week");
+  setup([card("c1", "Launch", { scheduledAt: nineOn(today) })]);
+  render(Board);
+  const line = await screen.findByTestId("calendar-now", undefined, { timeout: 15_000 });
+  const slot = line.closest<HTMLElement>("[data-testid=calendar-slot]")!;
+  expect(slot.dataset.day).toBe(today);
+  expect(Number(slot.dataset.minute)).toBe(slotOf(Date.now(), ZONE));
+  expect(document.querySelectorAll("[data-testid=calendar-now]")).toHaveLength(1);
+  const picker = screen.getByTestId("calendar-zone") as HTMLSelectElement;
+  const groups = [...picker.querySelectorAll("optgroup")].map((g) => g.label);
+  expect(groups[0]).toBe("Suggested");
+  expect(groups).toContain("Europe");
+  expect(picker.value).toBe(ZONE);
+  expect(picker.selectedOptions[0].textContent).toMatch(/Berlin/);
 });
