@@ -269,7 +269,9 @@ async fn models_are_cached_per_session_and_an_output_attaches_to_a_card() {
     let detail = c::card_attach_output(&app, CardAttachOutputArgs { card_id: card.clone(), token: token.clone() }).await.unwrap();
     let json = serde_json::to_value(&detail).unwrap();
     let assets = json["assets"].as_array().unwrap();
-    assert!(assets.iter().any(|a| a["outputId"].as_str().is_some_and(|o| o.starts_with(&id))), "{assets:?}");
+    let attached = assets.iter().find(|a| a["outputId"].as_str().is_some_and(|o| o.starts_with(&id))).unwrap_or_else(|| panic!("{assets:?}"));
+    // Named by its prompt (as the gallery names it), not captioned with its id.
+    assert_eq!(attached["displayName"], "cover art", "{attached}");
     let e = c::card_attach_output(&app, CardAttachOutputArgs { card_id: card, token: "bogus".into() }).await.unwrap_err();
     assert_eq!(e.field.as_deref(), Some("token"));
 }

@@ -295,8 +295,9 @@ pub async fn studio_clear_finished(session: &impl WithStudio) -> IpcResult<u32> 
 }
 
 /// Appends an output to a card's assets by its token, through the declarative card edit (the whole
-/// list, checked against the spec's rules first).
-pub async fn card_attach_output(session: &impl crate::outbox::WithOutbox, args: CardAttachOutputArgs) -> IpcResult<api_types::CardDetail> {
+/// list, checked against the spec's rules first). An output rendered on this computer is named by its
+/// prompt (as the gallery names it), so the card shows words, not the output's id.
+pub async fn card_attach_output(session: &(impl crate::outbox::WithOutbox + WithStudio), args: CardAttachOutputArgs) -> IpcResult<api_types::CardDetail> {
     let token = args.token.trim();
     if !is_output_token(token) {
         return Err(IpcError::validation("token", "That is not an output token (<uuid>-<N>)."));
@@ -304,6 +305,33 @@ pub async fn card_attach_output(session: &impl crate::outbox::WithOutbox, args: 
     let card = session.client().await?.cards().get(&args.card_id).await?;
     let mut edit = api_client::CardEdit::from_card(&card);
     edit.add_output(token);
+    if let (Some(name), Some(added)) = (output_name(session, token), edit.assets.last_mut()) {
+        added.display_name = Some(name);
+    }
     let update = api_types::UpdateCard { assets: Some(edit.assets), ..Default::default() };
     crate::planner::card_update(session, crate::planner::CardUpdateArgs { card_id: args.card_id, update }).await
+}
+
+/// The name of the output `token` names, from its render's prompt on this computer: the prompt's first
+/// 60 characters on one line, and "(N)" when the render made several outputs. None for a render this
+/// computer did not make, or one without a prompt (a board, an upscale).
+fn output_name(session: &impl WithStudio, token: &str) -> Option<String> {
+    let profile = session.profile_id().ok()?;
+    let (id, n) = match token.get(36..).and_then(|rest| rest.strip_prefix('-')) {
+        Some(n) => (&token[..36], n.parse::<usize>().ok()),
+        None => (token, None),
+    };
+    let job = session.studio().list(&profile).into_iter().find(|j| j.output_id.eq_ignore_ascii_case(id))?;
+    let prompt = job.form.prompt.as_deref()?.split_whitespace().collect::<Vec<_>>().join(" ");
+    if prompt.is_empty() {
+        return None;
+    }
+    let mut name: String = prompt.chars().take(60).collect();
+    if prompt.chars().count() > 60 {
+        name = format!("{}…", name.trim_end());
+    }
+    match n {
+        Some(n) if job.output_urls.len() > 1 => Some(format!("{name} ({n})")),
+        _ => Some(name),
+    }
 }
