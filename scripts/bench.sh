@@ -17,7 +17,8 @@
 #      both with the `desktop` profile and the same bundler, and the installed program's spawn to painted.
 #      Not in the default run (it installs packages as root and builds both with fat LTO, ~20 min on 2 cores).
 #  (k) the calendar export of 5,000 posts as ICS: the writer, and the whole export over a sandbox (ops example export_bench; goal < 1 s).
-# BENCH_ONLY=api, desktop, planner, studio, brandkit, cli, preflight, export or package runs that section alone.
+#  (l) card import of 500 rows against a local sandbox, with progress, then the same file again (ops example import_bench; goal < 10 s).
+# BENCH_ONLY=api, desktop, planner, studio, brandkit, cli, preflight, export, import or package runs that section alone.
 # Prism (npm @stoplight/prism-cli 5.14, the last release that runs on Node 20) is installed into .bench/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -186,4 +187,11 @@ echo
 echo "(k) calendar export: 5,000 posts (1,000 cards x 5) as ICS, the writer and the whole export over a sandbox"
 cargo build --quiet --release -p contentdesk-ops --example export_bench
 "$CARGO_TARGET_DIR/release/examples/export_bench" --cards 1000
+fi
+
+if want import; then
+echo
+echo "(l) card import: 500 rows (CSV, 2-3 platforms each) into a new space over a sandbox, with progress; then again (nothing new)"
+cargo build --quiet --release -p contentdesk-ops --example import_bench
+"$CARGO_TARGET_DIR/release/examples/import_bench" --rows 500
 fi

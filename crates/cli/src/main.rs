@@ -2,6 +2,7 @@
 //! is an operation of the catalogue (crates/ops), built here into clap subcommands; `schema`,
 //! `completions` and `auth status` are the shell's own. Data goes to stdout, talk to stderr; exit codes
 //! as the official CLI's (see `contentdesk_ops::OpError::exit_code`).
+mod backup;
 mod keys;
 mod local;
 mod login;
@@ -99,6 +100,7 @@ fn cli() -> Command {
             .long_about("Print cdesk's version (the app's: one version for both). With --check, read the release manifest (latest.json; CONTENTDESK_UPDATE_URL overrides where) and say whether a newer version signed with Content Desk's key is there, with its notes: the same check as the app's Settings → Updates. JSON when piped: {state, current, version, notes, date, note, manual}. Exit 0 when the check answered (up to date or a newer version), 1 when it could not (no network, server down or slow, a manifest that does not parse or is signed by another key).")
             .arg(Arg::new("check").long("check").action(ArgAction::SetTrue).help("Ask the release server whether a newer version is out")),
     )
+    .subcommand(backup::command())
     .subcommand(Command::new("logout").about("Remove the key login stored (cdesk's keyring entry, or --profile's; the credential file)"))
     .subcommand(
         Command::new("auth")
@@ -190,6 +192,12 @@ fn main() -> ExitCode {
         }
         ["login"] => runtime().and_then(|rt| rt.block_on(login::browser_login(&given(&matches), sub.get_flag("file")))),
         ["logout"] => login::logout(&given(&matches)),
+        ["backup", "create"] => match backup::create(sub) {
+            Ok(None) => return ExitCode::SUCCESS,
+            Ok(Some(v)) => Ok(v),
+            Err(e) => Err(e),
+        },
+        ["backup", "restore"] => backup::restore(sub),
         ["version"] => return version(sub.get_flag("check"), format),
         ["auth", "status"] => runtime().and_then(|rt| rt.block_on(auth_status(&matches))),
         _ => match contentdesk_ops::by_path(&path_refs) {

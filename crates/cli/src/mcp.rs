@@ -172,6 +172,7 @@ impl Progress for Notify {
                 None => format!("fetched {fetched}"),
             },
             ProgressEvent::Bytes { done, total } => format!("sent {done} of {total} bytes"),
+            ProgressEvent::Step { what, done, total } => format!("{what} {done} of {total}"),
         };
         let progress = self.step.fetch_add(1, std::sync::atomic::Ordering::Relaxed) as f64 + 1.0;
         let param: Result<ProgressNotificationParam, _> = serde_json::from_value(json!({

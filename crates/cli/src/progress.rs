@@ -56,6 +56,7 @@ impl Progress for Line {
                 let pct = (done * 100).checked_div(total).unwrap_or(100);
                 self.say(format!("uploaded {} of {} · {pct} %", size(done), size(total)));
             }
+            ProgressEvent::Step { what, done, total } => self.say(format!("{what} {done} of {total}")),
         }
     }
 }

@@ -5,6 +5,7 @@
 // once per failed command and serialised, so its size on the stack costs nothing worth a Box per error.
 #![allow(clippy::result_large_err)]
 pub mod attach;
+pub mod backup;
 pub mod brand_kit;
 pub mod calendar;
 mod command_table;

@@ -21,6 +21,7 @@ pub mod brand_kit;
 pub mod calendar;
 mod error;
 mod generate;
+pub mod import;
 mod inspiration;
 pub mod input;
 pub mod knowledge;
@@ -103,6 +104,8 @@ pub enum ProgressEvent {
     Page { fetched: usize, total: Option<u64> },
     /// Bytes of an upload sent so far, of `total`.
     Bytes { done: u64, total: u64 },
+    /// Items of a batch done so far (`what`: "created"), of `total`.
+    Step { what: &'static str, done: usize, total: usize },
 }
 
 /// Shows nothing.
@@ -174,6 +177,13 @@ impl Entry {
     pub fn command(&self) -> clap::Command {
         let verb = self.meta.path.last().copied().unwrap_or("run");
         let command = (self.args)(clap::Command::new(verb)).about(self.meta.summary).long_about(None::<&str>);
+        if self.meta.tool == "import_cards" {
+            return command.after_help(
+                "Each row's key (its `key` column, else a hash of its fields) is kept as the last line of its card's notes \
+                 (`cdesk-import-key: KEY`), so a second run creates nothing new. Exit 0 when every row imported or was there \
+                 already, 6 when a row was refused (its line and field are in `refused`; the others were imported).",
+            );
+        }
         if self.meta.tool == "check_card" {
             return command.after_help(
                 "Prints {\"findings\": [{platform, field, rule, limit, actual, severity, source}]} (a table at a terminal). \
@@ -217,10 +227,12 @@ impl Entry {
     }
 
     /// The shell's exit code for a reply that came back: 0, or [`EXIT_BLOCKED`] (6) for a card check with
-    /// a finding that blocks (`cdesk card check ID && cdesk card publish ID`).
+    /// a finding that blocks (`cdesk card check ID && cdesk card publish ID`) and for an import with a row
+    /// refused (the other rows were imported).
     pub fn exit_code(&self, reply: &Value) -> u8 {
-        let blocks = self.meta.tool == "check_card"
-            && reply.get("findings").and_then(Value::as_array).is_some_and(|f| f.iter().any(|f| f.get("severity").and_then(Value::as_str) == Some("blocks")));
+        let blocks = (self.meta.tool == "check_card"
+            && reply.get("findings").and_then(Value::as_array).is_some_and(|f| f.iter().any(|f| f.get("severity").and_then(Value::as_str) == Some("blocks"))))
+            || (self.meta.tool == "import_cards" && reply.get("refused").and_then(Value::as_array).is_some_and(|r| !r.is_empty()));
         if blocks {
             EXIT_BLOCKED
         } else {
@@ -327,6 +339,7 @@ pub fn catalogue() -> &'static [Entry] {
             Entry::of::<knowledge::KnowledgeSearch>(),
             Entry::of::<knowledge::KnowledgeAdd>(),
             Entry::of::<knowledge::KnowledgeRemove>(),
+            Entry::of::<import::CardImport>(),
         ]
     })
 }

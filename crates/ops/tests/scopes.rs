@@ -18,6 +18,7 @@ const ENDPOINTS: &[(&str, &[(&str, &str)])] = &[
     ("get_card", &[("GET", "/cards/{id}")]),
     ("check_card", &[("GET", "/cards/{id}")]),
     ("export_calendar", &[("GET", "/cards"), ("GET", "/cards/{id}")]),
+    ("import_cards", &[("POST", "/cards")]),
     ("create_card", &[("POST", "/cards")]),
     ("update_card", &[("PATCH", "/cards/{id}")]),
     ("move_card", &[("PATCH", "/cards/{id}")]),

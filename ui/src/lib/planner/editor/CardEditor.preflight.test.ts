@@ -64,3 +64,39 @@ it("a media rule is shown at the post its platform breaks, from the kinds the ca
   // LinkedIn takes up to 20 images; the link is not media.
   expect(within(postOf("linkedin")).queryByTestId("post-finding")).toBeNull();
 });
+
+function openWithUpdate(card: CardDetail) {
+  const core = fakeCore();
+  core.answers.card_get = () => card;
+  core.answers.tags_list = () => TAGS;
+  core.answers.connected_accounts_list = () => ACCOUNTS;
+  core.answers.card_update = () => card;
+  render(CardEditor, { cardId: card.id, onclose: vi.fn(), onchanged: vi.fn() });
+  return core;
+}
+
+it("saving a scheduled card with a finding that blocks asks first, naming it; cancel saves nothing", async () => {
+  const core = openWithUpdate(testCard({ posts: [post("p1", "x", { platformSettings: { caption: "Fine." } })] }));
+  await screen.findByLabelText("Title");
+  await fireEvent.input(within(postOf("x")).getByLabelText("Caption"), { target: { value: "a".repeat(281) } });
+  await fireEvent.click(screen.getByRole("button", { name: "Save" }));
+  const dialog = await screen.findByRole("alertdialog");
+  expect(dialog).toHaveTextContent("x caption: 281 / 280 characters; x refuses it.");
+  expect(core.called("card_update")).toHaveLength(0);
+  await fireEvent.click(within(dialog).getByRole("button", { name: "Cancel" }));
+  expect(screen.queryByRole("alertdialog")).toBeNull();
+  expect(core.called("card_update")).toHaveLength(0);
+
+  await fireEvent.click(screen.getByRole("button", { name: "Save" }));
+  await fireEvent.click(within(await screen.findByRole("alertdialog")).getByRole("button", { name: "Schedule anyway" }));
+  await vi.waitFor(() => expect(core.called("card_update")).toHaveLength(1));
+});
+
+it("a card with no time, or nothing that blocks, saves without asking", async () => {
+  const core = openWithUpdate(testCard({ scheduledAt: null, posts: [post("p1", "x", { platformSettings: { caption: "Fine." } })] }));
+  await screen.findByLabelText("Title");
+  await fireEvent.input(within(postOf("x")).getByLabelText("Caption"), { target: { value: "a".repeat(281) } });
+  await fireEvent.click(screen.getByRole("button", { name: "Save" }));
+  await vi.waitFor(() => expect(core.called("card_update")).toHaveLength(1));
+  expect(screen.queryByRole("alertdialog")).toBeNull();
+});
