@@ -8,8 +8,8 @@ use contentdesk_core::commands::{self as c, *};
 use contentdesk_core::{ipc, MemoryStore};
 
 /// The command that settles one kept change by its id, and the file's version now.
-const RESOLVE: &str = "drafts_change_resolve";
-const OUTBOX_VERSION: u32 = 3;
+const RESOLVE: &str = "drafts_resolve";
+const OUTBOX_VERSION: u32 = 4;
 use serde_json::json;
 use std::sync::Arc;
 
@@ -49,28 +49,34 @@ async fn the_kept_changes_of_the_two_old_files_are_in_the_outbox_after_a_start()
     let s = c::drafts_status(&app).await.unwrap();
     assert_eq!((s.waiting, s.card_ids.clone()), (1, vec!["c1".to_string()]), "{s:?}");
     assert_eq!(
-        s.conflicts,
-        vec![DraftConflict {
-            card_id: "c2".into(),
-            title: Some("Moved".into()),
+        s.changes[1],
+        KeptChange {
+            id: "c2".into(),
+            kind: KeptKind::CardMove,
+            card_id: Some("c2".into()),
+            subject: Some("Moved".into()),
+            name: None,
+            color: None,
             fields: vec!["stage".into()],
+            theirs: None,
             theirs_updated_at: Some("2025-01-02T00:00:00Z".into()),
             problem: None,
+            conflict: true,
             saved_at: 1700000000500.0,
-        }]
+        }
     );
     // The section change: the same draft, field for field.
     let drafts = c::brand_kit_drafts(&app, BrandKitIdArgs { brand_kit_id: "k1".into() }).await.unwrap();
     assert_eq!(drafts, vec![serde_json::from_value::<SectionDraft>(section).unwrap()]);
 
     // Settled as before ("take theirs" on both kinds), in the one file.
-    let s = c::drafts_resolve(&app, DraftsResolveArgs { card_id: "c2".into(), action: DraftAction::DiscardMine }).await.unwrap();
-    assert!(s.conflicts.is_empty() && s.waiting == 1, "{s:?}");
+    let s = c::drafts_resolve(&app, DraftsResolveArgs { id: "c2".into(), action: DraftAction::DiscardMine }).await.unwrap();
+    assert!(s.changes.iter().all(|c| !c.conflict) && s.waiting == 1, "{s:?}");
     let key = SectionKeyInput { brand_kit_id: "k1".into(), key: "voice".into() };
     assert!(c::brand_kit_draft_discard(&app, key).await.unwrap().is_empty());
     let file: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("outbox.json")).unwrap()).unwrap();
     let kept = &file["profiles"][p.id.as_str()];
-    assert_eq!(kept["cards"].as_array().unwrap().len(), 1, "{file}");
+    assert_eq!(kept["changes"].as_array().unwrap().len(), 1, "{file}");
     assert_eq!(kept["brandKits"]["k1"]["sections"], json!([]), "{file}");
     assert_eq!(kept["brandKits"]["k1"]["archived"][0]["id"], "sec-1", "{file}");
     let _ = std::fs::remove_dir_all(&dir);
@@ -119,7 +125,7 @@ async fn a_version_3_outbox_of_both_kinds_opens_and_replays() {
     use KeptKind::*;
     assert_eq!(kinds, [CardArchive, StageRename, StageCreate, SpaceRename, CardEdit, CardEdit], "{s:?}");
     assert_eq!(s.waiting, 5, "{s:?}");
-    assert_eq!(s.changes.iter().filter(|c| c.conflict).map(|c| c.id.clone()).collect::<Vec<_>>(), [x.id.clone()]);
+    assert_eq!(s.changes.iter().filter(|c| c.conflict).map(|c| c.id.as_str()).collect::<Vec<_>>(), [x.id.as_str()]);
     assert_eq!(s.changes[0].subject.as_deref(), Some(a.title.as_str()));
     let written: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("outbox.json")).unwrap()).unwrap();
     assert_eq!(written["version"], OUTBOX_VERSION, "rewritten when opened: {written}");
