@@ -118,17 +118,14 @@ macro_rules! with_commands {
                 /// the selected profile's outbox; `waiting` excludes the conflicts; `fields` = the camelCase
                 /// `UpdateCard` fields of the kept change
                 drafts_status() -> $crate::commands::DraftsStatus;
-                /// tries every waiting draft now, oldest first; `sent` = how many went; `offline: true` = the
-                /// service still does not answer (the rest wait)
+                /// tries every waiting kept change now, in the order they were kept; `sent` = how many went;
+                /// `offline: true` = the service still does not answer (the rest wait)
                 drafts_sync() -> $crate::commands::DraftsStatus;
-                /// `sendMine`: sent over what the service has now (notes over its current revision); no answer
-                /// → `queued` again (it waits, without the check). `discardMine`: dropped (`notFound` when no
-                /// draft)
+                /// one kept change of `changes` by its `id`: `discardMine` drops it (a stage or space made
+                /// offline: with the changes that name it; `notFound` when no such change), `sendMine` sends it
+                /// over what the service has now (a card's notes over its current revision); no answer →
+                /// `queued` again (it waits, without the check)
                 drafts_resolve($crate::commands::DraftsResolveArgs) -> $crate::commands::DraftsStatus;
-                /// one kept change of `changes` by its `id` (a card change's is its card id): `discardMine`
-                /// drops it (a stage or space made offline: with the changes that name it), `sendMine` sends
-                /// it over what the service has now
-                drafts_change_resolve($crate::commands::DraftsChangeArgs) -> $crate::commands::DraftsStatus;
             }
             "Attach and publish" {
                 /// the inspiration posts (`GET /content`): `id` is the `contentId` to attach; `sourceCreator`,

@@ -197,10 +197,7 @@ pub async fn granted_apps(state: &AppState, args: ProfileRefArgs) -> IpcResult<V
 pub async fn granted_app_revoke(state: &AppState, args: GrantRevokeArgs) -> IpcResult<Vec<api_types::OAuthGrant>> {
     crate::granted_apps::revoke(state, args).await
 }
-pub use crate::outbox::{
-    drafts_change_resolve, drafts_resolve, drafts_status, drafts_sync, DraftAction, DraftConflict, DraftsChangeArgs,
-    DraftsResolveArgs, DraftsStatus, KeptChange, KeptKind, is_local,
-};
+pub use crate::outbox::{drafts_resolve, drafts_status, drafts_sync, DraftAction, DraftsResolveArgs, DraftsStatus, KeptChange, KeptKind, is_local};
 pub use crate::attach::*;
 pub use crate::connect::{ConnectKeyArgs, ConnectStartArgs, ConnectStarted, Connected};
 pub use crate::calendar::{calendar_posts, calendar_window, CalendarPostsArgs, CalendarWindow, CalendarWindowArgs, CardPosts, CardStamp, CALENDAR_READS_PER_CALL};

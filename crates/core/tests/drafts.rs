@@ -2,7 +2,7 @@
 //! service that the test stops and starts again on the same port and database file.
 mod common;
 use api_types::UpdateCard;
-use common::{app_on, start_app, Remote};
+use common::{app_on, conflicts, edit_of, start_app, Remote};
 use contentdesk_core::commands::{self as c, *};
 use contentdesk_core::{ipc, AppState, IpcCode};
 use serde_json::json;
@@ -50,7 +50,7 @@ async fn an_offline_edit_survives_a_restart_and_is_sent_when_the_service_is_back
     // Nothing answers: a sync leaves them waiting.
     let s = c::drafts_sync(&app).await.unwrap();
     assert_eq!((s.waiting, s.sent, s.offline), (2, 0, true));
-    assert!(s.conflicts.is_empty());
+    assert!(conflicts(&s).is_empty());
 
     // The outbox is a file in the data folder, without the key.
     let file = std::fs::read_to_string(dir.join("outbox.json")).unwrap();
@@ -69,7 +69,7 @@ async fn an_offline_edit_survives_a_restart_and_is_sent_when_the_service_is_back
     remote.restart().await;
     let s = c::drafts_sync(&app).await.unwrap();
     assert_eq!((s.waiting, s.sent, s.offline), (0, 2, false), "{s:?}");
-    assert!(s.conflicts.is_empty());
+    assert!(conflicts(&s).is_empty());
     let card = c::card_get(&app, CardId { card_id: a.clone() }).await.unwrap();
     assert_eq!(card.summary.title, "Written offline");
     assert_eq!(card.summary.tags, vec![tag.clone()]);
@@ -112,18 +112,20 @@ async fn a_card_changed_elsewhere_meanwhile_is_a_conflict_then_send_mine_or_disc
 
     let s = c::drafts_sync(&app).await.unwrap();
     assert_eq!((s.waiting, s.sent), (0, 0), "{s:?}");
-    assert_eq!(s.conflicts.len(), 2);
-    let ca = s.conflicts.iter().find(|c| c.card_id == a).unwrap();
+    assert_eq!(conflicts(&s).len(), 2);
+    let ca = conflicts(&s).into_iter().find(|c| c.card_id.as_deref() == Some(a.as_str())).unwrap();
     assert_eq!(ca.fields, vec!["title".to_string()]);
-    assert_eq!(ca.title.as_deref(), Some("Mine A"));
+    assert_eq!(ca.subject.as_deref(), Some("Mine A"));
     let theirs_a = other.cards().get(&a).await.unwrap().summary.updated_at;
     assert_eq!(ca.theirs_updated_at, theirs_a);
-    let cb = s.conflicts.iter().find(|c| c.card_id == b).unwrap();
+    let cb = conflicts(&s).into_iter().find(|c| c.card_id.as_deref() == Some(b.as_str())).unwrap();
     assert_eq!(cb.fields, vec!["notes".to_string(), "title".to_string()]);
     // Nothing was sent.
     assert_eq!(other.cards().get(&a).await.unwrap().summary.title, "Theirs A");
     // A conflict stays put on the next sync.
-    assert_eq!(c::drafts_sync(&app).await.unwrap().conflicts.len(), 2);
+    let s = c::drafts_sync(&app).await.unwrap();
+    assert_eq!(conflicts(&s).len(), 2);
+    let (edit_a, edit_b) = (edit_of(&s, &a), edit_of(&s, &b));
     // An online edit of a card in conflict does not go around it.
     let e = c::card_update(&app, CardUpdateArgs { card_id: a.clone(), update: UpdateCard { is_favorite: Some(true), ..Default::default() } })
         .await
@@ -131,17 +133,17 @@ async fn a_card_changed_elsewhere_meanwhile_is_a_conflict_then_send_mine_or_disc
     assert_eq!(e.code, IpcCode::Conflict);
 
     // Send mine anyway: over their title and their notes revision.
-    let s = c::drafts_resolve(&app, DraftsResolveArgs { card_id: b.clone(), action: DraftAction::SendMine }).await.unwrap();
-    assert_eq!((s.sent, s.conflicts.len()), (1, 1));
+    let s = c::drafts_resolve(&app, DraftsResolveArgs { id: edit_b, action: DraftAction::SendMine }).await.unwrap();
+    assert_eq!((s.sent, conflicts(&s).len()), (1, 1));
     let now_b = other.cards().get(&b).await.unwrap();
     assert_eq!((now_b.summary.title.as_str(), now_b.notes.as_deref()), ("Mine B", Some("my notes")));
 
     // Discard mine: theirs stays.
-    let s = ipc::dispatch(&app, "drafts_resolve", json!({"cardId": a, "action": "discardMine"})).await.unwrap();
-    assert_eq!(s["conflicts"], json!([]));
+    let s = ipc::dispatch(&app, "drafts_resolve", json!({"id": edit_a, "action": "discardMine"})).await.unwrap();
+    assert_eq!(s["changes"], json!([]));
     assert_eq!(s["waiting"], 0);
     assert_eq!(other.cards().get(&a).await.unwrap().summary.title, "Theirs A");
-    let e = c::drafts_resolve(&app, DraftsResolveArgs { card_id: a.clone(), action: DraftAction::DiscardMine }).await.unwrap_err();
+    let e = c::drafts_resolve(&app, DraftsResolveArgs { id: edit_a, action: DraftAction::DiscardMine }).await.unwrap_err();
     assert_eq!(e.code, IpcCode::NotFound);
     remote.stop().await;
 }
@@ -155,7 +157,8 @@ async fn a_send_mine_while_still_offline_is_queued_again() {
     c::card_get(&app, CardId { card_id: a.clone() }).await.unwrap();
     remote.stop().await;
     assert_eq!(c::card_update(&app, CardUpdateArgs { card_id: a.clone(), update: title("Mine") }).await.unwrap_err().code, IpcCode::Queued);
-    let e = c::drafts_resolve(&app, DraftsResolveArgs { card_id: a.clone(), action: DraftAction::SendMine }).await.unwrap_err();
+    let id = edit_of(&c::drafts_status(&app).await.unwrap(), &a);
+    let e = c::drafts_resolve(&app, DraftsResolveArgs { id, action: DraftAction::SendMine }).await.unwrap_err();
     assert_eq!(e.code, IpcCode::Queued);
     assert_eq!(c::drafts_status(&app).await.unwrap().waiting, 1);
     remote.restart().await;
@@ -191,7 +194,7 @@ async fn the_base_of_an_offline_edit_is_what_this_profile_read_not_another_profi
     assert_eq!(e.code, IpcCode::Queued, "{e:?}");
     remote.restart().await;
     let s = c::drafts_sync(&app).await.unwrap();
-    assert_eq!((s.sent, s.conflicts.len()), (0, 1), "the change made meanwhile is a conflict, not overwritten: {s:?}");
+    assert_eq!((s.sent, conflicts(&s).len()), (0, 1), "the change made meanwhile is a conflict, not overwritten: {s:?}");
     assert_eq!(remote.client().cards().get(&card).await.unwrap().summary.title, "Theirs, meanwhile");
     remote.stop().await;
 }

@@ -5,7 +5,7 @@
 //! again on the same port and database file (offline = nothing listens).
 mod common;
 use api_types::{UpdateCard, UpdateStage};
-use common::{app_on, start_app, Remote};
+use common::{app_on, conflicts, edit_of, start_app, Remote};
 use contentdesk_core::commands::{self as c, *};
 use contentdesk_core::{AppState, IpcCode};
 
@@ -65,7 +65,8 @@ async fn offline_planner_writes_survive_a_restart_and_are_sent_in_order_with_rea
     assert_eq!((s.waiting, s.sent, s.offline), (5, 0, true), "{s:?}");
     assert_eq!(
         kinds(&s),
-        [KeptKind::CardArchive, KeptKind::StageRename, KeptKind::StageCreate, KeptKind::SpaceRename, KeptKind::CardMove]
+        [KeptKind::CardArchive, KeptKind::StageRename, KeptKind::StageCreate, KeptKind::CardMove, KeptKind::SpaceRename],
+        "one queue, in the order they were kept"
     );
     // Each in words' parts: what it changes as the board had it, and the new name.
     assert_eq!(s.changes[0].subject.as_deref(), Some(a.title.as_str()));
@@ -134,12 +135,12 @@ async fn a_change_made_elsewhere_meanwhile_is_a_conflict_and_blocks_only_what_de
     let s = c::drafts_sync(&app).await.unwrap();
     assert_eq!((s.sent, s.offline), (1, false), "only the independent rename is sent: {s:?}");
     let conflicts: Vec<_> = s.changes.iter().filter(|c| c.conflict).map(|c| c.kind).collect();
-    assert_eq!(conflicts, [KeptKind::CardArchive, KeptKind::StageRename, KeptKind::CardMove], "{s:?}");
+    assert_eq!(conflicts, [KeptKind::CardMove, KeptKind::CardArchive, KeptKind::StageRename], "in the order they were kept: {s:?}");
     assert_eq!(client.cards().get(&unopened.id).await.unwrap().summary.stage_id, unopened.stage_id, "the move did not overwrite");
     let moved = s.changes.iter().find(|c| c.kind == KeptKind::CardMove).unwrap();
     assert_eq!(moved.subject.as_deref(), Some(unopened.title.as_str()), "the list names the card as the board had it");
     assert_eq!(s.waiting, 1, "the recolour waits behind its stage's conflict: {s:?}");
-    assert!(s.changes[1].theirs.as_deref().is_some_and(|t| t.contains("Theirs")), "{s:?}");
+    assert!(s.changes[2].theirs.as_deref().is_some_and(|t| t.contains("Theirs")), "{s:?}");
     // Nothing was overwritten.
     assert!(!client.cards().get(&card.id).await.unwrap().summary.is_archived);
     let stages = client.stages().list(Some(&d.space)).await.unwrap().stages;
@@ -149,12 +150,13 @@ async fn a_change_made_elsewhere_meanwhile_is_a_conflict_and_blocks_only_what_de
 
     // Take theirs for the archive: dropped, the card stays. Keep mine for the rename: sent over theirs,
     // and the recolour behind it goes at the next sync.
-    let archive_id = s.changes[0].id.clone();
-    let s = c::drafts_change_resolve(&app, DraftsChangeArgs { id: archive_id.clone(), action: DraftAction::DiscardMine }).await.unwrap();
+    let archive_id = s.changes[1].id.clone();
+    let move_id = edit_of(&s, &unopened.id);
+    let s = c::drafts_resolve(&app, DraftsResolveArgs { id: archive_id.clone(), action: DraftAction::DiscardMine }).await.unwrap();
     assert!(s.changes.iter().all(|k| k.id != archive_id), "the archive is dropped: {s:?}");
-    let s = c::drafts_change_resolve(&app, DraftsChangeArgs { id: unopened.id.clone(), action: DraftAction::DiscardMine }).await.unwrap();
+    let s = c::drafts_resolve(&app, DraftsResolveArgs { id: move_id, action: DraftAction::DiscardMine }).await.unwrap();
     assert_eq!(kinds(&s), [KeptKind::StageRename, KeptKind::StageRecolor]);
-    let s = c::drafts_change_resolve(&app, DraftsChangeArgs { id: s.changes[0].id.clone(), action: DraftAction::SendMine }).await.unwrap();
+    let s = c::drafts_resolve(&app, DraftsResolveArgs { id: s.changes[0].id.clone(), action: DraftAction::SendMine }).await.unwrap();
     assert_eq!((s.sent, s.waiting), (1, 1), "{s:?}");
     let s = c::drafts_sync(&app).await.unwrap();
     assert_eq!((s.sent, s.waiting, s.changes.len()), (1, 0, 0), "the recolour is based on the rename just sent: {s:?}");
@@ -179,7 +181,7 @@ async fn dropping_a_stage_made_offline_drops_what_names_it() {
         .unwrap_err();
     let s = c::drafts_status(&app).await.unwrap();
     assert_eq!(kinds(&s), [KeptKind::StageCreate, KeptKind::StageRename, KeptKind::CardMove]);
-    let s = c::drafts_change_resolve(&app, DraftsChangeArgs { id: s.changes[0].id.clone(), action: DraftAction::DiscardMine }).await.unwrap();
+    let s = c::drafts_resolve(&app, DraftsResolveArgs { id: s.changes[0].id.clone(), action: DraftAction::DiscardMine }).await.unwrap();
     assert!(s.changes.is_empty(), "{s:?}");
     remote.restart().await;
     let s = c::drafts_sync(&app).await.unwrap();
@@ -270,7 +272,7 @@ async fn card_edits_and_moves_are_kept_when_the_service_keeps_failing_and_sent_w
     // Still failing: the sync keeps them (waiting, not an error and not a conflict).
     let s = c::drafts_sync(&app).await.unwrap();
     assert_eq!((s.waiting, s.sent, s.offline), (2, 0, true), "{s:?}");
-    assert!(s.conflicts.is_empty(), "{s:?}");
+    assert!(conflicts(&s).is_empty(), "{s:?}");
 
     on.store(false, Ordering::SeqCst);
     let s = c::drafts_sync(&app).await.unwrap();
@@ -352,6 +354,6 @@ async fn a_card_edit_that_landed_behind_a_5xx_is_settled_at_sync_not_a_conflict(
 
     let s = c::drafts_sync(&app).await.unwrap();
     assert_eq!((s.sent, s.waiting), (1, 0), "{s:?}");
-    assert!(s.conflicts.is_empty() && s.changes.is_empty(), "settled, not a conflict: {s:?}");
+    assert!(conflicts(&s).is_empty() && s.changes.is_empty(), "settled, not a conflict: {s:?}");
     assert_eq!(patches.load(Ordering::SeqCst), 1, "not sent a second time");
 }

@@ -1,21 +1,23 @@
-//! The two files of earlier versions, read into the one outbox when it is opened: `drafts.json` (kept card
-//! changes: `{ "version": 1, "profiles": { "<profile id>": [CardChange, ...] } }`) and `brand_kit.json`
-//! (`{ "version": 1, "profiles": { "<profile id>": { "<kit id>": { "drafts": [SectionDraft, ...],
-//! "archived": [ArchivedSection, ...] } } } }`). Their entries are the outbox's own, so they move over as
-//! they are; an entry the outbox already has (the same card, or the same kit and section key) stays as the
-//! outbox has it. Once `outbox.json` is written each old file is renamed `*.migrated`, so this runs once.
-//!
-//! An `outbox.json` of version 2 (before planner writes were kept) reads as it is (its profiles have no
-//! `planner` and no `ids`, which start empty) and is rewritten as version 3 at once, so that an older
-//! core finding it later is not mistaken about what it holds.
+//! The files of earlier versions, read into the one outbox when it is opened:
+//! - `drafts.json` (version 1's kept card changes: `{ "version": 1, "profiles": { "<profile id>":
+//!   [OldCardChange, ...] } }`) and `brand_kit.json` (`{ "version": 1, "profiles": { "<profile id>":
+//!   { "<kit id>": { "drafts": [SectionDraft, ...], "archived": [ArchivedSection, ...] } } } }`): their
+//!   entries move over (a card change as a kept change of the queue); an entry the outbox already has (the
+//!   same card, or the same kit and section key) stays as the outbox has it. Once `outbox.json` is written
+//!   each old file is renamed `*.migrated`, so this runs once.
+//! - `outbox.json` of version 2 (`cards`) and 3 (`cards` and `planner` apart): every read folds the two
+//!   lists into the one queue ([`into_queue`]: the planner writes first, then the card changes oldest
+//!   first, the order version 3 sent them in), and the file is rewritten as version 4 when the outbox is
+//!   opened, so that an older core finding it later is not mistaken about what it holds.
 //!
 //! A file that cannot be read or moved stays where it is (with a warning in the log): nothing kept is
 //! lost, and the app still starts.
+use api_types::UpdateCard;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::{read, write, CardChange, KitKept};
+use super::{read, write, Change, Conflict, Kept, KitKept, Op};
 use crate::error::IpcResult;
 
 /// The file of kept card changes before the outbox (version 1).
@@ -23,10 +25,70 @@ const OLD_CARDS: &str = "drafts.json";
 /// The file of kept brand-kit changes before the outbox (version 1).
 const OLD_BRAND_KIT: &str = "brand_kit.json";
 
+/// A kept card change as versions 1 to 3 wrote it.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct OldCardChange {
+    card_id: String,
+    update: UpdateCard,
+    #[serde(default)]
+    base_updated_at: Option<String>,
+    #[serde(default)]
+    base_revision: Option<i64>,
+    saved_at: f64,
+    #[serde(default)]
+    seq: u64,
+    #[serde(default)]
+    title: Option<String>,
+    #[serde(default)]
+    conflict: Option<OldConflict>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct OldConflict {
+    #[serde(default)]
+    theirs_updated_at: Option<String>,
+    #[serde(default)]
+    problem: Option<String>,
+}
+
+impl OldCardChange {
+    /// The same change in the queue; its id is its card id (what the list and `drafts_resolve` called a
+    /// card change then, so a list still shown keeps working).
+    fn into_change(self) -> Change {
+        Change {
+            id: self.card_id.clone(),
+            op: Op::CardUpdate { card_id: self.card_id, update: Box::new(self.update), base_revision: self.base_revision, seq: self.seq },
+            base_updated_at: self.base_updated_at,
+            base_stage: None,
+            subject: self.title,
+            saved_at: self.saved_at,
+            conflict: self.conflict.map(|c| Conflict { theirs: None, theirs_updated_at: c.theirs_updated_at, problem: c.problem }),
+        }
+    }
+}
+
+/// Folds a version 2 or 3 profile's two lists into its queue, after what the queue has: the planner writes
+/// first, then the card changes oldest first (the order version 3 sent them in); a card that already has
+/// a kept edit in the queue keeps that one.
+pub(super) fn into_queue(kept: &mut Kept) {
+    if kept.cards.is_empty() && kept.planner.is_empty() {
+        return;
+    }
+    let mut cards = std::mem::take(&mut kept.cards);
+    cards.sort_by(|a, b| a.saved_at.total_cmp(&b.saved_at));
+    let mut queue = std::mem::take(&mut kept.planner);
+    queue.extend(cards.into_iter().map(OldCardChange::into_change));
+    let same = |h: &Change, c: &Change| h.id == c.id || (h.op.card_update().is_some() && h.op.card_update() == c.op.card_update());
+    queue.retain(|c| !kept.changes.iter().any(|h| same(h, c)));
+    kept.changes.extend(queue);
+}
+
 #[derive(Default, Deserialize)]
 struct OldCards {
     #[serde(default)]
-    profiles: BTreeMap<String, Vec<CardChange>>,
+    profiles: BTreeMap<String, Vec<OldCardChange>>,
 }
 
 #[derive(Default, Deserialize)]
@@ -50,7 +112,7 @@ pub(super) fn migrate(dir: &Path) {
     }
 }
 
-/// `outbox.json` of an earlier version (2) → the current one; nothing else of it changes.
+/// `outbox.json` of an earlier version (2, 3) → the current one, its kept changes in one queue.
 fn upgrade(dir: &Path) {
     let Ok(outbox) = read(dir) else { return };
     if outbox.version == 0 || outbox.version >= super::VERSION {
@@ -67,11 +129,8 @@ fn migrate_files(dir: &Path, old_cards: &Path, old_kits: &Path) -> IpcResult<()>
     let kits: OldBrandKit = crate::jsonfile::read(old_kits, "The kept brand-kit drafts of an earlier version")?;
     for (profile, changes) in cards.profiles {
         let kept = outbox.profiles.entry(profile).or_default();
-        for c in changes {
-            if !kept.cards.iter().any(|k| k.card_id == c.card_id) {
-                kept.cards.push(c);
-            }
-        }
+        kept.cards = changes;
+        into_queue(kept);
     }
     for (profile, old) in kits.profiles {
         let kept = outbox.profiles.entry(profile).or_default();
@@ -147,6 +206,12 @@ mod tests {
         } })
     }
 
+    /// The old card changes of a file, as the queue holds them.
+    fn as_queue(old: &Value) -> Value {
+        let old: Vec<OldCardChange> = serde_json::from_value(old.clone()).unwrap();
+        serde_json::to_value(old.into_iter().map(OldCardChange::into_change).collect::<Vec<_>>()).unwrap()
+    }
+
     #[test]
     fn the_old_files_come_out_as_the_same_kept_changes() {
         let dir = temp_dir();
@@ -156,12 +221,16 @@ mod tests {
         migrate(&dir);
 
         let outbox = read_json(&dir.join("outbox.json"));
-        assert_eq!(outbox["version"], 3);
-        // Every kept card change, field for field, in its order.
-        let cards = old_cards()["profiles"]["p1"].clone();
-        let kept: Vec<CardChange> = serde_json::from_value(cards).unwrap();
-        assert_eq!(outbox["profiles"]["p1"]["cards"], serde_json::to_value(&kept).unwrap());
-        assert_eq!(outbox["profiles"]["p1"]["cards"][1]["conflict"]["theirsUpdatedAt"], "2025-01-02T00:00:00Z");
+        assert_eq!(outbox["version"], 4);
+        // Every kept card change, field for field, in its order, in the one queue (its id its card's).
+        let changes = &outbox["profiles"]["p1"]["changes"];
+        assert_eq!(*changes, as_queue(&old_cards()["profiles"]["p1"]));
+        assert_eq!(changes[0]["id"], "c1");
+        assert_eq!(changes[0]["op"]["kind"], "cardUpdate");
+        assert_eq!(changes[0]["op"]["update"], json!({ "title": "Written offline", "tags": ["launch"] }));
+        assert_eq!((changes[0]["baseUpdatedAt"].clone(), changes[0]["op"]["baseRevision"].clone()), (json!("2025-01-01T00:00:00Z"), json!(3)));
+        assert_eq!(changes[1]["conflict"]["theirsUpdatedAt"], "2025-01-02T00:00:00Z");
+        assert_eq!(changes[1]["subject"], "Moved");
         // Every kept section change and archived section, per profile and kit.
         let old = old_brand_kit();
         for (profile, kit) in [("p1", "k1"), ("p2", "k2")] {
@@ -170,7 +239,7 @@ mod tests {
             assert_eq!(now["sections"], was["drafts"], "{profile}/{kit}");
             assert_eq!(now["archived"], was["archived"], "{profile}/{kit}");
         }
-        assert_eq!(outbox["profiles"]["p2"]["cards"], json!([]));
+        assert_eq!(outbox["profiles"]["p2"]["changes"], json!([]));
         // The old files are renamed (kept, not read again).
         assert!(!dir.join(OLD_CARDS).exists() && !dir.join(OLD_BRAND_KIT).exists());
         assert_eq!(read_json(&dir.join("drafts.json.migrated")), old_cards());
@@ -182,7 +251,7 @@ mod tests {
     }
 
     #[test]
-    fn a_version_2_outbox_becomes_version_3_with_its_kept_changes() {
+    fn a_version_2_outbox_becomes_version_4_with_its_kept_changes() {
         let dir = temp_dir();
         // As version 2 wrote it: cards and brand kits, no planner, no ids.
         let v2 = json!({ "version": 2, "profiles": {
@@ -194,16 +263,15 @@ mod tests {
         std::fs::write(dir.join("outbox.json"), serde_json::to_vec(&v2).unwrap()).unwrap();
         migrate(&dir);
         let now = read_json(&dir.join("outbox.json"));
-        assert_eq!(now["version"], 3);
-        assert_eq!(now["profiles"]["p1"]["planner"], json!([]));
-        let kept: Vec<CardChange> = serde_json::from_value(v2["profiles"]["p1"]["cards"].clone()).unwrap();
-        assert_eq!(now["profiles"]["p1"]["cards"], serde_json::to_value(&kept).unwrap());
+        assert_eq!(now["version"], 4);
+        assert!(now["profiles"]["p1"].get("cards").is_none() && now["profiles"]["p1"].get("planner").is_none(), "{now}");
+        assert_eq!(now["profiles"]["p1"]["changes"], as_queue(&v2["profiles"]["p1"]["cards"]));
         assert_eq!(now["profiles"]["p1"]["brandKits"], v2["profiles"]["p1"]["brandKits"]);
-        // A planner change is kept beside them, and the file reads back.
+        // A local id is kept beside them, and the file reads back.
         let mut file = read(&dir).unwrap();
         file.profiles.get_mut("p1").unwrap().ids.insert("local-1".into(), "s1".into());
         write(&dir, &file).unwrap();
-        assert_eq!(read(&dir).unwrap().profiles["p1"].cards.len(), 1);
+        assert_eq!(read(&dir).unwrap().profiles["p1"].changes.len(), 1);
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -216,10 +284,10 @@ mod tests {
         std::fs::write(dir.join("outbox.json"), serde_json::to_vec(&newer).unwrap()).unwrap();
         std::fs::write(dir.join(OLD_CARDS), serde_json::to_vec(&old_cards()).unwrap()).unwrap();
         migrate(&dir);
-        let cards = read_json(&dir.join("outbox.json"))["profiles"]["p1"]["cards"].clone();
-        assert_eq!(cards.as_array().unwrap().len(), 2, "{cards}");
-        assert_eq!(cards[0]["update"]["title"], "Newer");
-        assert_eq!(cards[1]["cardId"], "c2");
+        let changes = read_json(&dir.join("outbox.json"))["profiles"]["p1"]["changes"].clone();
+        assert_eq!(changes.as_array().unwrap().len(), 2, "{changes}");
+        assert_eq!(changes[0]["op"]["update"]["title"], "Newer");
+        assert_eq!(changes[1]["op"]["cardId"], "c2");
 
         std::fs::write(dir.join(OLD_BRAND_KIT), b"{ not json").unwrap();
         migrate(&dir);

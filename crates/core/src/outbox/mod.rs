@@ -1,25 +1,27 @@
-//! The outbox: every change kept on this computer, in one store. A kept change is an edit the service
-//! did not take (no answer, or a conflict) and that waits here, per profile, until it is sent or the user
+//! The outbox: every change kept on this computer, in one store, per profile. A kept change is a write
+//! the service did not take (no answer, or a conflict) that waits here until it is sent or the user
 //! settles it:
-//! - a card's (`cards.rs`): an edit or move of a card while the service did not answer, sent when it
-//!   answers again (docs/ipc.md, "Offline drafts");
-//! - a planner write's (`planner.rs`): a card archived or restored, a stage or space made, renamed,
-//!   recoloured, moved, archived or deleted while the service did not answer, in order, with the base it
-//!   was made on, and the real ids of what was made offline (`ids`);
+//! - the queue (`changes`): one kind of kept change ([`Change`], `change.rs`) for every planner write:
+//!   a card's edit or move (merged per card), its archive or restore, a stage or space made, renamed,
+//!   recoloured, moved, archived or deleted, each with the base it was made on; kept in order
+//!   (`keep.rs`), sent in that order when the service answers (`queue.rs`, over `send_card.rs` and
+//!   `send_op.rs`), and settled by the user with one command (`drafts_resolve`); the real ids of what was
+//!   made offline (`ids`);
 //! - a brand-kit section's (`sections.rs`): the text of a refused save (409, or no answer), kept until the
 //!   user takes theirs, keeps mine or merges; and the sections archived from this computer (the service
 //!   lists no archived sections, and restoring needs the id).
 //!
 //! One file, `outbox.json` in the data folder, written atomically through `crate::jsonfile`, with one lock:
-//! `{ "version": 3, "profiles": { "<profile id>": { "cards": [CardChange, ...], "planner": [PlannerChange, ...],
+//! `{ "version": 4, "profiles": { "<profile id>": { "changes": [Change, ...],
 //! "ids": { "<local id>": "<real id>" },
 //! "brandKits": { "<kit id>": { "sections": [SectionDraft, ...], "archived": [ArchivedSection, ...] } } } } }`.
-//! It holds card and section content only, never a key. The two files of earlier versions (`drafts.json`,
-//! `brand_kit.json`) are read into it when the outbox is opened (`migrate.rs`); a version 2 file (no
-//! `planner`, no `ids`) is rewritten as version 3 then.
+//! It holds card and section content only, never a key. The files of earlier versions (`drafts.json`,
+//! `brand_kit.json`; `outbox.json` 2 and 3 with their two lists `cards` and `planner`) are read into it
+//! when the outbox is opened (`migrate.rs`).
 //!
-//! What the outbox keeps in memory for one running core (its locks, what was last read of each card) is an
-//! [`Outbox`], owned by the running app and reached through [`WithOutbox`]: never process-global.
+//! What the outbox keeps in memory for one running core (its locks, what was last read of each card,
+//! stage and space: `seen.rs`) is an [`Outbox`], owned by the running app and reached through
+//! [`WithOutbox`]: never process-global.
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -29,31 +31,38 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use crate::error::IpcResult;
 use crate::session::Session;
 
-mod cards;
+mod change;
+mod keep;
 mod migrate;
-mod planner;
+mod queue;
 mod sections;
-pub use cards::*;
-pub use planner::{is_local, KeptChange, KeptKind, StageBase, LOCAL_PREFIX};
-pub(crate) use planner::{
-    answer_lost, is_unanswered, keep as keep_planner, must_keep, new_local_id, same_spaces, same_stages, saw_spaces, saw_stages, seen_base, Base,
-    PlannerOp,
-};
+mod seen;
+mod send_card;
+mod send_op;
+pub use change::{is_local, KeptChange, KeptKind, StageBase, LOCAL_PREFIX};
+pub(crate) use change::{new_local_id, Change, Conflict, Op};
+pub use keep::queued_error;
+pub(crate) use keep::{has_kept_change, is_unanswered, keep, keep_op, must_keep};
+pub use queue::{drafts_resolve, drafts_status, drafts_sync, spawn_sync_loop, DraftAction, DraftsResolveArgs, DraftsStatus};
+pub(crate) use queue::keep_and_send;
 pub use sections::*;
+pub(crate) use seen::{saw_board_card, saw_card, saw_spaces, saw_stages, saw_summary, seen_base, Base};
+pub(crate) use send_op::{answer_lost, same_spaces, same_stages};
 
 const FILE: &str = "outbox.json";
-/// The file's format: 3 since planner writes are kept (`planner`, `ids`); 2 since the two stores became
-/// one (1 was `drafts.json` and `brand_kit.json`).
-const VERSION: u32 = 3;
+/// The file's format: 4 since the kept changes are one queue (`changes`); 3 had card changes (`cards`)
+/// and planner writes (`planner`) apart; 2 since the two stores became one (1 was `drafts.json` and
+/// `brand_kit.json`).
+const VERSION: u32 = 4;
 
-/// How the user settles a kept change that the service's copy moved past (the same choice for a card
-/// and a brand-kit section; the wire keeps each command's own words).
+/// How the user settles a kept change that the service's copy moved past (the same choice for a kept
+/// change and a brand-kit section; the wire keeps each command's own words).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Resolution {
-    /// Drop the kept change; what the service has stays (a card's `discardMine`, a section's
+    /// Drop the kept change; what the service has stays (`drafts_resolve`'s `discardMine`, a section's
     /// `brand_kit_draft_discard`).
     TakeTheirs,
-    /// Send the kept change over what the service has now (a card's `sendMine`; a section: saved again
+    /// Send the kept change over what the service has now (`sendMine`; a section: saved again
     /// with `expectedVersion` = theirs). Merging is this too: the user's merged text is what is sent.
     KeepMine,
 }
@@ -65,16 +74,14 @@ pub trait WithOutbox: Session {
 }
 
 /// What the outbox holds in memory for one running core: its locks, and what the core last read of each
-/// card, per profile.
+/// card, stage and space, per profile.
 pub struct Outbox {
     /// Read-modify-write of the outbox file, one at a time (cards and sections alike).
     file: Mutex<()>,
-    /// One card sync at a time (the background task and "Send now" never send a change twice).
+    /// One sync at a time (the background task and "Send now" never send a change twice).
     sync: tokio::sync::Mutex<()>,
-    /// `(profile id, card id)` → what was last read of it: the base of an offline edit.
-    seen: Mutex<HashMap<(String, String), cards::Seen>>,
-    /// `(profile id, stage or space id)` → how the board last had it: the base of an offline change.
-    planner_seen: Mutex<HashMap<(String, String), planner::Base>>,
+    /// Profile id → card, stage or space id → how it was last read: the base of an offline change.
+    seen: Mutex<HashMap<String, HashMap<String, Base>>>,
     /// Profile id → the local ids of stages and spaces made offline whose creates were sent while this
     /// core runs → their real ids (`DraftsStatus.made`: the UI swaps what it shows or remembers).
     made: Mutex<HashMap<String, BTreeMap<String, String>>>,
@@ -89,7 +96,6 @@ impl Outbox {
             file: Mutex::new(()),
             sync: tokio::sync::Mutex::new(()),
             seen: Mutex::new(HashMap::new()),
-            planner_seen: Mutex::new(HashMap::new()),
             made: Mutex::new(HashMap::new()),
         }
     }
@@ -114,13 +120,13 @@ pub(crate) fn set_aside_if_damaged(dir: &Path) -> Option<String> {
     }
 }
 
-/// Profiles with kept changes, and how many each has (cards and brand-kit sections).
+/// Profiles with kept changes, and how many each has (the queue's and brand-kit sections).
 pub(crate) fn kept_per_profile(dir: &Path) -> Vec<(String, usize)> {
     read(dir)
         .map(|f| {
             f.profiles
                 .into_iter()
-                .map(|(id, k)| (id, k.cards.len() + k.planner.len() + k.brand_kits.values().map(|b| b.sections.len() + b.archived.len()).sum::<usize>()))
+                .map(|(id, k)| (id, k.changes.len() + k.brand_kits.values().map(|b| b.sections.len() + b.archived.len()).sum::<usize>()))
                 .filter(|(_, n)| *n > 0)
                 .collect()
         })
@@ -142,12 +148,15 @@ struct OutboxFile {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Kept {
-    /// Kept card changes, in the order they were first kept.
+    /// The queue: every kept change, in the order it was kept (and is sent).
     #[serde(default)]
-    pub(crate) cards: Vec<CardChange>,
-    /// Kept planner writes (archive, stages, spaces), in the order they were made.
-    #[serde(default)]
-    pub(crate) planner: Vec<planner::PlannerChange>,
+    pub(crate) changes: Vec<Change>,
+    /// Versions 2 and 3: the kept card changes, apart (read into `changes`, never written).
+    #[serde(default, skip_serializing)]
+    cards: Vec<migrate::OldCardChange>,
+    /// Version 3: the kept planner writes, apart (read into `changes`, never written).
+    #[serde(default, skip_serializing)]
+    planner: Vec<Change>,
     /// Local id of a stage or space made offline → its id on the service, once its create was sent.
     #[serde(default)]
     pub(crate) ids: BTreeMap<String, String>,
@@ -158,7 +167,7 @@ pub(crate) struct Kept {
 
 impl Kept {
     fn is_empty(&self) -> bool {
-        self.cards.is_empty() && self.planner.is_empty() && self.ids.is_empty() && self.brand_kits.is_empty()
+        self.changes.is_empty() && self.ids.is_empty() && self.brand_kits.is_empty()
     }
 }
 
@@ -167,7 +176,11 @@ fn path(dir: &Path) -> PathBuf {
 }
 
 fn read(dir: &Path) -> IpcResult<OutboxFile> {
-    crate::jsonfile::read(&path(dir), "The changes kept on this computer")
+    let mut outbox: OutboxFile = crate::jsonfile::read(&path(dir), "The changes kept on this computer")?;
+    for kept in outbox.profiles.values_mut() {
+        migrate::into_queue(kept);
+    }
+    Ok(outbox)
 }
 
 fn write(dir: &Path, outbox: &OutboxFile) -> IpcResult<()> {
@@ -176,7 +189,7 @@ fn write(dir: &Path, outbox: &OutboxFile) -> IpcResult<()> {
     for kept in outbox.profiles.values_mut() {
         kept.brand_kits.retain(|_, k| !k.sections.is_empty() || !k.archived.is_empty());
         // The local ids are needed while a kept change may name one.
-        if kept.cards.is_empty() && kept.planner.is_empty() {
+        if kept.changes.is_empty() {
             kept.ids.clear();
         }
     }

@@ -93,7 +93,7 @@ pub async fn space_create(session: &impl WithOutbox, args: SpaceCreateInput) -> 
     // of this name before a send whose answer was lost, so that the sync takes that one if it landed.
     let keep = |known: Option<Vec<String>>| -> IpcResult<Space> {
         let local_id = outbox::new_local_id();
-        kept_made(session, outbox::PlannerOp::SpaceCreate { local_id: local_id.clone(), name: name.clone(), known })?;
+        kept_made(session, outbox::Op::SpaceCreate { local_id: local_id.clone(), name: name.clone(), known })?;
         Ok(Space {
             id: local_id,
             account_id: None,
@@ -134,27 +134,27 @@ pub async fn space_create(session: &impl WithOutbox, args: SpaceCreateInput) -> 
 }
 
 /// A create kept offline: it is in the outbox (a failure to keep it is answered).
-fn kept_made(session: &impl WithOutbox, op: outbox::PlannerOp) -> IpcResult<()> {
-    let e = outbox::keep_planner(session, op, outbox::Base::default());
+fn kept_made(session: &impl WithOutbox, op: outbox::Op) -> IpcResult<()> {
+    let e = outbox::keep_op(session, op, outbox::Base::default());
     if e.code == IpcCode::Queued { Ok(()) } else { Err(e) }
 }
 
 /// Sends a planner write, or keeps it in the outbox (in order behind a kept change of the same thing, or
 /// when it names something made offline, or when the service does not answer) and answers `queued`.
-async fn send_or_keep<T, F, Fut>(session: &impl WithOutbox, op: outbox::PlannerOp, base: outbox::Base, send: F) -> IpcResult<T>
+async fn send_or_keep<T, F, Fut>(session: &impl WithOutbox, op: outbox::Op, base: outbox::Base, send: F) -> IpcResult<T>
 where
     F: FnOnce(api_client::Client) -> Fut,
     Fut: std::future::Future<Output = Result<T, api_client::ApiError>>,
 {
     if outbox::must_keep(session, &op)? {
-        return Err(outbox::keep_planner(session, op, base));
+        return Err(outbox::keep_op(session, op, base));
     }
     let client = session.client().await?;
     match send(client).await {
         Ok(v) => Ok(v),
         Err(e) => {
             let e = IpcError::from(e);
-            if outbox::is_unanswered(&e) { Err(outbox::keep_planner(session, op, base)) } else { Err(e) }
+            if outbox::is_unanswered(&e) { Err(outbox::keep_op(session, op, base)) } else { Err(e) }
         }
     }
 }
@@ -165,13 +165,13 @@ pub async fn space_rename(session: &impl WithOutbox, args: SpaceUpdateInput) -> 
     not_here("coverUrl", args.cover_url.is_some() || args.no_cover, "cdesk space update --cover changes it")?;
     let name = checked_name("name", "space", args.name.as_deref().unwrap_or_default(), contentdesk_ops::planner::SPACE_NAME_MAX)?;
     let update = UpdateSpace { name: Some(name.clone()), ..Default::default() };
-    let op = outbox::PlannerOp::SpaceRename { space_id: args.space_id.clone(), name };
+    let op = outbox::Op::SpaceRename { space_id: args.space_id.clone(), name };
     let base = outbox::seen_base(session, &args.space_id);
     send_or_keep(session, op, base, |c| async move { c.spaces().update(&args.space_id, &update).await }).await
 }
 
 pub async fn space_archive(session: &impl WithOutbox, args: SpaceArchiveArgs) -> IpcResult<ArchiveResult> {
-    let op = outbox::PlannerOp::SpaceArchive { space_id: args.space_id.clone(), archived: args.archived };
+    let op = outbox::Op::SpaceArchive { space_id: args.space_id.clone(), archived: args.archived };
     let base = outbox::seen_base(session, &args.space_id);
     send_or_keep(session, op, base, |c| async move { archive(&c, "space", args.space_id, args.archived).await }).await
 }
@@ -190,7 +190,7 @@ pub async fn stage_create(session: &impl WithOutbox, args: StageCreateInput) -> 
     let space_id = space_named(args.space_id)?;
     let (color, after_id) = (non_empty(args.color), non_empty(args.after_id));
     let local_id = outbox::new_local_id();
-    let op = |known: Option<Vec<String>>| outbox::PlannerOp::StageCreate {
+    let op = |known: Option<Vec<String>>| outbox::Op::StageCreate {
         local_id: local_id.clone(),
         space_id: space_id.clone(),
         name: name.clone(),
@@ -242,7 +242,7 @@ pub async fn stage_update(session: &impl WithOutbox, args: StageUpdateInput) -> 
     let name = args.name.map(|n| n.trim().to_string());
     let space_id = space_named(args.space_id)?;
     let color = non_empty(args.color);
-    let op = outbox::PlannerOp::StageUpdate {
+    let op = outbox::Op::StageUpdate {
         space_id: space_id.clone(),
         stage_id: args.stage_id.clone(),
         name: name.clone(),
@@ -267,7 +267,7 @@ pub async fn stage_delete(session: &impl WithOutbox, args: StageDeleteInput) -> 
     args.check()?;
     let space_id = space_named(args.space_id)?;
     let target = non_empty(args.target_stage_id);
-    let op = outbox::PlannerOp::StageDelete { space_id: space_id.clone(), stage_id: args.stage_id.clone(), target_stage_id: target.clone() };
+    let op = outbox::Op::StageDelete { space_id: space_id.clone(), stage_id: args.stage_id.clone(), target_stage_id: target.clone() };
     let base = outbox::seen_base(session, &args.stage_id);
     send_or_keep(session, op, base, |client| async move {
         let target = match target {
@@ -412,13 +412,9 @@ pub async fn card_update(session: &impl WithOutbox, args: CardUpdateArgs) -> Ipc
 }
 
 pub async fn card_archive(session: &impl WithOutbox, args: CardArchiveArgs) -> IpcResult<ArchiveResult> {
-    let op = outbox::PlannerOp::CardArchive { card_id: args.card_id.clone(), archived: args.archived };
-    let seen = outbox::seen_card(session, &args.card_id);
-    let base = outbox::Base {
-        updated_at: args.base_updated_at.or_else(|| seen.as_ref().and_then(|s| s.0.clone())),
-        stage: None,
-        subject: args.title.or_else(|| seen.map(|s| s.1)),
-    };
+    let op = outbox::Op::CardArchive { card_id: args.card_id.clone(), archived: args.archived };
+    let seen = outbox::seen_base(session, &args.card_id);
+    let base = outbox::Base { updated_at: args.base_updated_at.or(seen.updated_at), subject: args.title.or(seen.subject), ..Default::default() };
     send_or_keep(session, op, base, |c| async move { archive(&c, "card", args.card_id, args.archived).await }).await
 }
 

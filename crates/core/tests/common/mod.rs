@@ -242,3 +242,19 @@ pub async fn app_at(base: String, key: &str) -> (AppState, PathBuf) {
     c::key_set(&app, KeySetArgs { profile_id: p.id, key: key.to_string() }).await.unwrap();
     (app, dir)
 }
+
+/// The kept changes in conflict (the user settles each with `drafts_resolve`).
+pub fn conflicts(s: &contentdesk_core::commands::DraftsStatus) -> Vec<&contentdesk_core::commands::KeptChange> {
+    s.changes.iter().filter(|c| c.conflict).collect()
+}
+
+/// The id of the kept change of a card's edit or move (what `drafts_resolve` takes).
+pub fn edit_of(s: &contentdesk_core::commands::DraftsStatus, card_id: &str) -> String {
+    use contentdesk_core::commands::KeptKind;
+    s.changes
+        .iter()
+        .find(|c| c.card_id.as_deref() == Some(card_id) && matches!(c.kind, KeptKind::CardEdit | KeptKind::CardMove))
+        .unwrap_or_else(|| panic!("no kept edit of {card_id}: {s:?}"))
+        .id
+        .clone()
+}

@@ -35,7 +35,6 @@ import type { ConnectedAccount } from "./ConnectedAccount";
 import type { ContentList } from "./ContentList";
 import type { ContentListArgs } from "./ContentListArgs";
 import type { Deleted } from "./Deleted";
-import type { DraftsChangeArgs } from "./DraftsChangeArgs";
 import type { DraftsResolveArgs } from "./DraftsResolveArgs";
 import type { DraftsStatus } from "./DraftsStatus";
 import type { GrantRevokeArgs } from "./GrantRevokeArgs";
@@ -162,12 +161,10 @@ export interface CoreCommands {
   connected_accounts_list: { args: undefined; result: Array<ConnectedAccount> };
   /** the selected profile's outbox; `waiting` excludes the conflicts; `fields` = the camelCase `UpdateCard` fields of the kept change */
   drafts_status: { args: undefined; result: DraftsStatus };
-  /** tries every waiting draft now, oldest first; `sent` = how many went; `offline: true` = the service still does not answer (the rest wait) */
+  /** tries every waiting kept change now, in the order they were kept; `sent` = how many went; `offline: true` = the service still does not answer (the rest wait) */
   drafts_sync: { args: undefined; result: DraftsStatus };
-  /** `sendMine`: sent over what the service has now (notes over its current revision); no answer → `queued` again (it waits, without the check). `discardMine`: dropped (`notFound` when no draft) */
+  /** one kept change of `changes` by its `id`: `discardMine` drops it (a stage or space made offline: with the changes that name it; `notFound` when no such change), `sendMine` sends it over what the service has now (a card's notes over its current revision); no answer → `queued` again (it waits, without the check) */
   drafts_resolve: { args: DraftsResolveArgs; result: DraftsStatus };
-  /** one kept change of `changes` by its `id` (a card change's is its card id): `discardMine` drops it (a stage or space made offline: with the changes that name it), `sendMine` sends it over what the service has now */
-  drafts_change_resolve: { args: DraftsChangeArgs; result: DraftsStatus };
   /** the inspiration posts (`GET /content`): `id` is the `contentId` to attach; `sourceCreator`, `accountHandle`, `outlierScore`, `viewCount`, `thumbnailUrl`; `limit` 1–100 (validation, field `limit`), `platform` one of the platforms; needs `brandkit:read` */
   content_list: { args: ContentListArgs; result: ContentList };
   /** needs `editor:read` */

@@ -6,9 +6,13 @@ import type { KeptKind } from "./KeptKind";
  */
 export type KeptChange = { 
 /**
- * The change's id: a card change's is its card id (as `drafts_resolve` takes it).
+ * The change's id (what `drafts_resolve` takes).
  */
 id: string, kind: KeptKind, 
+/**
+ * The card it changes (a card's edit, move, archive or restore): the list opens it.
+ */
+cardId?: string, 
 /**
  * What is changed, as the board called it: the card's title, the stage's or space's name.
  */
@@ -26,9 +30,13 @@ color?: string,
  */
 fields: Array<string>, 
 /**
- * Set when it was not sent because the thing changed elsewhere (what it is now).
+ * Set when it was not sent because the thing changed elsewhere: what it is now, in words.
  */
 theirs?: string, 
+/**
+ * Set when a card edit was not sent because the card changed elsewhere: its `updatedAt` now.
+ */
+theirsUpdatedAt?: string, 
 /**
  * Set when it was not sent for another reason (deleted elsewhere, refused by the service).
  */

@@ -1,7 +1,7 @@
-// Offline edits kept by the core (docs/ipc.md, "Offline drafts"): how many changes wait, which cards are
-// in conflict, and the calls that send or resolve them. Polled every few seconds while anything waits
+// Offline edits kept by the core (docs/ipc.md, "Offline drafts"): how many changes wait, the kept changes
+// in order (those in conflict marked), and the calls that send or resolve them (one: `drafts_resolve`). Polled every few seconds while anything waits
 // (the core's own task sends them every 10 s; "Send now" does it at once).
-import type { DraftConflict, DraftsStatus, IpcError, KeptChange } from "../bindings";
+import type { DraftsStatus, IpcError, KeptChange } from "../bindings";
 import { api, toIpcError } from "../shared/backend";
 
 export const POLL_MS = 3_000;
@@ -9,8 +9,8 @@ export const POLL_MS = 3_000;
 export const drafts = $state({
   waiting: 0,
   cardIds: [] as string[],
-  conflicts: [] as DraftConflict[],
-  /** Every kept change (card edits and moves, archive, stages, spaces), in the order they are sent. */
+  /** Every kept change (card edits and moves, archive, stages, spaces), in the order they are sent; the
+   *  ones in conflict have `conflict`. */
   changes: [] as KeptChange[],
   /** The last "Send now" found the service still silent. */
   offline: false,
@@ -27,20 +27,23 @@ export const drafts = $state({
 let timer: ReturnType<typeof setInterval> | null = null;
 let request = 0;
 
+/** The kept changes in conflict (they wait for the user's choice). */
+export const inConflict = (changes: KeptChange[]) => changes.filter((c) => c.conflict);
+
 function apply(s: DraftsStatus) {
-  const before = drafts.waiting + drafts.conflicts.length;
-  if (s.sent > 0 || s.waiting + s.conflicts.length < before) drafts.sentEpoch++;
+  const changes = s.changes ?? [];
+  const before = drafts.waiting + inConflict(drafts.changes).length;
+  if (s.sent > 0 || s.waiting + inConflict(changes).length < before) drafts.sentEpoch++;
   drafts.waiting = s.waiting;
   drafts.cardIds = s.cardIds;
-  drafts.conflicts = s.conflicts;
-  drafts.changes = s.changes ?? [];
+  drafts.changes = changes;
   if (s.made && Object.keys(s.made).some((k) => drafts.made[k] !== s.made![k])) drafts.made = { ...drafts.made, ...s.made };
   poll();
 }
 
 /** Polls while changes wait or conflicts are open; stops when none. */
 function poll() {
-  const active = drafts.waiting > 0 || drafts.conflicts.length > 0 || drafts.changes.some((c) => c.conflict);
+  const active = drafts.waiting > 0 || drafts.changes.some((c) => c.conflict);
   if (active && !timer) timer = setInterval(() => void refreshDrafts(), POLL_MS);
   if (!active && timer) { clearInterval(timer); timer = null; }
 }
@@ -82,25 +85,12 @@ export async function syncDrafts() {
   }
 }
 
-/** A card in conflict: "Keep mine" (`sendMine`) or "Take theirs" (`discardMine`). */
-export async function resolveDraft(cardId: string, action: "sendMine" | "discardMine") {
-  drafts.error = null;
-  const mine = ++request;
-  try {
-    const s = await api.draftsResolve(cardId, action);
-    if (mine === request) apply(s);
-  } catch (e) {
-    drafts.error = toIpcError(e);
-    void refreshDrafts();
-  }
-}
-
-/** One kept change of the list: "Drop" / "Take theirs" (`discardMine`) or "Keep mine" (`sendMine`). */
+/** One kept change of the list, by its id: "Drop" / "Take theirs" (`discardMine`) or "Keep mine" (`sendMine`). */
 export async function resolveChange(id: string, action: "sendMine" | "discardMine") {
   drafts.error = null;
   const mine = ++request;
   try {
-    const s = await api.draftsChangeResolve(id, action);
+    const s = await api.draftsResolve(id, action);
     if (mine === request) apply(s);
   } catch (e) {
     drafts.error = toIpcError(e);
@@ -145,5 +135,5 @@ export function resetDrafts() {
   if (timer) clearInterval(timer);
   timer = null;
   request++;
-  Object.assign(drafts, { waiting: 0, cardIds: [], conflicts: [], changes: [], offline: false, sending: false, openCard: null, sentEpoch: 0, made: {}, error: null });
+  Object.assign(drafts, { waiting: 0, cardIds: [], changes: [], offline: false, sending: false, openCard: null, sentEpoch: 0, made: {}, error: null });
 }

@@ -17,7 +17,7 @@ afterEach(() => {
   clearMocks();
 });
 
-const status = (s: Partial<DraftsStatus> = {}): DraftsStatus => ({ waiting: 0, cardIds: [], conflicts: [], changes: [], sent: 0, offline: false, ...s });
+const status = (s: Partial<DraftsStatus> = {}): DraftsStatus => ({ waiting: 0, cardIds: [], changes: [], sent: 0, offline: false, ...s });
 
 const QUEUED: IpcError = {
   code: "queued",
@@ -75,39 +75,39 @@ it("polls drafts_status every few seconds while changes wait, and stops when non
 
 it("the conflicts panel lists each card with its fields; Keep mine, Take theirs, and Open", async () => {
   const core = fakeCore();
-  const conflicts = [
-    { cardId: "c1", title: "Launch video", fields: ["title", "notes"], theirsUpdatedAt: "2026-03-04T13:30:00.000Z", savedAt: 1 },
-    { cardId: "c2", title: "Old post", fields: ["stage"], problem: "The card was deleted elsewhere.", savedAt: 2 },
+  const conflicts: KeptChange[] = [
+    { id: "k1", kind: "cardEdit", cardId: "c1", subject: "Launch video", fields: ["title", "notes"], theirsUpdatedAt: "2026-03-04T13:30:00.000Z", conflict: true, savedAt: 1 },
+    { id: "k2", kind: "cardMove", cardId: "c2", subject: "Old post", fields: ["stage"], problem: "The card was deleted elsewhere.", conflict: true, savedAt: 2 },
   ];
   let open = [...conflicts];
-  core.answers.drafts_status = () => status({ conflicts: open });
+  core.answers.drafts_status = () => status({ changes: open });
   core.answers.drafts_resolve = (a) => {
-    open = open.filter((c) => c.cardId !== a?.cardId);
-    return status({ conflicts: open, sent: a?.action === "sendMine" ? 1 : 0 });
+    open = open.filter((c) => c.id !== a?.id);
+    return status({ changes: open, sent: a?.action === "sendMine" ? 1 : 0 });
   };
   render(DraftsIndicator);
   const user = userEvent.setup();
   await user.click(await screen.findByRole("button", { name: "2 conflicts" }));
   const panel = screen.getByTestId("drafts-conflicts");
-  const first = within(panel).getByTestId("drafts-conflict-c1");
+  const first = within(panel).getByTestId("drafts-conflict-k1");
   expect(first).toHaveTextContent("Launch video");
   expect(first).toHaveTextContent("Your change: title, notes.");
   expect(first).toHaveTextContent("Changed elsewhere");
-  expect(within(panel).getByTestId("drafts-conflict-c2")).toHaveTextContent("The card was deleted elsewhere.");
+  expect(within(panel).getByTestId("drafts-conflict-k2")).toHaveTextContent("The card was deleted elsewhere.");
   // The shared conflict choice: Take theirs first (and focused), Keep mine, no merge for a whole card.
   expect(within(first).getAllByRole("button").map((b) => b.textContent?.trim())).toEqual(["Launch video", "Take theirs", "Keep mine"]);
   expect(within(first).getByRole("button", { name: "Take theirs" })).toHaveFocus();
 
   await user.click(within(first).getByRole("button", { name: "Keep mine" }));
-  await waitFor(() => expect(core.called("drafts_resolve")[0]?.args).toEqual({ cardId: "c1", action: "sendMine" }));
-  await waitFor(() => expect(screen.queryByTestId("drafts-conflict-c1")).toBeNull());
+  await waitFor(() => expect(core.called("drafts_resolve")[0]?.args).toEqual({ id: "k1", action: "sendMine" }));
+  await waitFor(() => expect(screen.queryByTestId("drafts-conflict-k1")).toBeNull());
 
-  await user.click(within(screen.getByTestId("drafts-conflict-c2")).getByRole("button", { name: "Old post" }));
+  await user.click(within(screen.getByTestId("drafts-conflict-k2")).getByRole("button", { name: "Old post" }));
   expect(drafts.openCard).toBe("c2");
   expect(screen.queryByTestId("drafts-conflicts")).toBeNull();
   await user.click(screen.getByRole("button", { name: "1 conflict" }));
   await user.click(screen.getByRole("button", { name: "Take theirs" }));
-  await waitFor(() => expect(core.called("drafts_resolve")[1]?.args).toEqual({ cardId: "c2", action: "discardMine" }));
+  await waitFor(() => expect(core.called("drafts_resolve")[1]?.args).toEqual({ id: "k2", action: "discardMine" }));
   await waitFor(() => expect(screen.queryByTestId("drafts-indicator")).toBeNull());
 });
 
@@ -235,7 +235,7 @@ it("lists the kept changes in order and drops one only after a confirmation", as
   ];
   let now = status({ waiting: 2, changes });
   core.answers.drafts_status = () => now;
-  core.answers.drafts_change_resolve = (a) => {
+  core.answers.drafts_resolve = (a) => {
     now = status({ waiting: 1, changes: changes.filter((c) => c.id !== a?.id) });
     return now;
   };
@@ -253,11 +253,11 @@ it("lists the kept changes in order and drops one only after a confirmation", as
   await user.click(within(list).getByRole("button", { name: "Drop: Archive card ‘Launch post’" }));
   expect(within(list).getByRole("group", { name: "Drop this change?" })).toHaveTextContent("It will not be sent.");
   await user.click(within(list).getByRole("button", { name: "Keep" }));
-  expect(core.called("drafts_change_resolve")).toHaveLength(0);
+  expect(core.called("drafts_resolve")).toHaveLength(0);
   // Drop, confirmed: that change only.
   await user.click(within(list).getByRole("button", { name: "Drop: Archive card ‘Launch post’" }));
   await user.click(within(list).getByTestId("drafts-drop-confirm"));
-  await waitFor(() => expect(core.called("drafts_change_resolve")[0]?.args).toEqual({ id: "k2", action: "discardMine" }));
+  await waitFor(() => expect(core.called("drafts_resolve")[0]?.args).toEqual({ id: "k2", action: "discardMine" }));
   await waitFor(() => expect(screen.getAllByTestId("drafts-change")).toHaveLength(1));
   expect(screen.getByTestId("drafts-waiting")).toHaveTextContent("1 change waiting");
 });
@@ -266,7 +266,7 @@ it("a planner change in conflict is in the conflicts panel with Take theirs / Ke
   const core = fakeCore();
   const conflict = kept({ id: "k1", kind: "stageRename", subject: "Ideas", name: "Mine", conflict: true, theirs: "changed elsewhere, now “Theirs”" });
   core.answers.drafts_status = () => status({ changes: [conflict] });
-  core.answers.drafts_change_resolve = () => status({ sent: 1 });
+  core.answers.drafts_resolve = () => status({ sent: 1 });
   render(DraftsIndicator);
   const user = userEvent.setup();
   await user.click(await screen.findByRole("button", { name: "1 conflict" }));
@@ -274,6 +274,6 @@ it("a planner change in conflict is in the conflicts panel with Take theirs / Ke
   expect(item).toHaveTextContent("Rename stage Ideas → Mine");
   expect(item).toHaveTextContent("changed elsewhere, now “Theirs”");
   await user.click(within(item).getByRole("button", { name: "Keep mine" }));
-  await waitFor(() => expect(core.called("drafts_change_resolve")[0]?.args).toEqual({ id: "k1", action: "sendMine" }));
+  await waitFor(() => expect(core.called("drafts_resolve")[0]?.args).toEqual({ id: "k1", action: "sendMine" }));
   await waitFor(() => expect(screen.queryByTestId("drafts-indicator")).toBeNull());
 });

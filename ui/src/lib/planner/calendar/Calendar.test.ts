@@ -70,7 +70,7 @@ it("a refused reschedule puts the post back on its day and says why", async () =
 it("kept offline: the post stays on its new day, and Undo puts it back through the same command", async () => {
   const core = setup([card("c1", "Launch", { scheduledAt: nineOn(today) })]);
   core.failWith.card_update = { code: "queued", message: "Kept on this computer." };
-  core.answers.drafts_status = () => ({ waiting: 1, cardIds: ["c1"], conflicts: [], sent: 0 });
+  core.answers.drafts_status = () => ({ waiting: 1, cardIds: ["c1"], changes: [], sent: 0 });
   render(Board);
   await pickUpAndMoveRight("Launch");
   await waitFor(() => expect(status()).toMatch(/rescheduled here and will change on the service/));
