@@ -182,7 +182,8 @@ pub struct CardFields {
     pub scheduled_at: Option<String>,
     /// The whole list of posts{shell: , as JSON (`@FILE` reads a file)}: [{platform, caption?, scheduledAt?, accountId?, format?}]
     /// (`accountId`: the `id` of a connected account, not its platform `accountId`, sent as `connectedAccountId`;
-    /// `caption` is sent as `platformSpecificData.caption`; the wire names work too).
+    /// `caption` is sent as `platformSpecificData.caption`; the wire names work too; `scheduledAt` as the card's, a
+    /// date alone included).
     #[arg(long, value_name = "JSON|@FILE")]
     #[serde(default)]
     #[schemars(schema_with = "crate::input::objects_schema")]
