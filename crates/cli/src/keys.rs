@@ -188,6 +188,7 @@ pub fn resolve(given: &Given) -> Result<Resolved, String> {
     if let Some(k) = env("CONTENTHERO_API_KEY") {
         return Ok(Resolved { key: Some(k), source: KeySource::Env, base_url: fallback_base(), profile: None, local: None });
     }
+    let mut keyless = None;
     if let Some(p) = pick_profile(given.profile.as_deref())? {
         // The app's selected profile being its sandbox is not a request for it (asked for by name above).
         if p.kind != ProfileKind::Sandbox {
@@ -197,12 +198,15 @@ pub fn resolve(given: &Given) -> Result<Resolved, String> {
                     let base = explicit_base.clone().unwrap_or_else(|| p.base_url.clone());
                     return Ok(Resolved { key: Some(key), source: KeySource::Keyring, base_url: base, profile: Some(p.name), local: None });
                 }
-                Ok(None) if given.profile.is_some() => {
-                    return Err(format!("the profile `{}` has no key in the OS keyring: add one in Content Desk's Settings or run `cdesk login`", p.name));
+                Ok(None) if given.profile.is_some() => return Err(no_key(&p.name)),
+                Err(e) if given.profile.is_some() => {
+                    return Err(format!(
+                        "'{}' has no key cdesk can read: the OS keyring cannot be read here ({e}). Pass --api-key, set CONTENTHERO_API_KEY, or run `cdesk login --file`",
+                        p.name
+                    ))
                 }
-                Ok(None) => {}
-                Err(e) if given.profile.is_some() => return Err(format!("cannot read the OS keyring: {e}")),
-                Err(_) => {}
+                // The app's selected profile without a key: said at the end of the ladder if nothing else has one.
+                Ok(None) | Err(_) => keyless = Some(p.name),
             }
         }
     }
@@ -217,7 +221,12 @@ pub fn resolve(given: &Given) -> Result<Resolved, String> {
             return Ok(Resolved { key: Some(k), source: KeySource::File, base_url: fallback_base(), profile: None, local: None });
         }
     }
-    Ok(Resolved { key: None, source: KeySource::None, base_url: fallback_base(), profile: None, local: None })
+    Ok(Resolved { key: None, source: KeySource::None, base_url: fallback_base(), profile: keyless, local: None })
+}
+
+/// What to say when a profile has no key: its name and what to run.
+pub fn no_key(profile: &str) -> String {
+    format!("'{profile}' has no key: add one in Content Desk's Settings, or run `cdesk login --profile '{profile}'` (or pass --api-key, set CONTENTHERO_API_KEY)")
 }
 
 /// The local sandbox target when the command line names it: `--sandbox` (the app's sandbox profile if

@@ -45,6 +45,8 @@ fn cli() -> Command {
             .help("The desktop app's local sandbox (the data the window shows), whether the app is open or not; as --profile Sandbox"))
         .arg(Arg::new("json").long("json").global(true).action(ArgAction::SetTrue).conflicts_with("human").help("JSON on stdout (the default when piped)"))
         .arg(Arg::new("human").long("human").global(true).action(ArgAction::SetTrue).help("Tables and key-values (the default at a terminal)"))
+        .arg(Arg::new("wide").long("wide").global(true).action(ArgAction::SetTrue).conflicts_with("json")
+            .help("Tables and key-values with the ids (a card's, its stage's) beside the names"))
         .arg(Arg::new("envelope").long("envelope").global(true).action(ArgAction::SetTrue).conflicts_with("human")
             .help("JSON: a list in the service's envelope with its paging fields ({\"cards\": […], \"total\", \"hasMore\"}), not the bare array the official CLI prints"))
         .arg(Arg::new("verbose").long("verbose").global(true).action(ArgAction::SetTrue).help("Progress on stderr even when it is not a terminal"));
@@ -161,6 +163,8 @@ fn leaf(m: &ArgMatches) -> (Vec<String>, &ArgMatches) {
 }
 
 fn main() -> ExitCode {
+    // Before any thread: the time zone is read safely only then (local times in --human).
+    output::read_local_offset();
     let matches = match cli().try_get_matches() {
         Ok(m) => m,
         Err(e) => {
@@ -199,10 +203,24 @@ fn main() -> ExitCode {
         },
         ["backup", "restore"] => backup::restore(sub),
         ["version"] => return version(sub.get_flag("check"), format),
-        ["auth", "status"] => runtime().and_then(|rt| rt.block_on(auth_status(&matches))),
+        ["auth", "status"] => match runtime().and_then(|rt| rt.block_on(auth_status(&matches))) {
+            // No key: the status on stdout (where it would be looked for), what to do on stderr, exit 3
+            // as the exit codes say.
+            Ok(status) if status["authenticated"] == json!(false) => {
+                output::print(&status, format);
+                let name = status.get("profile").and_then(Value::as_str);
+                let err = OpError::Auth(name.map_or_else(|| "no API key: run `cdesk login`, pass --api-key or set CONTENTHERO_API_KEY".into(), keys::no_key));
+                let err_format = if std::io::stderr().is_terminal() && format == Format::Human { Format::Human } else { Format::Json };
+                output::print_error(&err.to_json(), err_format);
+                return ExitCode::from(err.exit_code());
+            }
+            other => other,
+        },
         _ => match contentdesk_ops::by_path(&path_refs) {
             Some(entry) => {
-                let result = runtime().and_then(|rt| rt.block_on(run(entry, &matches, sub)));
+                let mut human = output::Human::here(matches.get_flag("wide"), Some(entry.meta.tool));
+                let names = (format == Format::Human).then_some(&mut human.names);
+                let result = runtime().and_then(|rt| rt.block_on(run(entry, &matches, sub, names)));
                 match result {
                     // A document (a calendar file) goes out raw, whatever the format flags say.
                     Ok(value) if entry.makes_document() => {
@@ -214,6 +232,7 @@ fn main() -> ExitCode {
                     }
                     Ok(value) if format == Format::Json && !matches.get_flag("envelope") => {
                         let code = entry.exit_code(&value);
+                        say_exit(code, format);
                         let printed = entry.printed(value);
                         output::print(&printed.data, format);
                         if let Some(paging) = printed.paging {
@@ -225,7 +244,8 @@ fn main() -> ExitCode {
                     }
                     Ok(value) => {
                         let code = entry.exit_code(&value);
-                        output::print(&contentdesk_ops::js_numbers(value), format);
+                        say_exit(code, format);
+                        output::print_as(&contentdesk_ops::js_numbers(value), format, &human);
                         return ExitCode::from(code);
                     }
                     other => other,
@@ -248,6 +268,15 @@ fn main() -> ExitCode {
             output::print_error(&e.to_json(), err_format);
             ExitCode::from(e.exit_code())
         }
+    }
+}
+
+/// A reply that came back with a non-zero exit (every post of a publish failed) says so on stderr, as
+/// an error does; a card check's findings (exit 6) speak for themselves.
+fn say_exit(code: u8, format: Format) {
+    if code == 1 {
+        let err_format = if std::io::stderr().is_terminal() && format == Format::Human { Format::Human } else { Format::Json };
+        output::print_error(&json!({ "error": "nothing was published: every post failed (each one's error is in results)", "exitCode": 1 }), err_format);
     }
 }
 
@@ -410,9 +439,10 @@ async fn client(m: &ArgMatches) -> Result<(api_client::Client, keys::Resolved, O
 /// The client for what the ladder found, or exit 3 saying what to set.
 fn build_client(m: &ArgMatches, resolved: &keys::Resolved) -> Result<api_client::Client, OpError> {
     let Some(key) = resolved.key.clone() else {
-        return Err(OpError::Auth(
-            "no API key: pass --api-key, set CONTENTHERO_API_KEY, add a key to a Content Desk profile, or put it in ~/.contenthero/credentials (mode 0600)".into(),
-        ));
+        return Err(OpError::Auth(match &resolved.profile {
+            Some(name) => keys::no_key(name),
+            None => "no API key: run `cdesk login`, pass --api-key, set CONTENTHERO_API_KEY, add a key to a Content Desk profile, or put it in ~/.contenthero/credentials (mode 0600)".into(),
+        }));
     };
     let talk = std::io::stderr().is_terminal() || m.get_flag("verbose");
     let mut builder = api_client::Client::builder(api_client::ApiKey::new(key)).base_url(&resolved.base_url);
@@ -442,8 +472,10 @@ async fn resolve(m: &ArgMatches) -> Result<(keys::Resolved, Option<local::Local>
     Ok((resolved, Some(local)))
 }
 
-async fn run(entry: &Entry, global: &ArgMatches, sub: &ArgMatches) -> Result<Value, OpError> {
+/// Runs an operation; with `names` (a person reads the reply), the names of the stages its cards are in.
+async fn run(entry: &Entry, global: &ArgMatches, sub: &ArgMatches, names: Option<&mut std::collections::HashMap<String, String>>) -> Result<Value, OpError> {
     let (client, _, _local) = client(global).await?;
+    let names_client = client.clone();
     let line = progress::Line::new(std::io::stderr().is_terminal(), global.get_flag("verbose")).map(Arc::new);
     let mut cx = Cx::new(client);
     if let Some(l) = &line {
@@ -454,7 +486,24 @@ async fn run(entry: &Entry, global: &ArgMatches, sub: &ArgMatches) -> Result<Val
     if let Some(l) = &line {
         l.finish();
     }
+    if let (Ok(value), Some(names)) = (&result, names) {
+        stage_names(&names_client, value, names).await;
+    }
     result
+}
+
+/// The stages named by a reply's cards (`stageId`), read from their space; nothing when the reply holds
+/// no card or the read fails (the table then shows no stage column).
+async fn stage_names(client: &api_client::Client, value: &Value, names: &mut std::collections::HashMap<String, String>) {
+    let cards: Vec<&Value> = match value.get("cards").and_then(Value::as_array) {
+        Some(list) => list.iter().collect(),
+        None => vec![value],
+    };
+    let Some(first) = cards.iter().find(|c| c.get("stageId").is_some_and(Value::is_string)) else { return };
+    let space = first.get("spaceId").and_then(Value::as_str).or_else(|| value.get("space").and_then(|s| s.get("id")).and_then(Value::as_str));
+    if let Ok(list) = client.stages().list(space).await {
+        names.extend(list.stages.into_iter().map(|s| (s.id, s.name)));
+    }
 }
 
 async fn auth_status(m: &ArgMatches) -> Result<Value, OpError> {

@@ -133,9 +133,11 @@ async fn the_key_ladder_flag_then_env_then_file_and_the_source_is_reported() {
     let url = sb.base_url();
     let other = sb.key_with(&["planner:write"]);
     // Nothing anywhere: exit 3, saying what to set.
+    // `auth status` prints the status (no key) and exits 3, as the exit codes say.
     let none = Env::new().run(&["auth", "status", "--base-url", &url]).await;
-    assert_eq!(none.code, 0);
-    assert_eq!(none.json()["keySource"], "none");
+    assert_eq!(none.code, 3, "{}", none.stderr);
+    assert_eq!((none.json()["keySource"].as_str(), none.json()["authenticated"].as_bool()), (Some("none"), Some(false)));
+    assert!(none.err_json()["error"].as_str().unwrap().contains("cdesk login"), "{}", none.stderr);
     let r = Env::new().run(&["account", "balance", "--base-url", &url]).await;
     assert_eq!(r.code, 3, "{}", r.stderr);
     assert!(r.err_json()["error"].as_str().unwrap().contains("CONTENTHERO_API_KEY"), "{}", r.stderr);

@@ -1,10 +1,10 @@
-//! What a person sees with `--human`: tables and key-values pinned as snapshots (insta), ids, times and
-//! ports replaced so the snapshots hold across runs. Review a change with `cargo insta review` (or delete
-//! the .snap file to accept the new output).
+//! What a person sees with `--human`: tables and key-values pinned as snapshots (insta) at 80 and 120
+//! columns, in UTC, ids replaced so the snapshots hold across runs. Review a change with
+//! `cargo insta review` (or delete the .snap file to accept the new output).
 use contentdesk_sandbox::testing::TestSandbox;
 use std::process::Command;
 
-fn cdesk(sb: &TestSandbox, args: &[&str]) -> String {
+fn cdesk(sb: &TestSandbox, columns: u16, args: &[&str]) -> String {
     let home = std::env::temp_dir().join(format!("cdesk-human-{}", std::process::id()));
     let out = Command::new(env!("CARGO_BIN_EXE_cdesk"))
         .args(args)
@@ -17,10 +17,17 @@ fn cdesk(sb: &TestSandbox, args: &[&str]) -> String {
         .env("CONTENTHERO_API_KEY", &sb.key)
         .env("CONTENTHERO_BASE_URL", sb.base_url())
         .env("NO_COLOR", "1")
+        .env("TZ", "UTC")
+        .env("COLUMNS", columns.to_string())
         .output()
         .expect("cdesk runs");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap()
+    let text = String::from_utf8(out.stdout).unwrap();
+    // One line per row: nothing wider than the terminal.
+    for line in text.lines() {
+        assert!(line.chars().count() <= columns as usize, "wider than {columns} columns: {line:?}");
+    }
+    text
 }
 
 fn settings() -> insta::Settings {
@@ -32,21 +39,26 @@ fn settings() -> insta::Settings {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn balance_models_and_cards_read_as_key_values_and_tables() {
+async fn balance_models_cards_a_quote_and_a_new_card_read_as_sentences_and_one_line_rows() {
     let sb = TestSandbox::start().await;
-    let (balance, models, cards) = {
-        let sb = &sb;
-        tokio::task::block_in_place(|| {
-            (
-                cdesk(sb, &["account", "balance"]),
-                cdesk(sb, &["model", "list", "--type", "image"]),
-                cdesk(sb, &["card", "list", "--limit", "3"]),
-            )
-        })
-    };
+    let sb = &sb;
+    let shots: Vec<(String, String)> = tokio::task::block_in_place(|| {
+        let mut shots = Vec::new();
+        for columns in [80u16, 120] {
+            let run = |args: &[&str]| cdesk(sb, columns, args);
+            shots.push((format!("account_balance_{columns}"), run(&["account", "balance"])));
+            shots.push((format!("model_list_image_{columns}"), run(&["model", "list", "--type", "image"])));
+            shots.push((format!("card_list_{columns}"), run(&["card", "list", "--limit", "6"])));
+            shots.push((format!("card_list_wide_{columns}"), run(&["card", "list", "--limit", "3", "--wide"])));
+            shots.push((format!("image_quote_{columns}"), run(&["generate", "image", "a red mug", "--cost"])));
+        }
+        // Once: a card made (its one-line confirmation; a second run would be a second card).
+        shots.push(("card_create".into(), cdesk(sb, 80, &["card", "create", "Launch teaser", "--platform", "tiktok", "--scheduled-at", "2027-02-01"])));
+        shots
+    });
     settings().bind(|| {
-        insta::assert_snapshot!("account_balance", balance);
-        insta::assert_snapshot!("model_list_image", models);
-        insta::assert_snapshot!("card_list_3", cards);
+        for (name, text) in shots {
+            insta::assert_snapshot!(name, text);
+        }
     });
 }

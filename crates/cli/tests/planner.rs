@@ -189,8 +189,24 @@ async fn publish_posts_through_connected_accounts_and_needs_publish_write() {
     assert_eq!(one, connected, "get shows what list shows");
     desk.run(&["connected-account", "get", "no-such-account"]).await.fails(1);
 
-    let posts = json!([{ "platform": "instagram", "connectedAccountId": account_id }, { "platform": "tiktok" }]).to_string();
+    // Posts as the help writes them: `accountId` (the connected account's `id`) and `caption`.
+    let posts = json!([{ "platform": "instagram", "accountId": account_id, "caption": "Out now" }, { "platform": "tiktok" }]).to_string();
     let card = text(&desk.run(&["card", "create", "Ship it", "--platform", "instagram", "--posts", &posts]).await.ok()["id"]);
+    let made = desk.run(&["card", "get", &card]).await.ok();
+    let insta = made["posts"].as_array().unwrap().iter().find(|p| p["platform"] == "instagram").unwrap().clone();
+    assert_eq!(insta["connectedAccountId"], account_id.as_str(), "{made}");
+    assert!(insta.to_string().contains("Out now"), "the caption is the post's: {insta}");
+    // Both names of one field: refused, naming them.
+    let both = json!([{ "platform": "instagram", "accountId": account_id, "connectedAccountId": account_id }]).to_string();
+    let e = desk.run(&["card", "create", "Twice", "--platform", "instagram", "--posts", &both]).await.fails(2);
+    assert!(e["error"].as_str().unwrap().contains("accountId or connectedAccountId"), "{e}");
+    // A card whose every post fails to publish: exit 1, the results still on stdout.
+    let lone = text(&desk.run(&["card", "create", "No account", "--platform", "tiktok", "--posts", r#"[{"platform":"tiktok"}]"#]).await.ok()["id"]);
+    let r = desk.run(&["card", "publish", &lone]).await;
+    let e = r.fails(1);
+    assert!(e["error"].as_str().unwrap().contains("every post failed"), "{e}");
+    let results: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!((results["publishedCount"].as_i64(), results["failedCount"].as_i64()), (Some(0), Some(1)), "{results}");
 
     // Without publish:write: exit 3 naming it, nothing published.
     let e = desk.run_as(&sb.key_with(&["planner:write"]), &["card", "publish", &card]).await.fails(3);
@@ -412,4 +428,22 @@ async fn card_check_prints_the_findings_and_exits_6_when_one_blocks() {
     let odd = text(&desk.run(&["card", "create", "Odd format", "--platform", "x", "--posts", &unknown_format]).await.ok()["id"]);
     assert_eq!(desk.run(&["card", "check", &odd]).await.ok(), json!({ "findings": [] }), "a format the table does not know: no finding");
     desk.run(&["card", "check", "no-such-card"]).await.fails(1);
+}
+
+/// The forms the help writes: a tag by its id or its name (create and list), a date without a time for
+/// `--scheduled-at`.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_tag_by_id_or_name_and_a_date_alone_work_as_the_help_says() {
+    let sb = TestSandbox::start().await;
+    let desk = Desk::new(&sb);
+    let tag = desk.run(&["tag", "create", "teaser-week"]).await.ok();
+    let tag_id = tag["id"].as_str().or_else(|| tag["tag"]["id"].as_str()).unwrap_or_else(|| panic!("{tag}")).to_string();
+    let card = desk.run(&["card", "create", "Teaser", "--platform", "tiktok", "--tags", &tag_id, "--scheduled-at", "2027-02-01"]).await.ok();
+    assert_eq!(card["tags"], json!(["teaser-week"]), "the id is written as the tag's name: {card}");
+    assert!(card["scheduledAt"].as_str().unwrap().starts_with("2027-02-01T00:00:00"), "a date alone is 00:00 UTC that day: {card}");
+    for by in [tag_id.as_str(), "teaser-week"] {
+        let list = desk.run(&["card", "list", "--tag", by]).await.ok();
+        let titles: Vec<&str> = list.as_array().unwrap().iter().filter_map(|c| c["title"].as_str()).collect();
+        assert_eq!(titles, ["Teaser"], "--tag {by}");
+    }
 }

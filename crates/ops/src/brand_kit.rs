@@ -71,18 +71,18 @@ pub struct BrandKitGetInput {
     #[arg(long)]
     #[serde(default)]
     pub detail: Option<String>,
-    /// Only these sections, by key (comma-separated).
+    /// Only these sections, by key{shell: (comma-separated)}{agent: (an array)}.
     #[arg(long, value_delimiter = ',')]
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::input::list_or_csv")]
     pub keys: Vec<String>,
-    /// Only these sections, by role (comma-separated).
+    /// Only these sections, by role{shell: (comma-separated)}{agent: (an array)}.
     #[arg(long, value_delimiter = ',', value_parser = one_of(api_types::roles()))]
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::input::list_or_csv")]
     #[schemars(schema_with = "roles_schema")]
     pub roles: Vec<String>,
-    /// Only the sections of these tabs (comma-separated).
+    /// Only the sections of these tabs{shell: (comma-separated)}{agent: (an array)}.
     #[arg(long, value_delimiter = ',', value_parser = one_of(TABS.iter().copied()))]
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::input::list_or_csv")]
     #[schemars(schema_with = "tabs_schema")]
     pub tabs: Vec<String>,
     /// With each section's earlier versions (with a filter, or alone for every section).
@@ -240,7 +240,7 @@ pub struct SectionSetInput {
     #[serde(flatten)]
     pub body: Body<SetBody>,
     /// The version last read: if the section changed since, nothing is written and the current
-    /// versions and bodies come back (exit 5).
+    /// versions and bodies come back{shell: (exit 5)}{agent: (a conflict)}.
     #[arg(long)]
     pub expected_version: i64,
 }
@@ -248,7 +248,7 @@ pub struct SectionSetInput {
 #[derive(Debug, Clone)]
 pub struct SetBody;
 impl SectionBody for SetBody {
-    const TEXT: &str = "The whole new Markdown body (the shell also takes --file, or stdin).";
+    const TEXT: &str = "The whole new Markdown body{shell: (or --file FILE, or stdin)}.";
     const STDIN: bool = true;
 }
 
@@ -296,7 +296,7 @@ pub struct SectionAddInput {
 #[derive(Debug, Clone)]
 pub struct AddBody;
 impl SectionBody for AddBody {
-    const TEXT: &str = "Its Markdown body (the shell also takes --file).";
+    const TEXT: &str = "Its Markdown body{shell: (or --file FILE)}.";
     const STDIN: bool = false;
 }
 

@@ -68,6 +68,12 @@ impl OpError {
                 if let Some(s) = e.status() {
                     o.insert("status".into(), json!(s));
                 }
+                // The service's own error code (`canva_not_connected`, `spend_cap_reached`): what a
+                // script or an agent branches on.
+                let code = e.body().and_then(|b| serde_json::from_str::<Value>(b).ok()).and_then(|b| b.get("code").and_then(Value::as_str).map(str::to_string));
+                if let Some(code) = code {
+                    o.insert("code".into(), json!(code));
+                }
                 match e {
                     ApiError::Validation { field, valid_values, .. } => {
                         if let Some(f) = field {

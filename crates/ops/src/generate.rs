@@ -62,11 +62,11 @@ pub struct GenerateVideoInput {
     #[arg(long, value_name = "URL|TOKEN")]
     #[serde(default)]
     pub end_frame: Option<String>,
-    /// Reference images: URLs or output tokens; repeat the flag.
+    /// Reference images: URLs or output tokens{shell: ; repeat the flag}{agent: , as an array}.
     #[arg(long = "ref", value_name = "URL|TOKEN")]
     #[serde(default)]
     pub refs: Vec<String>,
-    /// Reference videos: URLs or output tokens; repeat the flag.
+    /// Reference videos: URLs or output tokens{shell: ; repeat the flag}{agent: , as an array}.
     #[arg(long = "ref-video", value_name = "URL|TOKEN")]
     #[serde(default)]
     pub ref_videos: Vec<String>,
@@ -75,10 +75,10 @@ pub struct GenerateVideoInput {
     #[serde(default)]
     pub ref_audio: Vec<String>,
     /// Kling elements: a saved element's id, or a JSON object `{"name", "description", "images": [URL|TOKEN]}`
-    /// describing one; repeat the flag.
+    /// describing one{shell: ; repeat the flag}{agent: ; an array of ids and objects}.
     #[arg(long = "element", value_name = "ID|JSON", value_parser = parse_element)]
     #[serde(default)]
-    #[schemars(with = "Vec<serde_json::Map<String, Value>>")]
+    #[schemars(schema_with = "crate::input::ids_or_objects_schema")]
     pub elements: Vec<Value>,
     /// Several shots in one clip (models that make them, e.g. Kling, WAN 2.6).
     #[arg(long)]
@@ -141,7 +141,11 @@ impl Operation for GenerateVideo {
         let elements = i
             .elements
             .into_iter()
-            .map(|e| serde_json::from_value::<ReferenceElement>(e).map_err(|err| OpError::usage("elements", format!("an element is `{{elementId}}` or `{{name, description, images}}`: {err}"))))
+            .map(|e| match e {
+                Value::String(id) => parse_element(&id).map_err(|m| OpError::usage("elements", m)),
+                other => Ok(other),
+            })
+            .map(|e| e.and_then(|e| serde_json::from_value::<ReferenceElement>(e).map_err(|err| OpError::usage("elements", format!("an element is an id, `{{elementId}}` or `{{name, description, images}}`: {err}")))))
             .collect::<Result<Vec<_>, _>>()?;
         let references = References {
             images: i.refs,
@@ -282,7 +286,7 @@ pub struct GenerateBoardInput {
     #[arg(short = 't', long = "type", value_parser = one_of(BOARD_TYPES.iter().copied()))]
     #[schemars(schema_with = "board_type_schema")]
     pub board_type: String,
-    /// Reference images: URLs or output tokens; repeat the flag.
+    /// Reference images: URLs or output tokens{shell: ; repeat the flag}{agent: , as an array}.
     #[arg(long = "ref", value_name = "URL|TOKEN")]
     #[serde(default)]
     pub reference_images: Vec<String>,
@@ -339,11 +343,11 @@ pub struct GenerateLipSyncInput {
     /// The portrait to animate: an image URL or an output token.
     #[arg(long, value_name = "URL|TOKEN")]
     pub image: String,
-    /// The speech: an audio URL or an output token (or give --script and --voice instead).
+    /// The speech: an audio URL or an output token (or give {shell: --script and --voice}{agent: script and voiceId} instead).
     #[arg(long, value_name = "URL|TOKEN", conflicts_with = "script")]
     #[serde(default)]
     pub audio: Option<String>,
-    /// The words to speak, in --voice (instead of --audio).
+    /// The words to speak, in the voice {shell: --voice}{agent: voiceId} (instead of {shell: --audio}{agent: audio}).
     #[arg(long)]
     #[serde(default)]
     pub script: Option<String>,
@@ -358,7 +362,7 @@ pub struct GenerateLipSyncInput {
     #[arg(long)]
     #[serde(default)]
     pub resolution: Option<String>,
-    /// The audio clip's length in seconds (prices a lip-sync from --audio).
+    /// The audio clip's length in seconds (prices a lip-sync from {shell: --audio}{agent: audio}).
     #[arg(long = "audio-duration", value_name = "SECONDS")]
     #[serde(default)]
     pub audio_duration: Option<f64>,
@@ -370,7 +374,7 @@ pub struct GenerateLipSyncInput {
 #[derive(Debug, Clone)]
 pub struct ScriptVoice;
 impl VoiceHelp for ScriptVoice {
-    const ID: &str = "The voice's id for --script (`voice list`).";
+    const ID: &str = "The voice's id for {shell: --script}{agent: script} (`voice list`).";
 }
 
 pub struct GenerateLipSync;
@@ -414,7 +418,7 @@ pub struct UpscaleInput {
     #[arg(value_name = "SOURCE")]
     pub source: String,
     /// The upscale model (`model list`); when absent, the registry's first upscale model for the
-    /// source's kind (a video when --duration is given, the URL ends in a video extension or the output
+    /// source's kind (a video when {shell: --duration}{agent: duration} is given, the URL ends in a video extension or the output
     /// is a video).
     #[arg(short = 'm', long = "model")]
     #[serde(default)]
@@ -514,11 +518,13 @@ mod tests {
         let s = |t: &str| Some(t.to_string());
         assert_eq!(texts(&["generate", "image"], "prompt", "prompt"), (s("What to render"), s("What to render.")));
         assert_eq!(texts(&["generate", "video"], "prompt", "prompt"), (s("What to film"), s("What to film.")));
+        // The same text in each face's words: the shell names its command, an agent its tool.
         let (help, description) = texts(&["generate", "video"], "model_id", "modelId");
-        assert_eq!((help.unwrap() + ".", description.unwrap()), (VideoHelp::MODEL.to_string(), VideoHelp::MODEL.to_string()));
+        assert_eq!(help.unwrap() + ".", VideoHelp::MODEL.to_string());
+        assert_eq!(description.unwrap(), "The model's id (`list_models` (type video)); the registry's first video model when absent.");
         assert_eq!(texts(&["generate", "video"], "resolution", "resolution"), (s("e.g. 720p, 1080p"), s("e.g. 720p, 1080p.")));
-        // No text is no text, in the shell as in the schema.
-        assert_eq!(texts(&["generate", "image"], "resolution", "resolution"), (None, None));
+        let (help, description) = texts(&["generate", "image"], "resolution", "resolution");
+        assert_eq!((help.as_deref(), description.as_deref()), (Some("The output resolution, as the model names it (`model get` lists what it takes)"), Some("The output resolution, as the model names it (`get_model` lists what it takes).")));
         for path in [&["generate", "image"][..], &["generate", "video"]] {
             let e = crate::by_path(path).unwrap();
             let schema = e.input_schema();

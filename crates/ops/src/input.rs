@@ -96,6 +96,30 @@ pub fn platform_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
     enum_schema(api_types::values::PLATFORMS.iter().copied())
 }
 
+/// A list as an array, or as one comma-separated string (`"voice,audience"`), as agents write both.
+pub fn list_or_csv<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Either {
+        List(Vec<String>),
+        Text(String),
+    }
+    Ok(match Either::deserialize(d)? {
+        Either::List(l) => l,
+        Either::Text(t) => t.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect(),
+    })
+}
+
+/// A list of ids and objects (Kling elements: a saved element's id, or an object describing one).
+pub fn ids_or_objects_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({ "type": "array", "items": { "anyOf": [{ "type": "string" }, { "type": "object" }] } })
+}
+
+/// A mode by name or an object (a placement).
+pub fn mode_or_object_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({ "anyOf": [{ "type": "string" }, { "type": "object" }] })
+}
+
 /// A JSON array of objects (posts, assets, sections): the shape is the API's, checked when decoded.
 pub fn objects_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
     schemars::json_schema!({ "type": "array", "items": { "type": "object" } })
@@ -126,6 +150,7 @@ pub struct Paging<H: PagingHelp> {
     #[schemars(description = H::LIMIT)]
     #[serde(default)]
     pub limit: Option<u32>,
+    /// Skip this many (the next page: offset + limit).
     #[arg(long)]
     #[serde(default)]
     pub offset: Option<u32>,
@@ -155,7 +180,7 @@ mod tests {
         // What clap's derive showed for `--timeout` when it was a two-line doc comment.
         let e = crate::by_path(&["generate", "image"]).unwrap();
         let timeout = e.command().get_arguments().find(|a| a.get_long() == Some("timeout")).and_then(|a| a.get_help()).map(|h| h.to_string());
-        assert_eq!(timeout.as_deref(), Some("How long to wait for the render, in seconds (agent tools wait at most about 50 s, then return the outputId to follow)"));
+        assert_eq!(timeout.as_deref(), Some("How long to keep polling after the submit answered, in seconds, read every 3 s or more (so the wait can end a few seconds later); the submit's own smart-wait (up to about 50 s) comes before it"));
     }
 
     #[test]
@@ -171,7 +196,7 @@ mod tests {
             assert!(schema["properties"]["offset"].is_object(), "{path:?}: offset at the top level");
             let help = |long: &str| e.command().get_arguments().find(|a| a.get_long() == Some(long)).map(|a| a.get_help().map(|h| h.to_string()));
             assert_eq!(help("limit"), Some(Some(limit.trim_end_matches('.').to_string())), "{path:?}");
-            assert_eq!(help("offset"), Some(None), "{path:?}");
+            assert_eq!(help("offset"), Some(Some("Skip this many (the next page: offset + limit)".to_string())), "{path:?}");
         }
     }
 }

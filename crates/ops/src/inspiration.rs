@@ -61,7 +61,7 @@ impl Operation for TrackedAccountList {
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TrackedAccountId {
-    /// The tracked account's id.
+    /// The tracked account's `id` (as list_accounts shows it; not its platform `accountId`).
     pub account_id: String,
 }
 
@@ -90,6 +90,7 @@ pub struct ContentListInput {
     #[serde(default)]
     #[schemars(schema_with = "scope_schema")]
     pub scope: Option<String>,
+    /// Only posts from this platform.
     #[arg(long, value_parser = one_of(PLATFORMS.iter().copied()))]
     #[serde(default)]
     #[schemars(schema_with = "crate::input::platform_schema")]
@@ -121,7 +122,7 @@ pub struct ContentListInput {
     #[serde(default)]
     #[schemars(schema_with = "order_schema")]
     pub sort_order: Option<String>,
-    /// Only these tracked accounts (ids; comma-separated or repeated in the shell).
+    /// Only these tracked accounts (their `id`s, not their platform `accountId`s; {shell: comma-separated or repeated}{agent: an array}).
     #[arg(long = "account", value_delimiter = ',')]
     #[serde(default)]
     pub account_ids: Option<Vec<String>>,

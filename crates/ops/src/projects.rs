@@ -88,6 +88,7 @@ pub struct ProjectCreateInput {
     #[serde(default, rename = "type")]
     #[schemars(schema_with = "type_schema")]
     pub project_type: Option<String>,
+    /// The project's title (a default one when absent).
     #[arg(long)]
     #[serde(default)]
     pub title: Option<String>,
@@ -142,6 +143,7 @@ pub struct ProjectImportInput {
     #[arg(long = "canva", value_name = "DESIGN_ID")]
     #[serde(default)]
     pub canva_design_id: Option<String>,
+    /// The project's title.
     #[arg(long)]
     #[serde(default)]
     pub title: Option<String>,

@@ -39,9 +39,11 @@ pub struct Spend {
 #[derive(Debug, Clone)]
 pub struct RenderWait;
 impl WaitHelp for RenderWait {
-    const NO_WAIT: &str = "Return at once with the outputId; follow it with `generation status`.";
-    const TIMEOUT: &str = "How long to wait for the render, in seconds (agent tools wait at most about 50 s, then return the
-outputId to follow).";
+    const NO_WAIT: &str = "No polling after the submit: return its answer with the outputId (follow it with `generation status`).
+The submit itself can take up to about 50 s: the service holds it while the render may finish (its smart-wait).";
+    const TIMEOUT: &str = "How long to keep polling after the submit answered, in seconds, read every 3 s or more (so the wait
+can end a few seconds later); the submit's own smart-wait (up to about 50 s) comes before it{agent: ; agent tools
+wait at most about 50 s in all, then return the outputId to follow}.";
 }
 
 /// How a render is waited for and where its files go: a render's flags and `generation status`'s, each
@@ -204,7 +206,7 @@ pub struct GenerateImageInput {
     #[arg(short = 'n', long = "count", value_parser = clap::value_parser!(u32).range(1..=4))]
     #[serde(default)]
     pub num_images: Option<u32>,
-    /// Reference images: URLs or output tokens (`<outputId>`, `<outputId>-<n>`); repeat the flag.
+    /// Reference images: URLs or output tokens (`<outputId>`, `<outputId>-<n>`){shell: ; repeat the flag}{agent: , as an array}.
     #[arg(long = "ref", value_name = "URL|TOKEN")]
     #[serde(default)]
     pub refs: Vec<String>,
@@ -227,7 +229,7 @@ impl PictureHelp for ImageHelp {
     const PROMPT: &str = "What to render.";
     const MODEL: &str = "The model's id (`model list --type image`); the registry's first image model when absent.";
     const ASPECT: &str = "e.g. 1:1, 16:9, 9:16 (what the model takes: `model get`).";
-    const RESOLUTION: &str = "";
+    const RESOLUTION: &str = "The output resolution, as the model names it (`model get` lists what it takes).";
 }
 
 /// What an image or a video shows and how it is framed: the fields both take (first in their flags and
@@ -283,11 +285,11 @@ pub struct Place {
     #[arg(long = "project", value_name = "PROJECT_ID")]
     #[serde(default)]
     pub project_id: Option<String>,
-    /// Where on the project: a timeline mode (`append`, `atPlayhead`) or a JSON object such as
+    /// Where on the project: a timeline mode (`append`, `atPlayhead`) or an object such as
     /// `{"mode":"at","startSeconds":4,"track":1}` or, on a canvas, `{"slideIndex":0,"fit":"cover"}`.
     #[arg(long, value_name = "MODE|JSON", value_parser = parse_placement, requires = "project_id")]
     #[serde(default)]
-    #[schemars(with = "Option<serde_json::Map<String, Value>>")]
+    #[schemars(schema_with = "crate::input::mode_or_object_schema")]
     pub placement: Option<Value>,
     /// The playhead's frame on the project's timeline (for `atPlayhead`).
     #[arg(long = "playhead", value_name = "FRAME")]
@@ -299,7 +301,11 @@ impl Place {
     /// Puts the placement into a request.
     pub fn apply(self, req: &mut GenerateRequest) {
         req.project_id = self.project_id;
-        req.placement = self.placement;
+        // A mode alone (`"append"`) as the shell's --placement reads it.
+        req.placement = self.placement.map(|p| match p {
+            Value::String(mode) => serde_json::json!({ "mode": mode }),
+            other => other,
+        });
         req.playhead_frame = self.playhead_frame;
     }
 }

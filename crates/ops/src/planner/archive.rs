@@ -18,7 +18,9 @@ pub struct ArchiveInput {
     #[arg(value_parser = one_of(ARCHIVE_ASSET_TYPES.iter().copied()))]
     #[schemars(schema_with = "asset_type_schema")]
     pub asset_type: String,
-    /// The record's id.
+    /// The record's id (a UUID). For a brand-kit section: the section's `id` (its UUID, as get_brand_kit
+    /// shows it), not its `key` (`voice`, `design_guidelines`): the section by key is
+    /// {shell: `brand-kit section archive <kit> <key>`}{agent: archive_brand_kit_section}.
     pub id: String,
     /// Restore it instead (unarchive).
     #[arg(long)]

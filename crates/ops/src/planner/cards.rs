@@ -21,15 +21,16 @@ pub struct CardListInput {
     #[arg(long)]
     #[serde(default)]
     pub stage: Option<String>,
+    /// Only cards with a post for this platform.
     #[arg(long, value_parser = one_of(api_types::values::PLATFORMS.iter().copied()))]
     #[serde(default)]
     #[schemars(schema_with = "crate::input::platform_schema")]
     pub platform: Option<String>,
-    /// Only cards with this tag (name or id).
+    /// Only cards with this tag (its name or id).
     #[arg(long)]
     #[serde(default)]
     pub tag: Option<String>,
-    /// Words in the title or notes.
+    /// Words in the title (the service searches titles only, in the space).
     #[arg(long)]
     #[serde(default)]
     pub search: Option<String>,
@@ -45,6 +46,7 @@ pub struct CardListInput {
     #[arg(long)]
     #[serde(default)]
     pub limit: Option<u32>,
+    /// Skip this many cards (the next page: offset + limit).
     #[arg(long)]
     #[serde(default)]
     pub offset: Option<u32>,
@@ -66,7 +68,8 @@ impl Operation for CardList {
         idempotent: true,
         scope: None,
     };
-    async fn run(cx: Cx, i: CardListInput) -> Result<Value, OpError> {
+    async fn run(cx: Cx, mut i: CardListInput) -> Result<Value, OpError> {
+        i.tag = tag_names(&cx, i.tag.map(|t| vec![t])).await?.and_then(|t| t.into_iter().next());
         let query = card_query(&i);
         if !i.all {
             return out(cx.client.cards().list(&query).await?);
@@ -168,20 +171,26 @@ pub struct CardFields {
     #[arg(long)]
     #[serde(default)]
     pub cover_output_id: Option<String>,
-    /// Tags, comma-separated in the shell (names or ids).
+    /// Tags, each a name or an id{shell: , comma-separated}{agent: , as an array} (they replace the card's tags).
     #[arg(long, value_delimiter = ',')]
     #[serde(default)]
     pub tags: Option<Vec<String>>,
-    /// When the card goes out (ISO 8601).
-    #[arg(long)]
+    /// When the card goes out: an ISO 8601 time (2027-02-01T09:30:00Z, or with an offset) or a date alone
+    /// (2027-02-01: 00:00 UTC that day, as JavaScript reads a date).
+    #[arg(long, value_name = "TIME")]
     #[serde(default)]
     pub scheduled_at: Option<String>,
-    /// The whole list of posts, as JSON (`@file` reads a file): [{platform, caption?, scheduledAt?, accountId?, …}].
+    /// The whole list of posts{shell: , as JSON (`@FILE` reads a file)}: [{platform, caption?, scheduledAt?, accountId?, format?}]
+    /// (`accountId`: the `id` of a connected account, not its platform `accountId`, sent as `connectedAccountId`;
+    /// `caption` is sent as `platformSpecificData.caption`; the wire names work too; `scheduledAt` as the card's, a
+    /// date alone included).
     #[arg(long, value_name = "JSON|@FILE")]
     #[serde(default)]
     #[schemars(schema_with = "crate::input::objects_schema")]
     pub posts: Option<Json<Value>>,
-    /// The whole list of assets, as JSON (`@file` reads a file): [{outputId | url | mediaId, …}] in carousel order.
+    /// The whole list of assets{shell: , as JSON (`@FILE` reads a file)}, in carousel order: each one of
+    /// {outputId} (a render's output token), {url} or {assetUrl} (a link), {contentId} (saved inspiration),
+    /// {projectId} (an editor project) or {id} (an asset the card already has, kept).
     #[arg(long, value_name = "JSON|@FILE")]
     #[serde(default)]
     #[schemars(schema_with = "crate::input::objects_schema")]
@@ -190,17 +199,91 @@ pub struct CardFields {
 
 impl CardFields {
     fn posts(&self) -> Result<Option<Vec<PostInput>>, OpError> {
-        self.posts.as_ref().map(|Json(v)| serde_json::from_value(v.clone()).map_err(|e| OpError::usage("posts", format!("posts: {e}")))).transpose()
+        self.posts
+            .as_ref()
+            .map(|Json(v)| serde_json::from_value(friendly_posts(v.clone())?).map_err(|e| OpError::usage("posts", format!("posts: {e}"))))
+            .transpose()
     }
     fn assets(&self) -> Result<Option<Vec<CardAssetInput>>, OpError> {
-        self.assets.as_ref().map(|Json(v)| serde_json::from_value(v.clone()).map_err(|e| OpError::usage("assets", format!("assets: {e}")))).transpose()
+        self.assets
+            .as_ref()
+            .map(|Json(v)| serde_json::from_value(friendly_assets(v.clone())?).map_err(|e| OpError::usage("assets", format!("assets: {e}"))))
+            .transpose()
     }
+}
+
+/// Tags as the service takes them (names): a tag given by its id is written as its name (one read of the
+/// tags, only when something looks like an id); a name is sent as given.
+pub(crate) async fn tag_names(cx: &Cx, tags: Option<Vec<String>>) -> Result<Option<Vec<String>>, OpError> {
+    let Some(tags) = tags else { return Ok(None) };
+    if !tags.iter().any(|t| uuid::Uuid::parse_str(t.trim()).is_ok()) {
+        return Ok(Some(tags));
+    }
+    let known = cx.client.tags().list().await?;
+    Ok(Some(tags.into_iter().map(|t| known.iter().find(|k| k.id == t.trim()).map_or(t, |k| k.name.clone())).collect()))
+}
+
+/// Renames a friendly field to its wire name in every object of `list`; both given is a usage error.
+fn rename(list: &mut Value, field: &'static str, friendly: &str, wire: &str) -> Result<(), OpError> {
+    for item in list.as_array_mut().into_iter().flatten() {
+        let Some(o) = item.as_object_mut() else { continue };
+        if let Some(v) = o.remove(friendly) {
+            if o.contains_key(wire) {
+                return Err(OpError::usage(field, format!("{field}: give {friendly} or {wire}, not both")));
+            }
+            o.insert(wire.into(), v);
+        }
+    }
+    Ok(())
+}
+
+/// Posts as people write them: `accountId` for `connectedAccountId`, `caption` for
+/// `platformSpecificData.caption` (the wire names work too).
+pub(crate) fn friendly_posts(mut posts: Value) -> Result<Value, OpError> {
+    rename(&mut posts, "posts", "accountId", "connectedAccountId")?;
+    for post in posts.as_array_mut().into_iter().flatten() {
+        let Some(o) = post.as_object_mut() else { continue };
+        if let Some(Value::String(at)) = o.get_mut("scheduledAt") {
+            *at = day_or_time(at);
+        }
+        if let Some(caption) = o.remove("caption") {
+            let data = o.entry("platformSpecificData").or_insert_with(|| json!({}));
+            match data.as_object_mut() {
+                Some(d) if !d.contains_key("caption") => {
+                    d.insert("caption".into(), caption);
+                }
+                _ => return Err(OpError::usage("posts", "posts: give caption or platformSpecificData.caption, not both")),
+            }
+        }
+    }
+    Ok(posts)
+}
+
+/// A date alone (`2027-02-01`) as the time the service takes (`2027-02-01T00:00:00Z`, as JavaScript reads
+/// a date); anything else as given (the service checks it).
+pub(crate) fn day_or_time(text: &str) -> String {
+    let t = text.trim();
+    let b = t.as_bytes();
+    let date = b.len() == 10 && b[4] == b'-' && b[7] == b'-' && b.iter().enumerate().all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit());
+    if date {
+        format!("{t}T00:00:00Z")
+    } else {
+        text.to_string()
+    }
+}
+
+/// Assets as people write them: `url` for `assetUrl`.
+pub(crate) fn friendly_assets(mut assets: Value) -> Result<Value, OpError> {
+    rename(&mut assets, "assets", "url", "assetUrl")?;
+    Ok(assets)
 }
 
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CardCreateInput {
+    /// The card's title.
     pub title: String,
+    /// The card's main platform (its first post).
     #[arg(long, value_parser = one_of(api_types::values::PLATFORMS.iter().copied()))]
     #[schemars(schema_with = "crate::input::platform_schema")]
     pub platform: String,
@@ -208,6 +291,7 @@ pub struct CardCreateInput {
     #[arg(long = "space")]
     #[serde(default)]
     pub space_id: Option<String>,
+    /// Notes (Markdown), the card's working text.
     #[arg(long)]
     #[serde(default)]
     pub notes: Option<String>,
@@ -236,9 +320,9 @@ impl Operation for CardCreate {
             stage: i.fields.stage.clone(),
             cover_url: i.fields.cover_url.clone(),
             cover_output_id: i.fields.cover_output_id.clone(),
-            tags: i.fields.tags.clone(),
+            tags: tag_names(&cx, i.fields.tags.clone()).await?,
             notes: i.notes,
-            scheduled_at: i.fields.scheduled_at.clone(),
+            scheduled_at: i.fields.scheduled_at.as_deref().map(day_or_time),
             posts: i.fields.posts()?,
             assets: i.fields.assets()?,
             extra: Default::default(),
@@ -250,10 +334,13 @@ impl Operation for CardCreate {
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CardUpdateInput {
+    /// The card's id.
     pub card_id: String,
+    /// A new title.
     #[arg(long)]
     #[serde(default)]
     pub title: Option<String>,
+    /// A new main platform.
     #[arg(long, value_parser = one_of(api_types::values::PLATFORMS.iter().copied()))]
     #[serde(default)]
     #[schemars(schema_with = "crate::input::platform_schema")]
@@ -266,6 +353,7 @@ pub struct CardUpdateInput {
     #[arg(long, requires = "expected_revision")]
     #[serde(default)]
     pub notes: Option<String>,
+    /// The card's `revision` as last read (get_card / card get): new notes are written only if it is still the current one.
     #[arg(long)]
     #[serde(default)]
     pub expected_revision: Option<i64>,
@@ -292,9 +380,9 @@ impl Operation for CardUpdate {
     };
     async fn run(cx: Cx, i: CardUpdateInput) -> Result<Value, OpError> {
         if i.notes.is_some() && i.expected_revision.is_none() {
-            return Err(OpError::usage("expectedRevision", "notes need expectedRevision: read the card first (its notesRevision)"));
+            return Err(OpError::usage("expectedRevision", "notes need expectedRevision: read the card first (its `revision`)"));
         }
-        let scheduled_at = if i.clear_schedule { Some(None) } else { i.fields.scheduled_at.clone().map(Some) };
+        let scheduled_at = if i.clear_schedule { Some(None) } else { i.fields.scheduled_at.as_deref().map(day_or_time).map(Some) };
         let req = UpdateCard {
             title: i.title,
             platform: i.platform,
@@ -302,7 +390,7 @@ impl Operation for CardUpdate {
             space_id: i.space_id,
             cover_url: i.fields.cover_url.clone().map(Some),
             cover_output_id: i.fields.cover_output_id.clone(),
-            tags: i.fields.tags.clone(),
+            tags: tag_names(&cx, i.fields.tags.clone()).await?,
             scheduled_at,
             notes: i.notes,
             expected_revision: i.expected_revision,
@@ -322,6 +410,7 @@ impl Operation for CardUpdate {
 #[derive(Debug, Clone, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CardMoveInput {
+    /// The card's id.
     pub card_id: String,
     /// The stage to move to (id, slug or name).
     #[arg(long)]
@@ -381,6 +470,7 @@ impl Operation for CardMove {
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CardPublishInput {
+    /// The card's id.
     pub card_id: String,
     /// Only the card's post for this platform; every post when absent.
     #[arg(long, value_parser = one_of(api_types::values::PLATFORMS.iter().copied()))]

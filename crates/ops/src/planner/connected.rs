@@ -12,7 +12,7 @@ impl Operation for ConnectedAccountList {
         path: &["connected-account", "list"],
         tool: "list_connected_accounts",
         summary: "List the social accounts connected for publishing, the default first",
-        details: "Free. A post's accountId (in update_card's posts) is one of these ids; publish_post publishes through them. Connecting an account happens in the app, not here.",
+        details: "Free. Each account has two ids: `id`, this app's record of the connection (what a post's accountId / connectedAccountId in create_card and update_card's posts takes, and get_connected_account's accountId), and `accountId`, the platform's own id of the account (shown, never taken). publish_post publishes through them. Connecting an account happens in the app, not here.",
         effect: Effect::Read,
         idempotent: true,
         scope: None,
@@ -25,7 +25,7 @@ impl Operation for ConnectedAccountList {
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ConnectedAccountId {
-    /// The connected account's id.
+    /// The connected account's `id` (as list_connected_accounts shows it; not its platform `accountId`).
     pub account_id: String,
 }
 

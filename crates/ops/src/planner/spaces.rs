@@ -62,6 +62,7 @@ impl Operation for SpaceGet {
 #[derive(Debug, Clone, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SpaceCreateInput {
+    /// The space's name.
     pub name: String,
     /// Cover image URL.
     #[arg(long = "cover")]
@@ -109,7 +110,9 @@ impl Operation for SpaceCreate {
 #[derive(Debug, Clone, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SpaceUpdateInput {
+    /// The space's id.
     pub space_id: String,
+    /// A new name.
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
@@ -169,7 +172,7 @@ impl Operation for SpaceDelete {
         path: &["space", "delete"],
         tool: "delete_space",
         summary: "Delete an empty space for good",
-        details: "Free, and not undoable. Refused while the space holds cards (the error names how many): move or archive them first, or archive the space instead (archive tool, assetType space), which can be undone.",
+        details: "Free, and not undoable. Refused while the space holds any card, archived cards included (the error names how many): move them to another space first (update_card with spaceId), or archive the space instead (archive tool, assetType space), which can be undone.",
         effect: Effect::Destroy,
         idempotent: true,
         scope: Some("planner:write"),

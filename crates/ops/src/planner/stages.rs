@@ -48,6 +48,7 @@ fn check_place(after_id: &Option<String>, before_id: &Option<String>) -> Result<
 #[derive(Debug, Clone, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StageCreateInput {
+    /// The stage's name.
     pub name: String,
     /// The space (id); the default space when absent.
     #[arg(long = "space")]
@@ -119,6 +120,7 @@ async fn space_or_default(cx: &Cx, space_id: Option<String>) -> Result<String, O
 #[derive(Debug, Clone, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StageUpdateInput {
+    /// The stage's id.
     pub stage_id: String,
     /// The stage's space (id); the default space when absent.
     #[arg(long = "space")]
@@ -207,6 +209,7 @@ impl Operation for StageUpdate {
 #[derive(Debug, Clone, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StageDeleteInput {
+    /// The stage's id.
     pub stage_id: String,
     /// The stage's space (id); the default space when absent.
     #[arg(long = "space")]

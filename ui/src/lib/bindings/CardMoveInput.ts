@@ -4,7 +4,11 @@
  * A move: `cdesk card move`, the agent tool `move_card` and the app's `card_move` take this one input and
  * its one rule ([`CardMoveInput::check`]).
  */
-export type CardMoveInput = { cardId: string, 
+export type CardMoveInput = { 
+/**
+ * The card's id.
+ */
+cardId: string, 
 /**
  * The stage to move to (id, slug or name).
  */

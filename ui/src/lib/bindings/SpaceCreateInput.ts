@@ -4,7 +4,11 @@
  * A new space: `cdesk space create`, `create_space` and the app's `space_create` take this one input and
  * its one rule ([`SpaceCreateInput::check`]).
  */
-export type SpaceCreateInput = { name: string, 
+export type SpaceCreateInput = { 
+/**
+ * The space's name.
+ */
+name: string, 
 /**
  * Cover image URL.
  */

@@ -4,7 +4,15 @@
  * A space renamed or re-covered: `cdesk space update`, `update_space` and the app's `space_rename` take
  * this one input and its rules ([`SpaceUpdateInput::check`]).
  */
-export type SpaceUpdateInput = { spaceId: string, name?: string, 
+export type SpaceUpdateInput = { 
+/**
+ * The space's id.
+ */
+spaceId: string, 
+/**
+ * A new name.
+ */
+name?: string, 
 /**
  * A new cover image URL.
  */

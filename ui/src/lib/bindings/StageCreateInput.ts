@@ -4,7 +4,11 @@
  * A new stage: `cdesk stage create`, `create_stage` and the app's `stage_create` take this one input and
  * its rules ([`StageCreateInput::check`]).
  */
-export type StageCreateInput = { name: string, 
+export type StageCreateInput = { 
+/**
+ * The stage's name.
+ */
+name: string, 
 /**
  * The space (id); the default space when absent.
  */

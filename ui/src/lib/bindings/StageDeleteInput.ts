@@ -4,7 +4,11 @@
  * A stage deleted: `cdesk stage delete`, `delete_stage` and the app's `stage_delete` take this one input
  * and its rule ([`StageDeleteInput::check`]).
  */
-export type StageDeleteInput = { stageId: string, 
+export type StageDeleteInput = { 
+/**
+ * The stage's id.
+ */
+stageId: string, 
 /**
  * The stage's space (id); the default space when absent.
  */

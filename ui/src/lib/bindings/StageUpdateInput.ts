@@ -4,7 +4,11 @@
  * A stage renamed, recoloured or moved: `cdesk stage update`, `update_stage` and the app's `stage_update`
  * take this one input and its rules ([`StageUpdateInput::check`]).
  */
-export type StageUpdateInput = { stageId: string, 
+export type StageUpdateInput = { 
+/**
+ * The stage's id.
+ */
+stageId: string, 
 /**
  * The stage's space (id); the default space when absent.
  */
