@@ -25,6 +25,7 @@ mod inspiration;
 pub mod input;
 pub mod knowledge;
 mod media;
+pub mod output;
 pub mod planner;
 mod projects;
 mod save;
@@ -327,6 +328,7 @@ pub fn catalogue() -> &'static [Entry] {
             Entry::of::<knowledge::KnowledgeSearch>(),
             Entry::of::<knowledge::KnowledgeAdd>(),
             Entry::of::<knowledge::KnowledgeRemove>(),
+            Entry::of::<account::VoiceGet>(),
         ]
     })
 }
