@@ -12,6 +12,16 @@ import jsonschema
 from test_stdio import result_json, server, session_call, sandbox  # noqa: F401 (the fixture)
 
 
+def objects_only(schema):
+    """Every property schema is an object (the TypeScript SDK refuses the whole tools/list otherwise)."""
+    if isinstance(schema, dict):
+        props = schema.get("properties", {})
+        return all(isinstance(p, dict) for p in props.values()) and all(objects_only(v) for v in schema.values())
+    if isinstance(schema, list):
+        return all(objects_only(v) for v in schema)
+    return True
+
+
 def check(tools, name, result):
     """The SDK validated `result` already (call_tool); validate once more against the listed schema."""
     assert not result.is_error, (name, result.content)
@@ -27,6 +37,7 @@ def test_every_tool_declares_a_valid_output_schema_and_real_results_validate(san
             assert t.output_schema is not None, f"{t.name}: no outputSchema"
             assert t.output_schema.get("type") == "object", f"{t.name}: structured content is an object"
             jsonschema.Draft202012Validator.check_schema(t.output_schema)
+            assert objects_only(t.output_schema), f"{t.name}: a property schema that is not an object (the TS SDK refuses it)"
             tools[t.name] = t.output_schema
 
         async def call(name, args):

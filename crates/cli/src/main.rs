@@ -7,6 +7,7 @@ mod local;
 mod login;
 mod mcp;
 mod mcp_confirm;
+mod mcp_gate;
 mod mcp_http;
 mod mcp_schema;
 mod mcp_text;

@@ -125,7 +125,11 @@ fn plain(branches: &Value, defs: &Value) -> bool {
 
 fn shallow(schema: &Value, defs: &Value, depth: usize) -> Value {
     let schema = resolve(schema, defs);
-    let Value::Object(o) = schema else { return schema.clone() };
+    // `true` (any value, schemars' schema of a JSON value) as an object: the TypeScript SDK takes only
+    // objects as property schemas and refuses the whole tools/list otherwise.
+    let Value::Object(o) = schema else {
+        return if schema == &Value::Bool(false) { json!({ "not": {} }) } else { json!({}) };
+    };
     if depth == 0 {
         return match types_of(schema, defs) {
             Some(mut t) if t.len() == 1 => json!({ "type": t.remove(0) }),
@@ -243,6 +247,9 @@ mod tests {
             let text = Value::Object(out.as_ref().clone()).to_string();
             assert!(!text.contains(r#""description":""#) && !text.contains(r#""format":"uint"#) && !text.contains("$schema"), "{}: {text}", e.meta.tool);
         }
+        // The TypeScript SDK refuses a property schema that is not an object (`true`: a JSON value).
+        let calendar = Value::Object(tool_of(contentdesk_ops::by_tool("export_calendar").unwrap()).output_schema.unwrap().as_ref().clone());
+        assert_eq!(calendar["properties"]["space"], json!({}), "{calendar}");
         // An optional field of the reply may be sent as null: its type keeps "null".
         let card = tool_of(contentdesk_ops::by_tool("get_card").unwrap());
         assert!(Value::Object(card.output_schema.unwrap().as_ref().clone()).to_string().contains(r#""null""#));
