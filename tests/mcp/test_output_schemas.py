@@ -46,7 +46,9 @@ def test_every_tool_declares_a_valid_output_schema_and_real_results_validate(san
         await call("get_balance", {})
         model = (await call("list_models", {"contentType": "image"}))["items"][0]
         await call("get_model", {"modelId": model["modelId"]})
-        await call("list_voices", {})
+        voices = (await call("list_voices", {}))["items"]
+        voice = await call("get_voice", {"voiceId": voices[-1]["voiceId"]})
+        assert voice["voiceId"] == voices[-1]["voiceId"] and voice["name"] == voices[-1]["name"], voice
         cards = (await call("list_cards", {"limit": 3}))["cards"]
         await call("get_card", {"cardId": cards[0]["id"]})
         await call("check_card", {"cardId": cards[0]["id"]})
@@ -94,3 +96,18 @@ def test_a_spending_tool_says_what_it_charged_and_the_balance_after(sandbox):
     charge = made["charge"]
     assert charge["credits"] == quote["creditsEstimate"], (charge, quote)
     assert charge["balanceAfter"] == after, (charge, after)
+
+
+def test_voice_get_is_a_command_too(sandbox):
+    """`cdesk voice get ID` prints the voice the tool reads (the spec's GET /voices/{voiceId})."""
+    import json
+    import os
+    import subprocess
+    from test_stdio import BIN
+    env = dict(server(sandbox).env)
+    voices = json.loads(subprocess.run([f"{BIN}/cdesk", "voice", "list", "--json"], env=env, capture_output=True, text=True, check=True).stdout)
+    out = subprocess.run([f"{BIN}/cdesk", "voice", "get", voices[0]["voiceId"], "--json"], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["voiceId"] == voices[0]["voiceId"]
+    missing = subprocess.run([f"{BIN}/cdesk", "voice", "get", "no-such-voice", "--json"], env=env, capture_output=True, text=True)
+    assert missing.returncode != 0 and missing.stderr.strip(), "an unknown voice is an error, not an empty success"
