@@ -3,6 +3,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Balance {
     /// Credits.
@@ -17,6 +18,7 @@ pub struct Balance {
 /// `GET /oauth/grants`: an app the account has granted delegated access to (OAuth 2.0, the sandbox's
 /// authorization server; `docs/api.md` "OAuth"). Never a token.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct OAuthGrant {
     pub id: String,

@@ -37,6 +37,7 @@ pub const REMOVED_INPUTS: &[(&str, &str)] = &[
 ];
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct BrandKitSummary {
     pub id: String,
@@ -54,6 +55,7 @@ pub struct BrandKitSummary {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct BrandKitList {
     #[serde(default)]
@@ -62,6 +64,7 @@ pub struct BrandKitList {
 
 /// An earlier body of a section (history reads, newest first).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct SectionRevision {
     pub version: i64,
@@ -74,6 +77,7 @@ pub struct SectionRevision {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct BrandKitSection {
     // Tolerant: a kit from before sections (the field model, pre-0.4.14) still decodes, its sections
@@ -108,6 +112,7 @@ fn full_width() -> String {
 
 /// A section in summary form: no body, with its size and its own `##` headings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct SectionSummary {
     pub id: String,
@@ -130,6 +135,7 @@ pub struct SectionSummary {
 
 /// `GET /brand-kits/{id}?detail=summary`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BrandKitSummaryView {
     pub id: String,
     pub name: String,
@@ -139,6 +145,7 @@ pub struct BrandKitSummaryView {
 
 /// `GET /brand-kits/{id}?keys=…|roles=…|tabs=…[&history=true]`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BrandKitSectionsView {
     pub id: String,
     pub name: String,
@@ -148,6 +155,7 @@ pub struct BrandKitSectionsView {
 
 /// A knowledge item as listed inside a full brand kit.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct KnowledgeRef {
     pub id: String,
@@ -163,6 +171,7 @@ pub struct KnowledgeRef {
 
 /// `GET /brand-kits/{id}` (no mode, or `detail=full`) and the reply to a PATCH.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct BrandKit {
     #[serde(flatten)]
@@ -202,6 +211,7 @@ pub struct BrandKit {
 
 /// A tracked account listed on a full brand kit: `accountType` is `brand | inspiration` (raw).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct BrandKitAccount {
     #[serde(default)]
@@ -222,6 +232,7 @@ pub struct BrandKitAccount {
 
 /// Query of `GET /brand-kits/{id}`: one of three read modes.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct BrandKitQuery {
     /// `summary` or `full`.
@@ -245,6 +256,7 @@ pub struct BrandKitQuery {
 
 /// A brand colour: `#RRGGBB`, with an optional name and role (`primary | secondary | tertiary | accent`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct BrandColor {
     pub hex: String,
@@ -258,6 +270,7 @@ pub struct BrandColor {
 pub const COLOR_ROLES: &[&str] = &["primary", "secondary", "tertiary", "accent"];
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Typography {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -268,6 +281,7 @@ pub struct Typography {
 
 /// A logo or brand asset to keep on the kit: by `url` or by `outputId` (the bytes are copied in).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct LogoInput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -291,6 +305,7 @@ pub struct LogoInput {
 
 /// One entry of `sections` in a PATCH: with `key` it edits that section, without it adds one.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct SectionWrite {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -329,6 +344,7 @@ pub struct SectionWrite {
 /// `PATCH /brand-kits/{id}`. The removed field-model inputs have no field here, so the typed client does
 /// not send them (and the sandbox names the section to write instead).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct UpdateBrandKit {
     #[serde(default, skip_serializing_if = "Option::is_none")]

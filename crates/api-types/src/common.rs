@@ -27,6 +27,7 @@ where
 
 /// `{ id, name }` of the space a list belongs to.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ResolvedSpace {
     pub id: String,
@@ -35,6 +36,7 @@ pub struct ResolvedSpace {
 
 /// A point in percent, used for cover framing.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Position {
     pub x: f64,
     pub y: f64,
@@ -42,6 +44,7 @@ pub struct Position {
 
 /// `{ id }`: the reply to a delete.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Deleted {
     pub id: String,
 }

@@ -4,6 +4,7 @@ use ts_rs::TS;
 
 /// One section that changed since the version the writer read (409 on brand-kit section writes).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct SectionConflict {
     pub key: String,
@@ -13,6 +14,7 @@ pub struct SectionConflict {
 
 /// Every error answer of the API. Only `error` is always present; the rest depend on the status.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ErrorBody {
     pub error: String,
@@ -65,6 +67,7 @@ pub struct ErrorBody {
 
 /// One way out of a 402 (newest): `{ id, label, url }`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ErrorAction {
     #[serde(default)]

@@ -3,6 +3,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct TrackedAccount {
     pub id: String,
@@ -28,12 +29,14 @@ pub struct TrackedAccount {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TrackedAccountList {
     #[serde(default)]
     pub accounts: Vec<TrackedAccount>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ContentTotals {
     pub views: i64,
@@ -42,6 +45,7 @@ pub struct ContentTotals {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ContentAverages {
     #[serde(default, deserialize_with = "crate::common::null_as_default")]
@@ -53,6 +57,7 @@ pub struct ContentAverages {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct TrackedAccountDetail {
     pub account: TrackedAccount,
@@ -66,6 +71,7 @@ pub struct TrackedAccountDetail {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ContentSummary {
     pub id: String,
@@ -105,6 +111,7 @@ pub struct ContentSummary {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ContentList {
     /// `content` in the newest era.
@@ -117,6 +124,7 @@ pub struct ContentList {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ContentDetail {
     #[serde(flatten)]
@@ -134,6 +142,7 @@ pub struct ContentDetail {
 /// A tracked post's transcript: `status` `complete | not_applicable | failed | processing | absent`;
 /// `text` or `segments` as asked; `windowed` when `start_ms`/`end_ms`/`transcript_search` narrowed it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ContentTranscript {
     pub status: String,
@@ -151,6 +160,7 @@ pub struct ContentTranscript {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct TranscriptSegment {
     pub start_ms: i64,
@@ -162,6 +172,7 @@ pub struct TranscriptSegment {
 
 /// Query of `GET /content/{contentId}` (spec era: snake_case; camelCase accepted).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct ContentDetailQuery {
     /// `none | text | segments` (default `none`: no transcript in the answer).
@@ -180,6 +191,7 @@ pub struct ContentDetailQuery {
 
 /// Query of `GET /content` (spec era: snake_case; camelCase accepted).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct ContentQuery {
     /// `all | inspiration | brand`.

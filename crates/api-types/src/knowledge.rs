@@ -5,11 +5,13 @@ use ts_rs::TS;
 
 /// A tag on a knowledge item, by id.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TagRef {
     pub id: String,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct AddKnowledge {
     pub source_type: String,
@@ -37,6 +39,7 @@ pub struct AddKnowledge {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct KnowledgeItem {
     pub id: String,
@@ -62,6 +65,7 @@ pub struct KnowledgeItem {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct KnowledgeList {
     #[serde(default)]
@@ -73,6 +77,7 @@ pub struct KnowledgeList {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct KnowledgeEnvelope {
     pub item: KnowledgeItem,
 }
@@ -81,6 +86,7 @@ pub struct KnowledgeEnvelope {
 /// the spec's words also allow a 200 `{ "limitReached": true }` with no item, which reads here as
 /// `item: None` (the client turns it into the same error as the 402).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct KnowledgeAdded {
     #[serde(default)]
@@ -90,6 +96,7 @@ pub struct KnowledgeAdded {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct KnowledgeMatch {
     #[serde(default)]
@@ -107,6 +114,7 @@ pub struct KnowledgeMatch {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct KnowledgeSearch {
     #[serde(default)]
     pub matches: Vec<KnowledgeMatch>,

@@ -6,6 +6,7 @@ use ts_rs::TS;
 
 /// Body of `POST /media/uploads`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CreateUpload {
     pub file_name: String,
@@ -20,6 +21,7 @@ pub struct CreateUpload {
 
 /// Where to PUT the bytes (no auth header; exactly `uploadHeaders`, else just `Content-Type`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct UploadTicket {
     pub output_id: String,
@@ -34,6 +36,7 @@ pub struct UploadTicket {
 
 /// The reply to `POST /media/uploads/{outputId}/complete`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct UploadedMedia {
     pub output_id: String,
@@ -42,6 +45,7 @@ pub struct UploadedMedia {
 
 /// Body of `POST /media/imports`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ImportMedia {
     pub url: String,
@@ -56,6 +60,7 @@ pub struct ImportMedia {
 
 /// The reply to an import; idempotent by content.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ImportedMedia {
     pub output_id: Option<String>,
@@ -66,6 +71,7 @@ pub struct ImportedMedia {
 
 /// Query of `GET /media`: the account's library, newest first, one entry per output.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MediaQuery {
     /// `creations` (default: renders and boards), `uploads` (uploads and imports), `stock` or `all`.
@@ -89,6 +95,7 @@ pub struct MediaQuery {
 
 /// One output in the account's library (facts 3: `MediaSummary`). Its output token is `{id}-{variant + 1}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct MediaSummary {
     /// The generation (or upload/import) id: the `outputId`.
@@ -147,6 +154,7 @@ impl MediaSummary {
 
 /// The reply to `GET /media`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct MediaList {
     #[serde(default)]

@@ -28,6 +28,7 @@ crate::value_list! {
 
 /// An inclusive numeric range, e.g. the durations a video model accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct NumRange {
     pub min: f64,
     pub max: f64,
@@ -36,6 +37,7 @@ pub struct NumRange {
 /// What a model accepts; the studio shows a field only when the model has the capability.
 /// Read from either spelling of the registry (see the module's text); fields not listed are ignored.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ModelCapabilities {
     pub output_type: Option<String>,
@@ -230,6 +232,7 @@ impl<'de> Deserialize<'de> for ModelCapabilities {
 
 /// An entry of the live model registry. No price: prices come only from `getCost`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ModelInfo {
     pub model_id: String,
@@ -247,6 +250,7 @@ pub struct ModelInfo {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ModelList {
     #[serde(default)]
     pub models: Vec<ModelInfo>,

@@ -14,6 +14,7 @@ use ts_rs::TS;
 
 /// A value of an open value list: known to this build, or kept raw.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum Open<T> {
     Known(T),
@@ -80,6 +81,7 @@ macro_rules! value_list {
     ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $variant:ident = $wire:literal),+ $(,)? }) => {
         $(#[$m])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, ts_rs::TS)]
+        #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
         pub enum $name {
             $($(#[$vm])* #[serde(rename = $wire)] $variant),+
         }
@@ -124,6 +126,7 @@ pub fn strict<R>(parse: impl FnOnce() -> R) -> R {
 
 /// Request fields this build does not name, sent as given (`#[serde(flatten)]` on every request body).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(transparent)]
 pub struct Extra(pub Map<String, Value>);
 
@@ -158,6 +161,7 @@ mod tests {
     value_list!(Colour { Red = "red", DarkBlue = "dark-blue" });
 
     #[derive(Debug, Default, PartialEq, Serialize, Deserialize)]
+    #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
     #[serde(rename_all = "camelCase")]
     struct Body {
         name: String,

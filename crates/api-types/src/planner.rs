@@ -11,6 +11,7 @@ use ts_rs::TS;
 // ---------- spaces ----------
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Space {
     pub id: String,
@@ -35,17 +36,20 @@ pub struct Space {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SpaceList {
     #[serde(default)]
     pub spaces: Vec<Space>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SpaceEnvelope {
     pub space: Space,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CreateSpace {
     pub name: String,
     #[serde(default, alias = "coverUrl", skip_serializing_if = "Option::is_none")]
@@ -61,6 +65,7 @@ pub struct CreateSpace {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct UpdateSpace {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
@@ -78,6 +83,7 @@ pub struct UpdateSpace {
 // ---------- stages ----------
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Stage {
     pub id: String,
@@ -94,6 +100,7 @@ pub struct Stage {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct StageList {
     #[serde(default)]
     pub stages: Vec<Stage>,
@@ -101,11 +108,13 @@ pub struct StageList {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct StageEnvelope {
     pub stage: Stage,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CreateStage {
     pub name: String,
     #[serde(default, alias = "spaceId", skip_serializing_if = "Option::is_none")]
@@ -124,6 +133,7 @@ pub struct CreateStage {
 /// `PATCH /stages/{id}`. `after_id: null` moves the stage to the far left, `before_id: null` to the far
 /// right.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct UpdateStage {
     #[serde(alias = "spaceId")]
     pub space_id: String,
@@ -143,6 +153,7 @@ pub struct UpdateStage {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct StageUpdated {
     pub stage: Stage,
     /// `true`: the whole board was renumbered; list the stages again.
@@ -152,6 +163,7 @@ pub struct StageUpdated {
 
 /// JSON body of `DELETE /stages/{id}`: where the stage's cards go (`null` only for an empty stage).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DeleteStage {
     #[serde(alias = "spaceId")]
     pub space_id: String,
@@ -163,6 +175,7 @@ pub struct DeleteStage {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct StageDeleted {
     pub id: String,
     #[serde(default, alias = "movedCards")]
@@ -176,6 +189,7 @@ pub struct StageDeleted {
 
 /// A card as lists and writes return it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CardSummary {
     pub id: String,
@@ -216,6 +230,7 @@ pub struct CardSummary {
 
 /// `GET /cards/{id}`: the summary plus notes, posts and assets (carousel order).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CardDetail {
     #[serde(flatten)]
@@ -238,6 +253,7 @@ pub struct CardDetail {
 /// Card replies were enveloped as `post` in the cards-era client; the newest is `card`. Either is read,
 /// and a reply carrying both (a release in between) reads `card`.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CardEnvelope<T> {
     pub post: T,
 }
@@ -258,6 +274,7 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for CardEnvelope<T> {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CardList {
     #[serde(default)]
@@ -275,6 +292,7 @@ pub struct CardList {
 
 /// A post, read back. Written as `platformSpecificData`, read back as `platformSettings`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Post {
     pub id: String,
@@ -298,6 +316,7 @@ pub struct Post {
 
 /// A post in the declarative `posts` list, keyed by platform (one post per platform).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PostInput {
     pub platform: String,
@@ -358,6 +377,7 @@ fn same_instant(a: Option<&str>, b: Option<&str>) -> bool {
 
 /// Inspiration figures carried by an asset attached by `contentId`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CardAssetInspiration {
     #[serde(default)]
@@ -386,6 +406,7 @@ pub struct CardAssetInspiration {
 
 /// An asset on a card, read back under the field that attached it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CardAsset {
     pub id: String,
@@ -430,6 +451,7 @@ impl CardAsset {
 
 /// An entry of the declarative `assets` list: `{ id }` keeps an asset, otherwise exactly one reference.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CardAssetInput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -487,6 +509,7 @@ impl CardAssetInput {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CreateCard {
     pub title: String,
@@ -517,6 +540,7 @@ pub struct CreateCard {
 
 /// `PATCH /cards/{id}`. `posts` and `assets` are declarative: the whole desired list.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct UpdateCard {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -581,6 +605,7 @@ pub struct UpdateCard {
 
 /// Query of `GET /cards` (spec era: snake_case names; camelCase accepted).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct CardQuery {
     #[serde(default, alias = "spaceId", skip_serializing_if = "Option::is_none")]
@@ -605,6 +630,7 @@ pub struct CardQuery {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PublishRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub platform: Option<String>,
@@ -614,6 +640,7 @@ pub struct PublishRequest {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PublishOutcome {
     pub success: bool,
@@ -627,6 +654,7 @@ pub struct PublishOutcome {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PublishResult {
     pub card_id: String,
@@ -641,23 +669,27 @@ pub struct PublishResult {
 // ---------- tags ----------
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Tag {
     pub id: String,
     pub name: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TagList {
     #[serde(default)]
     pub tags: Vec<Tag>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TagEnvelope {
     pub tag: Tag,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TagInput {
     pub name: String,
     #[serde(flatten)]
@@ -669,6 +701,7 @@ pub struct TagInput {
 
 /// `POST /archive`. `assetType`: `card`, `brand_kit`, `brand_kit_section`, `project`, `space`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ArchiveRequest {
     pub asset_type: String,
@@ -683,6 +716,7 @@ pub struct ArchiveRequest {
 
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ArchiveResult {
     pub archived: bool,
 }
@@ -691,6 +725,7 @@ pub struct ArchiveResult {
 
 /// A publishing account. Credentials are never exposed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ConnectedAccount {
     pub id: String,
@@ -717,6 +752,7 @@ pub struct ConnectedAccount {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ConnectedAccountList {
     /// `connectedAccounts` in the newest era.
     #[serde(default, alias = "connectedAccounts")]
@@ -724,6 +760,7 @@ pub struct ConnectedAccountList {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ConnectedAccountEnvelope {
     pub account: ConnectedAccount,
 }

@@ -70,6 +70,7 @@ pub fn table() -> &'static RuleTable {
 /// A post as the check reads it: the wire's `PostInput` (written as `platformSpecificData`) or `Post` (read
 /// back as `platformSettings`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PreflightPost {
     pub platform: String,
@@ -81,6 +82,7 @@ pub struct PreflightPost {
 
 /// An asset of the card as the check reads it. Only what is known is given.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PreflightAsset {
     /// `image` or `video`; anything else (a link, a project, not known) is left out of media rules.
@@ -97,6 +99,7 @@ pub struct PreflightAsset {
 
 /// A card's posts and assets (carousel order).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PreflightInput {
     #[serde(default)]
@@ -133,6 +136,7 @@ impl PreflightInput {
 
 /// What `cdesk card check` prints: `{"findings": [...]}`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Report {
     pub findings: Vec<Finding>,
 }
@@ -146,6 +150,7 @@ impl Report {
 
 /// One broken rule: `{platform, field, rule, limit, actual, severity, source}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Finding {
     pub platform: String,
     /// `caption`, `title`, `description`, `media`, or `assets[i]` for one asset.

@@ -7,6 +7,7 @@ use ts_rs::TS;
 /// names beside the newer one for a while, so a reply may carry two or three of them at once: the read
 /// takes `type`, else `surface`, else `kind`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", from = "ProjectRead")]
 pub struct Project {
     pub id: String,
@@ -38,6 +39,7 @@ pub struct Project {
 
 /// [`Project`] as read, with the kind under any of its three names.
 #[derive(Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 struct ProjectRead {
     id: String,
@@ -92,6 +94,7 @@ impl From<ProjectRead> for Project {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ProjectList {
     #[serde(default)]
     pub projects: Vec<Project>,
@@ -99,6 +102,7 @@ pub struct ProjectList {
 
 /// The reply to a create or import. `linkedCardId` is given beside `project` (and inside it).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ProjectCreated {
     pub project: Project,
@@ -114,6 +118,7 @@ impl ProjectCreated {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CreateProject {
     /// `editor` (default) or `canvas`; `surface` and `kind` are accepted aliases.
@@ -139,6 +144,7 @@ pub struct CreateProject {
 
 /// Where an imported project comes from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
 pub enum ImportSource {
     Pptx {
@@ -152,6 +158,7 @@ pub enum ImportSource {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ImportProject {
     pub source: ImportSource,

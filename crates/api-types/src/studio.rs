@@ -6,6 +6,7 @@ use serde_json::Value;
 use ts_rs::TS;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Voice {
     pub voice_id: String,
@@ -22,6 +23,7 @@ pub struct Voice {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct VoiceList {
     #[serde(default)]
     pub voices: Vec<Voice>,
@@ -29,6 +31,7 @@ pub struct VoiceList {
 
 /// A Kling reference element: a saved one by `elementId`, or one described here by `name`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ReferenceElement {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -46,6 +49,7 @@ pub struct ReferenceElement {
 
 /// Reference inputs: each value is a URL or an output token `<uuid>-<N>` (N from 1).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct References {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -93,6 +97,7 @@ impl References {
 /// Body of `POST /studio/generate`. Lip-sync and upscale are generations with a model of that kind. Every
 /// field of the spec era (fact sheet 3.1) has a name; `extra` carries any the service adds later.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct GenerateRequest {
     pub model_id: String,
@@ -178,6 +183,7 @@ pub struct GenerateRequest {
 
 /// Body of `POST /studio/reference-board`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct BoardRequest {
     /// `character | pose | mascot | creature | weapon | vehicle | object | location | shot`.
@@ -203,6 +209,7 @@ pub struct BoardRequest {
 
 /// The reply to `getCost: true`: nothing ran, nothing was charged.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CostEstimate {
     pub credits_estimate: f64,
@@ -233,6 +240,7 @@ impl GenerationStatus {
 
 /// One output of a render in the newest era's `outputs[]` (which replaces `outputUrls`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct GenerationOutput {
     /// `<shortId>-<N>`, usable as a reference token.
@@ -247,6 +255,7 @@ pub struct GenerationOutput {
 
 /// What a render cost in the newest era (replaces `creditsEstimate` / `creditsCharged`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Charge {
     #[serde(default)]
@@ -271,6 +280,7 @@ fn urls_of(output_urls: &[String], outputs: &[GenerationOutput]) -> Vec<String> 
 /// The reply to a generate (or board) call: completed inline within the smart-wait, or an `outputId` to
 /// poll.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct GenerateResult {
     pub output_id: String,
@@ -295,6 +305,7 @@ pub struct GenerateResult {
 
 /// `GET /studio/generate/{outputId}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Generation {
     pub output_id: String,

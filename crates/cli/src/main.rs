@@ -7,7 +7,10 @@ mod keys;
 mod local;
 mod login;
 mod mcp;
+mod mcp_confirm;
+mod mcp_gate;
 mod mcp_http;
+mod mcp_schema;
 mod mcp_text;
 mod output;
 mod progress;
@@ -73,6 +76,8 @@ fn cli() -> Command {
             .arg(Arg::new("toolsets").long("toolsets").value_name("LIST").help(toolsets_help()))
             .arg(Arg::new("read-only").long("read-only").action(ArgAction::SetTrue)
                 .help("Serve only the tools annotated read-only (nothing written, spent or deleted); wins over --toolsets"))
+            .arg(Arg::new("confirm-spend-over").long("confirm-spend-over").value_name("CREDITS").value_parser(clap::value_parser!(f64)).conflicts_with("http")
+                .help("Ask the user (MCP elicitation) before a render priced above CREDITS and before publishing a card now; declined, or a client that cannot ask: nothing is spent or published"))
             .arg(Arg::new("http").long("http").value_name("ADDR").conflicts_with("list-tools")
                 .help("Serve over Streamable HTTP at ADDR (e.g. 127.0.0.1:8790), path /mcp, as an OAuth protected resource: no API key, each request acts with its user's access token"))
             .arg(Arg::new("issuer").long("issuer").value_name("URL").requires("http")
@@ -189,7 +194,7 @@ fn main() -> ExitCode {
             Err(e) => Err(e),
             Ok(selection) if sub.get_flag("list-tools") => Ok(mcp::tool_table(&selection)),
             Ok(selection) if sub.contains_id("http") => return serve_mcp_http(&matches, sub, selection),
-            Ok(selection) => return serve_mcp(&matches, selection),
+            Ok(selection) => return serve_mcp(&matches, selection, sub.get_one::<f64>("confirm-spend-over").copied()),
         },
         ["login"] if sub.value_source("with-key").is_some() => {
             runtime().and_then(|rt| rt.block_on(login::login(&given(&matches), sub.get_one::<String>("with-key"), sub.get_flag("file"))))
@@ -352,7 +357,7 @@ fn man_pages(dir: &std::path::Path) -> Result<Value, OpError> {
 }
 
 /// `cdesk mcp`: no key is a message on stderr and exit 3 at start, before the protocol begins.
-fn serve_mcp(m: &ArgMatches, selection: contentdesk_ops::Selection) -> ExitCode {
+fn serve_mcp(m: &ArgMatches, selection: contentdesk_ops::Selection, confirm_over: Option<f64>) -> ExitCode {
     // One thread: an agent's calls are few and I/O-bound; handing them between threads costs more.
     let rt = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(rt) => rt,
@@ -370,7 +375,7 @@ fn serve_mcp(m: &ArgMatches, selection: contentdesk_ops::Selection) -> ExitCode 
                 return ExitCode::from(e.exit_code());
             }
         };
-        match mcp::serve(client, selection).await {
+        match mcp::serve(client, selection, confirm_over).await {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("cdesk mcp: {e}");

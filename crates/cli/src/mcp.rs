@@ -10,13 +10,14 @@
 //! with its `outputId` to follow with `get_generation_status`. No tool takes or returns a key: the key
 //! comes from the same ladder as the shell's, once, at start. stdout is the protocol; logs go to stderr.
 use api_client::Client;
-use contentdesk_ops::{Cx, Effect, Entry, OpError, Progress, ProgressEvent, Selection, Toolset};
+use contentdesk_ops::{Cx, Effect, OpError, Progress, ProgressEvent, Selection, Toolset};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams, GetPromptResponse,
     GetPromptResult, Implementation, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
     ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProgressToken, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+    ReadResourceResponse, ReadResourceResult, ServerCapabilities, ServerConfig, Tool,
 };
+use crate::mcp_schema::tool_of;
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, Peer, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{json, Value};
@@ -47,77 +48,9 @@ pub struct Server {
     /// The tools offered (`--toolsets`, `--read-only`): only these are listed and called.
     selection: Arc<Selection>,
     tools: Arc<Vec<Tool>>,
-}
-
-/// A catalogue entry as an MCP tool.
-pub fn tool_of(e: &Entry) -> Tool {
-    let schema = e.input_schema();
-    let mut object = schema.as_object().cloned().unwrap_or_default();
-    // The schema's own title is the Rust type's name: the tool's title says more.
-    object.remove("title");
-    object.remove("$schema");
-    let object = match lean(Value::Object(object)) {
-        Value::Object(o) => o,
-        _ => Default::default(),
-    };
-    let mut description = e.meta.summary.to_string();
-    if !e.meta.details.is_empty() {
-        description.push_str(". ");
-        description.push_str(e.meta.details);
-    }
-    if let Some(scope) = e.meta.scope.filter(|s| !e.meta.details.contains(&format!("Needs {s}"))) {
-        description.push_str(&format!(" Needs the key scope `{scope}`."));
-    }
-    // The title once, as the tool's `title` (MCP 2025-06-18 on): `annotations.title` is the older place
-    // for the same words, and every byte of tools/list is read by the model.
-    // destructiveHint only where it means something: the specification reads it only when readOnlyHint is
-    // false.
-    let read = e.meta.effect == Effect::Read;
-    let mut annotations = ToolAnnotations::new().read_only(read);
-    if !read {
-        annotations = annotations.destructive(e.meta.effect == Effect::Destroy);
-    }
-    annotations.idempotent_hint = Some(e.meta.idempotent);
-    annotations.open_world_hint = Some(true);
-    Tool::new(e.meta.tool, description, Arc::new(object)).with_title(e.meta.summary).with_annotations(annotations)
-}
-
-/// An input schema as tools/list shows it, without what says nothing to a model (every byte of tools/list
-/// is read): `"default": null | false | []` (absent is the default), `null` in a `type` list (an optional
-/// field is one not in `required`), Rust's integer and float `format`s (`uint32`, `double`: not JSON
-/// Schema's; `minimum` stays), and line breaks in descriptions. The arguments are still checked against
-/// the whole schema (`Entry::run_json`).
-fn lean(schema: Value) -> Value {
-    match schema {
-        Value::Object(o) => Value::Object(
-            o.into_iter()
-                .filter(|(k, v)| match k.as_str() {
-                    "default" => !(v.is_null() || *v == Value::Bool(false) || v.as_array().is_some_and(Vec::is_empty)),
-                    "format" => !matches!(v.as_str(), Some("uint" | "uint8" | "uint16" | "uint32" | "uint64" | "int32" | "int64" | "float" | "double")),
-                    _ => true,
-                })
-                .map(|(k, v)| {
-                    let v = match (k.as_str(), v) {
-                        ("type", Value::Array(types)) => {
-                            let mut kept: Vec<Value> = types.into_iter().filter(|t| t != "null").collect();
-                            if kept.len() == 1 {
-                                kept.remove(0)
-                            } else {
-                                Value::Array(kept)
-                            }
-                        }
-                        ("description", Value::String(d)) => Value::String(d.replace('\n', " ")),
-                        // A property named `default` or `format` is a field, not a keyword.
-                        ("properties", Value::Object(props)) => Value::Object(props.into_iter().map(|(name, p)| (name, lean(p))).collect()),
-                        (_, v) => lean(v),
-                    };
-                    (k, v)
-                })
-                .collect(),
-        ),
-        Value::Array(a) => Value::Array(a.into_iter().map(lean).collect()),
-        other => other,
-    }
+    /// `--confirm-spend-over N`: ask the user before a render above N credits and before publishing now
+    /// ([`crate::mcp_confirm`]).
+    confirm_over: Option<f64>,
 }
 
 impl Server {
@@ -133,7 +66,13 @@ impl Server {
 
     fn with(client: Option<Client>, selection: Selection) -> Server {
         let tools = Arc::new(selection.tools().map(tool_of).collect());
-        Server { client, selection: Arc::new(selection), tools }
+        Server { client, selection: Arc::new(selection), tools, confirm_over: None }
+    }
+
+    /// Asks before a render above `over` credits and before publishing now (`--confirm-spend-over`).
+    pub fn confirming_over(mut self, over: Option<f64>) -> Server {
+        self.confirm_over = over;
+        self
     }
 
     /// The brand kits' sections as resources: with the brand-kit toolset.
@@ -210,7 +149,7 @@ fn success(tool: &str, args: &Value, value: &Value) -> CallToolResult {
 }
 
 /// A refusal or failure as a tool error result: the message, then the details as JSON text.
-fn failure(e: &OpError) -> CallToolResult {
+pub(crate) fn failure(e: &OpError) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(e.to_string()), ContentBlock::text(e.to_json().to_string())])
 }
 
@@ -225,6 +164,9 @@ impl Server {
             return Ok(failure(&OpError::Usage { message: format!("the arguments are larger than {} MiB", MAX_ARGS_BYTES / (1024 * 1024)), field: None }));
         }
         let client = self.client(&context)?;
+        if let Err(refused) = crate::mcp_confirm::confirm(self.confirm_over, entry, &args, &client, &context).await {
+            return Ok(refused);
+        }
         let mut cx = Cx::new(client.clone());
         cx.wait_cap = Some(WAIT_CAP);
         if let Some(token) = context.meta.get_progress_token() {
@@ -240,6 +182,7 @@ impl Server {
         };
         Ok(match outcome {
             Ok(value) if entry.meta.effect == Effect::Spend || entry.meta.tool == "get_generation_status" => {
+                let value = if entry.meta.effect == Effect::Spend { with_charge(&client, value, None).await } else { value };
                 let previews = previews(&client, &value).await;
                 let mut r = success(entry.meta.tool, &given, &value);
                 r.content.extend(links(&render_urls(&value)));
@@ -254,15 +197,46 @@ impl Server {
             }
             Ok(value) => success(entry.meta.tool, &given, &value),
             // Not a failure for an agent: the render goes on; here is how to follow it.
-            Err(OpError::NotFinished { output_id, status, waited, .. }) => success(entry.meta.tool, &given, &json!({
-                "outputId": output_id,
-                "status": status,
-                "waitedSeconds": waited.as_secs(),
-                "next": format!("Still {status}: call get_generation_status with outputId {output_id} to keep waiting (no new charge)."),
-            })),
+            Err(OpError::NotFinished { output_id, status, waited, last }) => {
+                let still = json!({
+                    "outputId": output_id,
+                    "status": status,
+                    "waitedSeconds": waited.as_secs(),
+                    "next": format!("Still {status}: call get_generation_status with outputId {output_id} to keep waiting (no new charge)."),
+                });
+                let still = if entry.meta.effect == Effect::Spend { with_charge(&client, still, Some(&last)).await } else { still };
+                success(entry.meta.tool, &given, &still)
+            }
             Err(e) => failure(&e),
         })
     }
+}
+
+/// A render's result with what it cost (spending tools; a free quote is left as it is): `charge` holds
+/// the service's own where it sent one (`credits`, `held`, `state`, `balanceAfter`), its `credits` else
+/// from `creditsCharged` or the estimate it held, and `balanceAfter` read from the account when the
+/// service did not say (null when the key may not read it). `last`: the render's last reply, for a
+/// render still going.
+async fn with_charge(client: &Client, mut value: Value, last: Option<&Value>) -> Value {
+    let source = last.unwrap_or(&value).clone();
+    let Value::Object(o) = &mut value else { return value };
+    if !o.contains_key("outputId") {
+        return value;
+    }
+    let mut charge: api_types::Charge = source.get("charge").cloned().and_then(|c| serde_json::from_value(c).ok()).unwrap_or(api_types::Charge {
+        credits: None,
+        held: None,
+        state: None,
+        balance_after: None,
+    });
+    if charge.credits.is_none() {
+        charge.credits = ["creditsCharged", "creditsEstimate"].iter().find_map(|k| source.get(*k).and_then(Value::as_f64));
+    }
+    if charge.balance_after.is_none() {
+        charge.balance_after = client.account().balance().await.ok().map(|b| b.balance);
+    }
+    o.insert("charge".into(), serde_json::to_value(charge).unwrap_or(Value::Null));
+    value
 }
 
 /// How many bytes `value` takes as compact JSON, counted without writing them anywhere.
@@ -527,8 +501,9 @@ impl ServerHandler for Server {
 }
 
 /// Serves until the client closes stdin (tokio's stdin and stdout, as rmcp's stdio transport gives them).
-pub async fn serve(client: Client, selection: Selection) -> Result<(), String> {
+pub async fn serve(client: Client, selection: Selection, confirm_over: Option<f64>) -> Result<(), String> {
     let service = Server::new(client, selection)
+        .confirming_over(confirm_over)
         .serve(rmcp::transport::stdio())
         .await
         .map_err(|e| format!("the MCP client did not initialize: {e}"))?;
@@ -560,43 +535,6 @@ pub fn tool_table(selection: &Selection) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn every_tool_has_annotations_from_the_catalogue() {
-        for e in contentdesk_ops::agent_catalogue() {
-            let t = tool_of(e);
-            let a = t.annotations.as_ref().expect("annotations");
-            assert_eq!(a.read_only_hint, Some(e.meta.effect == Effect::Read), "{}", e.meta.tool);
-            let destructive = (e.meta.effect != Effect::Read).then_some(e.meta.effect == Effect::Destroy);
-            assert_eq!(a.destructive_hint, destructive, "{}", e.meta.tool);
-            assert_eq!(a.idempotent_hint, Some(e.meta.idempotent), "{}", e.meta.tool);
-            assert_eq!(a.open_world_hint, Some(true), "{}", e.meta.tool);
-            assert_eq!((t.title.as_deref(), a.title.as_deref()), (Some(e.meta.summary), None), "{}: the title once", e.meta.tool);
-            if let Some(scope) = e.meta.scope {
-                assert_eq!(t.description.as_deref().unwrap_or("").matches(scope).count(), 1, "{}: the scope said once", e.meta.tool);
-            }
-            assert_eq!(t.input_schema.get("type"), Some(&json!("object")), "{}", e.meta.tool);
-            if e.meta.effect == Effect::Spend {
-                assert!(t.description.as_deref().unwrap_or("").contains("getCost"), "{}: says how to get the price", e.meta.tool);
-            }
-        }
-    }
-
-    #[test]
-    fn the_listed_schema_is_lean_and_keeps_every_field() {
-        for e in contentdesk_ops::agent_catalogue() {
-            let full = e.input_schema();
-            let listed = Value::Object(tool_of(e).input_schema.as_ref().clone());
-            let names = |s: &Value| s["properties"].as_object().map(|p| p.keys().cloned().collect::<Vec<_>>()).unwrap_or_default();
-            assert_eq!(names(&listed), names(&full), "{}: every field listed", e.meta.tool);
-            assert_eq!(listed.get("required"), full.get("required"), "{}", e.meta.tool);
-            let text = listed.to_string();
-            assert!(!text.contains(r#""default":null"#) && !text.contains(r#""null""#) && !text.contains(r#""uint"#), "{}: {text}", e.meta.tool);
-        }
-        let image = tool_of(contentdesk_ops::by_tool("generate_image").unwrap());
-        assert_eq!(image.input_schema["properties"]["numImages"], json!({ "description": "How many images, 1 to 4.", "minimum": 0, "type": "integer" }));
-        assert_eq!(image.input_schema["properties"]["timeout"]["default"], 600, "a real default stays");
-    }
 
     #[test]
     fn files_are_resource_links_with_their_mime_types() {

@@ -98,3 +98,27 @@ impl Operation for VoiceList {
         out(cx.client.voices().list().await?)
     }
 }
+
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VoiceId {
+    /// The voice's id (from `voice list`).
+    pub voice_id: String,
+}
+
+pub struct VoiceGet;
+impl Operation for VoiceGet {
+    type Input = VoiceId;
+    const META: Meta = Meta {
+        path: &["voice", "get"],
+        tool: "get_voice",
+        summary: "Show one voice for speech and lip-sync",
+        details: "Free. Its id is the voiceId of generate_audio and generate_lip_sync.",
+        effect: Effect::Read,
+        idempotent: true,
+        scope: None,
+    };
+    async fn run(cx: Cx, input: VoiceId) -> Result<Value, OpError> {
+        out(cx.client.voices().get(&input.voice_id).await?)
+    }
+}

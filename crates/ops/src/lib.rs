@@ -26,6 +26,7 @@ mod inspiration;
 pub mod input;
 pub mod knowledge;
 mod media;
+pub mod output;
 pub mod planner;
 mod projects;
 mod save;
@@ -495,6 +496,7 @@ pub fn catalogue() -> &'static [Entry] {
             Entry::of::<knowledge::KnowledgeAdd>(),
             Entry::of::<knowledge::KnowledgeRemove>(),
             Entry::of::<import::CardImport>(),
+            Entry::of::<account::VoiceGet>(),
         ]
     })
 }

@@ -14,6 +14,7 @@ const ENDPOINTS: &[(&str, &[(&str, &str)])] = &[
     ("list_models", &[("GET", "/models")]),
     ("get_model", &[("GET", "/models/{modelId}")]),
     ("list_voices", &[("GET", "/voices")]),
+    ("get_voice", &[("GET", "/voices/{voiceId}")]),
     ("list_cards", &[("GET", "/cards")]),
     ("get_card", &[("GET", "/cards/{id}")]),
     ("check_card", &[("GET", "/cards/{id}")]),

@@ -70,7 +70,7 @@ fn format_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
 }
 
 /// The reply: the document and what it holds.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Export {
     pub format: ExportFormat,

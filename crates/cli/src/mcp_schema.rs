@@ -1,0 +1,257 @@
+//! The catalogue's entries as MCP tools: name, title, description, annotations, the input schema made
+//! lean for tools/list and the output schema ([`contentdesk_ops::output`]) made compact.
+use contentdesk_ops::{Effect, Entry};
+use rmcp::model::{Tool, ToolAnnotations};
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+/// A catalogue entry as an MCP tool.
+pub fn tool_of(e: &Entry) -> Tool {
+    let schema = e.input_schema();
+    let mut object = schema.as_object().cloned().unwrap_or_default();
+    // The schema's own title is the Rust type's name: the tool's title says more.
+    object.remove("title");
+    object.remove("$schema");
+    let object = match lean(Value::Object(object)) {
+        Value::Object(o) => o,
+        _ => Default::default(),
+    };
+    let mut description = e.meta.summary.to_string();
+    if !e.meta.details.is_empty() {
+        description.push_str(". ");
+        description.push_str(e.meta.details);
+    }
+    if let Some(scope) = e.meta.scope.filter(|s| !e.meta.details.contains(&format!("Needs {s}"))) {
+        description.push_str(&format!(" Needs the key scope `{scope}`."));
+    }
+    // The title once, as the tool's `title` (MCP 2025-06-18 on): `annotations.title` is the older place
+    // for the same words, and every byte of tools/list is read by the model.
+    // destructiveHint only where it means something: the specification reads it only when readOnlyHint is
+    // false.
+    let read = e.meta.effect == Effect::Read;
+    let mut annotations = ToolAnnotations::new().read_only(read);
+    if !read {
+        annotations = annotations.destructive(e.meta.effect == Effect::Destroy);
+    }
+    annotations.idempotent_hint = Some(e.meta.idempotent);
+    annotations.open_world_hint = Some(true);
+    let mut tool = Tool::new(e.meta.tool, description, Arc::new(object)).with_title(e.meta.summary).with_annotations(annotations);
+    if let Some(Value::Object(o)) = contentdesk_ops::output::output_schema(e.meta.tool).map(compact) {
+        tool.output_schema = Some(Arc::new(o));
+    }
+    tool
+}
+
+/// How deep an output schema describes the reply: the result's fields and their records' fields, each
+/// with its type; below that a value's type only. Whole, the 56 schemas were 74 KB, more than the rest of
+/// tools/list, and every byte of tools/list is read by the model.
+const OUTPUT_DEPTH: usize = 2;
+
+/// An output schema as tools/list shows it: `$ref`s resolved, fields to [`OUTPUT_DEPTH`] (deeper values by
+/// type), without the words (`description`, `title`: the fields are named as the service names them) or
+/// Rust's number `format`s. `null` stays in `type` lists: a field the reply sends as `null` validates.
+fn compact(schema: Value) -> Value {
+    let defs = schema.get("$defs").cloned().unwrap_or(Value::Null);
+    shallow(&schema, &defs, OUTPUT_DEPTH)
+}
+
+fn resolve<'a>(schema: &'a Value, defs: &'a Value) -> &'a Value {
+    match schema.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix("#/$defs/")) {
+        Some(name) => defs.get(name).map(|d| resolve(d, defs)).unwrap_or(&Value::Bool(true)),
+        None => schema,
+    }
+}
+
+/// The JSON types a schema allows, when it says (`None`: any value).
+fn types_of(schema: &Value, defs: &Value) -> Option<Vec<Value>> {
+    let schema = resolve(schema, defs);
+    if let Some(t) = schema.get("type") {
+        return Some(match t {
+            Value::Array(a) => a.clone(),
+            one => vec![one.clone()],
+        });
+    }
+    if let Some(consts) = schema.get("enum").and_then(Value::as_array) {
+        let mut types = Vec::new();
+        for c in consts {
+            let t = json!(match c {
+                Value::String(_) => "string",
+                Value::Null => "null",
+                Value::Bool(_) => "boolean",
+                Value::Number(_) => "number",
+                Value::Array(_) => "array",
+                Value::Object(_) => "object",
+            });
+            if !types.contains(&t) {
+                types.push(t);
+            }
+        }
+        return Some(types);
+    }
+    let branches = schema.get("anyOf").or(schema.get("oneOf"))?.as_array()?;
+    let mut types: Vec<Value> = Vec::new();
+    for b in branches {
+        for t in types_of(b, defs)? {
+            if !types.contains(&t) {
+                types.push(t);
+            }
+        }
+    }
+    Some(types)
+}
+
+/// Whether every branch of a choice is a plain value (a type, an enum, a const; itself a choice of those)
+/// and some branch takes any value of its type: then the choice is its types.
+fn plain(branches: &Value, defs: &Value) -> bool {
+    fn simple(b: &Value, defs: &Value) -> bool {
+        let b = resolve(b, defs);
+        let Some(o) = b.as_object() else { return false };
+        if let Some(inner) = o.get("anyOf").or(o.get("oneOf")) {
+            return inner.as_array().is_some_and(|a| a.iter().all(|x| simple(x, defs)));
+        }
+        o.keys().all(|k| matches!(k.as_str(), "type" | "enum" | "const" | "description" | "title" | "format"))
+            && o.get("type").is_none_or(|t| t != "object" && t != "array")
+    }
+    fn open(b: &Value, defs: &Value) -> bool {
+        let b = resolve(b, defs);
+        match b.get("anyOf").or(b.get("oneOf")).and_then(Value::as_array) {
+            Some(inner) => inner.iter().any(|x| open(x, defs)),
+            None => b.get("type").is_some() && b.get("enum").is_none() && b.get("const").is_none(),
+        }
+    }
+    let Some(a) = branches.as_array() else { return false };
+    a.iter().all(|b| simple(b, defs)) && a.iter().filter(|b| resolve(b, defs).get("type") != Some(&json!("null"))).all(|b| open(b, defs))
+}
+
+fn shallow(schema: &Value, defs: &Value, depth: usize) -> Value {
+    let schema = resolve(schema, defs);
+    // `true` (any value, schemars' schema of a JSON value) as an object: the TypeScript SDK takes only
+    // objects as property schemas and refuses the whole tools/list otherwise.
+    let Value::Object(o) = schema else {
+        return if schema == &Value::Bool(false) { json!({ "not": {} }) } else { json!({}) };
+    };
+    if depth == 0 {
+        return match types_of(schema, defs) {
+            Some(mut t) if t.len() == 1 => json!({ "type": t.remove(0) }),
+            Some(t) => json!({ "type": t }),
+            None => json!({}),
+        };
+    }
+    let mut out = serde_json::Map::new();
+    for (k, v) in o {
+        let v = match k.as_str() {
+            "description" | "title" | "$defs" | "$schema" | "default" | "examples" => continue,
+            "format" if matches!(v.as_str(), Some("uint" | "uint8" | "uint16" | "uint32" | "uint64" | "int32" | "int64" | "float" | "double")) => continue,
+            "properties" => Value::Object(v.as_object().map(|p| p.iter().map(|(name, p)| (name.clone(), shallow(p, defs, depth - 1))).collect()).unwrap_or_default()),
+            "items" | "additionalProperties" => shallow(v, defs, depth - 1),
+            // A choice of plain values (an open value list: its known values or any string; an optional
+            // value: it or null) is its types: the same values, fewer bytes.
+            "anyOf" | "oneOf" if plain(v, defs) => {
+                let Some(t) = types_of(schema, defs) else { continue };
+                out.insert("type".into(), if t.len() == 1 { t[0].clone() } else { Value::Array(t) });
+                continue;
+            }
+            "anyOf" | "oneOf" | "allOf" => Value::Array(v.as_array().map(|a| a.iter().map(|b| shallow(b, defs, depth)).collect()).unwrap_or_default()),
+            _ => v.clone(),
+        };
+        out.insert(k.clone(), v);
+    }
+    Value::Object(out)
+}
+
+/// An input schema as tools/list shows it, without what says nothing to a model (every byte of tools/list
+/// is read): `"default": null | false | []` (absent is the default), `null` in a `type` list (an optional
+/// field is one not in `required`), Rust's integer and float `format`s (`uint32`, `double`: not JSON
+/// Schema's; `minimum` stays), and line breaks in descriptions. The arguments are still checked against
+/// the whole schema (`Entry::run_json`).
+fn lean(schema: Value) -> Value {
+    match schema {
+        Value::Object(o) => Value::Object(
+            o.into_iter()
+                .filter(|(k, v)| match k.as_str() {
+                    "default" => !(v.is_null() || *v == Value::Bool(false) || v.as_array().is_some_and(Vec::is_empty)),
+                    "format" => !matches!(v.as_str(), Some("uint" | "uint8" | "uint16" | "uint32" | "uint64" | "int32" | "int64" | "float" | "double")),
+                    _ => true,
+                })
+                .map(|(k, v)| {
+                    let v = match (k.as_str(), v) {
+                        ("type", Value::Array(types)) => {
+                            let mut kept: Vec<Value> = types.into_iter().filter(|t| t != "null").collect();
+                            if kept.len() == 1 {
+                                kept.remove(0)
+                            } else {
+                                Value::Array(kept)
+                            }
+                        }
+                        ("description", Value::String(d)) => Value::String(d.replace('\n', " ")),
+                        // A property named `default` or `format` is a field, not a keyword.
+                        ("properties", Value::Object(props)) => Value::Object(props.into_iter().map(|(name, p)| (name, lean(p))).collect()),
+                        (_, v) => lean(v),
+                    };
+                    (k, v)
+                })
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.into_iter().map(lean).collect()),
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tool_has_annotations_from_the_catalogue() {
+        for e in contentdesk_ops::agent_catalogue() {
+            let t = tool_of(e);
+            let a = t.annotations.as_ref().expect("annotations");
+            assert_eq!(a.read_only_hint, Some(e.meta.effect == Effect::Read), "{}", e.meta.tool);
+            let destructive = (e.meta.effect != Effect::Read).then_some(e.meta.effect == Effect::Destroy);
+            assert_eq!(a.destructive_hint, destructive, "{}", e.meta.tool);
+            assert_eq!(a.idempotent_hint, Some(e.meta.idempotent), "{}", e.meta.tool);
+            assert_eq!(a.open_world_hint, Some(true), "{}", e.meta.tool);
+            assert_eq!((t.title.as_deref(), a.title.as_deref()), (Some(e.meta.summary), None), "{}: the title once", e.meta.tool);
+            if let Some(scope) = e.meta.scope {
+                assert_eq!(t.description.as_deref().unwrap_or("").matches(scope).count(), 1, "{}: the scope said once", e.meta.tool);
+            }
+            assert_eq!(t.input_schema.get("type"), Some(&json!("object")), "{}", e.meta.tool);
+            if e.meta.effect == Effect::Spend {
+                assert!(t.description.as_deref().unwrap_or("").contains("getCost"), "{}: says how to get the price", e.meta.tool);
+            }
+        }
+    }
+
+    #[test]
+    fn the_listed_schema_is_lean_and_keeps_every_field() {
+        for e in contentdesk_ops::agent_catalogue() {
+            let full = e.input_schema();
+            let listed = Value::Object(tool_of(e).input_schema.as_ref().clone());
+            let names = |s: &Value| s["properties"].as_object().map(|p| p.keys().cloned().collect::<Vec<_>>()).unwrap_or_default();
+            assert_eq!(names(&listed), names(&full), "{}: every field listed", e.meta.tool);
+            assert_eq!(listed.get("required"), full.get("required"), "{}", e.meta.tool);
+            let text = listed.to_string();
+            assert!(!text.contains(r#""default":null"#) && !text.contains(r#""null""#) && !text.contains(r#""uint"#), "{}: {text}", e.meta.tool);
+        }
+        let image = tool_of(contentdesk_ops::by_tool("generate_image").unwrap());
+        assert_eq!(image.input_schema["properties"]["numImages"], json!({ "description": "How many images, 1 to 4.", "minimum": 0, "type": "integer" }));
+        assert_eq!(image.input_schema["properties"]["timeout"]["default"], 600, "a real default stays");
+    }
+
+    #[test]
+    fn every_tool_declares_its_output_and_the_compact_form_keeps_null() {
+        for e in contentdesk_ops::agent_catalogue() {
+            let t = tool_of(e);
+            let out = t.output_schema.as_ref().unwrap_or_else(|| panic!("{}: no outputSchema", e.meta.tool));
+            assert_eq!(out.get("type"), Some(&json!("object")), "{}", e.meta.tool);
+            let text = Value::Object(out.as_ref().clone()).to_string();
+            assert!(!text.contains(r#""description":""#) && !text.contains(r#""format":"uint"#) && !text.contains("$schema"), "{}: {text}", e.meta.tool);
+        }
+        // The TypeScript SDK refuses a property schema that is not an object (`true`: a JSON value).
+        let calendar = Value::Object(tool_of(contentdesk_ops::by_tool("export_calendar").unwrap()).output_schema.unwrap().as_ref().clone());
+        assert_eq!(calendar["properties"]["space"], json!({}), "{calendar}");
+        // An optional field of the reply may be sent as null: its type keeps "null".
+        let card = tool_of(contentdesk_ops::by_tool("get_card").unwrap());
+        assert!(Value::Object(card.output_schema.unwrap().as_ref().clone()).to_string().contains(r#""null""#));
+    }
+}
