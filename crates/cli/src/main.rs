@@ -194,7 +194,7 @@ fn main() -> ExitCode {
         ["auth", "status"] => runtime().and_then(|rt| rt.block_on(auth_status(&matches))),
         _ => match contentdesk_ops::by_path(&path_refs) {
             Some(entry) => {
-                let result = runtime().and_then(|rt| rt.block_on(run(entry, &matches, sub)));
+                let result = runtime().and_then(|rt| rt.block_on(run(entry, &matches, sub, format == Format::Json)));
                 match result {
                     // A document (a calendar file) goes out raw, whatever the format flags say.
                     Ok(value) if entry.makes_document() => {
@@ -434,10 +434,13 @@ async fn resolve(m: &ArgMatches) -> Result<(keys::Resolved, Option<local::Local>
     Ok((resolved, Some(local)))
 }
 
-async fn run(entry: &Entry, global: &ArgMatches, sub: &ArgMatches) -> Result<Value, OpError> {
+/// `json`: the output is JSON, so reads print the reply as the service sent it, as the official CLI does
+/// (`Cx::as_sent`); a terminal's tables read the typed record.
+async fn run(entry: &Entry, global: &ArgMatches, sub: &ArgMatches, json: bool) -> Result<Value, OpError> {
     let (client, _, _local) = client(global).await?;
     let line = progress::Line::new(std::io::stderr().is_terminal(), global.get_flag("verbose")).map(Arc::new);
     let mut cx = Cx::new(client);
+    cx.as_sent = json;
     if let Some(l) = &line {
         cx.progress = l.clone();
     }

@@ -51,6 +51,9 @@ impl Operation for ProjectList {
         scope: Some("editor:read"),
     };
     async fn run(cx: Cx, i: ProjectListInput) -> Result<Value, OpError> {
+        if cx.as_sent {
+            return Ok(cx.client.projects().list_where_as_sent(i.filter.as_deref(), i.project_type.as_deref(), i.search.as_deref()).await?);
+        }
         let projects = cx.client.projects().list_where(i.filter.as_deref(), i.project_type.as_deref(), i.search.as_deref()).await?;
         Ok(json!({ "projects": projects }))
     }
@@ -76,6 +79,9 @@ impl Operation for ProjectGet {
         scope: Some("editor:read"),
     };
     async fn run(cx: Cx, i: ProjectId) -> Result<Value, OpError> {
+        if cx.as_sent {
+            return Ok(cx.client.projects().get_as_sent(&i.project_id).await?);
+        }
         out(cx.client.projects().get(&i.project_id).await?)
     }
 }
@@ -127,6 +133,9 @@ impl Operation for ProjectCreate {
             card_id: i.card_id,
             ..Default::default()
         };
+        if cx.as_sent {
+            return Ok(cx.client.projects().create_as_sent(&req).await?);
+        }
         out(cx.client.projects().create(&req).await?)
     }
 }
