@@ -2,6 +2,10 @@
 use crate::input::one_of;
 use crate::{out, Cx, Effect, Meta, OpError, Operation};
 use api_types::values::{PROJECT_FILTERS, PROJECT_ORIENTATIONS, PROJECT_TYPES};
+
+/// The words, and the aspect ratios the official CLI sends for them (`--orientation 9:16`, issue 27); the
+/// service takes both.
+const ORIENTATIONS: [&str; 6] = [PROJECT_ORIENTATIONS[0], PROJECT_ORIENTATIONS[1], PROJECT_ORIENTATIONS[2], "16:9", "9:16", "1:1"];
 use api_types::{CreateProject, ImportProject, ImportSource};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -16,7 +20,7 @@ fn filter_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
 }
 
 fn orientation_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    schemars::json_schema!({ "type": "string", "enum": PROJECT_ORIENTATIONS })
+    schemars::json_schema!({ "type": "string", "enum": ORIENTATIONS })
 }
 
 #[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
@@ -98,7 +102,7 @@ pub struct ProjectCreateInput {
     #[serde(default)]
     pub title: Option<String>,
     /// Landscape (16:9, the default), portrait or square.
-    #[arg(long, value_parser = one_of(PROJECT_ORIENTATIONS.iter().copied()))]
+    #[arg(long, value_parser = one_of(ORIENTATIONS.iter().copied()))]
     #[serde(default)]
     #[schemars(schema_with = "orientation_schema")]
     pub orientation: Option<String>,
