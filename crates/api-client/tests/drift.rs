@@ -2,7 +2,9 @@
 //! era, the cards-era client before it, the newest SDK, and bodies with values and fields no era has),
 //! decoded by the client's types; and the client against a fake "real-shaped" server (wiremock) that sends
 //! no sandbox additions. Mocks here stand for the real service, which this machine cannot reach; the
-//! sandbox cannot produce these shapes because it is the spec era's strict twin.
+//! sandbox cannot produce most of these shapes because it is the spec era's strict twin. Where it sends
+//! the service's own shape (model capabilities nested with their `kind`, projects' `surface` and
+//! `revision`), the last test holds it to the vocabulary the recorded bodies have.
 use contentdesk_api_client::{ApiKey, CardEdit, Client, WaitOptions};
 use api_types::*;
 use serde_json::{json, Value};
@@ -322,4 +324,67 @@ async fn every_recorded_402_reads_as_the_error_it_is() {
             _ => panic!("{file}: read as {e:?}"),
         }
     }
+}
+
+/// Every key of a recorded body's objects at `path` (`*` walks a list), over the files whose body has it.
+fn recorded_keys(path: &[&str]) -> std::collections::BTreeSet<String> {
+    fn walk(v: &Value, path: &[&str], out: &mut std::collections::BTreeSet<String>) {
+        match (path.first(), v) {
+            (None, Value::Object(o)) => out.extend(o.keys().cloned()),
+            (Some(&"*"), Value::Array(a)) => a.iter().for_each(|x| walk(x, &path[1..], out)),
+            (Some(k), Value::Object(o)) => {
+                if let Some(x) = o.get(*k) {
+                    walk(x, &path[1..], out)
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = std::collections::BTreeSet::new();
+    for (_, file) in recorded() {
+        walk(&file["body"], path, &mut out);
+    }
+    out
+}
+
+/// The sandbox speaks the service's vocabulary as the drift fixtures record it (issue 27): every key of
+/// its models' capabilities and of its project replies is one a recorded service body has, and none of
+/// the sandbox's old flat names is left. A key the sandbox invents, or a flat name sent again, fails here.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_sandbox_sends_the_recorded_shapes() {
+    let sb = contentdesk_sandbox::testing::TestSandbox::start().await;
+    let get = |path: String| {
+        let (url, key) = (format!("{}{path}", sb.base_url()), sb.key.clone());
+        async move { reqwest::Client::new().get(url).bearer_auth(key).send().await.unwrap().json::<Value>().await.unwrap() }
+    };
+    let mut caps_vocabulary = recorded_keys(&["models", "*", "capabilities"]);
+    caps_vocabulary.extend(recorded_keys(&["capabilities"]));
+    let models = get("/models".into()).await;
+    let models = models["models"].as_array().unwrap();
+    assert!(models.len() >= 10, "{models:?}");
+    for m in models {
+        let caps = m["capabilities"].as_object().unwrap();
+        assert_eq!(caps.get("kind"), m.get("kind"), "{m}");
+        for k in caps.keys() {
+            assert!(caps_vocabulary.contains(k), "{}: `{k}` is in no recorded service body ({caps_vocabulary:?})", m["modelId"]);
+        }
+        for flat in ["resolutions", "aspectRatios", "durationSeconds", "maxReferenceImages", "maxOutputs"] {
+            assert!(!caps.contains_key(flat), "{}: the flat `{flat}`", m["modelId"]);
+        }
+        // What the client reads of it is what the sandbox's own registry says.
+        let read: ModelInfo = serde_json::from_value(m.clone()).unwrap();
+        assert!(!read.capabilities.input_types.is_empty(), "{m}");
+    }
+    let mut project_vocabulary = recorded_keys(&["projects", "*"]);
+    project_vocabulary.extend(recorded_keys(&["project"]));
+    let list = get("/projects".into()).await;
+    let first = &list["projects"][0];
+    let detail = get(format!("/projects/{}", first["id"].as_str().unwrap())).await;
+    for p in [first, &detail["project"]] {
+        for k in p.as_object().unwrap().keys() {
+            assert!(project_vocabulary.contains(k), "project `{k}` is in no recorded service body");
+        }
+        assert_eq!((&p["surface"], &p["kind"]), (&p["type"], &p["type"]), "{p}");
+    }
+    assert!(detail["project"]["revision"].is_u64(), "a detail carries its revision: {detail}");
 }

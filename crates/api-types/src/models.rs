@@ -151,6 +151,9 @@ impl ModelCapabilities {
         let (start_input, end_input) = (has_input(&["startFrame"]), has_input(&["endFrame"]));
         let audio_input = has_input(&["audioRef", "singleAudio"]);
         let text_only = text(get("promptMode")).as_deref() == Some("none") && has_input(&["text"]);
+        // A lip-sync speaks an audio clip, or a script in a voice (the official client's lip-sync tool:
+        // `audioUrl` or `script` + `voiceId`), though the registry lists only its file inputs.
+        let lip_sync = text(get("kind")).as_deref() == Some("lip-sync");
         let features: Vec<String> = match get("features") {
             Some(Value::Object(o)) => o.iter().filter(|(_, v)| flag(Some(v)) == Some(true)).map(|(k, _)| k.clone()).collect(),
             Some(a @ Value::Array(_)) => strings(Some(a)),
@@ -208,9 +211,9 @@ impl ModelCapabilities {
             start_frame: flag(get("startFrame")).unwrap_or(start_input),
             end_frame: flag(get("endFrame")).unwrap_or(end_input),
             negative_prompt: flag(get("negativePrompt")).unwrap_or_else(|| feature("negativePrompt")),
-            voice: flag(get("voice")).unwrap_or_else(|| feature("voiceId")),
-            // Speech models: no prompt, and `text` is their only input.
-            text: flag(get("text")).unwrap_or(text_only),
+            voice: flag(get("voice")).unwrap_or_else(|| feature("voiceId") || lip_sync),
+            // Speech models: no prompt, and `text` is their only input; a lip-sync's script.
+            text: flag(get("text")).unwrap_or(text_only || lip_sync),
             audio_reference: flag(get("audioReference"))
                 .unwrap_or(max_reference_audios.unwrap_or(0) > 0 || audio_input),
             audio: flag(get("audio")).unwrap_or(false),
@@ -247,6 +250,14 @@ pub struct ModelInfo {
     pub is_default: Option<bool>,
     #[serde(default)]
     pub capabilities: ModelCapabilities,
+}
+
+impl ModelInfo {
+    /// A speech model: audio spoken from `text` in a voice. The service lists it as kind `generate` with
+    /// output type `audio` (the cards era as kind `voice`), so it is known by what it takes, not by its kind.
+    pub fn is_speech(&self) -> bool {
+        self.content_type.get() == Some(ContentType::Audio) && self.capabilities.voice && self.capabilities.text
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]

@@ -225,7 +225,7 @@ fn main() -> ExitCode {
             Some(entry) => {
                 let mut human = output::Human::here(matches.get_flag("wide"), Some(entry.meta.tool));
                 let names = (format == Format::Human).then_some(&mut human.names);
-                let result = runtime().and_then(|rt| rt.block_on(run(entry, &matches, sub, names)));
+                let result = runtime().and_then(|rt| rt.block_on(run(entry, &matches, sub, names, format == Format::Json)));
                 match result {
                     // A document (a calendar file) goes out raw, whatever the format flags say.
                     Ok(value) if entry.makes_document() => {
@@ -478,11 +478,20 @@ async fn resolve(m: &ArgMatches) -> Result<(keys::Resolved, Option<local::Local>
 }
 
 /// Runs an operation; with `names` (a person reads the reply), the names of the stages its cards are in.
-async fn run(entry: &Entry, global: &ArgMatches, sub: &ArgMatches, names: Option<&mut std::collections::HashMap<String, String>>) -> Result<Value, OpError> {
+/// `json`: the output is JSON, so reads print the reply as the service sent it, as the official CLI does
+/// (`Cx::as_sent`); a terminal's tables read the typed record.
+async fn run(
+    entry: &Entry,
+    global: &ArgMatches,
+    sub: &ArgMatches,
+    names: Option<&mut std::collections::HashMap<String, String>>,
+    json: bool,
+) -> Result<Value, OpError> {
     let (client, _, _local) = client(global).await?;
     let names_client = client.clone();
     let line = progress::Line::new(std::io::stderr().is_terminal(), global.get_flag("verbose")).map(Arc::new);
     let mut cx = Cx::new(client);
+    cx.as_sent = json;
     if let Some(l) = &line {
         cx.progress = l.clone();
     }

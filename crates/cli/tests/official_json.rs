@@ -172,3 +172,62 @@ async fn the_official_cli_and_cdesk_print_the_same_json() {
     }
     assert_eq!(compared, OFFICIAL.len());
 }
+
+/// A record with what differs between two creations (its id, its times) masked.
+fn masked(v: &Value) -> Value {
+    match v {
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .map(|(k, v)| match k.as_str() {
+                    "id" | "createdAt" | "updatedAt" => (k.clone(), Value::String("*".into())),
+                    _ => (k.clone(), masked(v)),
+                })
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(masked).collect()),
+        other => other.clone(),
+    }
+}
+
+/// The shared writes, the official CLI beside cdesk on one sandbox: `tag create`, `tag update`,
+/// `tag remove`, `project create` print the same record (ids and times apart, each made its own).
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the official CLI built from contenthero-sdk 0.3.4: OFFICIAL_CLI=…/packages/cli/dist/index.js"]
+async fn the_official_cli_and_cdesk_print_the_same_json_for_writes() {
+    let official = std::env::var("OFFICIAL_CLI").expect("OFFICIAL_CLI=…/packages/cli/dist/index.js");
+    let sb = TestSandbox::start().await;
+    let host = sb.base_url().strip_suffix("/api/v1").expect("a sandbox's base ends in /api/v1").to_string();
+    let key = sb.key.clone();
+    tokio::task::block_in_place(|| {
+        let theirs = |args: &[&str]| {
+            let mut node = Command::new("node");
+            node.arg(&official).args(args).arg("--json");
+            json_of(node, &key, &host)
+        };
+        let ours = |args: &[&str]| cdesk(args, &key, &host);
+        let both = |make: &dyn Fn(&str) -> Vec<String>| {
+            let (a, b) = (make("official"), make("cdesk"));
+            let t = theirs(&a.iter().map(String::as_str).collect::<Vec<_>>());
+            let o = ours(&b.iter().map(String::as_str).collect::<Vec<_>>());
+            (t, o)
+        };
+        let (t, o) = both(&|who| vec!["tag".into(), "create".into(), format!("made by {who}")]);
+        assert_eq!(masked(&o)["name"], "made by cdesk");
+        let mut o_as_theirs = masked(&o);
+        o_as_theirs["name"] = "made by official".into();
+        assert_eq!(o_as_theirs, masked(&t), "tag create: cdesk (left) and the official CLI (right)");
+        let (tid, oid) = (t["id"].as_str().unwrap().to_string(), o["id"].as_str().unwrap().to_string());
+        // Tag names are unique: each renames its own, and the names are compared apart.
+        let (t2, o2) = (theirs(&["tag", "update", &tid, "renamed by official"]), ours(&["tag", "update", &oid, "renamed by cdesk"]));
+        assert_eq!((t2["name"].as_str(), o2["name"].as_str()), (Some("renamed by official"), Some("renamed by cdesk")));
+        let mut o2_as_theirs = masked(&o2);
+        o2_as_theirs["name"] = "renamed by official".into();
+        assert_eq!(o2_as_theirs, masked(&t2), "tag update");
+        let (t3, o3) = (theirs(&["tag", "remove", &tid]), ours(&["tag", "remove", &oid]));
+        assert_eq!(masked(&o3), masked(&t3), "tag remove");
+        let project = ["project", "create", "--title", "Side by side", "--orientation", "9:16"];
+        let (tp, op) = (theirs(&project), ours(&project));
+        assert_eq!(masked(&op), masked(&tp), "project create: cdesk (left) and the official CLI (right)");
+        assert_eq!((op["surface"].as_str(), op["revision"].as_u64()), (Some("editor"), Some(0)), "{op}");
+    });
+}

@@ -89,7 +89,9 @@ pub fn check_base_url(raw: &str) -> IpcResult<String> {
     if url.scheme() == "http" && !is_loopback_host(&url) {
         return Err(bad("must start with https:// unless the server is on this computer (the key would travel in clear text)"));
     }
-    Ok(url.as_str().trim_end_matches('/').to_string())
+    // A host alone (`http://127.0.0.1:8787`, as the official client reads `CONTENTHERO_BASE_URL`) gets the
+    // `/api/v1` every client adds (`api_client::api_base`), so the profile shows the base really used.
+    Ok(api_client::api_base(url.as_str()))
 }
 
 #[cfg(test)]
@@ -102,6 +104,10 @@ mod tests {
         assert_eq!(check_base_url("http://127.0.0.1:8787/api/v1").unwrap(), "http://127.0.0.1:8787/api/v1");
         assert_eq!(check_base_url("http://localhost:8787/api/v1").unwrap(), "http://localhost:8787/api/v1");
         assert_eq!(check_base_url("http://[::1]:8787/api/v1").unwrap(), "http://[::1]:8787/api/v1");
+        // The host alone, as the official client reads CONTENTHERO_BASE_URL: `/api/v1` added, once.
+        assert_eq!(check_base_url("http://127.0.0.1:8787").unwrap(), "http://127.0.0.1:8787/api/v1");
+        assert_eq!(check_base_url(" https://app.contenthero.ai/ ").unwrap(), "https://app.contenthero.ai/api/v1");
+        assert_eq!(check_base_url("https://proxy.example/ch").unwrap(), "https://proxy.example/ch");
         for bad in ["", "app.contenthero.ai", "ftp://x/api", "https://u:p@x/api", "https://x/api?k=1"] {
             let e = check_base_url(bad).unwrap_err();
             assert_eq!(e.field.as_deref(), Some("baseUrl"), "{bad}");

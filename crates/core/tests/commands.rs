@@ -104,6 +104,15 @@ async fn remote_profile_key_is_checked_before_it_is_stored_and_a_missing_scope_i
     assert!(!p.has_key);
     leaks.record(&p);
 
+    // The host alone, as the official client reads CONTENTHERO_BASE_URL: the profile shows the base with
+    // `/api/v1` added, and its key is checked against the real sandbox there.
+    let host = remote.base_url().strip_suffix("/api/v1").expect("a sandbox's base ends in /api/v1").to_string();
+    let h = c::profile_add(&app, ProfileAddArgs { name: "Host alone".into(), base_url: Some(host) }).await.unwrap();
+    assert_eq!(h.base_url, remote.base_url());
+    let balance = c::key_set(&app, KeySetArgs { profile_id: h.id.clone(), key: remote.key.clone() }).await.unwrap();
+    leaks.record(&balance);
+    leaks.record(&h);
+
     // A wrong key: 401, nothing stored.
     let bad = "ch_live_thisisnotarealkeyatall000000";
     let e = c::key_set(&app, KeySetArgs { profile_id: p.id.clone(), key: bad.into() }).await.unwrap_err();

@@ -54,7 +54,12 @@ impl Operation for ModelList {
         let kind = input.content_type.as_deref().map(|t| {
             serde_json::from_value::<ContentType>(Value::String(t.to_string())).map_err(|_| OpError::usage("contentType", format!("unknown content type `{t}`: one of {}", <ContentType as ValueList>::ALL.join(", "))))
         });
-        out(cx.client.models().list(kind.transpose()?).await?)
+        let kind = kind.transpose()?;
+        if cx.as_sent {
+            let mut reply = cx.client.models().list_as_sent(kind).await?;
+            return Ok(reply.get_mut("models").map(Value::take).unwrap_or_default());
+        }
+        out(cx.client.models().list(kind).await?)
     }
 }
 
@@ -78,6 +83,9 @@ impl Operation for ModelGet {
         scope: None,
     };
     async fn run(cx: Cx, input: ModelId) -> Result<Value, OpError> {
+        if cx.as_sent {
+            return Ok(cx.client.models().get_as_sent(&input.model_id).await?);
+        }
         out(cx.client.models().get(&input.model_id).await?)
     }
 }

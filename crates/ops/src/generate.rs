@@ -21,13 +21,24 @@ fn upscale_factor_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema 
 
 /// The model to use: the one named, else the registry's first of this content type and kind.
 async fn model_of_kind(cx: &Cx, given: Option<String>, content_type: ContentType, kind: ModelKind) -> Result<String, OpError> {
+    model_where(cx, given, content_type, kind, |m| m.kind.get() == Some(kind)).await
+}
+
+/// The model named, or the registry's first of this content type that `fits`.
+async fn model_where(
+    cx: &Cx,
+    given: Option<String>,
+    content_type: ContentType,
+    kind: ModelKind,
+    fits: impl Fn(&api_types::ModelInfo) -> bool,
+) -> Result<String, OpError> {
     if let Some(m) = given.filter(|m| !m.trim().is_empty()) {
         return Ok(m);
     }
     let models = cx.client.models().list(Some(content_type)).await?;
     models
         .into_iter()
-        .find(|m| m.kind.get() == Some(kind))
+        .find(|m| fits(m))
         .map(|m| m.model_id)
         .ok_or_else(|| OpError::usage("modelId", format!("no {} {} model in the registry: name one with --model", content_type.as_str(), kind.as_str())))
 }
@@ -258,8 +269,14 @@ impl Operation for GenerateAudio {
         scope: Some(api_types::scopes::GENERATE),
     };
     async fn run(cx: Cx, i: GenerateAudioInput) -> Result<Value, OpError> {
-        let kind = if i.text.is_some() { ModelKind::Voice } else { ModelKind::Generate };
-        let model_id = model_of_kind(&cx, i.model_id, ContentType::Audio, kind).await?;
+        // Speech is known by what it takes (text in a voice), not by its kind: the service lists it as
+        // `generate` (the cards era as `voice`).
+        let speech = i.text.is_some();
+        let kind = if speech { ModelKind::Voice } else { ModelKind::Generate };
+        let fits = |m: &api_types::ModelInfo| {
+            m.is_speech() == speech && matches!(m.kind.get(), Some(ModelKind::Generate | ModelKind::Voice))
+        };
+        let model_id = model_where(&cx, i.model_id, ContentType::Audio, kind, fits).await?;
         let mut req = GenerateRequest {
             model_id,
             content_type: Some(ContentType::Audio),

@@ -82,11 +82,15 @@ pub struct Cx {
     /// The longest this face waits for a render, whatever the input asks (agent tools: ~50 s, then the
     /// `outputId` to follow); `None`: the input's own timeout.
     pub wait_cap: Option<Duration>,
+    /// Reads answer the reply as the service sent it, not the typed record (`cdesk --json`, so a script
+    /// written for the official CLI sees what that CLI prints: a model's capabilities in the service's
+    /// spelling, a project's `surface` and `revision`). Agent tools and the app keep the typed record.
+    pub as_sent: bool,
 }
 
 impl Cx {
     pub fn new(client: Client) -> Cx {
-        Cx { client, progress: Arc::new(Silent), wait_cap: None }
+        Cx { client, progress: Arc::new(Silent), wait_cap: None, as_sent: false }
     }
 }
 

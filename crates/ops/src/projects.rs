@@ -2,6 +2,10 @@
 use crate::input::one_of;
 use crate::{out, Cx, Effect, Meta, OpError, Operation};
 use api_types::values::{PROJECT_FILTERS, PROJECT_ORIENTATIONS, PROJECT_TYPES};
+
+/// The words, and the aspect ratios the official CLI sends for them (`--orientation 9:16`, issue 27); the
+/// service takes both.
+const ORIENTATIONS: [&str; 6] = [PROJECT_ORIENTATIONS[0], PROJECT_ORIENTATIONS[1], PROJECT_ORIENTATIONS[2], "16:9", "9:16", "1:1"];
 use api_types::{CreateProject, ImportProject, ImportSource};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -16,7 +20,7 @@ fn filter_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
 }
 
 fn orientation_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    schemars::json_schema!({ "type": "string", "enum": PROJECT_ORIENTATIONS })
+    schemars::json_schema!({ "type": "string", "enum": ORIENTATIONS })
 }
 
 #[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
@@ -51,6 +55,9 @@ impl Operation for ProjectList {
         scope: Some("editor:read"),
     };
     async fn run(cx: Cx, i: ProjectListInput) -> Result<Value, OpError> {
+        if cx.as_sent {
+            return Ok(cx.client.projects().list_where_as_sent(i.filter.as_deref(), i.project_type.as_deref(), i.search.as_deref()).await?);
+        }
         let projects = cx.client.projects().list_where(i.filter.as_deref(), i.project_type.as_deref(), i.search.as_deref()).await?;
         Ok(json!({ "projects": projects }))
     }
@@ -76,6 +83,9 @@ impl Operation for ProjectGet {
         scope: Some("editor:read"),
     };
     async fn run(cx: Cx, i: ProjectId) -> Result<Value, OpError> {
+        if cx.as_sent {
+            return Ok(cx.client.projects().get_as_sent(&i.project_id).await?);
+        }
         out(cx.client.projects().get(&i.project_id).await?)
     }
 }
@@ -93,7 +103,7 @@ pub struct ProjectCreateInput {
     #[serde(default)]
     pub title: Option<String>,
     /// Landscape (16:9, the default), portrait or square.
-    #[arg(long, value_parser = one_of(PROJECT_ORIENTATIONS.iter().copied()))]
+    #[arg(long, value_parser = one_of(ORIENTATIONS.iter().copied()))]
     #[serde(default)]
     #[schemars(schema_with = "orientation_schema")]
     pub orientation: Option<String>,
@@ -128,6 +138,9 @@ impl Operation for ProjectCreate {
             card_id: i.card_id,
             ..Default::default()
         };
+        if cx.as_sent {
+            return Ok(cx.client.projects().create_as_sent(&req).await?);
+        }
         out(cx.client.projects().create(&req).await?)
     }
 }

@@ -1,6 +1,6 @@
 //! `GET /account/balance`, the model registry (`/models`) and voices (`/voices`).
 use crate::error::Result;
-use crate::http::{seg, Call};
+use crate::http::{decode, seg, Call};
 use crate::Client;
 use api_types::{Balance, ContentType, Deleted, ModelInfo, ModelList, OAuthGrant, Voice, VoiceList};
 use reqwest::Method;
@@ -44,6 +44,22 @@ impl ModelsHandler<'_> {
         self.client
             .call(Call::get(format!("/models/{}", seg(model_id))))
             .await
+    }
+
+    /// [`Self::list`] and [`Self::get`] with the reply as the service sent it (capabilities in its own
+    /// spelling, numbers as written), after checking it reads as one: what a script written for the
+    /// official CLI expects to see (`cdesk --json`).
+    pub async fn list_as_sent(&self, content_type: Option<ContentType>) -> Result<serde_json::Value> {
+        let call = Call::get("/models").query_opt("contentType", content_type.map(|c| c.as_str()));
+        let (status, bytes) = self.client.execute(call).await?;
+        decode::<ModelList>(status, &bytes)?;
+        decode(status, &bytes)
+    }
+
+    pub async fn get_as_sent(&self, model_id: &str) -> Result<serde_json::Value> {
+        let (status, bytes) = self.client.execute(Call::get(format!("/models/{}", seg(model_id)))).await?;
+        decode::<ModelInfo>(status, &bytes)?;
+        decode(status, &bytes)
     }
 }
 

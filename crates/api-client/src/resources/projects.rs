@@ -1,10 +1,11 @@
 //! Projects (editor / canvas): list, get, create and import, optionally linked to a card in the same
 //! call (`cardId` → `linkedCardId` in the reply; a card not the caller's is 404 and no project is made).
 use crate::error::Result;
-use crate::http::{seg, Call};
+use crate::http::{decode, seg, Call};
 use crate::Client;
 use api_types::{CreateProject, ImportProject, Project, ProjectCreated, ProjectList};
 use reqwest::Method;
+use serde_json::Value;
 
 pub struct ProjectsHandler<'c> {
     pub(crate) client: &'c Client,
@@ -54,5 +55,27 @@ impl ProjectsHandler<'_> {
         self.client
             .call(Call::new(Method::POST, "/projects/import").json(req)?)
             .await
+    }
+
+    /// [`Self::list_where`], [`Self::get`], [`Self::create`] with the reply as the service sent it (every
+    /// field kept: `surface`, `kind`, `revision`, …, numbers as written), after checking it reads as one:
+    /// what a script written for the official CLI expects to see (`cdesk --json`).
+    pub async fn list_where_as_sent(&self, filter: Option<&str>, kind: Option<&str>, search: Option<&str>) -> Result<Value> {
+        let call = Call::get("/projects").query_opt("filter", filter).query_opt("type", kind).query_opt("search", search);
+        self.as_sent::<ProjectList>(call).await
+    }
+
+    pub async fn get_as_sent(&self, id: &str) -> Result<Value> {
+        self.as_sent::<ProjectCreated>(Call::get(format!("/projects/{}", seg(id)))).await
+    }
+
+    pub async fn create_as_sent(&self, req: &CreateProject) -> Result<Value> {
+        self.as_sent::<ProjectCreated>(Call::new(Method::POST, "/projects").json(req)?).await
+    }
+
+    async fn as_sent<T: serde::de::DeserializeOwned>(&self, call: Call) -> Result<Value> {
+        let (status, bytes) = self.client.execute(call).await?;
+        decode::<T>(status, &bytes)?;
+        decode(status, &bytes)
     }
 }

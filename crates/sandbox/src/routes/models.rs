@@ -5,13 +5,12 @@
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::AppQuery;
-use api_types::{
-    ContentType, ModelInfo, ModelList, Voice, VoiceList,
-};
+use api_types::{ContentType, Voice, VoiceList};
 use axum::extract::Path;
 use axum::Json;
 use serde::Deserialize;
-use crate::tables::models::{all_models, all_voices, find_model, find_voice};
+use serde_json::{json, Value};
+use crate::tables::models::{all_voices, find_voice, served_models};
 
 pub const SCHEMA: &str = "";
 
@@ -23,18 +22,22 @@ pub struct ModelQuery {
     content_type: Option<ContentType>,
 }
 
-// Reads need a valid key but no scope (docs/api.md).
-pub(crate) async fn list_models(_caller: Caller, AppQuery(q): AppQuery<ModelQuery>) -> Json<ModelList> {
-    let models = all_models()
+// Reads need a valid key but no scope (docs/api.md). Models go out as the service sends them
+// (`tables::models`: nested capabilities with their `kind`).
+pub(crate) async fn list_models(_caller: Caller, AppQuery(q): AppQuery<ModelQuery>) -> Json<Value> {
+    let models: Vec<Value> = served_models()
         .into_iter()
-        .filter(|m| q.content_type.is_none_or(|c| m.content_type == c))
+        .filter(|(m, _)| q.content_type.is_none_or(|c| m.content_type == c))
+        .map(|(_, wire)| wire)
         .collect();
-    Json(ModelList { models })
+    Json(json!({ "models": models }))
 }
 
-pub(crate) async fn get_model(_caller: Caller, Path(id): Path<String>) -> ApiResult<Json<ModelInfo>> {
-    find_model(&id)
-        .map(Json)
+pub(crate) async fn get_model(_caller: Caller, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+    served_models()
+        .into_iter()
+        .find(|(m, _)| m.model_id == id)
+        .map(|(_, wire)| Json(wire))
         .ok_or_else(|| ApiError::NotFound(format!("Model not found: {id}")))
 }
 

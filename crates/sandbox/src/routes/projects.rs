@@ -10,7 +10,7 @@ use crate::extract::{AppJson, AppQuery};
 use crate::state::AppState;
 use crate::time;
 use api_types::scopes::PLANNER_WRITE;
-use api_types::{CreateProject, ImportProject, ImportSource, Project, ProjectCreated, ProjectList};
+use api_types::{CreateProject, ImportProject, ImportSource, Project, ProjectCreated};
 use axum::extract::{Path, State};
 use axum::Json;
 use rusqlite::{params, Connection, OptionalExtension};
@@ -61,14 +61,59 @@ pub(crate) struct ProjectQuery {
 
 #[derive(Serialize)]
 pub(crate) struct ProjectEnvelope {
+    project: Served,
+}
+
+/// A project as the service sends it: its surface under `type` and under the older names the official
+/// client (0.3.4) reads, `surface` and the deprecated `kind` (facts 3.10: "aliases emitted"); a detail
+/// (get, create, import) also carries the composition's `revision`, the token `applyEditorOps` takes.
+/// The sandbox edits no compositions (it has no `/editor/ops`), so a project stays at its first revision, 0.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Served {
+    #[serde(flatten)]
     project: Project,
+    surface: String,
+    kind: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    revision: Option<i64>,
+}
+
+/// The first revision of a composition (see [`Served`]).
+const FIRST_REVISION: i64 = 0;
+
+impl Served {
+    fn summary(project: Project) -> Served {
+        Served { surface: project.r#type.clone(), kind: project.r#type.clone(), project, revision: None }
+    }
+    fn detail(project: Project) -> Served {
+        Served { revision: Some(FIRST_REVISION), ..Served::summary(project) }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ServedList {
+    projects: Vec<Served>,
+}
+
+/// The reply to a create or import: the project (a detail) and `linkedCardId` beside it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ServedCreated {
+    project: Served,
+    linked_card_id: Option<String>,
+}
+
+fn served_created(c: ProjectCreated) -> Json<ServedCreated> {
+    Json(ServedCreated { project: Served::detail(c.project), linked_card_id: c.linked_card_id })
 }
 
 pub(crate) async fn list(
     State(state): State<AppState>,
     caller: Caller,
     AppQuery(q): AppQuery<ProjectQuery>,
-) -> ApiResult<Json<ProjectList>> {
+) -> ApiResult<Json<ServedList>> {
     let mut conds = vec!["account_id = ?".to_string()];
     let mut args = vec![caller.account_id.clone()];
     match q.filter.as_deref() {
@@ -94,7 +139,7 @@ pub(crate) async fn list(
     let projects = stmt
         .query_map(rusqlite::params_from_iter(&args), from_row)?
         .collect::<rusqlite::Result<Vec<_>>>()?;
-    Ok(Json(ProjectList { projects }))
+    Ok(Json(ServedList { projects: projects.into_iter().map(Served::summary).collect() }))
 }
 
 pub(crate) async fn one(
@@ -105,7 +150,7 @@ pub(crate) async fn one(
     let conn = state.db().reader()?;
     let project =
         find(&conn, &caller.account_id, &id)?.ok_or_else(|| ApiError::not_found("Project"))?;
-    Ok(Json(ProjectEnvelope { project }))
+    Ok(Json(ProjectEnvelope { project: Served::detail(project) }))
 }
 
 /// What a new project is made of, from a create or an import.
@@ -124,7 +169,7 @@ pub(crate) async fn create(
     State(state): State<AppState>,
     caller: Caller,
     AppJson(body): AppJson<CreateProject>,
-) -> ApiResult<Json<ProjectCreated>> {
+) -> ApiResult<Json<ServedCreated>> {
     check_card_link(&caller, body.card_id.as_deref())?;
     let r#type = body.r#type.clone().unwrap_or_else(|| "editor".into());
     one_of("type", &r#type, TYPES)?;
@@ -139,14 +184,14 @@ pub(crate) async fn create(
         source: None,
         page_count: None,
     };
-    make(&state, &caller, new, body.card_id.as_deref()).map(Json)
+    make(&state, &caller, new, body.card_id.as_deref()).map(served_created)
 }
 
 pub(crate) async fn import(
     State(state): State<AppState>,
     caller: Caller,
     AppJson(body): AppJson<ImportProject>,
-) -> ApiResult<Json<ProjectCreated>> {
+) -> ApiResult<Json<ServedCreated>> {
     check_card_link(&caller, body.card_id.as_deref())?;
     // The card is checked before the source, so a foreign card is a 404 whatever the source is.
     if let Some(card) = &body.card_id {
@@ -190,7 +235,7 @@ pub(crate) async fn import(
         source: Some(serde_json::json!({ "type": "pptx", "fileUrl": file_url }).to_string()),
         page_count: Some(body.page_count.unwrap_or(1)),
     };
-    make(&state, &caller, new, body.card_id.as_deref()).map(Json)
+    make(&state, &caller, new, body.card_id.as_deref()).map(served_created)
 }
 
 /// Linking to a card writes to the card, so it needs `planner:write` too (spec).

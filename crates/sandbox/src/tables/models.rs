@@ -2,9 +2,17 @@
 //! `POST /studio/generate`. Static data, no table: the sandbox runs no models, so its registry is the list of
 //! what it will accept, with the capabilities `POST /studio/generate` validates against. No prices here
 //! (the registry never carries them, fact sheet 3.13): prices live in `studio::price`.
+//!
+//! Each model is written here in the flat shape `api-types` reads into ([`ModelCapabilities`]) and served
+//! as the service sends it ([`service_capabilities`]): nested (`resolution.supported`,
+//! `aspectRatio.supported`, `duration {mode,…}`, `generations {min,max,default}`, `maxImageRefs`,
+//! `inputTypes`, `features {voiceId}`) with the operation's `kind`, as the official client (0.3.4) and the
+//! drift fixtures (`crates/api-client/tests/drift/spec/models-list.json`) read it. Generation validates
+//! against what a client reads back from the served form, so the two cannot drift apart.
 use api_types::{
     ContentType, ModelCapabilities, ModelInfo, ModelKind, NumRange, Voice,
 };
+use serde_json::{json, Map, Value};
 
 const IMAGE_ASPECTS: &[&str] = &[
     "1:1", "16:9", "9:16", "4:3", "3:4", "4:5", "5:4", "3:2", "2:3", "21:9",
@@ -116,6 +124,7 @@ fn lip_sync_model(
             duration_seconds: range(1.0, 60.0),
             max_outputs: Some(1),
             max_reference_images: Some(1),
+            max_reference_audios: Some(1),
             voice: true,
             text: true,
             audio_reference: true,
@@ -150,11 +159,13 @@ fn entries() -> Vec<Entry> {
         name: "ElevenLabs Text to Speech",
         description: "Speaks `text` in the chosen voice.",
         content_type: ContentType::Audio,
-        kind: ModelKind::Voice,
+        // The service lists speech as a `generate` model whose output is audio (the official client finds
+        // it by that: contentType audio, kind generate, outputType audio).
+        kind: ModelKind::Generate,
         tags: &["text-to-speech"],
         is_default: true,
         caps: ModelCapabilities {
-            output_type: Some("voice".into()),
+            output_type: Some("audio".into()),
             prompt_mode: Some("none".into()),
             voice: true,
             text: true,
@@ -231,7 +242,6 @@ fn entries() -> Vec<Entry> {
                 resolutions: strings(&["1080p", "4K"]),
                 duration_seconds: range(1.0, 60.0),
                 max_outputs: Some(1),
-                max_reference_images: Some(0),
                 ..Default::default()
             },
         },
@@ -285,22 +295,103 @@ fn entries() -> Vec<Entry> {
     ]
 }
 
-fn info(e: Entry) -> ModelInfo {
-    ModelInfo {
-        model_id: e.id.into(),
-        display_name: e.name.into(),
-        description: Some(e.description.into()),
-        content_type: e.content_type.into(),
-        kind: e.kind.into(),
-        tags: strings(e.tags),
-        is_default: e.is_default.then_some(true),
-        capabilities: e.caps,
+/// The inputs a model takes, as the service names them (`inputTypes`).
+fn input_types(e: &Entry) -> Vec<&'static str> {
+    let c = &e.caps;
+    let mut inputs = Vec::new();
+    match (e.kind, e.content_type) {
+        (ModelKind::Upscale, ContentType::Image) => inputs.push("singleImage"),
+        (ModelKind::Upscale, _) => inputs.push("singleVideo"),
+        (ModelKind::LipSync, _) => inputs.extend(["singleImage", "singleAudio"]),
+        _ => {
+            inputs.push("text");
+            if c.start_frame {
+                inputs.push("startFrame");
+            }
+            if c.end_frame {
+                inputs.push("endFrame");
+            }
+            if e.content_type == ContentType::Image && c.max_reference_images.unwrap_or(0) > 0 {
+                inputs.push("image");
+            }
+        }
     }
+    inputs
 }
 
-/// Every model, in registry order (the default of each content type first within its type).
+/// A model's capabilities as the service sends them: nested, with `kind` (see the module's text).
+fn service_capabilities(e: &Entry) -> Value {
+    let c = &e.caps;
+    let mut m = Map::new();
+    m.insert("kind".into(), json!(e.kind.as_str()));
+    m.insert("outputType".into(), json!(c.output_type));
+    m.insert("promptMode".into(), json!(c.prompt_mode));
+    if let Some(n) = c.prompt_max_chars {
+        m.insert("promptMaxChars".into(), json!(n));
+    }
+    m.insert("inputTypes".into(), json!(input_types(e)));
+    if !c.resolutions.is_empty() {
+        m.insert("resolution".into(), json!({ "supported": c.resolutions }));
+    }
+    if !c.aspect_ratios.is_empty() {
+        m.insert("aspectRatio".into(), json!({ "supported": c.aspect_ratios }));
+    }
+    m.insert(
+        "duration".into(),
+        match c.duration_seconds {
+            Some(r) => json!({ "mode": "range", "min": r.min, "max": r.max }),
+            None => json!({ "mode": "none" }),
+        },
+    );
+    if c.audio {
+        m.insert("audio".into(), json!({ "supported": true, "alwaysOn": false }));
+    }
+    if c.negative_prompt {
+        m.insert("negativePrompt".into(), json!(true));
+    }
+    if let Some(n) = c.max_reference_images.filter(|n| *n > 0) {
+        m.insert("maxImageRefs".into(), json!(n));
+    }
+    if c.audio_reference {
+        m.insert("maxAudioRefs".into(), json!(1));
+    }
+    if let Some(max) = c.max_outputs {
+        m.insert("generations".into(), json!({ "min": 1, "max": max, "default": 1 }));
+    }
+    if c.voice {
+        m.insert("features".into(), json!({ "voiceId": true }));
+    }
+    Value::Object(m)
+}
+
+/// One model as the service sends it, and as a client reads that back (what generation validates against).
+fn served(e: Entry) -> (ModelInfo, Value) {
+    let caps = service_capabilities(&e);
+    let mut wire = json!({
+        "modelId": e.id,
+        "displayName": e.name,
+        "description": e.description,
+        "contentType": e.content_type.as_str(),
+        "kind": e.kind.as_str(),
+        "tags": e.tags,
+        "capabilities": caps,
+    });
+    if e.is_default {
+        wire["isDefault"] = json!(true);
+    }
+    let read = serde_json::from_value(wire.clone()).expect("the sandbox's registry reads as a ModelInfo");
+    (read, wire)
+}
+
+/// Every model, as the service sends it (`GET /models`), in registry order.
+pub fn served_models() -> Vec<(ModelInfo, Value)> {
+    entries().into_iter().map(served).collect()
+}
+
+/// Every model, as a client reads it, in registry order (the default of each content type first within
+/// its type).
 pub fn all_models() -> Vec<ModelInfo> {
-    entries().into_iter().map(info).collect()
+    served_models().into_iter().map(|(m, _)| m).collect()
 }
 
 pub fn find_model(id: &str) -> Option<ModelInfo> {
@@ -364,4 +455,47 @@ pub fn all_voices() -> Vec<Voice> {
 
 pub fn find_voice(id: &str) -> Option<Voice> {
     all_voices().into_iter().find(|v| v.voice_id == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a client reads from the served (nested) form is what the entry says the model takes: no
+    /// capability is lost or invented between the sandbox's table and its wire.
+    #[test]
+    fn the_served_form_reads_back_as_the_table_says() {
+        for e in entries() {
+            let want = e.caps.clone();
+            let wire = service_capabilities(&e);
+            let mut read: ModelCapabilities = serde_json::from_value(wire.clone()).unwrap();
+            assert!(!read.input_types.is_empty(), "{}: inputTypes", e.id);
+            (read.input_types, read.features, read.default_outputs) = (Vec::new(), Vec::new(), None);
+            assert_eq!(read, want, "{}: {wire}", e.id);
+            assert_eq!(wire["kind"], e.kind.as_str(), "{}", e.id);
+        }
+    }
+
+    /// No flat name of the sandbox's own spelling reaches the wire.
+    #[test]
+    fn the_served_form_has_only_the_services_names() {
+        for (m, wire) in served_models() {
+            let caps = wire["capabilities"].as_object().unwrap();
+            for flat in ["resolutions", "aspectRatios", "durationSeconds", "maxReferenceImages", "maxOutputs", "startFrame", "voice", "text"] {
+                assert!(!caps.contains_key(flat), "{}: `{flat}` in {wire}", m.model_id);
+            }
+        }
+    }
+
+    /// Speech is found as the official client finds it: content type audio, kind generate, output audio.
+    #[test]
+    fn speech_is_an_audio_generate_model() {
+        let speech: Vec<_> = served_models()
+            .into_iter()
+            .filter(|(_, w)| w["contentType"] == "audio" && w["kind"] == "generate" && w["capabilities"]["outputType"] == "audio")
+            .map(|(m, _)| m)
+            .collect();
+        assert!(speech.iter().any(|m| m.model_id == "elevenlabs-tts" && m.is_speech()), "{speech:?}");
+        assert_eq!(speech.iter().filter(|m| m.is_speech()).count(), 1);
+    }
 }

@@ -32,11 +32,27 @@ async fn models_filter_by_content_type_and_an_unknown_model_is_404() {
     assert_eq!(s, 400, "{v}");
     let (s, v) = http.get(&key, "/models/veo-3.1-fast").await;
     assert_eq!(s, 200);
-    assert_eq!(v["capabilities"]["startFrame"], true);
-    assert_eq!(v["capabilities"]["durationSeconds"]["max"], 8.0);
+    // As the service sends it (issue 27): nested, with the operation's kind.
+    let caps = &v["capabilities"];
+    assert_eq!(caps["kind"], "generate", "{v}");
+    assert!(caps["inputTypes"].as_array().unwrap().contains(&"startFrame".into()), "{v}");
+    assert_eq!(caps["duration"], serde_json::json!({ "mode": "range", "min": 4.0, "max": 8.0 }));
+    assert_eq!(caps["resolution"]["supported"], serde_json::json!(["720p", "1080p"]));
+    assert_eq!(caps["aspectRatio"]["supported"], serde_json::json!(["16:9", "9:16"]));
+    assert_eq!((caps["maxImageRefs"].as_u64(), caps["generations"]["max"].as_u64()), (Some(3), Some(4)), "{v}");
+    assert!(caps.get("durationSeconds").is_none() && caps.get("resolutions").is_none(), "no flat names: {v}");
     assert!(v.get("price").is_none() && v.get("credits").is_none());
     let (_, v) = http.get(&key, "/models/infinitalk").await;
     assert_eq!(v["kind"], "lip-sync");
+    assert_eq!(v["capabilities"]["kind"], "lip-sync");
+    // Speech found as the official client finds it: content type audio, kind generate, output audio,
+    // and speaking in a voice (`features.voiceId`).
+    let (_, v) = http.get(&key, "/models?contentType=audio").await;
+    let speech: Vec<&str> = v["models"].as_array().unwrap().iter()
+        .filter(|m| m["kind"] == "generate" && m["capabilities"]["outputType"] == "audio" && m["capabilities"]["features"]["voiceId"] == true)
+        .map(|m| m["modelId"].as_str().unwrap())
+        .collect();
+    assert_eq!(speech, ["elevenlabs-tts"], "{v}");
     let (s, _) = http.get(&key, "/models/no-such-model").await;
     assert_eq!(s, 404);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  isSpeech,
   appendLibrary, buildForm, checkReference, defaultModel, emptyValues, fieldOf, formProblem, galleryItems, libraryLabel, mergeJob,
   madeAtLabel, mergeNewer, modelOptionLabel, modelsFor, prependLibrary, progressHint, stageOf, type Values,
 } from "./studioRules";
@@ -59,6 +60,20 @@ it("a model that takes only some lengths is offered exactly those", () => {
   expect(buildForm(values({ media: "video", prompt: "ok", length: 8 }), discrete)?.duration).toBe(8);
   // a range model still takes any length inside its range
   expect(formProblem(values({ media: "video", prompt: "ok", length: 5 }), veo)).toBeNull();
+});
+
+it("speech is known by what it takes, as the service lists it (generate, output audio) and as the cards era did (voice)", () => {
+  const tts = byId("elevenlabs-tts");
+  expect(tts.kind).toBe("generate");
+  expect(isSpeech(tts)).toBe(true);
+  expect(modelsFor("audio", MODELS).map((m) => m.modelId)).toEqual(["elevenlabs-tts", "elevenlabs-music"]);
+  expect(isSpeech(byId("elevenlabs-music"))).toBe(false);
+  expect(isSpeech(byId("infinitalk"))).toBe(false);
+  const cardsEra = { ...tts, kind: "voice" as const };
+  expect(isSpeech(cardsEra)).toBe(true);
+  expect(formProblem(values({ media: "audio", text: "hi" }), cardsEra)?.field).toBe("voiceId");
+  // Speech sends its voice; music does not take one.
+  expect(buildForm(values({ media: "audio", text: "hi", voiceId: "v" }), tts).voiceId).toBe("v");
 });
 
 it("what is missing is named before a price is asked", () => {

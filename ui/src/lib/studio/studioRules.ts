@@ -58,6 +58,13 @@ export function modelsFor(media: StudioMedia, models: ModelInfo[]): ModelInfo[] 
   }
 }
 
+/** A speech model: audio spoken from text in a voice. The service lists it as kind `generate` with output
+ *  type `audio` (the cards era as kind `voice`), so it is known by what it takes, as the core's
+ *  `ModelInfo::is_speech` knows it. */
+export function isSpeech(m: ModelInfo | null): boolean {
+  return !!m && m.contentType === "audio" && m.capabilities.voice && m.capabilities.text;
+}
+
 /** A model kind this build has no name for, shown as the service sent it. */
 export function isUnknownKind(m: ModelInfo): boolean {
   return !(MODEL_KINDS as readonly string[]).includes(m.kind);
@@ -209,7 +216,7 @@ export function buildForm(v: Values, model: ModelInfo | null): StudioForm | null
   const text = f.text ? filled(v.text) : undefined;
   if (text) form.text = text;
   // Speech needs a voice; a lip-sync takes one only to speak its script.
-  if (f.voice && filled(v.voiceId) && (model?.kind === "voice" || text)) form.voiceId = v.voiceId;
+  if (f.voice && filled(v.voiceId) && (isSpeech(model) || text)) form.voiceId = v.voiceId;
   if (f.board) {
     form.boardType = v.boardType;
     if (filled(v.boardName)) form.boardName = v.boardName.trim();
@@ -252,7 +259,7 @@ export function formProblem(v: Values, model: ModelInfo | null): Problem | null 
     return { field: "references.images", message: `This model takes at most ${f.maxReferenceImages} reference image${f.maxReferenceImages === 1 ? "" : "s"}.` };
   }
   const text = f.text ? filled(v.text) : undefined;
-  if (model?.kind === "voice") {
+  if (isSpeech(model)) {
     if (!text) return { field: "text", message: "Write the words to speak." };
     if (!filled(v.voiceId)) return { field: "voiceId", message: "Choose a voice." };
   }

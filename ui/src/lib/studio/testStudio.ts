@@ -36,8 +36,9 @@ export const MODELS: ModelInfo[] = [
     capabilities: caps({ promptMode: "optional", durationSeconds: { min: 1, max: 60 }, maxReferenceImages: 1, voice: true, text: true, audioReference: true }),
   }),
   model({
-    modelId: "elevenlabs-tts", displayName: "ElevenLabs Text to Speech", contentType: "audio", kind: "voice", isDefault: true,
-    capabilities: caps({ promptMode: "none", voice: true, text: true }),
+    modelId: "elevenlabs-tts", displayName: "ElevenLabs Text to Speech", contentType: "audio", kind: "generate", isDefault: true,
+    // As the service lists speech: a generate model whose output is audio, speaking text in a voice.
+    capabilities: caps({ outputType: "audio", promptMode: "none", voice: true, text: true }),
   }),
   model({ modelId: "elevenlabs-music", displayName: "ElevenLabs Music", contentType: "audio", capabilities: caps({ durationSeconds: { min: 10, max: 120 } }) }),
 ];

@@ -97,7 +97,7 @@ fn check_prompt(t: &Target, req: &GenerateRequest) -> ApiResult<Option<String>> 
     match (caps.prompt_mode.as_deref(), &prompt) {
         (Some("required"), None) => return Err(ApiError::bad("prompt", format!("`prompt` is required for {id}"))),
         (Some("none"), Some(_)) => {
-            let hint = if t.kind == ModelKind::Voice { " (send the words to speak as `text`)" } else { "" };
+            let hint = if t.model.is_speech() { " (send the words to speak as `text`)" } else { "" };
             return Err(ApiError::bad("prompt", format!("Model {id} takes no `prompt`{hint}")));
         }
         _ => {}
@@ -142,7 +142,7 @@ fn check_outputs(t: &Target, req: &GenerateRequest) -> ApiResult<u32> {
 fn check_lengths(t: &Target, req: &GenerateRequest) -> ApiResult<(Option<f64>, Option<f64>)> {
     let id = t.id();
     let clip_model = t.content_type == ContentType::Video && t.kind != ModelKind::LipSync;
-    let seconds_model = t.kind == ModelKind::LipSync || (t.content_type == ContentType::Audio && t.kind != ModelKind::Voice);
+    let seconds_model = t.kind == ModelKind::LipSync || (t.content_type == ContentType::Audio && !t.model.is_speech());
     let duration = match req.duration {
         Some(d) if clip_model => Some(check_seconds("duration", d, &t.model)?),
         Some(_) => {
@@ -186,7 +186,7 @@ fn check_speech(t: &Target, req: &GenerateRequest) -> ApiResult<(Option<String>,
             return Err(ApiError::InvalidValue { message, field: "voiceId".into(), valid });
         }
     }
-    if t.kind == ModelKind::Voice {
+    if t.model.is_speech() {
         if text.is_none() {
             return Err(ApiError::bad("text", format!("`text` (the words to speak) is required for {id}")));
         }
@@ -303,7 +303,7 @@ fn price(t: &Target, req: &GenerateRequest, c: &Checked) -> (JobKind, Option<f64
             let sound = if req.audio_enabled == Some(true) { VIDEO_AUDIO_MULTIPLIER } else { 1.0 };
             (JobKind::Video, Some(secs), VIDEO_PRICE_PER_SECOND * secs.ceil() * outputs * sound)
         }
-        (ContentType::Audio, ModelKind::Voice) => {
+        (ContentType::Audio, _) if t.model.is_speech() => {
             let words = c.text.as_deref().unwrap_or("");
             let credits = (words.chars().count() as f64 / TTS_CHARS_PER_CREDIT).ceil().max(1.0);
             (JobKind::Audio, Some(speech_seconds(words)), credits)
