@@ -80,11 +80,14 @@ pub struct Cx {
     /// The longest this face waits for a render, whatever the input asks (agent tools: ~50 s, then the
     /// `outputId` to follow); `None`: the input's own timeout.
     pub wait_cap: Option<Duration>,
+    /// Where the posting queue's slots are (the app's data folder and the profile); `None`: this face has
+    /// no profile, and `queue_card` says so.
+    pub queue: Option<planner::QueuePlace>,
 }
 
 impl Cx {
     pub fn new(client: Client) -> Cx {
-        Cx { client, progress: Arc::new(Silent), wait_cap: None }
+        Cx { client, progress: Arc::new(Silent), wait_cap: None, queue: None }
     }
 }
 
@@ -277,6 +280,9 @@ pub fn catalogue() -> &'static [Entry] {
             Entry::of::<planner::CardCreate>(),
             Entry::of::<planner::CardUpdate>(),
             Entry::of::<planner::CardMove>(),
+            Entry::of::<planner::CardDuplicate>(),
+            Entry::of::<planner::CardRepeat>(),
+            Entry::of::<planner::CardQueue>(),
             // Planner: spaces, stages, publish, tags, archive, projects, connected accounts, inspiration.
             Entry::of::<planner::CardPublish>(),
             Entry::of::<calendar::CalendarExport>(),
