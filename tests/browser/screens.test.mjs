@@ -153,6 +153,13 @@ for (const theme of THEMES) {
       await page.getByLabel("Title", { exact: true }).waitFor();
       await shoot("editor", size, theme);
       await axe(`card editor ${tag}`);
+      // Its Repeat dialog (issue 28 point 5).
+      await page.getByRole("button", { name: "Repeat…" }).click();
+      await page.getByTestId("repeat-dialog").waitFor();
+      await shoot("repeat", size, theme);
+      await axe(`repeat dialog ${tag}`);
+      await page.keyboard.press("Escape");
+      await page.getByTestId("repeat-dialog").waitFor({ state: "detached" });
       await page.keyboard.press("Escape");
       await page.getByTestId("card-editor").waitFor({ state: "detached" });
 
@@ -210,6 +217,8 @@ for (const theme of THEMES) {
       await history.waitFor({ state: "detached" });
       await page.getByRole("link", { name: "Settings" }).click();
       await page.getByRole("heading", { level: 1, name: "Settings" }).waitFor();
+      // The posting queue's slots editor, loaded (issue 28 point 4).
+      await page.getByRole("button", { name: "Save queue" }).waitFor();
       await shoot("settings", size, theme);
       await axe(`settings ${tag}`);
       const sideways = await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);

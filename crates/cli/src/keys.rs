@@ -254,3 +254,26 @@ fn local_target(given: &Given) -> Result<Option<LocalTarget>, String> {
 
 /// The name the app gives its local sandbox profile on first start.
 pub const SANDBOX_PROFILE_NAME: &str = "Sandbox";
+
+/// The posting queue's place for this process (the app's data folder and the profile the key came
+/// from), noted once the ladder has run ([`note_queue_place`]); `None` without a profile.
+static QUEUE_PLACE: std::sync::OnceLock<Option<contentdesk_ops::planner::QueuePlace>> = std::sync::OnceLock::new();
+
+/// Notes where `queue_card` finds the slots: the app's own profiles (as [`app_profiles`] reads them),
+/// in the app's data folder (`--sandbox`: the local target's). The profile the key came from, else the
+/// one `--profile` names (its slots with a key given by flag or environment).
+pub fn note_queue_place(resolved: &Resolved, named: Option<&str>) {
+    let place = match &resolved.local {
+        Some(t) => t.profile_id.clone().map(|id| contentdesk_ops::planner::QueuePlace { data_dir: t.data_dir.clone(), profile_id: id }),
+        None => resolved.profile.as_deref().or(named).and_then(|name| {
+            let p = find_profile(name).ok()?;
+            Some(contentdesk_ops::planner::QueuePlace { data_dir: app_data_dir()?, profile_id: p.id })
+        }),
+    };
+    let _ = QUEUE_PLACE.set(place);
+}
+
+/// See [`note_queue_place`].
+pub fn queue_place() -> Option<contentdesk_ops::planner::QueuePlace> {
+    QUEUE_PLACE.get().cloned().flatten()
+}

@@ -437,6 +437,7 @@ fn given(m: &ArgMatches) -> keys::Given {
 /// (a server of this process, a minted key), to keep until the command ends.
 async fn client(m: &ArgMatches) -> Result<(api_client::Client, keys::Resolved, Option<local::Local>), OpError> {
     let (resolved, local) = resolve(m).await?;
+    keys::note_queue_place(&resolved, m.get_one::<String>("profile").map(String::as_str));
     let client = build_client(m, &resolved)?;
     Ok((client, resolved, local))
 }
@@ -492,6 +493,7 @@ async fn run(
     let line = progress::Line::new(std::io::stderr().is_terminal(), global.get_flag("verbose")).map(Arc::new);
     let mut cx = Cx::new(client);
     cx.as_sent = json;
+    cx.queue = keys::queue_place();
     if let Some(l) = &line {
         cx.progress = l.clone();
     }

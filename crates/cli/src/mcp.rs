@@ -169,6 +169,7 @@ impl Server {
         }
         let mut cx = Cx::new(client.clone());
         cx.wait_cap = Some(WAIT_CAP);
+        cx.queue = crate::keys::queue_place();
         if let Some(token) = context.meta.get_progress_token() {
             cx.progress = Arc::new(Notify { peer: context.peer.clone(), token, step: Default::default() });
         }

@@ -113,6 +113,23 @@ macro_rules! with_commands {
                 calendar_window($crate::commands::CalendarWindowArgs) -> $crate::commands::CalendarWindow;
                 tags_list() -> Vec<$crate::api::Tag>;
                 connected_accounts_list() -> Vec<$crate::api::ConnectedAccount>;
+                /// a copy with its posts, assets and notes, unscheduled (the card's and each post's time left
+                /// out, as Buffer's and Later's duplicate), " (copy)" in its title, in the same stage
+                card_duplicate($crate::commands::CardId) -> $crate::api::CardSummary;
+                /// copies every `every` (`3d`, `1w`) after the card's time, `count` (1–52) of them or `until` a
+                /// date (included); each an ordinary card made at once with its own time; rules checked before
+                /// anything is made (validation naming `every`/`count`/`until`/`cardId`)
+                card_repeat($crate::commands::CardRepeatInput) -> Vec<$crate::api::CardSummary>;
+                /// the selected profile's posting queue: slots (account, weekday 1–7, `HH:MM` UTC) and the clash
+                /// window in minutes (default 30), from `queue-slots.json` in the data folder (by profile id)
+                queue_slots_get() -> $crate::commands::QueueSettings;
+                /// replaces the selected profile's queue (checked first: validation naming `slots[i].…` or
+                /// `clashMinutes`); written atomically
+                queue_slots_set($crate::commands::QueueSettings) -> $crate::commands::QueueSettings;
+                /// each post in the next free slot of its account (free: no scheduled post of that account
+                /// within the clash window, in any space); a post without an account or an account without
+                /// slots: validation, nothing scheduled
+                card_queue($crate::commands::CardId) -> $crate::commands::Queued;
             }
             "Offline drafts" {
                 /// the selected profile's outbox; `waiting` excludes the conflicts; `fields` = the camelCase

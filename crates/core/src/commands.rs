@@ -184,6 +184,7 @@ pub async fn brand_kits_list(state: &AppState) -> IpcResult<Vec<BrandKitSummary>
 pub use crate::planner::*;
 /// The catalogue's inputs the commands take (one input type per operation: `cdesk`, `cdesk mcp` and the app).
 pub use contentdesk_ops::planner::{
+    CardRepeatInput, QueueSettings, QueueSlot, Queued, Placed,
     CardId, CardMoveInput, SpaceCreateInput, SpaceListInput, SpaceUpdateInput, StageCreateInput, StageDeleteInput, StageUpdateInput,
 };
 pub use crate::granted_apps::GrantRevokeArgs;

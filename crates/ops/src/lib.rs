@@ -86,11 +86,14 @@ pub struct Cx {
     /// written for the official CLI sees what that CLI prints: a model's capabilities in the service's
     /// spelling, a project's `surface` and `revision`). Agent tools and the app keep the typed record.
     pub as_sent: bool,
+    /// Where the posting queue's slots are (the app's data folder and the profile); `None`: this face has
+    /// no profile, and `queue_card` says so.
+    pub queue: Option<planner::QueuePlace>,
 }
 
 impl Cx {
     pub fn new(client: Client) -> Cx {
-        Cx { client, progress: Arc::new(Silent), wait_cap: None, as_sent: false }
+        Cx { client, progress: Arc::new(Silent), wait_cap: None, as_sent: false, queue: None }
     }
 }
 
@@ -449,6 +452,9 @@ pub fn catalogue() -> &'static [Entry] {
             Entry::of::<planner::CardCreate>(),
             Entry::of::<planner::CardUpdate>(),
             Entry::of::<planner::CardMove>(),
+            Entry::of::<planner::CardDuplicate>(),
+            Entry::of::<planner::CardRepeat>(),
+            Entry::of::<planner::CardQueue>(),
             // Planner: spaces, stages, publish, tags, archive, projects, connected accounts, inspiration.
             Entry::of::<planner::CardPublish>(),
             Entry::of::<calendar::CalendarExport>(),

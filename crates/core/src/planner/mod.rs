@@ -425,3 +425,40 @@ pub async fn tags_list(session: &impl Session) -> IpcResult<Vec<Tag>> {
 pub async fn connected_accounts_list(session: &impl Session) -> IpcResult<Vec<ConnectedAccount>> {
     Ok(session.client().await?.connected_accounts().list().await?)
 }
+
+/// The catalogue's duplicate (`contentdesk_ops::planner::duplicate_card`): one rule for every face.
+pub async fn card_duplicate(session: &impl Session, args: CardId) -> IpcResult<CardSummary> {
+    let client = session.client().await?;
+    Ok(contentdesk_ops::planner::duplicate_card(&client, &args.card_id).await?)
+}
+
+/// The catalogue's repeat (`contentdesk_ops::planner::repeat_card`) and its rules
+/// (`CardRepeatInput::times`), checked before anything is made.
+pub async fn card_repeat(session: &impl Session, args: contentdesk_ops::planner::CardRepeatInput) -> IpcResult<Vec<CardSummary>> {
+    let client = session.client().await?;
+    Ok(contentdesk_ops::planner::repeat_card(&client, &args).await?)
+}
+
+fn queue_file(session: &impl Session) -> contentdesk_ops::planner::QueueFile {
+    contentdesk_ops::planner::QueueFile::in_dir(session.data_dir())
+}
+
+/// The selected profile's posting queue (`queue-slots.json`, by profile id).
+pub async fn queue_slots_get(session: &impl Session) -> IpcResult<contentdesk_ops::planner::QueueSettings> {
+    let id = session.profile_id()?;
+    Ok(queue_file(session).get(&id)?)
+}
+
+/// Replaces the selected profile's posting queue (its rules checked first).
+pub async fn queue_slots_set(session: &impl Session, args: contentdesk_ops::planner::QueueSettings) -> IpcResult<contentdesk_ops::planner::QueueSettings> {
+    let id = session.profile_id()?;
+    Ok(queue_file(session).set(&id, args)?)
+}
+
+/// The catalogue's "add to queue" (`contentdesk_ops::planner::queue_card`) with the selected profile's slots.
+pub async fn card_queue(session: &impl Session, args: CardId) -> IpcResult<contentdesk_ops::planner::Queued> {
+    let id = session.profile_id()?;
+    let settings = queue_file(session).get(&id)?;
+    let client = session.client().await?;
+    Ok(contentdesk_ops::planner::queue_card(&client, &settings, &args.card_id, time::OffsetDateTime::now_utc()).await?)
+}

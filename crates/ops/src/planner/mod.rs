@@ -2,6 +2,8 @@
 mod archive;
 mod cards;
 mod connected;
+mod plan;
+mod queue;
 mod spaces;
 mod stages;
 mod tags;
@@ -9,6 +11,8 @@ mod tags;
 pub use archive::*;
 pub use cards::*;
 pub use connected::*;
+pub use plan::*;
+pub use queue::*;
 pub use spaces::*;
 pub use stages::*;
 pub use tags::*;

@@ -25,6 +25,7 @@ import type { CardId } from "./CardId";
 import type { CardMoveInput } from "./CardMoveInput";
 import type { CardPosts } from "./CardPosts";
 import type { CardPublishArgs } from "./CardPublishArgs";
+import type { CardRepeatInput } from "./CardRepeatInput";
 import type { CardSummary } from "./CardSummary";
 import type { CardUpdateArgs } from "./CardUpdateArgs";
 import type { ConnectKeyArgs } from "./ConnectKeyArgs";
@@ -63,6 +64,8 @@ import type { ProjectCreateArgs } from "./ProjectCreateArgs";
 import type { ProjectCreated } from "./ProjectCreated";
 import type { ProjectImportArgs } from "./ProjectImportArgs";
 import type { PublishResult } from "./PublishResult";
+import type { QueueSettings } from "./QueueSettings";
+import type { Queued } from "./Queued";
 import type { SectionDraft } from "./SectionDraft";
 import type { SectionHistory } from "./SectionHistory";
 import type { SectionKeyInput } from "./SectionKeyInput";
@@ -159,6 +162,16 @@ export interface CoreCommands {
   calendar_window: { args: CalendarWindowArgs; result: CalendarWindow };
   tags_list: { args: undefined; result: Array<Tag> };
   connected_accounts_list: { args: undefined; result: Array<ConnectedAccount> };
+  /** a copy with its posts, assets and notes, unscheduled (the card's and each post's time left out, as Buffer's and Later's duplicate), " (copy)" in its title, in the same stage */
+  card_duplicate: { args: CardId; result: CardSummary };
+  /** copies every `every` (`3d`, `1w`) after the card's time, `count` (1–52) of them or `until` a date (included); each an ordinary card made at once with its own time; rules checked before anything is made (validation naming `every`/`count`/`until`/`cardId`) */
+  card_repeat: { args: CardRepeatInput; result: Array<CardSummary> };
+  /** the selected profile's posting queue: slots (account, weekday 1–7, `HH:MM` UTC) and the clash window in minutes (default 30), from `queue-slots.json` in the data folder (by profile id) */
+  queue_slots_get: { args: undefined; result: QueueSettings };
+  /** replaces the selected profile's queue (checked first: validation naming `slots[i].…` or `clashMinutes`); written atomically */
+  queue_slots_set: { args: QueueSettings; result: QueueSettings };
+  /** each post in the next free slot of its account (free: no scheduled post of that account within the clash window, in any space); a post without an account or an account without slots: validation, nothing scheduled */
+  card_queue: { args: CardId; result: Queued };
   /** the selected profile's outbox; `waiting` excludes the conflicts; `fields` = the camelCase `UpdateCard` fields of the kept change */
   drafts_status: { args: undefined; result: DraftsStatus };
   /** tries every waiting kept change now, in the order they were kept; `sent` = how many went; `offline: true` = the service still does not answer (the rest wait) */

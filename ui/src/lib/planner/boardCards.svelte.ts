@@ -89,11 +89,18 @@ export class BoardCards extends BoardMoves {
 
   // ---- cards ----
 
-  async createCard(stage: Stage, title: string, cardPlatform: string): Promise<boolean> {
+  /** Quick-add (issue 26 point 2): one card, each platform given a post of its own (a string: that one). */
+  async createCard(stage: Stage, title: string, platforms: string[] | string): Promise<boolean> {
     this.changes++;
     const space = this.spaceId;
     if (!space) return false;
-    const card = await this.busyAction(() => plannerApi.cardCreate(space, stage.id, title, cardPlatform));
+    const list = (typeof platforms === "string" ? [platforms] : platforms).filter((p) => p !== "general");
+    const cardPlatform = list[0] ?? (typeof platforms === "string" ? platforms : "general");
+    const card = await this.busyAction(async () => {
+      const made = await plannerApi.cardCreate(space, stage.id, title, cardPlatform);
+      if (list.length === 0) return made;
+      return plannerApi.cardUpdate(made.id, { posts: list.map((platform) => ({ platform })) });
+    });
     if (!card) return false;
     this.countCards(1, space);
     if (matchesFilters(card, this.filters()) && this.columns[stage.id]) {
@@ -103,6 +110,19 @@ export class BoardCards extends BoardMoves {
       this.say(`Card “${cardLabel(card.title)}” added to ${stage.name}; the filters hide it.`);
     }
     return true;
+  }
+
+  /** Cards made from another (duplicate, repeat): each shown at the end of its stage when the filters
+   *  match, and the space's count moved on. */
+  cardsAdded(cards: CardSummary[]) {
+    if (cards.length === 0) return;
+    if (this.spaceId) this.countCards(cards.length, this.spaceId);
+    let columns = this.columns;
+    for (const card of cards) {
+      if (!card.stageId || !columns[card.stageId] || !matchesFilters(card, this.filters())) continue;
+      columns = { ...columns, [card.stageId]: [...columns[card.stageId], card] };
+    }
+    this.columns = columns;
   }
 
   /** A card saved in the editor: shown where it now is, or taken off when the filters no longer match. */

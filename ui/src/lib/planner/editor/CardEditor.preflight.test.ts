@@ -1,5 +1,6 @@
 // The card editor's platform preflight (issue 28): the live counter per post and each finding at its post.
 import { afterEach, expect, it, vi } from "vitest";
+import { platformLabel } from "../plannerApi";
 import { fireEvent, render, screen, within } from "@testing-library/svelte";
 import { clearMocks } from "@tauri-apps/api/mocks";
 import CardEditor from "./CardEditor.svelte";
@@ -17,7 +18,7 @@ function open(card: CardDetail) {
   render(CardEditor, { cardId: card.id, onclose: vi.fn(), onchanged: vi.fn() });
 }
 
-const postOf = (platform: string) => screen.getAllByTestId("post").find((p) => within(p).queryByText(platform))!;
+const postOf = (platform: string) => screen.getAllByTestId("post").find((p) => within(p).queryByText(platformLabel(platform)))!;
 
 it("counts each caption as its platform counts, live, and shows the finding at the post", async () => {
   open(testCard({

@@ -1,7 +1,7 @@
 // Typed wrappers for the planner commands the card editor uses (docs/ipc.md "Planner (issue 4)" and
 // "Attach and publish").
 import { call } from "../../shared/backend";
-import type { ImportSource } from "../../bindings";
+import type { CardSummary, ImportSource } from "../../bindings";
 import type {
   ArchiveResult, CardDetail, ConnectedAccount, ContentList, ContentListArgs, Project, ProjectCreated, PublishResult, Tag,
   UpdateCard, UploadedMedia,
@@ -26,6 +26,11 @@ export const editorApi = {
     call<ProjectCreated>("project_import", title ? { cardId, source, title } : { cardId, source }),
   mediaUpload: (fileName: string, contentType: string, dataBase64: string) =>
     call<UploadedMedia>("media_upload", { fileName, contentType, dataBase64 }),
+  /** A copy with its posts, assets and notes, unscheduled, " (copy)" in its title (`card_duplicate`). */
+  cardDuplicate: (cardId: string) => call<CardSummary>("card_duplicate", { cardId }),
+  /** Copies every `every` (`1w`, `3d`) after the card's time, `count` of them or `until` a date (`card_repeat`). */
+  cardRepeat: (cardId: string, every: string, bound: { count: number } | { until: string }) =>
+    call<CardSummary[]>("card_repeat", { cardId, every, ...bound }),
   cardPublish: (cardId: string, platform?: string) =>
     call<PublishResult>("card_publish", platform ? { cardId, platform } : { cardId }),
 };
