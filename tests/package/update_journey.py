@@ -205,6 +205,7 @@ def server_down():
         check("update server down: Check for updates says it cannot be reached", "Could not reach the update server" in msg and "Nothing was changed" in msg, msg)
         check(f"update server down: the app runs normally, About says {args.current}",
               f"Content Desk {args.current} " in about and len(app_pids(home)) == 1 and installed_version() == args.current, about)
+        s.execute("document.querySelector('[data-testid=update-status]').scrollIntoView({block: 'center'})")
         s.screenshot(os.path.join(args.art, "update-server-down.png"))
         s.close()
     finally:
@@ -226,6 +227,7 @@ def other_key():
         about = open_settings(s)
         check_for_updates(s, "failed")
         msg = s.text(s.find_all("[data-testid=update-note]")[0])
+        s.execute("document.querySelector('[data-testid=update-status]').scrollIntoView({block: 'center'})")
         s.screenshot(os.path.join(args.art, "update-other-key.png"))
         offered = s.find_all("[data-testid=update-install]")
         check("a manifest signed by another key is refused with a clear note",
@@ -299,6 +301,7 @@ def update():
         board_and_note(s)
         about = open_settings(s)
         status = check_for_updates(s, "upToDate")
+        s.execute("document.querySelector('p.about').scrollIntoView({block: 'center'})")
         s.screenshot(os.path.join(args.art, "update-about-new-version.png"))
         check(f"after the update, the About line shows {args.next_version} and the check says up to date",
               f"Content Desk {args.next_version} " in about and status is not None, about)

@@ -90,6 +90,9 @@ class Session:
     def text(self, el):
         return wd("GET", f"{self.url}/element/{el}/text") or ""
 
+    def execute(self, script, *script_args):
+        return wd("POST", f"{self.url}/execute/sync", {"script": script, "args": list(script_args)})
+
     def prop(self, el, name):
         return wd("GET", f"{self.url}/element/{el}/property/{name}")
 
