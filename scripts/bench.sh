@@ -14,7 +14,8 @@
 #      p50/p99 of a read tool with 200 users' sessions at once, sessions per second of two instances (in the cli section).
 #  (i) the platform preflight over a 5,000-card space in the core (api-types example preflight_bench; goal < 200 ms).
 #  (j) the package (scripts/bench_package.py): the .deb's size and installed size beside the empty window's,
-#      both with the `desktop` profile and the same bundler, and the installed program's spawn to painted.
+#      both with the `desktop` profile and the same bundler, the installed program's spawn to painted, and an
+#      update's download to relaunched from a loopback server (BENCH_UPDATES runs, default 3).
 #      Not in the default run (it installs packages as root and builds both with fat LTO, ~20 min on 2 cores).
 #  (k) the calendar export of 5,000 posts as ICS: the writer, and the whole export over a sandbox (ops example export_bench; goal < 1 s).
 #  (l) card import of 500 rows against a local sandbox, with progress, then the same file again (ops example import_bench; goal < 10 s).
@@ -35,15 +36,26 @@ bin="$CARGO_TARGET_DIR/release"
 only="${BENCH_ONLY:-}"
 want() { [ -z "$only" ] || [ "$only" = "$1" ]; }
 if [ "$only" = package ]; then
-echo "(j) the package: Content Desk's .deb beside the empty window's (desktop profile, the same Tauri bundler)"
+# BENCH_PACKAGE_PROFILE=dev: the same figures from the dev build (a quick check of this section; not what
+# ships, so not comparable with the goals).
+pprofile="${BENCH_PACKAGE_PROFILE:-desktop}"
+case "$pprofile" in dev) pdir=debug; ptauri=(--debug) ;; *) pdir="$pprofile"; ptauri=(-- --profile "$pprofile") ;; esac
+echo "(j) the package: Content Desk's .deb beside the empty window's ($pprofile profile, the same Tauri bundler)"
 ensure_test_deps
-# Content Desk as shipped (scripts/package.sh empties $CARGO_TARGET_DIR/desktop/bundle first), then the
+# Content Desk as shipped (scripts/package.sh empties $CARGO_TARGET_DIR/<profile>/bundle first), then the
 # peer: its own tauri.conf.json (bundle section: deb, the app's icons), built by the same pinned tauri-cli.
-app_deb="$(bash scripts/package.sh --profile desktop | grep '\.deb$')"
-(cd tests/bench/empty-window && cargo tauri build --ci --bundles deb -- --profile desktop >&2)
-empty_deb="$(find "$CARGO_TARGET_DIR/desktop/bundle/deb" -maxdepth 1 -name 'Empty*window*.deb' | head -1)"
+ensure_tauri_cli "$(sed -n 's/^TAURI_CLI_VERSION=//p' scripts/package.sh)"
+ensure_tauri_driver
+# (c) needs an app that trusts a key the benchmark signs with: a throwaway pair (nothing secret is kept);
+# the build differs from the shipped one by that public key only.
+cargo tauri signer generate --ci -p "" -w "$work/bench.key" >/dev/null 2>&1
+app_deb="$(CONTENTDESK_UPDATER_PUBKEY="$work/bench.key.pub" bash scripts/package.sh --profile "$pprofile" | grep '\.deb$')"
+cp "$app_deb" "$work/"; app_deb="$work/$(basename "$app_deb")"
+(cd tests/bench/empty-window && cargo tauri build --ci --bundles deb "${ptauri[@]}" >&2)
+empty_deb="$(find "$CARGO_TARGET_DIR/$pdir/bundle/deb" -maxdepth 1 -name 'Empty*window*.deb' | head -1)"
 with_keyring xvfb-run -a -s "-screen 0 1366x900x24" \
-  python3 scripts/bench_package.py --app-deb "$app_deb" --empty-deb "$empty_deb" --runs "${BENCH_LAUNCHES:-5}"
+  python3 scripts/bench_package.py --app-deb "$app_deb" --empty-deb "$empty_deb" --key "$work/bench.key" \
+    --runs "${BENCH_LAUNCHES:-5}" --updates "${BENCH_UPDATES:-3}"
 exit 0
 fi
 if want api; then

@@ -78,6 +78,13 @@ ensure_nextest() {
 # clone's own target/nextest, so runs from two clones sharing $CARGO_TARGET_DIR never mix their reports).
 NEXTEST_JUNIT=target/nextest/ci/junit.xml
 
+# ensure_tauri_cli VERSION: the Tauri CLI at exactly VERSION (scripts/package.sh pins it), cargo install when not.
+ensure_tauri_cli() {
+  [ "$(cargo tauri --version 2>/dev/null)" = "tauri-cli $1" ] && return 0
+  echo "installing tauri-cli $1 (cargo install, several minutes)" >&2
+  cargo install --quiet --locked tauri-cli --version "$1"
+}
+
 # ensure_tauri_driver: the WebDriver bridge for the real window (cargo install, version 2).
 ensure_tauri_driver() {
   command -v tauri-driver >/dev/null 2>&1 && return 0

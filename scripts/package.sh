@@ -6,6 +6,7 @@
 #   bash scripts/package.sh --profile dev    # the tests' quick package: the dev profile, the build scripts/desktop-e2e.sh already made
 #   PACKAGE_PROFILE=dev bash scripts/package.sh
 #   bash scripts/package.sh --stage-only     # only fill target/package (cdesk, completions, man pages, metainfo): the release workflow, before tauri-action
+#   PACKAGE_UI_BUILT=1                       # ui/dist is current: not built again (the tests' next-version copy)
 #   --target TRIPLE                          # another Rust target (the release workflow: universal-apple-darwin, cdesk made with lipo)
 #
 # One package holds the app (/usr/bin/contentdesk, its .desktop entry, icons at every hicolor size, AppStream
@@ -31,7 +32,7 @@ while [ $# -gt 0 ]; do
     --profile=*) profile="${1#--profile=}"; shift ;;
     --stage-only) stage_only=1; shift ;;
     --target) target="$2"; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "package.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -44,8 +45,12 @@ ensure_rust
 # Only what the build needs (the release workflow's runner has them already and is not root).
 if [ "$(uname -s)" = Linux ]; then apt_install "${DESKTOP_BUILD_PKGS[@]}"; fi
 ensure_ui
-echo "== building the UI" >&2
-(cd ui && npm run --silent build >/dev/null)
+if [ "${PACKAGE_UI_BUILT:-0}" = 1 ] && [ -f ui/dist/index.html ]; then
+  echo "== the UI: ui/dist as it is (PACKAGE_UI_BUILT=1)" >&2
+else
+  echo "== building the UI" >&2
+  (cd ui && npm run --silent build >/dev/null)
+fi
 
 # The one version (Cargo.toml's [workspace.package]; the app and cdesk take it with version.workspace).
 version="$(sed -n '/^\[workspace.package\]/,/^\[/s/^version *= *"\(.*\)"/\1/p' Cargo.toml)"
@@ -82,10 +87,7 @@ if [ "$stage_only" -eq 1 ]; then
   exit 0
 fi
 
-if [ "$(cargo tauri --version 2>/dev/null)" != "tauri-cli $TAURI_CLI_VERSION" ]; then
-  echo "installing tauri-cli $TAURI_CLI_VERSION (cargo install, several minutes)" >&2
-  cargo install --quiet --locked tauri-cli --version "$TAURI_CLI_VERSION"
-fi
+ensure_tauri_cli "$TAURI_CLI_VERSION"
 
 case "$(uname -s)" in
   Linux) bundles=deb,rpm ;;

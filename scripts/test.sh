@@ -16,7 +16,8 @@
 #   9. `cdesk` in a real terminal (tmux): the progress line, tables, a quiet stderr when piped;
 #  10. actionlint on the GitHub workflows (release and CI);
 #  11. the packages: scripts/package.sh with the dev profile (the desktop journeys' build), what the .deb and
-#      .rpm hold and declare, then the .deb installed with apt-get, run under Xvfb, removed and purged.
+#      .rpm hold and declare, then the .deb installed with apt-get, run under Xvfb, updated by the app itself
+#      to a next version from a loopback server (and refused when signed by another key), removed and purged.
 # Installs what it needs when missing (Debian packages, npm and PyPI packages, crates, cargo-nextest,
 # schemathesis, the MCP client SDKs).
 set -uo pipefail
@@ -149,7 +150,7 @@ layer "actionlint (.github/workflows: release, CI)" bash -c 'source scripts/lib.
 one $?
 
 # 11. the packages as a person gets them (tests/package/run.sh; root, as CI)
-echo "== packages (deb, rpm: build, contents, install, run, remove)"
+echo "== packages (deb, rpm: build, contents, install, run, update, remove)"
 out="$(mktemp)"
 PACKAGE_ARTIFACTS="$PWD/tests/artifacts/package" bash tests/package/run.sh | tee "$out"
 rc=${PIPESTATUS[0]}

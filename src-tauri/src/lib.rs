@@ -75,7 +75,7 @@ impl Core {
             let result = start_core(&app).await;
             match &result {
                 Ok(state) => {
-                    tracing::info!(data_dir = %state.data_dir().display(), keys = ?state.key_storage(), "core started");
+                    tracing::info!(version = env!("CARGO_PKG_VERSION"), pid = std::process::id(), data_dir = %state.data_dir().display(), keys = ?state.key_storage(), "core started");
                     // Offline edits kept in the outbox are sent when the service answers again.
                     contentdesk_core::drafts::spawn_sync_loop(state.clone(), std::time::Duration::from_secs(10));
                     forward_studio_events(&app, state);

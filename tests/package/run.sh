@@ -8,7 +8,14 @@
 #   - `apt-get install ./…deb` (root, as CI), then the installed `cdesk --version`, `man cdesk`, the bash
 #     completion, and the installed app under Xvfb painting the sandbox board (its log's "first data
 #     render painted"; a screenshot in tests/artifacts/package/ to look at);
+#   - the update journey (tests/package/update_journey.py, WebDriver on the installed app): the board with
+#     the practice-space note; with the update server down the app runs normally; a manifest signed by
+#     another key is refused with its note and nothing changes; the next version (a scratch copy with the
+#     patch number one up, packaged the same way, signed with a key pair made here) is found on a loopback
+#     server, installed by the app (dpkg, as root) and relaunched, and the About line shows it;
 #   - `apt-get remove` and `--purge` leave the user's data folder; the purge says where it is.
+# Both packages trust the run's throwaway key (CONTENTDESK_UPDATER_PUBKEY at build time); the app finds
+# the loopback server through CONTENTDESK_UPDATE_URL at run time. The shipped config is not touched.
 # Prints one line per check and ends with "N passed, M failed" (scripts/test.sh counts it).
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -27,6 +34,17 @@ check() { # NAME CMD...: one check
 finish() { echo "$passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit $?; }
 
 version="$(sed -n '/^\[workspace.package\]/,/^\[/s/^version *= *"\(.*\)"/\1/p' Cargo.toml)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+# The update journey's throwaway minisign key pairs (nothing secret is committed): the packages this run
+# builds trust test.key.pub (CONTENTDESK_UPDATER_PUBKEY, read by crates/core/build.rs), the next version
+# is signed with test.key, and other.key plays a forger. The shipped config and updater.pub are untouched.
+ensure_tauri_cli "$(sed -n 's/^TAURI_CLI_VERSION=//p' scripts/package.sh)"
+ensure_tauri_driver
+mkdir -p "$work/keys"
+for k in test other; do cargo tauri signer generate --ci -p "" -w "$work/keys/$k.key" >/dev/null 2>&1; done
+export CONTENTDESK_UPDATER_PUBKEY="$work/keys/test.key.pub"
+
 echo "== packaging (dev profile), version $version"
 bash scripts/package.sh --profile dev > "$ART/package.out" 2> "$ART/package.err"
 rc=$?
@@ -35,6 +53,9 @@ rpm="$(grep '\.rpm$' "$ART/package.out" | tail -1)"
 check "scripts/package.sh builds a .deb and an .rpm and prints their paths last" \
   bash -c '[ "$0" -eq 0 ] && [ -f "$1" ] && [ -f "$2" ] && [ "$(tail -2 "$3" | sort)" = "$(printf "%s\n%s" "$1" "$2" | sort)" ]' "$rc" "$deb" "$rpm" "$ART/package.out"
 if [ ! -f "$deb" ] || [ ! -f "$rpm" ]; then tail -30 "$ART/package.err"; finish; fi
+# Out of the bundle folder, which the next version's build empties.
+mkdir -p "$work/current"; cp "$deb" "$rpm" "$work/current/"
+deb="$work/current/$(basename "$deb")"; rpm="$work/current/$(basename "$rpm")"
 
 # What both packages must hold (paths without the leading /).
 hicolor=(16x16 22x22 24x24 32x32 48x48 64x64 96x96 128x128 256x256 512x512)
@@ -126,6 +147,39 @@ check "the installed app starts under Xvfb and paints the sandbox board" \
   xvfb-run -a -s "-screen 0 1366x900x24" bash -c "$(declare -f run_app); run_app"
 check "the screenshot is not blank" bash -c '[ "$(convert "$0" -format %k info:)" -gt 200 ]' "$ART/installed-app.png"
 cp "$data/logs/contentdesk.log" "$ART/app.log" 2>/dev/null
+
+echo "== the update journey (the installed app, a loopback update server, the next version)"
+# The next version: the same sources with [workspace.package] version's patch number one up, in a scratch
+# copy (the tree is never edited), built the same way (dev profile, same target folder: only the
+# workspace's own crates compile again, their version being part of their hash) and trusting the same key.
+next="$(awk -F. '{ printf "%d.%d.%d", $1, $2, $3 + 1 }' <<<"$version")"
+mkdir -p "$work/next"
+git ls-files -z --cached --others --exclude-standard | tar --null -T - --ignore-failed-read -cf - 2>/dev/null | tar -xf - -C "$work/next"
+ln -s "$PWD/ui/node_modules" "$work/next/ui/node_modules"
+cp -a ui/dist "$work/next/ui/dist"
+sed -i '/^\[workspace.package\]/,/^\[/s/^version *= *".*"/version = "'"$next"'"/' "$work/next/Cargo.toml"
+PACKAGE_UI_BUILT=1 bash "$work/next/scripts/package.sh" --profile dev > "$ART/next-package.out" 2> "$ART/next-package.err"
+next_deb="$(grep '\.deb$' "$ART/next-package.out" | tail -1)"
+check "the next version ($next) packages from a scratch copy" bash -c '[ -f "$0" ] && [ "$(dpkg-deb -f "$0" Version)" = "$1" ]' "$next_deb" "$next"
+if [ -f "$next_deb" ]; then
+  mkdir -p "$work/serve"; cp "$next_deb" "$work/serve/"; next_deb="$work/serve/$(basename "$next_deb")"
+  # Signed as the release workflow's bundler signs: the version in the trusted comment (requireSignedVersion).
+  for k in test other; do
+    cargo tauri signer sign -f "$work/keys/$k.key" -p "" --app-version "$next" "$next_deb" >/dev/null 2>&1
+    mv "$next_deb.sig" "$work/keys/next.$k.sig"
+  done
+  with_keyring xvfb-run -a -s "-screen 0 1366x900x24" \
+    python3 tests/package/update_journey.py --art "$ART" --current "$version" --next "$next" \
+      --next-deb "$next_deb" --sig "$work/keys/next.test.sig" --other-sig "$work/keys/next.other.sig" \
+    > "$ART/update.out" 2> "$ART/update.err" < /dev/null
+  grep -E '^(ok  |FAIL|     )' "$ART/update.out"
+  passed=$((passed + $(grep -c '^ok  ' "$ART/update.out")))
+  failed=$((failed + $(grep -c '^FAIL' "$ART/update.out")))
+  grep -qE '^[0-9]+ passed, 0 failed$' "$ART/update.out" || { [ "$(grep -c '^FAIL' "$ART/update.out")" -gt 0 ] || { echo "FAIL the update journey ran to its end"; tail -20 "$ART/update.err" | sed 's/^/     /'; failed=$((failed + 1)); }; }
+else
+  tail -30 "$ART/next-package.err"
+fi
+unset CONTENTDESK_UPDATER_PUBKEY
 
 check "apt-get remove leaves the data folder" bash -c 'DEBIAN_FRONTEND=noninteractive apt-get remove -y content-desk > "$1/remove.out" 2>&1 && [ ! -e /usr/bin/contentdesk ] && [ ! -e /usr/bin/cdesk ] && [ -f "$0/sandbox.db" ]' "$data" "$ART"
 # dpkg purges a package without conffiles at its removal already: the note shows at one or the other.
