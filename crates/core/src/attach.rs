@@ -7,6 +7,7 @@ use api_types::{
     PublishResult, UploadedMedia, PLATFORMS,
 };
 use base64::Engine;
+pub use contentdesk_ops::planner::CardPublishInput;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -92,15 +93,6 @@ impl std::fmt::Debug for MediaUploadArgs {
     }
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct CardPublishArgs {
-    pub card_id: String,
-    /// Publish only this platform's post; every post of the card when absent.
-    #[serde(default)]
-    #[ts(optional)]
-    pub platform: Option<String>,
-}
 
 fn non_empty(v: Option<String>) -> Option<String> {
     v.map(|s| s.trim().to_string()).filter(|s| !s.is_empty())
@@ -258,9 +250,10 @@ pub async fn media_upload(session: &impl Session, args: MediaUploadArgs) -> IpcR
 
 /// Publishes the card's posts now (`publish:write`; a 403 is `missingScope` naming it). Answers each
 /// platform's outcome: success with the post's URL, or its error.
-pub async fn card_publish(session: &impl Session, args: CardPublishArgs) -> IpcResult<PublishResult> {
-    let card_id = check_card_id(&args.card_id)?;
-    let req = PublishRequest { platform: check_platform("platform", args.platform)?, ..Default::default() };
+pub async fn card_publish(session: &impl Session, args: CardPublishInput) -> IpcResult<PublishResult> {
+    args.check()?;
+    let card_id = args.card_id.trim().to_string();
+    let req = PublishRequest { platform: non_empty(args.platform), ..Default::default() };
     let client = session.client().await?;
     // Never sent twice blindly: the posts are read first, so that when the answer is lost a second read
     // shows which were published by this request.

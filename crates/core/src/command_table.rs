@@ -170,7 +170,7 @@ macro_rules! with_commands {
                 /// with no connected account fails with its `error`, the others still publish); needs
                 /// `publish:write` (403 → `missingScope`, `scope: "publish:write"`); when its answer is lost, a
                 /// read of the card shows which posts it published (never sent twice blindly)
-                card_publish($crate::commands::CardPublishArgs) -> $crate::api::PublishResult;
+                card_publish($crate::commands::CardPublishInput) -> $crate::api::PublishResult;
             }
             "Studio" {
                 /// the live registry (`GET /models?contentType=`), kept for the session per profile;
@@ -256,7 +256,7 @@ macro_rules! with_commands {
                 /// `revertTo: version` with `expectedVersion`: lands as a new version, so a revert can itself
                 /// be reverted; stale → `conflict` as above (no draft: there is no text to keep); an unknown
                 /// version is the service's 400
-                brand_kit_revert($crate::commands::BrandKitRevertArgs) -> $crate::api::BrandKitSection;
+                brand_kit_revert($crate::commands::SectionRevertInput) -> $crate::api::BrandKitSection;
                 /// `limit` 1–100 (default 50; validation `limit`)
                 knowledge_list($crate::commands::KnowledgeListArgs) -> $crate::api::KnowledgeList;
                 /// `query` required (validation `query`); `limit` 1–50 (default 8)

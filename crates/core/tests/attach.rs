@@ -229,13 +229,13 @@ async fn publishing_answers_each_platform_with_its_url_or_its_error() {
         .unwrap();
 
     // One platform only.
-    let one = c::card_publish(&app, CardPublishArgs { card_id: card_id.clone(), platform: Some("instagram".into()) }).await.unwrap();
+    let one = c::card_publish(&app, CardPublishInput { card_id: card_id.clone(), platform: Some("instagram".into()) }).await.unwrap();
     assert_eq!(one.card_id, card_id);
     assert_eq!(one.results.len(), 1);
     assert!(one.results[0].success && one.results[0].url.as_deref().is_some_and(|u| u.starts_with("http")), "{one:?}");
 
     // Every post: a success with its URL and a failure with its error, each per platform.
-    let all = c::card_publish(&app, CardPublishArgs { card_id: card_id.clone(), platform: None }).await.unwrap();
+    let all = c::card_publish(&app, CardPublishInput { card_id: card_id.clone(), platform: None }).await.unwrap();
     assert_eq!((all.published_count, all.failed_count), (1, 1));
     let ok = all.results.iter().find(|r| r.platform == "instagram").unwrap();
     assert!(ok.success && ok.url.is_some() && ok.error.is_none());
@@ -246,11 +246,11 @@ async fn publishing_answers_each_platform_with_its_url_or_its_error() {
     assert!(read.summary.published_at.is_some());
 
     // A platform with no post, a platform that does not exist, a card that is not there.
-    let e = c::card_publish(&app, CardPublishArgs { card_id: card_id.clone(), platform: Some("youtube".into()) }).await.unwrap_err();
+    let e = c::card_publish(&app, CardPublishInput { card_id: card_id.clone(), platform: Some("youtube".into()) }).await.unwrap_err();
     assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("platform")));
-    let e = c::card_publish(&app, CardPublishArgs { card_id: card_id.clone(), platform: Some("myspace".into()) }).await.unwrap_err();
+    let e = c::card_publish(&app, CardPublishInput { card_id: card_id.clone(), platform: Some("myspace".into()) }).await.unwrap_err();
     assert_eq!((e.code, e.field.as_deref(), e.status), (IpcCode::Validation, Some("platform"), None));
-    let e = c::card_publish(&app, CardPublishArgs { card_id: "nope".into(), platform: None }).await.unwrap_err();
+    let e = c::card_publish(&app, CardPublishInput { card_id: "nope".into(), platform: None }).await.unwrap_err();
     assert_eq!(e.code, IpcCode::NotFound);
 
     // The wire shape through dispatch.
@@ -272,7 +272,7 @@ async fn a_key_without_publish_write_is_told_which_scope_to_grant() {
     c::profile_select(&app, ProfileIdArgs { id: p.id }).await.unwrap();
 
     let card_id = card(&app, "Blocked").await;
-    let e = c::card_publish(&app, CardPublishArgs { card_id: card_id.clone(), platform: None }).await.unwrap_err();
+    let e = c::card_publish(&app, CardPublishInput { card_id: card_id.clone(), platform: None }).await.unwrap_err();
     assert_eq!(e.code, IpcCode::MissingScope);
     assert_eq!(e.scope.as_deref(), Some("publish:write"));
     assert!(e.message.contains("publish:write"), "{}", e.message);

@@ -14,6 +14,18 @@ async fn demo(app: &AppState) -> (Vec<String>, Vec<api_types::CardSummary>) {
     (board.stages.iter().map(|s| s.id.clone()).collect(), board.cards)
 }
 
+/// Someone else changes a card: written until its `updatedAt` is not the one the app read (the sandbox's
+/// clock counts milliseconds, so a write in the same millisecond as the read's would look unchanged), with
+/// no sleep: the same title written again is the same change.
+async fn change_elsewhere(other: &api_client::Client, id: &str, read: &Option<String>, t: &str) {
+    for _ in 0..1000 {
+        if other.cards().update(id, &title(t)).await.unwrap().updated_at != *read {
+            return;
+        }
+    }
+    panic!("card {id}: its updatedAt never moved past {read:?}");
+}
+
 fn title(t: &str) -> UpdateCard {
     UpdateCard { title: Some(t.into()), ..Default::default() }
 }
@@ -91,7 +103,7 @@ async fn a_card_changed_elsewhere_meanwhile_is_a_conflict_then_send_mine_or_disc
     let (_, cards) = demo(&app).await;
     let (a, b) = (cards[2].id.clone(), cards[3].id.clone());
     let read_b = c::card_get(&app, CardId { card_id: b.clone() }).await.unwrap();
-    c::card_get(&app, CardId { card_id: a.clone() }).await.unwrap();
+    let read_a = c::card_get(&app, CardId { card_id: a.clone() }).await.unwrap();
 
     remote.stop().await;
     for (id, t) in [(&a, "Mine A"), (&b, "Mine B")] {
@@ -103,11 +115,10 @@ async fn a_card_changed_elsewhere_meanwhile_is_a_conflict_then_send_mine_or_disc
     assert_eq!(c::card_update(&app, CardUpdateArgs { card_id: b.clone(), update: notes }).await.unwrap_err().code, IpcCode::Queued);
 
     remote.restart().await;
-    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     // Someone else changes both cards meanwhile.
     let other = remote.client();
-    for (id, t) in [(&a, "Theirs A"), (&b, "Theirs B")] {
-        other.cards().update(id, &title(t)).await.unwrap();
+    for (id, read, t) in [(&a, &read_a, "Theirs A"), (&b, &read_b, "Theirs B")] {
+        change_elsewhere(&other, id, &read.summary.updated_at, t).await;
     }
 
     let s = c::drafts_sync(&app).await.unwrap();
@@ -181,9 +192,8 @@ async fn the_base_of_an_offline_edit_is_what_this_profile_read_not_another_profi
     let card = cards[4].id.clone();
 
     // The first profile reads the card; then it changes elsewhere; then the second profile reads it.
-    c::card_get(&app, CardId { card_id: card.clone() }).await.unwrap();
-    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-    remote.client().cards().update(&card, &title("Theirs, meanwhile")).await.unwrap();
+    let read = c::card_get(&app, CardId { card_id: card.clone() }).await.unwrap();
+    change_elsewhere(&remote.client(), &card, &read.summary.updated_at, "Theirs, meanwhile").await;
     c::profile_select(&app, ProfileIdArgs { id: second.id.clone() }).await.unwrap();
     c::card_get(&app, CardId { card_id: card.clone() }).await.unwrap();
 

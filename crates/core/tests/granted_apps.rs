@@ -1,7 +1,7 @@
 //! Settings' granted apps (issue 15, point 5): the core lists the apps a profile's account granted OAuth
 //! access to and revokes one, against a real sandbox playing the remote service. The grant is made in the
 //! sandbox as its consent page would leave it (`TestSandbox::grant_app`; the consent flow itself is tested
-//! over HTTP in `crates/sandbox/tests/oauth.rs`).
+//! over HTTP in `crates/sandbox/tests/oauth/`).
 use contentdesk_core::commands::{self as c, GrantRevokeArgs, ProfileRefArgs};
 use contentdesk_core::{AppState, CoreConfig, IpcCode, MemoryStore, Secrets};
 use sandbox::testing::TestSandbox;

@@ -171,8 +171,15 @@ async fn a_401_while_polling_stops_the_poller_asks_for_a_key_and_a_new_key_resum
     let paused = wait_for(&app, &id, "paused for a key", |j| j.error.as_deref().is_some_and(|e| e.contains("Paste a current key"))).await;
     assert_eq!(paused.status, JobStatus::Processing, "kept: it was charged");
     assert_eq!(paused.next_poll_at, None, "no next read is planned");
-    tokio::time::sleep(Duration::from_secs(4)).await;
-    assert_eq!(job_of(&app, &id).await.polls, paused.polls, "the poller stopped: no read in 4 s");
+    // The poller stopped (no wait on a clock: its task is gone from the table and its token cancelled,
+    // so no later read can happen), and the profile waits for a key.
+    assert!(!app.studio().is_polling(&id), "the poller stopped");
+    let profile = c::profiles_list(&app).await.unwrap().selected_id.unwrap();
+    assert!(contentdesk_core::studio::is_paused(&app, &profile), "the profile waits for a key");
+    for _ in 0..50 {
+        tokio::task::yield_now().await;
+    }
+    assert_eq!(job_of(&app, &id).await.polls, paused.polls, "no read after it stopped");
     // Retry says the key is what is missing, in the code the UI already shows.
     let e = c::studio_retry(&app, StudioJobArgs { output_id: id.clone() }).await.unwrap_err();
     assert_eq!(e.code, IpcCode::Unauthorized, "{e:?}");
@@ -182,7 +189,6 @@ async fn a_401_while_polling_stops_the_poller_asks_for_a_key_and_a_new_key_resum
         let account = sandbox::auth::first_account(&conn).unwrap().unwrap();
         sandbox::auth::create_key(&conn, &account, "new", api_types::scopes::ALL).unwrap().1
     };
-    let profile = c::profiles_list(&app).await.unwrap().selected_id.unwrap();
     c::key_set(&app, KeySetArgs { profile_id: profile, key: fresh }).await.unwrap();
     let done = wait_for(&app, &id, "completed", |j| j.status == JobStatus::Completed).await;
     assert_eq!(before - account_balance(), done.credits.unwrap(), "charged once");

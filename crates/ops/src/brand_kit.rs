@@ -361,8 +361,10 @@ impl Operation for SectionArchive {
     }
 }
 
-#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
+/// A revert: `cdesk brand-kit section revert`, its agent tool and the app's `brand_kit_revert` take this one
+/// input and its rules ([`SectionRevertInput::check`]).
+#[derive(Debug, Clone, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SectionRevertInput {
     /// The kit's id.
     pub brand_kit_id: String,
@@ -373,8 +375,29 @@ pub struct SectionRevertInput {
     pub to: i64,
     /// The version last read; when absent, the current one is read first.
     #[arg(long)]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub expected_version: Option<i64>,
+}
+
+impl SectionRevertInput {
+    /// The rules of a revert, checked before anything is sent, in every face: a kit and a key are named,
+    /// the version is 1 or more and is not the one read (that is the current one already).
+    pub fn check(&self) -> Result<(), OpError> {
+        if self.brand_kit_id.trim().is_empty() {
+            return Err(OpError::usage("brandKitId", "Choose the brand kit."));
+        }
+        if self.key.trim().is_empty() {
+            return Err(OpError::usage("key", "Choose the section's key."));
+        }
+        if self.to < 1 {
+            return Err(OpError::usage("to", "Pick a version to bring back (1 or more)."));
+        }
+        if self.expected_version == Some(self.to) {
+            return Err(OpError::usage("to", format!("Version {} is the current one already.", self.to)));
+        }
+        Ok(())
+    }
 }
 
 pub struct SectionRevert;
@@ -390,6 +413,7 @@ impl Operation for SectionRevert {
         scope: Some(api_types::scopes::BRANDKIT_WRITE),
     };
     async fn run(cx: Cx, i: SectionRevertInput) -> Result<Value, OpError> {
+        i.check()?;
         let expected = match i.expected_version {
             Some(v) => v,
             None => read_section(&cx, &i.brand_kit_id, &i.key, false).await?.version,

@@ -81,3 +81,38 @@ async fn space_and_stage_tools_refuse_what_their_inputs_rule_out_and_send_nothin
     assert_eq!(stages(call(&cx, "list_stages", json!({ "spaceId": sp })).await.unwrap()), st, "no stage was sent");
     assert_eq!(call(&cx, "list_spaces", json!({})).await.unwrap(), spaces_before, "no space was sent");
 }
+
+/// The rules of a publish and of a revert, once on their inputs (`CardPublishInput::check`,
+/// `SectionRevertInput::check`), hold for an agent as in `cdesk` and the app: a usage error naming the
+/// field, nothing sent, and a field of another shape refused by name.
+#[tokio::test(flavor = "multi_thread")]
+async fn publish_and_revert_refuse_what_their_inputs_rule_out() {
+    let sb = TestSandbox::start().await;
+    let cx = Cx::new(Client::new(sb.base_url(), ApiKey::new(sb.key.clone())).unwrap());
+    let card = call(&cx, "create_card", json!({ "title": "Not yet", "platform": "instagram" })).await.unwrap();
+    let id = card["id"].as_str().unwrap().to_string();
+    for (args, field, message) in [
+        (json!({ "cardId": id, "platform": "myspace" }), "platform", "“myspace” is not a platform"),
+        (json!({ "cardId": "  " }), "cardId", "Choose the card to publish."),
+    ] {
+        let e = call(&cx, "publish_post", args.clone()).await.unwrap_err();
+        assert!(matches!(&e, OpError::Usage { field: Some(f), .. } if f == field), "{args}: {e:?}");
+        assert!(e.to_string().contains(message), "{args}: {e}");
+    }
+    let e = call(&cx, "publish_post", json!({ "cardId": id, "platforms": ["instagram"] })).await.unwrap_err();
+    assert!(e.to_string().contains("unknown field `platforms`"), "{e}");
+
+    let kits = call(&cx, "list_brand_kits", json!({})).await.unwrap();
+    let kit = kits["brandKits"][0]["id"].as_str().unwrap_or_else(|| panic!("a kit: {kits}")).to_string();
+    for (args, field, message) in [
+        (json!({ "brandKitId": kit, "key": "about", "to": 0 }), "to", "Pick a version to bring back (1 or more)."),
+        (json!({ "brandKitId": kit, "key": "about", "to": 2, "expectedVersion": 2 }), "to", "Version 2 is the current one already."),
+        (json!({ "brandKitId": kit, "key": " ", "to": 1 }), "key", "Choose the section's key."),
+    ] {
+        let e = call(&cx, "revert_brand_kit_section", args.clone()).await.unwrap_err();
+        assert!(matches!(&e, OpError::Usage { field: Some(f), .. } if f == field), "{args}: {e:?}");
+        assert_eq!(e.to_string(), message, "{args}");
+    }
+    let e = call(&cx, "revert_brand_kit_section", json!({ "brandKitId": kit, "key": "about", "version": 1 })).await.unwrap_err();
+    assert!(e.to_string().contains("unknown field `version`"), "{e}");
+}

@@ -89,7 +89,7 @@ impl TestSandbox {
 
     /// An app the demo account granted `scopes` to, as the consent page would leave it (a registered
     /// client, a live grant and an access token for the API): `(grant_id, access_token)`. For the tests of
-    /// the clients of `/oauth/grants`; the flow itself is tested over HTTP in this crate's `tests/oauth.rs`.
+    /// the clients of `/oauth/grants`; the flow itself is tested over HTTP in this crate's `tests/oauth/`.
     pub fn grant_app(&self, client_name: &str, scopes: &[&str]) -> (String, String) {
         let conn = self.state().db().lock();
         let client_id = crate::db::new_id();

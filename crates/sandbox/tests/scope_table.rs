@@ -76,7 +76,7 @@ const EXPECTED: &[(&str, &str, &[&str])] = &[
     ("GET", "/connected-accounts", &[]),
     ("GET", "/connected-accounts/{}", &[]),
     // Granted apps (OAuth, our choice: docs/api.md "OAuth"): the account's own business, like the balance;
-    // an API key only (a delegated token gets 403, tests/oauth.rs).
+    // an API key only (a delegated token gets 403, tests/oauth/).
     ("GET", "/oauth/grants", &[]),
     ("DELETE", "/oauth/grants/{}", &[]),
 ];

@@ -27,7 +27,7 @@ use crate::session::Session;
 /// The kept changes the page shows live in the outbox; the commands' types keep their names here.
 pub use crate::outbox::{ArchivedSection, DraftReason, SectionDraft};
 /// The catalogue's inputs these commands take (one input type per operation).
-pub use contentdesk_ops::brand_kit::SectionKeyInput;
+pub use contentdesk_ops::brand_kit::{SectionKeyInput, SectionRevertInput};
 pub use contentdesk_ops::knowledge::{KnowledgeItemInput, KnowledgeSearchInput};
 
 mod checks;
@@ -176,17 +176,6 @@ pub struct BrandKitSectionArchiveArgs {
     #[serde(default)]
     #[ts(optional)]
     pub section_id: Option<String>,
-}
-
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct BrandKitRevertArgs {
-    pub brand_kit_id: String,
-    pub key: String,
-    /// The earlier version to bring back (it lands as a new version).
-    pub version: i64,
-    /// The section's current version, as read.
-    pub expected_version: i64,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize, TS)]

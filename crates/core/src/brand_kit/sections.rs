@@ -234,16 +234,14 @@ pub async fn brand_kit_history(session: &impl Session, args: SectionKeyInput) ->
 }
 
 /// Brings back an earlier version (`revertTo`). It lands as a new version, so it can itself be reverted.
-pub async fn brand_kit_revert(session: &impl Session, args: BrandKitRevertArgs) -> IpcResult<BrandKitSection> {
-    let kit_id = required("brandKitId", &args.brand_kit_id, "brand kit")?;
-    let key = required("key", &args.key, "section's key")?;
-    if args.version < 1 {
-        return Err(IpcError::validation("version", "Pick a version to bring back (1 or more)."));
-    }
-    if args.version == args.expected_version {
-        return Err(IpcError::validation("version", format!("Version {} is the current one already.", args.version)));
-    }
-    let write = SectionWrite::revert(key.clone(), args.version, args.expected_version);
+pub async fn brand_kit_revert(session: &impl Session, args: SectionRevertInput) -> IpcResult<BrandKitSection> {
+    args.check()?;
+    // The app always says which version it read: a revert over a newer one is a conflict, never a guess.
+    let expected = args
+        .expected_version
+        .ok_or_else(|| IpcError::validation("expectedVersion", "Say which version of the section was read."))?;
+    let (kit_id, key) = (args.brand_kit_id.trim().to_string(), args.key.trim().to_string());
+    let write = SectionWrite::revert(key.clone(), args.to, expected);
     let kit = session.client().await?.brand_kits().write_sections(&kit_id, vec![write]).await?;
     kit.sections
         .into_iter()

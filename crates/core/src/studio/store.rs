@@ -219,6 +219,12 @@ impl Studio {
         }
     }
 
+    /// Whether a poller is running for this render (a stopped one is gone from the table at once, its
+    /// token cancelled, so it reads nothing more).
+    pub fn is_polling(&self, output_id: &str) -> bool {
+        self.pollers.lock().unwrap_or_else(|e| e.into_inner()).get(output_id).is_some_and(|(_, t)| !t.is_cancelled())
+    }
+
     /// Stops every poller; the jobs stay in the file and resume on the next start.
     pub fn shutdown(&self) {
         self.shutdown.cancel();

@@ -467,16 +467,30 @@ impl Operation for CardMove {
     }
 }
 
-#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
+/// A publish: `cdesk card publish`, the agent tool `publish_post` and the app's `card_publish` take this
+/// one input and its rules ([`CardPublishInput::check`]).
+#[derive(Debug, Clone, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CardPublishInput {
     /// The card's id.
     pub card_id: String,
     /// Only the card's post for this platform; every post when absent.
     #[arg(long, value_parser = one_of(api_types::values::PLATFORMS.iter().copied()))]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(schema_with = "crate::input::platform_schema")]
+    #[ts(optional)]
     pub platform: Option<String>,
+}
+
+impl CardPublishInput {
+    /// The rules of a publish, checked before anything is sent, in every face: a card is named, and the
+    /// platform (when given) is one the service knows.
+    pub fn check(&self) -> Result<(), OpError> {
+        if self.card_id.trim().is_empty() {
+            return Err(OpError::usage("cardId", "Choose the card to publish."));
+        }
+        crate::planner::check_platform("platform", self.platform.as_deref())
+    }
 }
 
 pub struct CardPublish;
@@ -492,6 +506,7 @@ impl Operation for CardPublish {
         scope: Some("publish:write"),
     };
     async fn run(cx: Cx, i: CardPublishInput) -> Result<Value, OpError> {
+        i.check()?;
         let req = PublishRequest { platform: i.platform, extra: Default::default() };
         out(cx.client.cards().publish(&i.card_id, &req).await?)
     }

@@ -31,3 +31,15 @@ pub fn checked_name(field: &str, what: &str, value: &str, max: usize) -> Result<
     }
     Ok(v.to_string())
 }
+
+/// A platform as the planner takes it: absent or blank is none; else one of the service's platforms, or a
+/// usage error on `field` that lists them.
+pub fn check_platform(field: &str, platform: Option<&str>) -> Result<(), OpError> {
+    match platform.map(str::trim).filter(|p| !p.is_empty()) {
+        Some(p) if !api_types::values::PLATFORMS.contains(&p) => Err(OpError::usage(
+            field,
+            format!("“{p}” is not a platform; use one of {}.", api_types::values::PLATFORMS.join(", ")),
+        )),
+        _ => Ok(()),
+    }
+}

@@ -32,9 +32,11 @@ async fn generate_and_boards_need_the_generate_scope() {
 /// revoked then, answers 401 at the wait's next step, not the render when the wait ends.
 #[tokio::test]
 async fn revoked_key_during_smart_wait_gets_401() {
-    // The render takes a minute and the wait up to 10 s: without the check in the wait, the answer
-    // would come after 10 s, a 200 with the job still processing.
-    let sb = TestSandbox::start_with(slow(60_000, 10_000)).await;
+    // The render takes two hours and the wait up to one: only the check at each step of the wait can
+    // answer while the test still waits (the check after the wait would answer 401 too, but an hour
+    // later: the guard below fails first). Broken on purpose once (the check in the wait's loop
+    // removed): this test failed at its guard.
+    let sb = TestSandbox::start_with(slow(2 * 3_600_000, 3_600_000)).await;
     let key = sb.key_with(&[scopes::GENERATE]);
     let http = Http::new(&sb);
     let request = {
@@ -49,7 +51,11 @@ async fn revoked_key_during_smart_wait_gets_401() {
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
     sb.revoke(&key);
-    let (s, v) = handle.await.unwrap();
+    // A guard, not a timing: the answer is due at the wait's next step (100 ms at most), not in an hour.
+    let (s, v) = tokio::time::timeout(Duration::from_secs(60), handle)
+        .await
+        .expect("no answer while the wait went on: the key was not checked at the wait's next step")
+        .unwrap();
     assert_eq!(s, 401, "{v}");
     assert_eq!(generation_count(&sb), before + 1, "the request that got 401 was past the gate");
 }

@@ -6,7 +6,6 @@ import type { Board } from "./Board";
 import type { BoardLoadArgs } from "./BoardLoadArgs";
 import type { BrandKitIdArgs } from "./BrandKitIdArgs";
 import type { BrandKitPage } from "./BrandKitPage";
-import type { BrandKitRevertArgs } from "./BrandKitRevertArgs";
 import type { BrandKitSaveArgs } from "./BrandKitSaveArgs";
 import type { BrandKitSection } from "./BrandKitSection";
 import type { BrandKitSectionAddArgs } from "./BrandKitSectionAddArgs";
@@ -24,7 +23,7 @@ import type { CardDetail } from "./CardDetail";
 import type { CardId } from "./CardId";
 import type { CardMoveInput } from "./CardMoveInput";
 import type { CardPosts } from "./CardPosts";
-import type { CardPublishArgs } from "./CardPublishArgs";
+import type { CardPublishInput } from "./CardPublishInput";
 import type { CardRepeatInput } from "./CardRepeatInput";
 import type { CardSummary } from "./CardSummary";
 import type { CardUpdateArgs } from "./CardUpdateArgs";
@@ -69,6 +68,7 @@ import type { Queued } from "./Queued";
 import type { SectionDraft } from "./SectionDraft";
 import type { SectionHistory } from "./SectionHistory";
 import type { SectionKeyInput } from "./SectionKeyInput";
+import type { SectionRevertInput } from "./SectionRevertInput";
 import type { Space } from "./Space";
 import type { SpaceArchiveArgs } from "./SpaceArchiveArgs";
 import type { SpaceCreateInput } from "./SpaceCreateInput";
@@ -189,7 +189,7 @@ export interface CoreCommands {
   /** the bytes as base64 from the web view (a `data:…;base64,` prefix is accepted); checked first: `fileName` 1–255 characters, `contentType` an `image/`, `video/` or `audio/` type, at most 50 MB decoded and not empty (validation naming `fileName` / `contentType` / `dataBase64`); then ticket → PUT → complete; attach with `{ outputId }`; needs `assets:write`. The bytes never appear in a log line */
   media_upload: { args: MediaUploadArgs; result: UploadedMedia };
   /** publishes now (every post, or `platform`'s only); each platform answers on its own (a post with no connected account fails with its `error`, the others still publish); needs `publish:write` (403 → `missingScope`, `scope: "publish:write"`); when its answer is lost, a read of the card shows which posts it published (never sent twice blindly) */
-  card_publish: { args: CardPublishArgs; result: PublishResult };
+  card_publish: { args: CardPublishInput; result: PublishResult };
   /** the live registry (`GET /models?contentType=`), kept for the session per profile; `capabilities` decide the form's fields */
   models_list: { args: ModelsListArgs; result: Array<ModelInfo> };
   /** for speech and lip-sync, kept for the session */
@@ -227,7 +227,7 @@ export interface CoreCommands {
   /** a history read filtered by the key (`keys=<key>&history=true`); `earlier` newest first, each `{ version, body, bodySource, createdAt }`; `notFound` for no live section */
   brand_kit_history: { args: SectionKeyInput; result: SectionHistory };
   /** `revertTo: version` with `expectedVersion`: lands as a new version, so a revert can itself be reverted; stale → `conflict` as above (no draft: there is no text to keep); an unknown version is the service's 400 */
-  brand_kit_revert: { args: BrandKitRevertArgs; result: BrandKitSection };
+  brand_kit_revert: { args: SectionRevertInput; result: BrandKitSection };
   /** `limit` 1–100 (default 50; validation `limit`) */
   knowledge_list: { args: KnowledgeListArgs; result: KnowledgeList };
   /** `query` required (validation `query`); `limit` 1–50 (default 8) */

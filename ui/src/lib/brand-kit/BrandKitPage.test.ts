@@ -289,7 +289,7 @@ it("history: view a version, compare it, revert it as a new version, then revert
 
   await user.click(within(dialog).getByRole("button", { name: "Bring back version 1" }));
   await waitFor(() => expect(within(dialog).getByTestId("history-status")).toHaveTextContent("Version 1 is back, as version 4"));
-  expect(core.called("brand_kit_revert").map((c) => c.args)).toEqual([{ brandKitId: KIT, key: "offer", version: 1, expectedVersion: 3 }]);
+  expect(core.called("brand_kit_revert").map((c) => c.args)).toEqual([{ brandKitId: KIT, key: "offer", to: 1, expectedVersion: 3 }]);
   expect(core.called("brand_kit_history")).toHaveLength(2);
   expect(within(dialog).getAllByRole("option")).toHaveLength(4);
   // This app's revert is said as this app's edit; the versions written elsewhere are not.

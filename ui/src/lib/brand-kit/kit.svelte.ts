@@ -11,109 +11,15 @@ import type {
 } from "../bindings";
 import { api, toIpcError } from "../shared/backend";
 import { applyPlacement, editFor, outlineOf, placementFor, summaryOf, tabLabel, type SectionChange } from "./brandKitRules";
-import { UNSAVED_PREFIX } from "./unsaved";
+import { blankView, changeOf, entryOf, type Conflict, type SectionView } from "./sectionView";
+import { readUnsaved, writeUnsaved, type UnsavedText } from "./unsaved";
 import { noteWritten, writtenVersions } from "./written";
 
 /** Where the sections a user collapsed are remembered (per kit): every other section shows its text. */
 const COLLAPSED_PREFIX = "contentdesk.brandKit.collapsed";
 
-/** A refused change of one section, and what the service has now. */
-export interface Conflict {
-  /** `conflict`: the section changed since it was read; `offline`: nothing answered the save. */
-  reason: DraftReason;
-  /** What the user wanted to write (the core keeps it as a draft). */
-  mine: SectionChange;
-  /** The version `mine` was written against. */
-  expectedVersion: number;
-  /** The service's version now; `body` is null until it is read. */
-  theirs: { version: number; body: string | null };
-  /** The editable side of the merge view: starts as the user's text. */
-  merged: string;
-  busy: boolean;
-  error: IpcError | null;
-}
-
-/** What the page knows and does for one section beyond its summary. */
-export interface SectionView {
-  /** The service's body at the summary's version, once read. */
-  body: string | null;
-  loading: boolean;
-  /** Expanded: the rendered body shows. */
-  open: boolean;
-  editing: boolean;
-  /** The editor's text. */
-  text: string;
-  /** The version and body the editor's text started from (what `expectedVersion` says). */
-  baseVersion: number;
-  baseBody: string;
-  saving: boolean;
-  error: IpcError | null;
-  conflict: Conflict | null;
-  /** The core holds a draft of this section (a refused save): cancelling must drop it on purpose. */
-  keptByCore: boolean;
-}
-
-function blankView(): SectionView {
-  return {
-    body: null, loading: false, open: false, editing: false, text: "", baseVersion: 0, baseBody: "", saving: false,
-    error: null, conflict: null, keptByCore: false,
-  };
-}
-
-function changeOf(e: SectionEdit): SectionChange {
-  const c: SectionChange = {};
-  if (e.body != null) c.body = e.body;
-  if (e.name != null) c.name = e.name;
-  if (e.width != null) c.width = e.width;
-  if (e.tab != null) c.tab = e.tab;
-  if (e.afterId != null) c.afterId = e.afterId;
-  if (e.beforeId != null) c.beforeId = e.beforeId;
-  if (e.position != null) c.position = e.position;
-  return c;
-}
-
-/** The index of the save entry a validation error names (`sections[2].width` → 2). */
-function entryOf(err: IpcError): number | null {
-  const m = /^sections\[(\d+)\]/.exec(err.field ?? "");
-  return m ? Number(m[1]) : null;
-}
-
-/** A section's unsaved editor text and what it was written from. */
-export interface UnsavedText {
-  text: string;
-  baseVersion: number;
-  baseBody: string;
-}
-
-
-/** The unsaved texts kept on this computer for a profile's kit. */
-export function readUnsaved(profileId: string | null, kitId: string): Record<string, UnsavedText> {
-  try {
-    const raw = localStorage.getItem(`${UNSAVED_PREFIX}.${profileId ?? ""}.${kitId}`);
-    const parsed: unknown = raw ? JSON.parse(raw) : {};
-    if (!parsed || typeof parsed !== "object") return {};
-    const out: Record<string, UnsavedText> = {};
-    for (const [k, u] of Object.entries(parsed as Record<string, Partial<UnsavedText>>)) {
-      if (typeof u?.text === "string" && typeof u.baseBody === "string" && typeof u.baseVersion === "number") {
-        out[k] = { text: u.text, baseBody: u.baseBody, baseVersion: u.baseVersion };
-      }
-    }
-    return out;
-  } catch {
-    return {};
-  }
-}
-
-/** Keeps (or, when nothing is unsaved, forgets) a kit's unsaved texts on this computer. */
-export function writeUnsaved(profileId: string | null, kitId: string, unsaved: Record<string, UnsavedText>) {
-  const key = `${UNSAVED_PREFIX}.${profileId ?? ""}.${kitId}`;
-  try {
-    if (Object.keys(unsaved).length) localStorage.setItem(key, JSON.stringify(unsaved));
-    else localStorage.removeItem(key);
-  } catch {
-    // Storage full or unavailable: the text stays in the open editor; nothing else to do.
-  }
-}
+export type { Conflict, SectionView, UnsavedText };
+export { readUnsaved, writeUnsaved };
 
 export class KitSession {
   /** The profile the kit is read with (what this app wrote is remembered per profile). */
@@ -635,7 +541,7 @@ export class KitSession {
 
   /** Brings back an earlier version: it lands as a new version (so it can be reverted in turn). */
   async revert(key: string, version: number, expectedVersion: number): Promise<BrandKitSection> {
-    const s = await api.brandKitRevert({ brandKitId: this.kitId, key, version, expectedVersion });
+    const s = await api.brandKitRevert({ brandKitId: this.kitId, key, to: version, expectedVersion });
     this.noteIfNew(s, expectedVersion);
     this.takeRead(s);
     this.notice = `Version ${version} of “${s.sectionName}” is back, as version ${s.version}.`;

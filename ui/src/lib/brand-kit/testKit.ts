@@ -195,13 +195,13 @@ export function kitCore(init: { sections?: Stored[]; drafts?: SectionDraft[]; kn
     return { section: wire(s), earlier: s.earlier.map((r) => ({ ...r })) };
   };
   core.answers.brand_kit_revert = (args) => {
-    const a = args as { key: string; version: number; expectedVersion: number };
+    const a = args as { key: string; to: number; expectedVersion: number };
     const s = find(a.key);
     if (a.expectedVersion !== s.version) {
       throw { code: "conflict", status: 409, conflicts: [{ key: s.key, version: s.version, body: s.body }], message: "Changed since read." } satisfies IpcError;
     }
-    const old = s.earlier.find((r) => r.version === a.version);
-    if (!old) throw { code: "validation", status: 400, field: "revertTo", message: `No version ${a.version}.` } satisfies IpcError;
+    const old = s.earlier.find((r) => r.version === a.to);
+    if (!old) throw { code: "validation", status: 400, field: "revertTo", message: `No version ${a.to}.` } satisfies IpcError;
     newVersion(s, old.body);
     return wire(s);
   };

@@ -6,11 +6,11 @@ import type {
   StageDeleteInput, StageUpdateInput, UpdateCard,
 } from "../bindings";
 import type {
-  CardPublishArgs, ContentListArgs, MediaUploadArgs, ProjectCreateArgs, ProjectImportArgs,
+  CardPublishInput, ContentListArgs, MediaUploadArgs, ProjectCreateArgs, ProjectImportArgs,
 } from "../bindings";
 import type { DraftsResolveArgs } from "../bindings";
 import type {
-  BrandKitRevertArgs, BrandKitSaveArgs, BrandKitSectionAddArgs, BrandKitSectionArchiveArgs,
+  SectionRevertInput, BrandKitSaveArgs, BrandKitSectionAddArgs, BrandKitSectionArchiveArgs,
   BrandKitSectionsArgs, KnowledgeAddArgs, KnowledgeListArgs, SectionEdit,
 } from "../bindings";
 import type {
@@ -218,7 +218,7 @@ export const api = {
   brandKitSectionArchive: (brandKitId: string, key: string, archived: boolean) =>
     run("brand_kit_section_archive", { brandKitId, key, archived }),
   brandKitHistory: (brandKitId: string, key: string) => run("brand_kit_history", { brandKitId, key }),
-  brandKitRevert: (args: BrandKitRevertArgs) => run("brand_kit_revert", args),
+  brandKitRevert: (args: SectionRevertInput) => run("brand_kit_revert", args),
   knowledgeList: (brandKitId: string, limit?: number, offset?: number) =>
     run("knowledge_list", { brandKitId, ...(limit === undefined ? {} : { limit }), ...(offset === undefined ? {} : { offset }) }),
   knowledgeSearch: (brandKitId: string, query: string) => run("knowledge_search", { brandKitId, query }),
