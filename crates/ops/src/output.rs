@@ -105,6 +105,44 @@ struct SectionArchived {
     section_id: String,
 }
 
+/// What `repeat_card` answers: the copies made, each an ordinary card with its own time.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct Repeated {
+    cards: Vec<CardSummary>,
+    count: usize,
+}
+
+/// A row of the file that a card made by an earlier import already holds (by its row key).
+#[derive(JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+struct ImportExisting {
+    line: usize,
+    key: String,
+    title: String,
+    card_id: String,
+}
+
+/// What `import_cards` answers (`crate::import`): what a dry run would create, or what was created, the
+/// rows found already, the rows refused (line, field, why), the columns it did not read.
+#[derive(JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+struct Imported {
+    dry_run: bool,
+    format: String,
+    file: String,
+    space: Value,
+    existing: Vec<ImportExisting>,
+    refused: Vec<crate::import::Refused>,
+    ignored_columns: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    would_create: Option<Vec<crate::import::Planned>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    created: Option<Vec<crate::import::Planned>>,
+}
+
 /// One type's schema, as the serialised reply reads (`$defs` at its root, no `$schema`).
 fn of<T: JsonSchema>() -> Value {
     let schema = SchemaSettings::draft2020_12().for_serialize().into_generator().into_root_schema_for::<T>();
@@ -155,7 +193,10 @@ pub fn output_schema(tool: &str) -> Option<Value> {
         "list_cards" => of::<CardList>(),
         "get_card" => of::<CardDetail>(),
         "check_card" => of::<Report>(),
-        "create_card" | "update_card" | "move_card" => of::<CardSummary>(),
+        "create_card" | "update_card" | "move_card" | "duplicate_card" => of::<CardSummary>(),
+        "repeat_card" => of::<Repeated>(),
+        "queue_card" => of::<crate::planner::Queued>(),
+        "import_cards" => of::<Imported>(),
         "publish_post" => of::<PublishResult>(),
         "export_calendar" => of::<crate::calendar::Export>(),
         "list_spaces" => of::<Spaces>(),

@@ -59,7 +59,7 @@ pub struct CardImportInput {
 }
 
 /// A row refused, with its line and the field at fault.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, JsonSchema)]
 pub struct Refused {
     pub line: usize,
     pub field: String,
@@ -67,7 +67,7 @@ pub struct Refused {
 }
 
 /// A row checked and ready to create.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Planned {
     pub line: usize,

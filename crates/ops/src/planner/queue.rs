@@ -229,7 +229,7 @@ pub async fn all_scheduled(client: &Client, except: &str) -> Result<Vec<Schedule
 }
 
 /// Where one post went.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Placed {
     pub platform: String,
@@ -238,7 +238,7 @@ pub struct Placed {
 }
 
 /// A card added to the queue: read back, and where each post went.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Queued {
     pub card: CardDetail,

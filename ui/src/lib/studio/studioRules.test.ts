@@ -73,7 +73,7 @@ it("speech is known by what it takes, as the service lists it (generate, output 
   expect(isSpeech(cardsEra)).toBe(true);
   expect(formProblem(values({ media: "audio", text: "hi" }), cardsEra)?.field).toBe("voiceId");
   // Speech sends its voice; music does not take one.
-  expect(buildForm(values({ media: "audio", text: "hi", voiceId: "v" }), tts).voiceId).toBe("v");
+  expect(buildForm(values({ media: "audio", text: "hi", voiceId: "v" }), tts)?.voiceId).toBe("v");
 });
 
 it("what is missing is named before a price is asked", () => {
