@@ -2,11 +2,14 @@
 // registry, which comes back as the real service writes it (nested capabilities: `aspectRatio` and
 // `resolution` as `{supported, default}`, `duration {mode: discrete, options}`, `generations`,
 // `maxImageRefs`, `inputTypes`) with one more model of a kind no build knows (`video-extend`). The sandbox
-// is the spec era's strict twin and cannot send these shapes; the real service cannot be reached from here.
+// sends the nested form too (issue 27), but only ranges of lengths and no defaults: the front turns a
+// range into the discrete list and adds the defaults the real registry names, shapes the sandbox has no
+// model for; the real service cannot be reached from here.
 import http from "node:http";
 
-/** The flat capabilities the sandbox sends, as the real service spells them. */
+/** The sandbox's capabilities (nested, or the older flat names), as the real service spells them. */
 export function nested(c) {
+  if (c.duration || c.aspectRatio || c.resolution || c.generations) return withDefaults(c);
   const out = {
     kind: "generate", outputType: c.outputType, promptMode: c.promptMode, promptMaxChars: c.promptMaxChars,
     inputTypes: ["text", ...(c.startFrame ? ["startFrame"] : []), ...(c.endFrame ? ["endFrame"] : [])],
@@ -20,6 +23,21 @@ export function nested(c) {
     const { min, max } = c.durationSeconds;
     out.duration = { mode: "discrete", options: [...new Set([min, Math.round((min + max) / 2), max])], default: max };
   }
+  return out;
+}
+
+/** The sandbox's nested form with what the real registry adds: defaults, and lengths as a list. */
+function withDefaults(c) {
+  const out = { ...c, kind: "generate" };
+  const pick = (o) => (o?.supported?.length ? { supported: o.supported, default: o.default ?? o.supported[0] } : undefined);
+  if (pick(c.aspectRatio)) out.aspectRatio = pick(c.aspectRatio);
+  if (pick(c.resolution)) out.resolution = pick(c.resolution);
+  if (c.duration?.mode === "range") {
+    const { min, max } = c.duration;
+    out.duration = { mode: "discrete", options: [...new Set([min, Math.round((min + max) / 2), max])], default: max };
+  }
+  out.generations = c.generations ?? { min: 1, max: 1, default: 1 };
+  out.maxImageRefs = c.maxImageRefs ?? 0;
   return out;
 }
 

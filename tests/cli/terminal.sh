@@ -60,7 +60,9 @@ check "piped: stderr is empty" "$([ ! -s "$work/err.txt" ] && echo 0 || echo 1)"
 tmux new-session -d -s "$session" -x 160 -y 40 "env $envs $bin/cdesk card list --limit 5; echo EXIT=\$?; sleep 30"
 for i in $(seq 1 20); do sleep 0.3; tmux capture-pane -p -t "$session" | grep -q "EXIT=" && break; done
 tmux capture-pane -p -t "$session" > "$artifacts/terminal-card-list.txt"
-check "card list at a terminal is a table with a header" "$(grep -Eq "^id +title" "$artifacts/terminal-card-list.txt" && echo 0 || echo 1)"
+# One line a card, under a header, with stage names rather than ids (issue 26 point 8; ids with --wide).
+check "card list at a terminal is a table with a header" "$(grep -Eq "^TITLE +STAGE" "$artifacts/terminal-card-list.txt" && echo 0 || echo 1)"
+check "its rows name the stage, not its id" "$(grep -Eq " Ideas " "$artifacts/terminal-card-list.txt" && echo 0 || echo 1)"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
