@@ -7,16 +7,10 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { launch } from "./browser.mjs";
-import { callCore } from "./webshell.mjs";
+import { shellEnv } from "./webshell.mjs";
 
-const { WEB_SHELL_URL } = process.env;
-const ARTIFACTS = process.env.E2E_ARTIFACTS ?? fileURLToPath(new URL("../artifacts/browser", import.meta.url));
-if (!WEB_SHELL_URL) throw new Error("WEB_SHELL_URL is not set: run scripts/ui-e2e.sh");
-const TOKEN = new URL(WEB_SHELL_URL).searchParams.get("token");
-const ORIGIN = new URL(WEB_SHELL_URL).origin;
-const ipc = (command, args) => callCore(ORIGIN, TOKEN, command, args);
+const { WEB_SHELL_URL, ARTIFACTS, ORIGIN, ipc } = shellEnv();
 
 let browser, page, pageErrors = [];
 let space, stages;
