@@ -24,5 +24,5 @@ export CDESK_BIN_DIR="$CARGO_TARGET_DIR/debug"
 rc=0
 timeout 600 python3 -m pytest -q -p no:cacheprovider --junitxml="$artifacts/python-junit.xml" tests/mcp || rc=1
 timeout 300 node --test --test-reporter=spec --test-reporter-destination=stdout \
-  --test-reporter=junit --test-reporter-destination="$artifacts/ts-junit.xml" tests/mcp/ts_client.test.mjs tests/mcp/ts_http.test.mjs || rc=1
+  --test-reporter=junit --test-reporter-destination="$artifacts/ts-junit.xml" tests/mcp/ts_client.test.mjs tests/mcp/ts_http.test.mjs tests/mcp/ts_upload.test.mjs || rc=1
 exit $rc

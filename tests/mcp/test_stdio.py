@@ -128,7 +128,7 @@ def test_initialize_and_the_tool_list(sandbox):
         assert by["create_card"].annotations.idempotent_hint is False
         assert "getCost" in by["generate_image"].description
         assert "getCost" in by["generate_image"].input_schema["properties"]
-        assert "upload_media" not in names, "no tool reads a local file by its path"
+        assert "upload_media" in names, "uploads by path over stdio (media files only: test_upload.py)"
         assert "import_media" in names
         # No tool takes a key.
         for t in tools:

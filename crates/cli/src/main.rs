@@ -76,8 +76,8 @@ fn cli() -> Command {
             .arg(Arg::new("toolsets").long("toolsets").value_name("LIST").help(toolsets_help()))
             .arg(Arg::new("read-only").long("read-only").action(ArgAction::SetTrue)
                 .help("Serve only the tools annotated read-only (nothing written, spent or deleted); wins over --toolsets"))
-            .arg(Arg::new("confirm-spend-over").long("confirm-spend-over").value_name("CREDITS").value_parser(clap::value_parser!(f64)).conflicts_with("http")
-                .help("Ask the user (MCP elicitation) before a render priced above CREDITS and before publishing a card now; declined, or a client that cannot ask: nothing is spent or published"))
+            .arg(Arg::new("confirm-spend-over").long("confirm-spend-over").value_name("CREDITS").value_parser(clap::value_parser!(f64))
+                .help("Ask the user (MCP elicitation) before a render priced above CREDITS and before publishing a card now; declined, or a client that cannot ask: nothing is spent or published. With --http the server keeps sessions (in its memory: one instance per address)"))
             .arg(Arg::new("http").long("http").value_name("ADDR").conflicts_with("list-tools")
                 .help("Serve over Streamable HTTP at ADDR (e.g. 127.0.0.1:8790), path /mcp, as an OAuth protected resource: no API key, each request acts with its user's access token"))
             .arg(Arg::new("issuer").long("issuer").value_name("URL").requires("http")
@@ -406,6 +406,7 @@ fn serve_mcp_http(m: &ArgMatches, sub: &ArgMatches, selection: contentdesk_ops::
         }),
         selection,
         allowed_origins: sub.get_many::<String>("allow-origin").map(|v| v.cloned().collect()).unwrap_or_default(),
+        confirm_over: sub.get_one::<f64>("confirm-spend-over").copied(),
     };
     let result = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start: {e}")).and_then(|rt| rt.block_on(mcp_http::serve(options)));
     match result {

@@ -10,7 +10,7 @@
 //! with its `outputId` to follow with `get_generation_status`. No tool takes or returns a key: the key
 //! comes from the same ladder as the shell's, once, at start. stdout is the protocol; logs go to stderr.
 use api_client::Client;
-use contentdesk_ops::{Cx, Effect, OpError, Progress, ProgressEvent, Selection, Toolset};
+use contentdesk_ops::{Cx, Effect, FileAccess, OpError, Progress, ProgressEvent, Selection, Toolset};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams, GetPromptResponse,
     GetPromptResult, Implementation, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
@@ -65,7 +65,8 @@ impl Server {
     }
 
     fn with(client: Option<Client>, selection: Selection) -> Server {
-        let tools = Arc::new(selection.tools().map(tool_of).collect());
+        let of = if client.is_some() { tool_of } else { crate::mcp_schema::hosted_tool_of };
+        let tools = Arc::new(selection.tools().map(of).collect());
         Server { client, selection: Arc::new(selection), tools, confirm_over: None }
     }
 
@@ -170,6 +171,7 @@ impl Server {
         let mut cx = Cx::new(client.clone());
         cx.wait_cap = Some(WAIT_CAP);
         cx.queue = crate::keys::queue_place();
+        cx.files = if self.client.is_some() { FileAccess::Media } else { FileAccess::Inline };
         if let Some(token) = context.meta.get_progress_token() {
             cx.progress = Arc::new(Notify { peer: context.peer.clone(), token, step: Default::default() });
         }

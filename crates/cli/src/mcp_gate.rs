@@ -85,6 +85,8 @@ pub(crate) struct Introspection {
     pub(crate) exp: Option<u64>,
     #[serde(default)]
     pub(crate) client_id: Option<String>,
+    #[serde(default)]
+    pub(crate) sub: Option<String>,
 }
 
 impl Introspection {
@@ -114,6 +116,9 @@ pub struct Gate {
     pub(crate) proof: String,
     /// This server's client id and secret at the authorization server, once registered.
     pub(crate) credentials: std::sync::OnceLock<(String, String)>,
+    /// `Mcp-Session-Id` → the subject that began the session (sessions are kept only with
+    /// `--confirm-spend-over`): another subject's request naming it is refused.
+    pub(crate) owners: Mutex<HashMap<String, String>>,
 }
 
 /// Why a request is refused before it reaches a tool.
@@ -148,7 +153,7 @@ impl Gate {
             .ok()
             .filter(|p| p.len() >= 32)
             .unwrap_or_else(|| format!("{}{}", uuid::Uuid::new_v4().simple(), uuid::Uuid::new_v4().simple()));
-        Ok(Gate { settings, http, api, exchanged: Mutex::new(HashMap::new()), proof, credentials: std::sync::OnceLock::new() })
+        Ok(Gate { settings, http, api, exchanged: Mutex::new(HashMap::new()), proof, credentials: std::sync::OnceLock::new(), owners: Mutex::new(HashMap::new()) })
     }
 
     /// BASE64URL(SHA-256(proof)): what the metadata publishes.
@@ -192,7 +197,8 @@ impl Gate {
     }
 
     /// Introspects the token and checks it is for this server; then the API client acting as its user.
-    pub(crate) async fn check(&self, token: &str) -> Result<Client, Refusal> {
+    /// The caller's API client and who they are (the token's `sub`, else its client's id).
+    pub(crate) async fn check(&self, token: &str) -> Result<(Client, String), Refusal> {
         let answer = self
             .http
             .post(&self.settings.introspection_endpoint)
@@ -218,7 +224,8 @@ impl Gate {
         if exp <= now_secs() {
             return Err(Refusal::Invalid("the access token has expired: refresh it".into()));
         }
-        self.api_client(token, exp, info.client_id.as_deref()).await
+        let subject = info.sub.clone().or_else(|| info.client_id.clone()).unwrap_or_default();
+        Ok((self.api_client(token, exp, info.client_id.as_deref()).await?, subject))
     }
 
     /// The API client for this token: exchanged once, kept until the earlier expiry.

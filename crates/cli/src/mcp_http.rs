@@ -22,6 +22,13 @@
 //! began. Without them every request is served by whichever instance receives it; what ties a request
 //! to a user is its token alone. The cost: no server-initiated messages between requests (progress
 //! notifications of a long render still stream within the tool call's own response).
+//!
+//! With `--confirm-spend-over N` the server asks the user before a spend (MCP elicitation): a request
+//! from the server that the client answers with a POST of its own, which must reach the tool call
+//! waiting for it. rmcp's stateless transport refuses such a POST ("stateless server does not accept
+//! JSON-RPC responses"), so this mode keeps sessions (`Mcp-Session-Id`, in this process's memory: one
+//! instance per address); each request is still checked and acts with its own token. A session is
+//! bound to the subject that began it: a request of another user naming it is refused (404).
 use crate::mcp::Server;
 #[allow(unused_imports)]
 pub(crate) use crate::mcp_gate::*;
@@ -32,6 +39,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use serde_json::{json, Value};
@@ -74,13 +82,27 @@ async fn check_token(State(gate): State<Arc<Gate>>, mut request: Request, next: 
     let Some(token) = bearer(request.headers()) else {
         return gate.refuse(Refusal::NoToken);
     };
-    match gate.check(token).await {
-        Ok(client) => {
-            request.extensions_mut().insert(Caller { client });
-            next.run(request).await
+    let (client, subject) = match gate.check(token).await {
+        Ok(checked) => checked,
+        Err(refusal) => return gate.refuse(refusal),
+    };
+    let session = request.headers().get("mcp-session-id").and_then(|v| v.to_str().ok()).map(str::to_string);
+    if let Some(id) = &session {
+        if gate.owners.lock().expect("owners").get(id).is_some_and(|owner| *owner != subject) {
+            return (StatusCode::NOT_FOUND, Json(json!({ "jsonrpc": "2.0", "error": { "code": -32600, "message": "no such session for this user" } }))).into_response();
         }
-        Err(refusal) => gate.refuse(refusal),
     }
+    request.extensions_mut().insert(Caller { client });
+    let response = next.run(request).await;
+    if let (None, Some(id)) = (session, response.headers().get("mcp-session-id").and_then(|v| v.to_str().ok())) {
+        let mut owners = gate.owners.lock().expect("owners");
+        // Sessions end unannounced: past the bound the map starts again (a forgotten session is unbound, still behind a checked token).
+        if owners.len() >= EXCHANGE_CACHE_MAX {
+            owners.clear();
+        }
+        owners.insert(id.to_string(), subject);
+    }
+    response
 }
 
 /// RFC 9728 protected-resource metadata.
@@ -96,8 +118,8 @@ async fn metadata(State(gate): State<Arc<Gate>>) -> Json<Value> {
 }
 
 /// The whole HTTP app: metadata, and the MCP transport behind the token check, offering the tools of
-/// `selection`.
-pub fn app(gate: Arc<Gate>, selection: Selection) -> Router {
+/// `selection`; with `confirm_over`, asking before spending, in sessions (see the module's notes).
+pub fn app(gate: Arc<Gate>, selection: Selection, confirm_over: Option<f64>) -> Router {
     let mut hosts: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
     if let Ok(u) = url::Url::parse(&gate.settings.public_url) {
         if let Some(h) = u.host_str() {
@@ -107,15 +129,20 @@ pub fn app(gate: Arc<Gate>, selection: Selection) -> Router {
             }
         }
     }
+    let sessions = confirm_over.is_some();
     let config = StreamableHttpServerConfig::default()
-        .with_legacy_session_mode(false)
-        .with_json_response(true)
+        .with_legacy_session_mode(sessions)
+        .with_json_response(!sessions)
         .with_sse_keep_alive(None)
         .with_allowed_hosts(hosts);
-    let mcp = StreamableHttpService::new(move || Ok(Server::per_request(selection.clone())), Arc::new(NeverSessionManager::default()), config);
+    let server = move || Ok(Server::per_request(selection.clone()).confirming_over(confirm_over));
+    let mcp = if sessions {
+        Router::new().fallback_service(StreamableHttpService::new(server, Arc::new(LocalSessionManager::default()), config))
+    } else {
+        Router::new().fallback_service(StreamableHttpService::new(server, Arc::new(NeverSessionManager::default()), config))
+    };
     // The last layer runs first: the origin, then the token.
-    let guarded = Router::new()
-        .fallback_service(mcp)
+    let guarded = mcp
         .layer(axum::middleware::from_fn_with_state(gate.clone(), check_token))
         .layer(axum::middleware::from_fn_with_state(gate.clone(), check_origin));
     Router::new()
@@ -187,6 +214,8 @@ pub struct Options {
     pub selection: Selection,
     /// `--allow-origin`: browser origins allowed besides the server's own.
     pub allowed_origins: Vec<String>,
+    /// `--confirm-spend-over`: ask before a render above this many credits and before publishing now.
+    pub confirm_over: Option<f64>,
 }
 
 /// The authorization server and the API's base URL, from what was given: one gives the other.
@@ -222,7 +251,7 @@ pub async fn serve(options: Options) -> Result<(), String> {
     let resource = settings.resource();
     let issuer = settings.issuer.clone();
     let gate = Arc::new(Gate::new(settings)?);
-    let app = app(gate.clone(), options.selection);
+    let app = app(gate.clone(), options.selection, options.confirm_over);
     let server = tokio::spawn(async move {
         axum::serve(listener, app)
             .with_graceful_shutdown(async {
@@ -306,7 +335,7 @@ mod tests {
         let url = format!("http://{}", listener.local_addr().unwrap());
         let gate = Arc::new(Gate::new(Settings { public_url: url.clone(), ..settings() }).unwrap());
         let task = tokio::spawn(async move {
-            axum::serve(listener, app(gate, Selection::default())).await.unwrap();
+            axum::serve(listener, app(gate, Selection::default(), None)).await.unwrap();
         });
         (url, task)
     }

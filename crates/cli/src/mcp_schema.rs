@@ -42,6 +42,27 @@ pub fn tool_of(e: &Entry) -> Tool {
     tool
 }
 
+/// The tool as a hosted server (`cdesk mcp --http`) offers it: `upload_media` without `file` (a path
+/// would name the server's disk, not the caller's; the operation refuses one there too) and saying so.
+pub fn hosted_tool_of(e: &Entry) -> Tool {
+    let mut tool = tool_of(e);
+    if e.meta.tool == "upload_media" {
+        let mut schema = tool.input_schema.as_ref().clone();
+        if let Some(Value::Object(props)) = schema.get_mut("properties") {
+            props.remove("file");
+        }
+        if let Some(Value::Array(required)) = schema.get_mut("required") {
+            required.retain(|r| r != "file");
+        }
+        tool.input_schema = Arc::new(schema);
+        let max = contentdesk_ops::MAX_INLINE_BYTES / (1024 * 1024);
+        tool.description = Some(format!(
+            "Upload a file to the media library and get its outputId and URL. Free. Send its bytes as contentBase64 with a name (images, video and audio only, at most {max} MiB; this hosted server reads no paths); a file on a public URL: import_media. The outputId can then be a reference of a render or an asset of a card. Needs the key scope `assets:write`."
+        ).into());
+    }
+    tool
+}
+
 /// How deep an output schema describes the reply: the result's fields and their records' fields, each
 /// with its type; below that a value's type only. Whole, the 56 schemas were 74 KB, more than the rest of
 /// tools/list, and every byte of tools/list is read by the model.
@@ -253,5 +274,20 @@ mod tests {
         // An optional field of the reply may be sent as null: its type keeps "null".
         let card = tool_of(contentdesk_ops::by_tool("get_card").unwrap());
         assert!(Value::Object(card.output_schema.unwrap().as_ref().clone()).to_string().contains(r#""null""#));
+    }
+
+    #[test]
+    fn a_hosted_server_offers_no_path_to_upload_from() {
+        let upload = contentdesk_ops::by_tool("upload_media").expect("an agent tool");
+        let local = tool_of(upload);
+        assert!(local.input_schema["properties"].get("file").is_some(), "stdio: a local path");
+        let hosted = hosted_tool_of(upload);
+        let props = hosted.input_schema["properties"].as_object().unwrap();
+        assert!(props.get("file").is_none() && props.get("contentBase64").is_some(), "{props:?}");
+        assert!(!hosted.input_schema.get("required").is_some_and(|r| r.to_string().contains("file")));
+        let said = hosted.description.as_deref().unwrap_or("");
+        assert!(said.contains("reads no paths") && said.contains("1 MiB") && said.matches("assets:write").count() == 1, "{said}");
+        let list = contentdesk_ops::by_tool("list_media").unwrap();
+        assert_eq!(hosted_tool_of(list).input_schema, tool_of(list).input_schema, "other tools are as they are");
     }
 }

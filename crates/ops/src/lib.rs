@@ -42,6 +42,7 @@ pub use texts::*;
 pub use toolsets::*;
 
 pub use error::OpError;
+pub use media::{sniffed_kinds, FileAccess, MAX_INLINE_BYTES, MAX_UPLOAD_BYTES};
 
 /// What an operation does to the account: agents and users are told before it runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -98,11 +99,14 @@ pub struct Cx {
     /// Where the posting queue's slots are (the app's data folder and the profile); `None`: this face has
     /// no profile, and `queue_card` says so.
     pub queue: Option<planner::QueuePlace>,
+    /// What an upload may read: any path (the shell, the app), a local media file only (an agent over
+    /// stdio), or inline bytes only (a hosted agent server).
+    pub files: FileAccess,
 }
 
 impl Cx {
     pub fn new(client: Client) -> Cx {
-        Cx { client, progress: Arc::new(Silent), wait_cap: None, as_sent: false, queue: None }
+        Cx { client, progress: Arc::new(Silent), wait_cap: None, as_sent: false, queue: None, files: FileAccess::Trusted }
     }
 }
 
@@ -414,12 +418,10 @@ pub fn by_path(path: &[&str]) -> Option<&'static Entry> {
     catalogue().iter().find(|e| e.meta.path == path)
 }
 
-/// Operations offered in the shell only, with why: an agent tool that reads a local path could be talked
-/// into sending any file the user can read to the service (an agent uploads by URL: `import_media`).
-pub const SHELL_ONLY: &[(&str, &str)] = &[(
-    "upload_media",
-    "reads a file of this computer by its path: an agent could be led to send any file the user can read",
-)];
+/// Operations offered in the shell only, with why. None today: `upload_media` was (an agent could be
+/// talked into sending any file the user can read); it now reads a path only in the stdio server and
+/// only a media file there, and inline bytes only when hosted ([`media::FileAccess`]).
+pub const SHELL_ONLY: &[(&str, &str)] = &[];
 
 /// The operations offered as agent tools: every one but [`SHELL_ONLY`].
 pub fn agent_catalogue() -> impl Iterator<Item = &'static Entry> {

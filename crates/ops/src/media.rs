@@ -12,17 +12,120 @@ use std::sync::Arc;
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MediaUploadInput {
-    /// The file to upload (a path on this computer).
-    #[arg(value_name = "FILE")]
-    pub file: PathBuf,
-    /// Its MIME type (e.g. image/png); guessed from the extension when absent.
+    /// The file to upload: a path on the computer running cdesk (not offered by a hosted server).
+    #[arg(value_name = "FILE", required = true)]
+    #[serde(default)]
+    pub file: Option<PathBuf>,
+    /// Instead of file: the file's bytes, base64 (at most 1 MiB; for larger files use file, or import_media with a URL).
+    #[arg(skip)]
+    #[serde(default)]
+    pub content_base64: Option<String>,
+    /// Its MIME type (e.g. image/png); guessed from the name's extension when absent.
     #[arg(long)]
     #[serde(default)]
     pub content_type: Option<String>,
-    /// The name it gets in the library; the file's own name when absent.
+    /// The name it gets in the library; the file's own name when absent (needed with contentBase64).
     #[arg(long = "name")]
     #[serde(default)]
     pub name: Option<String>,
+}
+
+/// The largest file an upload sends (the service's limit, 50 MiB); checked before the file is read.
+pub const MAX_UPLOAD_BYTES: u64 = 50 * 1024 * 1024;
+/// The largest file an agent sends inline as `contentBase64` (its text, 1.33x, must fit in one tool
+/// call's arguments: 2 MiB).
+pub const MAX_INLINE_BYTES: usize = 1024 * 1024;
+
+/// What an upload may read ([`Cx::files`]): the face decides, the one operation obeys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FileAccess {
+    /// The shell and the app: the user names the file; any path, any bytes (the service judges them).
+    #[default]
+    Trusted,
+    /// An agent on the user's computer (`cdesk mcp` over stdio): a path, but only a regular file whose
+    /// first bytes are an image, a video or audio of the type given, so an agent talked into it cannot
+    /// send a key file, a config or `/proc/self/environ`; inline bytes checked the same way.
+    Media,
+    /// A hosted agent server (`cdesk mcp --http`): no path at all (it would name the server's disk, not
+    /// the caller's); inline bytes only, checked as for [`FileAccess::Media`].
+    Inline,
+}
+
+/// The kinds of media a file's first bytes say it is (`image`, `video`, `audio`); empty for anything
+/// else (text, archives, executables, SVG: the library takes no scripts). Containers that hold sound or
+/// pictures (MP4/MOV/M4A, Matroska/WebM, Ogg) may be either.
+pub fn sniffed_kinds(head: &[u8]) -> &'static [&'static str] {
+    let at = |i: usize, m: &[u8]| head.get(i..i + m.len()) == Some(m);
+    if at(0, b"\x89PNG\r\n\x1a\n") || at(0, b"\xff\xd8\xff") || at(0, b"GIF87a") || at(0, b"GIF89a") || (at(0, b"RIFF") && at(8, b"WEBP")) {
+        return &["image"];
+    }
+    if at(4, b"ftyp") {
+        return match head.get(8..12) {
+            Some(b"avif" | b"avis" | b"heic" | b"heix" | b"mif1" | b"msf1") => &["image"],
+            _ => &["video", "audio"],
+        };
+    }
+    if at(0, b"\x1a\x45\xdf\xa3") || at(0, b"OggS") {
+        return &["video", "audio"];
+    }
+    let mp3_frame = head.len() >= 2 && head[0] == 0xff && head[1] & 0xe0 == 0xe0;
+    if (at(0, b"RIFF") && at(8, b"WAVE")) || at(0, b"ID3") || at(0, b"fLaC") || mp3_frame {
+        return &["audio"];
+    }
+    &[]
+}
+
+/// The fence of an agent's upload: at most `max` bytes, and bytes that are the media `content_type`
+/// says (`field`: where the refusal points).
+fn check_media(bytes: &[u8], content_type: &str, field: &str) -> Result<(), OpError> {
+    let declared = content_type.split('/').next().unwrap_or("").trim().to_ascii_lowercase();
+    let kinds = sniffed_kinds(bytes);
+    if kinds.is_empty() {
+        return Err(OpError::usage(field, "not uploaded: the file is not an image, video or audio file (PNG, JPEG, GIF, WebP, AVIF/HEIC, MP4/MOV/M4A, WebM, Ogg, WAV, MP3, FLAC, by its first bytes); an agent uploads media only"));
+    }
+    if !kinds.contains(&declared.as_str()) {
+        return Err(OpError::usage("contentType", format!("not uploaded: the file's bytes are {} but its type is {content_type}", kinds.join(" or "))));
+    }
+    Ok(())
+}
+
+/// The bytes of `contentBase64` (a `data:…;base64,` prefix accepted), at most [`MAX_INLINE_BYTES`],
+/// refused before decoding when the text alone is too long.
+fn inline_bytes(text: &str) -> Result<Vec<u8>, OpError> {
+    use base64::Engine as _;
+    let text = text.trim();
+    let text = match text.split_once(";base64,") {
+        Some((head, rest)) if head.starts_with("data:") => rest,
+        _ => text,
+    };
+    let too_big = || OpError::usage("contentBase64", format!("not uploaded: more than {} MiB inline; give a URL to import_media instead", MAX_INLINE_BYTES / (1024 * 1024)));
+    if text.len() / 4 * 3 > MAX_INLINE_BYTES + 3 {
+        return Err(too_big());
+    }
+    let bytes = base64::engine::general_purpose::STANDARD.decode(text).map_err(|e| OpError::usage("contentBase64", format!("not valid base64: {e}")))?;
+    if bytes.len() > MAX_INLINE_BYTES {
+        return Err(too_big());
+    }
+    Ok(bytes)
+}
+
+/// The bytes of a local file: a regular file (not a device or a pipe that would never end), at most
+/// [`MAX_UPLOAD_BYTES`], its size read before its bytes.
+async fn file_bytes(path: PathBuf, files: FileAccess) -> Result<Vec<u8>, OpError> {
+    let shown = path.display().to_string();
+    tokio::task::spawn_blocking(move || {
+        let cannot = |e: std::io::Error| OpError::usage("file", format!("cannot read {shown}: {e}"));
+        let meta = std::fs::metadata(&path).map_err(cannot)?;
+        if files != FileAccess::Trusted && !meta.is_file() {
+            return Err(OpError::usage("file", format!("not uploaded: {shown} is not a regular file")));
+        }
+        if meta.len() > MAX_UPLOAD_BYTES {
+            return Err(OpError::usage("file", format!("not uploaded: {shown} is {} bytes, over the upload limit of {} MiB", meta.len(), MAX_UPLOAD_BYTES / (1024 * 1024))));
+        }
+        std::fs::read(&path).map_err(cannot)
+    })
+    .await
+    .map_err(|e| OpError::Internal(format!("could not read the file: {e}")))?
 }
 
 pub struct MediaUpload;
@@ -32,22 +135,36 @@ impl Operation for MediaUpload {
         path: &["media", "upload"],
         tool: "upload_media",
         summary: "Upload a file to the media library and get its outputId and URL",
-        details: "Free. The outputId (as an output token) can then be a reference of a render or an asset of a card. Each call uploads again: a second upload of the same file is a second library item (import_media by URL is idempotent).",
+        details: "Free. Give file (a path on this computer: images, video and audio only) or contentBase64 with a name. The outputId (as an output token) can then be a reference of a render or an asset of a card. Each call uploads again (import_media by URL is idempotent).",
         effect: Effect::Write,
         idempotent: false,
         scope: Some(api_types::scopes::ASSETS_WRITE),
     };
     async fn run(cx: Cx, i: MediaUploadInput) -> Result<Value, OpError> {
-        let path = i.file.clone();
-        let bytes = tokio::task::spawn_blocking(move || std::fs::read(&path))
-            .await
-            .map_err(|e| OpError::Internal(format!("could not read the file: {e}")))?
-            .map_err(|e| OpError::usage("file", format!("cannot read {}: {e}", i.file.display())))?;
-        let name = match i.name.filter(|n| !n.trim().is_empty()) {
-            Some(n) => n,
-            None => i.file.file_name().and_then(|n| n.to_str()).unwrap_or("upload").to_string(),
+        let given_type = i.content_type.filter(|t| !t.trim().is_empty());
+        let named = i.name.filter(|n| !n.trim().is_empty());
+        let field = if i.content_base64.is_some() { "contentBase64" } else { "file" };
+        let (bytes, name, content_type) = match (i.file, i.content_base64) {
+            (Some(_), Some(_)) => return Err(OpError::usage("file", "give file or contentBase64, not both")),
+            (None, None) => return Err(OpError::usage("file", "give the file: file (a path) or contentBase64 (its bytes)")),
+            (Some(_), None) if cx.files == FileAccess::Inline => {
+                return Err(OpError::usage("file", format!("this server is hosted: it reads no path (a path names its disk, not yours); send the bytes as contentBase64 with a name (at most {} MiB), or a URL to import_media", MAX_INLINE_BYTES / (1024 * 1024))))
+            }
+            (Some(file), None) => {
+                let bytes = file_bytes(file.clone(), cx.files).await?;
+                let name = named.unwrap_or_else(|| file.file_name().and_then(|n| n.to_str()).unwrap_or("upload").to_string());
+                let content_type = given_type.unwrap_or_else(|| save::content_type_of(&file).to_string());
+                (bytes, name, content_type)
+            }
+            (None, Some(text)) => {
+                let name = named.ok_or_else(|| OpError::usage("name", "contentBase64 needs a name (e.g. cover.png)"))?;
+                let content_type = given_type.unwrap_or_else(|| save::content_type_of(std::path::Path::new(&name)).to_string());
+                (inline_bytes(&text)?, name, content_type)
+            }
         };
-        let content_type = i.content_type.filter(|t| !t.trim().is_empty()).unwrap_or_else(|| save::content_type_of(&i.file).to_string());
+        if cx.files != FileAccess::Trusted {
+            check_media(&bytes, &content_type, field)?;
+        }
         let progress = cx.progress.clone();
         progress.event(ProgressEvent::Bytes { done: 0, total: bytes.len() as u64 });
         let on_bytes: api_client::OnBytes = Arc::new(move |done, total| progress.event(ProgressEvent::Bytes { done, total }));
@@ -134,5 +251,60 @@ impl Operation for MediaList {
     async fn run(cx: Cx, i: MediaListInput) -> Result<Value, OpError> {
         let query = MediaQuery { source: i.source, content_type: i.content_type, status: i.status, kind: i.kind, limit: i.page.limit, offset: i.page.offset };
         out(cx.client.media().list(&query).await?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use base64::Engine as _;
+
+    #[test]
+    fn first_bytes_say_the_kind_of_media() {
+        let cases: &[(&[u8], &[&str])] = &[
+            (b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR", &["image"]),
+            (b"\xff\xd8\xff\xe0\0\x10JFIF", &["image"]),
+            (b"GIF89a\x01\0", &["image"]),
+            (b"RIFF\0\0\0\0WEBPVP8 ", &["image"]),
+            (b"\0\0\0\x1cftypavif", &["image"]),
+            (b"\0\0\0\x18ftypmp42\0\0", &["video", "audio"]),
+            (b"\0\0\0\x20ftypM4A \0\0", &["video", "audio"]),
+            (b"\x1a\x45\xdf\xa3\x9f", &["video", "audio"]),
+            (b"RIFF\0\0\0\0WAVEfmt ", &["audio"]),
+            (b"ID3\x04\0", &["audio"]),
+            (b"\xff\xfb\x90\x64", &["audio"]),
+            (b"fLaC\0", &["audio"]),
+            (b"-----BEGIN OPENSSH PRIVATE KEY-----", &[]),
+            (b"<svg xmlns=\"http://www.w3.org/2000/svg\"><script>", &[]),
+            (b"CONTENTHERO_API_KEY=ch_live_x\0PATH=/bin", &[]),
+            (b"PK\x03\x04", &[]),
+            (b"\x7fELF", &[]),
+            (b"", &[]),
+            (b"\x89PN", &[]),
+        ];
+        for (head, kinds) in cases {
+            assert_eq!(sniffed_kinds(head), *kinds, "{:?}", String::from_utf8_lossy(head));
+        }
+    }
+
+    #[test]
+    fn an_agent_uploads_only_media_of_the_type_it_says() {
+        let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+        assert!(check_media(png, "image/png", "file").is_ok());
+        assert!(check_media(b"\0\0\0\x18ftypisom", "audio/mp4", "file").is_ok(), "an MP4 container may hold sound");
+        let wrong = check_media(png, "video/mp4", "file").unwrap_err().to_string();
+        assert!(wrong.contains("bytes are image but its type is video/mp4"), "{wrong}");
+        let text = check_media(b"password=hunter2", "image/png", "contentBase64").unwrap_err();
+        assert!(matches!(&text, OpError::Usage { field: Some(f), .. } if f == "contentBase64"), "{text:?}");
+    }
+
+    #[test]
+    fn inline_bytes_are_capped_before_and_after_decoding() {
+        let b64 = |n: usize| base64::engine::general_purpose::STANDARD.encode(vec![0u8; n]);
+        assert_eq!(inline_bytes(&b64(MAX_INLINE_BYTES)).unwrap().len(), MAX_INLINE_BYTES, "the limit itself passes");
+        let over = inline_bytes(&b64(MAX_INLINE_BYTES + 1)).unwrap_err().to_string();
+        assert!(over.contains("more than 1 MiB inline"), "{over}");
+        assert_eq!(inline_bytes("data:image/png;base64,iVBORw0KGgo=").unwrap(), b"\x89PNG\r\n\x1a\n");
+        assert!(inline_bytes("not base64!").unwrap_err().to_string().contains("not valid base64"));
     }
 }
