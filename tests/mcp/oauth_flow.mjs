@@ -61,3 +61,26 @@ export async function grant({ origin, key, resource, clientName = "Node OAuth te
   if (token.status !== 200) throw new Error(`the token endpoint answered ${token.status}: ${await token.text()}`);
   return { ...(await token.json()), client_id };
 }
+
+/**
+ * The person's part of an authorization an OAuth client started (the TypeScript SDK's `auth()` hands its
+ * provider `authorizationUrl`): the consent page is fetched, signed in with `key` (the account's API key),
+ * Allow pressed with the scopes as ticked less `untick`. Answers the code the redirect carries.
+ */
+export async function consent(authorizationUrl, key, untick = []) {
+  const page = await fetch(authorizationUrl);
+  if (page.status !== 200) throw new Error(`the consent page answered ${page.status}: ${await page.text()}`);
+  const form = consentForm(await page.text());
+  const body = new URLSearchParams(form.hidden);
+  body.append("api_key", key);
+  for (const s of form.scopes.filter((s) => !untick.includes(s))) body.append("scope", s);
+  body.append("action", "allow");
+  const decided = await fetch(new URL("/oauth/authorize", authorizationUrl), { method: "POST", body, redirect: "manual" });
+  const location = decided.headers.get("location");
+  if (decided.status !== 302 || !location) throw new Error(`Allow answered ${decided.status}: ${await decided.text()}`);
+  const back = new URL(location).searchParams;
+  if (back.get("state") !== new URL(authorizationUrl).searchParams.get("state") || !back.get("code")) {
+    throw new Error(`the redirect carries no code: ${location}`);
+  }
+  return back.get("code");
+}

@@ -4,7 +4,10 @@
 # official TypeScript SDK's client (@modelcontextprotocol/sdk from npm, node:test;
 # tests/mcp/ts_client.test.mjs); and the hosted form, `cdesk mcp --http`, with the Python SDK's OAuth client
 # against the sandbox as authorization server (tests/mcp/test_http.py) and the TypeScript SDK's Streamable
-# HTTP client with a token granted through it (tests/mcp/ts_http.test.mjs). Builds cdesk and the sandbox, installs the client packages when missing,
+# HTTP client with a token granted through it (tests/mcp/ts_http.test.mjs). Issue 27's points with the TypeScript
+# SDK too: output schemas (strict Ajv), resource links, the fence (ts_points.test.mjs); its OAuth client by
+# registration and by a Client ID Metadata Document over https, and the three security findings refused
+# (ts_oauth.test.mjs). Every tests/mcp/ts_*.test.mjs runs. Builds cdesk and the sandbox, installs the client packages when missing,
 # writes JUnit reports to $MCP_ARTIFACTS (default: tests/artifacts/mcp) and exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -24,5 +27,5 @@ export CDESK_BIN_DIR="$CARGO_TARGET_DIR/debug"
 rc=0
 timeout 600 python3 -m pytest -q -p no:cacheprovider --junitxml="$artifacts/python-junit.xml" tests/mcp || rc=1
 timeout 300 node --test --test-reporter=spec --test-reporter-destination=stdout \
-  --test-reporter=junit --test-reporter-destination="$artifacts/ts-junit.xml" tests/mcp/ts_client.test.mjs tests/mcp/ts_http.test.mjs tests/mcp/ts_upload.test.mjs || rc=1
+  --test-reporter=junit --test-reporter-destination="$artifacts/ts-junit.xml" tests/mcp/ts_*.test.mjs || rc=1
 exit $rc

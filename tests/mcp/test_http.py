@@ -55,13 +55,13 @@ def post(url, **kw):
 
 class Sandbox:
     """A sandbox on a fresh demo database; `key` holds every scope. `access_ttl`: its OAuth access
-    tokens' lifetime in seconds."""
+    tokens' lifetime in seconds; `oauth_rate_limit`: OAuth requests a minute per address (0: no limit)."""
 
-    def __init__(self, access_ttl=None):
+    def __init__(self, access_ttl=None, oauth_rate_limit=0):
         self.dir = tempfile.mkdtemp(prefix="cdesk-mcp-http-")
         self.db = os.path.join(self.dir, "sandbox.db")
         args = [f"{BIN}/contentdesk-sandbox", "serve", "--db", self.db, "--addr", "127.0.0.1:0", "--seed", "demo",
-                "--ready-json", "--rate-limit", "0", "--oauth-rate-limit", "0", "--render-ms", "200", "--smart-wait-ms", "100"]
+                "--ready-json", "--rate-limit", "0", "--oauth-rate-limit", str(oauth_rate_limit), "--render-ms", "200", "--smart-wait-ms", "100"]
         if access_ttl is not None:
             args += ["--oauth-access-ttl-secs", str(access_ttl)]
         self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)

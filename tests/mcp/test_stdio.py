@@ -120,12 +120,14 @@ def test_initialize_and_the_tool_list(sandbox):
             # destructiveHint where the spec reads it (not read-only); the title once, as the tool's own.
             assert (a.destructive_hint is None) == a.read_only_hint, t.name
             assert t.title and a.title is None, t.name
-            assert a.idempotent_hint is not None and a.open_world_hint is True, t.name
+            # Hints at the specification's defaults are left out: openWorldHint true, idempotentHint false.
+            assert a.idempotent_hint in (True, None) and a.open_world_hint is None, t.name
             assert t.description and len(t.description) > 20, t.name
         by = {t.name: t for t in tools}
         assert by["get_balance"].annotations.read_only_hint is True
         assert by["create_card"].annotations.read_only_hint is False
-        assert by["create_card"].annotations.idempotent_hint is False
+        assert not by["create_card"].annotations.idempotent_hint
+        assert by["update_card"].annotations.idempotent_hint is True
         assert "getCost" in by["generate_image"].description
         assert "getCost" in by["generate_image"].input_schema["properties"]
         assert "upload_media" in names, "uploads by path over stdio (media files only: test_upload.py)"

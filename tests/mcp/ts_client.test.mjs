@@ -63,7 +63,9 @@ test("the server names itself and lists the catalogue's tools with annotations",
   for (const t of tools) {
     assert.equal(t.inputSchema.type, "object", t.name);
     assert.equal(typeof t.annotations?.readOnlyHint, "boolean", t.name);
-    assert.equal(t.annotations?.openWorldHint, true, t.name);
+    // Hints at the specification's defaults are left out: openWorldHint true, idempotentHint false.
+    assert.equal(t.annotations?.openWorldHint ?? true, true, t.name);
+    assert.ok(t.annotations?.idempotentHint === undefined || t.annotations.idempotentHint === true, t.name);
   }
 });
 

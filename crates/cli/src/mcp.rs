@@ -3,7 +3,8 @@
 //!
 //! One tool per operation: its name, description (summary, then what it costs and when to use it),
 //! input schema and annotations all come from the catalogue (`readOnlyHint` for reads, `destructiveHint`
-//! for what deletes or archives, `idempotentHint`, and `openWorldHint`: every tool reaches the service).
+//! for what deletes or archives, `idempotentHint` when true; `openWorldHint` left at its default, true:
+//! every tool reaches the service).
 //! A refusal of the service is a tool result with `isError: true` and the caller's next step in it (the
 //! scope to grant, need/have, when to retry, the current text of a conflict), never a protocol error; an
 //! unknown tool is the protocol's invalid-params error. A render waits at most [`WAIT_CAP`], then answers

@@ -27,16 +27,16 @@ pub fn tool_of(e: &Entry) -> Tool {
     // The title once, as the tool's `title` (MCP 2025-06-18 on): `annotations.title` is the older place
     // for the same words, and every byte of tools/list is read by the model.
     // destructiveHint only where it means something: the specification reads it only when readOnlyHint is
-    // false.
+    // false. A hint at the specification's default is left out (the default says the same, in no bytes):
+    // openWorldHint (default true: every tool reaches the service) and idempotentHint false.
     let read = e.meta.effect == Effect::Read;
     let mut annotations = ToolAnnotations::new().read_only(read);
     if !read {
         annotations = annotations.destructive(e.meta.effect == Effect::Destroy);
     }
-    annotations.idempotent_hint = Some(e.meta.idempotent);
-    annotations.open_world_hint = Some(true);
+    annotations.idempotent_hint = e.meta.idempotent.then_some(true);
     let mut tool = Tool::new(e.meta.tool, description, Arc::new(object)).with_title(e.meta.summary).with_annotations(annotations);
-    if let Some(Value::Object(o)) = contentdesk_ops::output::output_schema(e.meta.tool).map(compact) {
+    if let Some(Value::Object(o)) = contentdesk_ops::output::output_schema(e.meta.tool).map(|s| one_shape(nullable(compact(s)))) {
         tool.output_schema = Some(Arc::new(o));
     }
     tool
@@ -69,8 +69,8 @@ pub fn hosted_tool_of(e: &Entry) -> Tool {
 const OUTPUT_DEPTH: usize = 2;
 
 /// An output schema as tools/list shows it: `$ref`s resolved, fields to [`OUTPUT_DEPTH`] (deeper values by
-/// type), without the words (`description`, `title`: the fields are named as the service names them) or
-/// Rust's number `format`s. `null` stays in `type` lists: a field the reply sends as `null` validates.
+/// type), `required` for the reply's own fields only, without the words (`description`, `title`: the
+/// fields are named as the service names them) or Rust's number `format`s and `minimum: 0`. `null` stays in `type` lists: a field the reply sends as `null` validates.
 fn compact(schema: Value) -> Value {
     let defs = schema.get("$defs").cloned().unwrap_or(Value::Null);
     shallow(&schema, &defs, OUTPUT_DEPTH)
@@ -163,6 +163,12 @@ fn shallow(schema: &Value, defs: &Value, depth: usize) -> Value {
         let v = match k.as_str() {
             "description" | "title" | "$defs" | "$schema" | "default" | "examples" => continue,
             "format" if matches!(v.as_str(), Some("uint" | "uint8" | "uint16" | "uint32" | "uint64" | "int32" | "int64" | "float" | "double")) => continue,
+            // Rust's unsigned integers: a count or a size the reply sends is never negative anyway.
+            "minimum" if v == &json!(0) => continue,
+            // Which fields a record inside the reply always has: its fields are listed, and a type with
+            // `null` says which may be empty; the reply's own fields keep their `required` (a renamed or
+            // lost field of the reply fails the clients' validation).
+            "required" if depth < OUTPUT_DEPTH => continue,
             "properties" => Value::Object(v.as_object().map(|p| p.iter().map(|(name, p)| (name.clone(), shallow(p, defs, depth - 1))).collect()).unwrap_or_default()),
             "items" | "additionalProperties" => shallow(v, defs, depth - 1),
             // A choice of plain values (an open value list: its known values or any string; an optional
@@ -178,6 +184,105 @@ fn shallow(schema: &Value, defs: &Value, depth: usize) -> Value {
         out.insert(k.clone(), v);
     }
     Value::Object(out)
+}
+
+/// A result that may take several shapes (a quote, a submitted render, a finished one, one still going)
+/// as ONE object schema: every field any shape has, each with the types the shapes give it, and the shapes
+/// kept only as their `required` lists (`anyOf`). The same results validate; each field is said once
+/// instead of once per shape (a generate tool's schema was 2.6 KB, most of it four copies of the same
+/// fields). Anything else is returned as it is.
+fn one_shape(schema: Value) -> Value {
+    let Some(branches) = schema.get("anyOf").and_then(Value::as_array) else { return schema };
+    let objects = branches.iter().all(|b| b.get("type") == Some(&json!("object")) && b.get("properties").is_some_and(Value::is_object));
+    if !objects || schema.as_object().is_some_and(|o| o.keys().any(|k| !matches!(k.as_str(), "anyOf" | "type"))) {
+        return schema;
+    }
+    let mut properties = serde_json::Map::new();
+    let mut required: Vec<Value> = Vec::new();
+    for b in branches {
+        for (name, p) in b["properties"].as_object().into_iter().flatten() {
+            let merged = match properties.remove(name) {
+                None => p.clone(),
+                Some(seen) => either(seen, p),
+            };
+            properties.insert(name.clone(), merged);
+        }
+        let r = b.get("required").cloned().unwrap_or(json!([]));
+        if !required.contains(&r) {
+            required.push(r);
+        }
+    }
+    let mut out = serde_json::Map::new();
+    out.insert("type".into(), json!("object"));
+    out.insert("properties".into(), Value::Object(properties));
+    // A shape that requires nothing makes the choice always true: then there is nothing to say.
+    if required.len() > 1 && required.iter().all(|r| r.as_array().is_some_and(|a| !a.is_empty())) {
+        out.insert("anyOf".into(), Value::Array(required.into_iter().map(|r| json!({ "required": r })).collect()));
+    } else if let [r] = required.as_slice() {
+        out.insert("required".into(), r.clone());
+    }
+    Value::Object(out)
+}
+
+/// One field's schema where two shapes give it: the same schema once; two that differ only in their
+/// types, one schema with both types; otherwise either of them (`anyOf`).
+fn either(a: Value, b: &Value) -> Value {
+    if &a == b {
+        return a;
+    }
+    let without_type = |v: &Value| v.as_object().map(|o| o.iter().filter(|(k, _)| *k != "type").map(|(k, v)| (k.clone(), v.clone())).collect::<serde_json::Map<_, _>>());
+    if let (Some(ta), Some(tb)) = (a.get("type"), b.get("type")) {
+        if without_type(&a) == without_type(b) {
+            let mut types: Vec<Value> = Vec::new();
+            for t in [ta, tb] {
+                for t in t.as_array().cloned().unwrap_or_else(|| vec![t.clone()]) {
+                    if !types.contains(&t) {
+                        types.push(t);
+                    }
+                }
+            }
+            let mut out = without_type(&a).unwrap_or_default();
+            out.insert("type".into(), if types.len() == 1 { types.remove(0) } else { Value::Array(types) });
+            return Value::Object(out);
+        }
+    }
+    match a {
+        Value::Object(mut o) if o.len() == 1 && o.get("anyOf").is_some_and(Value::is_array) => {
+            let list = o.get_mut("anyOf").and_then(Value::as_array_mut).expect("checked");
+            if !list.contains(b) {
+                list.push(b.clone());
+            }
+            Value::Object(o)
+        }
+        a => json!({ "anyOf": [a, b] }),
+    }
+}
+
+/// `{"anyOf": [<a typed schema>, {"type": "null"}]}` as the schema with `null` among its types: the same
+/// values (its other keywords apply to its own type only), once.
+fn nullable(schema: Value) -> Value {
+    match schema {
+        Value::Object(mut o) => {
+            let fold = o.len() == 1
+                && o.get("anyOf").and_then(Value::as_array).is_some_and(|a| {
+                    let null = json!({ "type": "null" });
+                    // An enum or const with null folded would refuse null (its values do not list it).
+                    a.len() == 2
+                        && a.contains(&null)
+                        && a.iter().filter(|b| **b != null).all(|b| b.get("type").is_some_and(Value::is_string) && b.get("enum").is_none() && b.get("const").is_none())
+                });
+            if fold {
+                let a = o.remove("anyOf").and_then(|v| match v { Value::Array(a) => Some(a), _ => None }).unwrap_or_default();
+                let Some(Value::Object(mut typed)) = a.into_iter().find(|b| b != &json!({ "type": "null" })) else { return Value::Object(o) };
+                let t = typed.remove("type").unwrap_or(Value::Null);
+                typed.insert("type".into(), json!([t, "null"]));
+                return nullable(Value::Object(typed));
+            }
+            Value::Object(o.into_iter().map(|(k, v)| (k, nullable(v))).collect())
+        }
+        Value::Array(a) => Value::Array(a.into_iter().map(nullable).collect()),
+        other => other,
+    }
 }
 
 /// An input schema as tools/list shows it, without what says nothing to a model (every byte of tools/list
@@ -230,8 +335,10 @@ mod tests {
             assert_eq!(a.read_only_hint, Some(e.meta.effect == Effect::Read), "{}", e.meta.tool);
             let destructive = (e.meta.effect != Effect::Read).then_some(e.meta.effect == Effect::Destroy);
             assert_eq!(a.destructive_hint, destructive, "{}", e.meta.tool);
-            assert_eq!(a.idempotent_hint, Some(e.meta.idempotent), "{}", e.meta.tool);
-            assert_eq!(a.open_world_hint, Some(true), "{}", e.meta.tool);
+            // At the specification's defaults (openWorldHint true, idempotentHint false) a hint is left out.
+            assert_eq!(a.idempotent_hint.unwrap_or(false), e.meta.idempotent, "{}", e.meta.tool);
+            assert_eq!(a.idempotent_hint, e.meta.idempotent.then_some(true), "{}", e.meta.tool);
+            assert_eq!(a.open_world_hint, None, "{}: the default, true", e.meta.tool);
             assert_eq!((t.title.as_deref(), a.title.as_deref()), (Some(e.meta.summary), None), "{}: the title once", e.meta.tool);
             if let Some(scope) = e.meta.scope {
                 assert_eq!(t.description.as_deref().unwrap_or("").matches(scope).count(), 1, "{}: the scope said once", e.meta.tool);
@@ -289,5 +396,33 @@ mod tests {
         assert!(said.contains("reads no paths") && said.contains("1 MiB") && said.matches("assets:write").count() == 1, "{said}");
         let list = contentdesk_ops::by_tool("list_media").unwrap();
         assert_eq!(hosted_tool_of(list).input_schema, tool_of(list).input_schema, "other tools are as they are");
+    }
+
+    #[test]
+    fn a_result_of_several_shapes_says_each_field_once_and_keeps_each_shapes_required_fields() {
+        let image = Value::Object(tool_of(contentdesk_ops::by_tool("generate_image").unwrap()).output_schema.unwrap().as_ref().clone());
+        assert_eq!(image["type"], "object");
+        let props = image["properties"].as_object().expect("one set of fields");
+        for field in ["outputId", "status", "creditsEstimate", "getCost", "charge", "outputUrls", "next", "waitedSeconds", "settled"] {
+            assert!(props.contains_key(field), "{field}: {image}");
+        }
+        // A quote's estimate is a number; a submitted render's may be null: both types, once.
+        assert_eq!(props["creditsEstimate"]["type"], json!(["number", "null"]));
+        // The charge (an object or null) as one schema with both types, not a choice of two.
+        assert_eq!(props["charge"]["type"], json!(["object", "null"]), "{}", props["charge"]);
+        assert!(props["charge"]["properties"]["balanceAfter"].is_object());
+        // Each shape's required fields stay: a quote, the submitted, the finished, the still-going.
+        let shapes: Vec<&Value> = image["anyOf"].as_array().expect("the shapes' required lists").iter().map(|s| &s["required"]).collect();
+        assert_eq!(shapes.len(), 4, "{image}");
+        assert!(shapes.contains(&&json!(["creditsEstimate", "getCost", "modelId", "contentType"])), "{shapes:?}");
+        assert!(shapes.contains(&&json!(["outputId", "status", "waitedSeconds", "next"])), "{shapes:?}");
+        assert!(image.to_string().len() < 1500, "{} bytes (four shapes written out: 2,586): {image}", image.to_string().len());
+        // One field two shapes type differently and otherwise: either of them.
+        assert_eq!(either(json!({ "type": "string" }), &json!({ "type": "integer" })), json!({ "type": ["string", "integer"] }));
+        assert_eq!(either(json!({ "type": "string" }), &json!({ "type": "array", "items": {} })), json!({ "anyOf": [{ "type": "string" }, { "type": "array", "items": {} }] }));
+        // An enum with null is not folded (its values would be lost), a typed schema with null is.
+        let open = json!({ "anyOf": [{ "enum": ["a"], "type": "string" }, { "type": "null" }] });
+        assert_eq!(nullable(open.clone()), open);
+        assert_eq!(nullable(json!({ "anyOf": [{ "type": "object", "properties": {} }, { "type": "null" }] })), json!({ "type": ["object", "null"], "properties": {} }));
     }
 }

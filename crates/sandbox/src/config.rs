@@ -70,6 +70,10 @@ pub struct Config {
     /// machine can call it, and this machine reaches its own loopback anyway) and in tests; off when the
     /// sandbox is served beyond this machine (`--public`), so no caller can make it probe local services.
     pub oauth_fetch_loopback: bool,
+    /// One more certificate authority (PEM) the authorization server trusts when it fetches over https,
+    /// beside the public roots: a test's throwaway CA, so a Client ID Metadata Document can be served over
+    /// https on loopback (`serve --oauth-fetch-ca`). `None`: the public roots only.
+    pub oauth_fetch_ca: Option<Vec<u8>>,
 }
 
 impl Default for Config {
@@ -87,6 +91,7 @@ impl Default for Config {
             oauth_access_ttl: Duration::from_secs(600),
             oauth_rate_limit: Some(RateLimit { requests: 60, window: Duration::from_secs(60) }),
             oauth_fetch_loopback: false,
+            oauth_fetch_ca: None,
         }
     }
 }

@@ -52,6 +52,11 @@ enum Command {
         /// (registration, the consent form, the token endpoint); 0 turns the limit off.
         #[arg(long, default_value_t = 60)]
         oauth_rate_limit: u32,
+        /// A PEM file of one more certificate authority to trust when the authorization server fetches
+        /// over https (a Client ID Metadata Document, a resource server's metadata): a test's throwaway CA
+        /// for documents served on loopback.
+        #[arg(long)]
+        oauth_fetch_ca: Option<PathBuf>,
     },
     /// Manage API keys.
     Keys {
@@ -156,7 +161,7 @@ async fn serve_or_manage() -> Result<(), Box<dyn std::error::Error>> {
         .init();
     let cli = Cli::parse();
     match cli.command {
-        Command::Serve { db, addr, public, seed: seed_name, extra_cards, render_ms, smart_wait_ms, rate_limit, ready_json, oauth_access_ttl_secs, oauth_rate_limit } => {
+        Command::Serve { db, addr, public, seed: seed_name, extra_cards, render_ms, smart_wait_ms, rate_limit, ready_json, oauth_access_ttl_secs, oauth_rate_limit, oauth_fetch_ca } => {
             if let Err(why) = check_addr(&addr, public) {
                 eprintln!("error: {why}");
                 std::process::exit(2);
@@ -164,6 +169,9 @@ async fn serve_or_manage() -> Result<(), Box<dyn std::error::Error>> {
             let mut config = Config { smart_wait: Duration::from_millis(smart_wait_ms), ..Config::default() };
             config.oauth_access_ttl = Duration::from_secs(oauth_access_ttl_secs.max(1));
             config.oauth_fetch_loopback = !public;
+            if let Some(path) = oauth_fetch_ca {
+                config.oauth_fetch_ca = Some(std::fs::read(&path).map_err(|e| format!("--oauth-fetch-ca {}: {e}", path.display()))?);
+            }
             if let Some(ms) = render_ms {
                 config.render = RenderTimes::all(Duration::from_millis(ms));
             }

@@ -280,7 +280,7 @@ async fn resource_server(state: &AppState, reg: Registration, name: String, now:
     let Some(meta_url) = super::fetch::metadata_url(&resource) else {
         return bad_metadata("resource must have no query or fragment".into());
     };
-    let meta = match super::fetch::json(&meta_url, state.config().oauth_fetch_loopback).await {
+    let meta = match super::fetch::json(&meta_url, state.config().oauth_fetch_loopback, state.config().oauth_fetch_ca.as_deref()).await {
         Ok(m) => m,
         Err(why) => return bad_metadata(format!("resource: its metadata could not be read: {why}")),
     };
@@ -406,7 +406,7 @@ pub async fn load_document(state: &AppState, url: &str) -> Result<(), String> {
     if url.split('/').any(|seg| seg == "." || seg == "..") || url.len() > MAX_REDIRECT_URI_BYTES {
         return Err(format!("the client_id `{url}` must not have dot segments and must be at most {MAX_REDIRECT_URI_BYTES} bytes"));
     }
-    let doc = super::fetch::json(url, loopback).await.map_err(|why| format!("the app's metadata document could not be read: {why}"))?;
+    let doc = super::fetch::json(url, loopback, state.config().oauth_fetch_ca.as_deref()).await.map_err(|why| format!("the app's metadata document could not be read: {why}"))?;
     if doc.get("client_id").and_then(Value::as_str) != Some(url) {
         return Err(format!("the metadata document at {url} names another client_id; it must be the document's own URL"));
     }

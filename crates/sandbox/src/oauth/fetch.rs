@@ -46,7 +46,8 @@ pub fn is_public(ip: IpAddr) -> bool {
 }
 
 /// GETs `url` and parses it as a JSON object, or says why not (in words for the registering client).
-pub async fn json(url: &str, allow_loopback: bool) -> Result<serde_json::Value, String> {
+/// `ca`: one more certificate authority (PEM) to trust beside the public roots ([`crate::Config::oauth_fetch_ca`]).
+pub async fn json(url: &str, allow_loopback: bool, ca: Option<&[u8]>) -> Result<serde_json::Value, String> {
     let parsed = url::Url::parse(url).map_err(|e| format!("`{url}` is not a URL: {e}"))?;
     match parsed.scheme() {
         "https" => {}
@@ -80,7 +81,12 @@ pub async fn json(url: &str, allow_loopback: bool) -> Result<serde_json::Value, 
     if parsed.scheme() == "http" && !first.ip().to_canonical().is_loopback() {
         return Err(format!("`{url}`: plain http is fetched only from a loopback host; use https"));
     }
-    let client = reqwest::Client::builder()
+    let mut builder = reqwest::Client::builder();
+    if let Some(pem) = ca {
+        let cert = reqwest::Certificate::from_pem(pem).map_err(|e| format!("the extra certificate authority is not PEM: {e}"))?;
+        builder = builder.add_root_certificate(cert);
+    }
+    let client = builder
         .redirect(reqwest::redirect::Policy::none())
         .timeout(FETCH_TIMEOUT)
         .connect_timeout(FETCH_TIMEOUT)
@@ -161,7 +167,7 @@ mod tests {
             ("https://[::ffff:192.168.0.1]/x", true),
             ("file:///etc/passwd", true),
         ] {
-            let e = json(url, loopback).await.unwrap_err();
+            let e = json(url, loopback, None).await.unwrap_err();
             assert!(e.contains("private") || e.contains("https") || e.contains("fetches only") || e.contains("scheme"), "{url}: {e}");
         }
     }
