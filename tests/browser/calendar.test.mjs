@@ -214,3 +214,73 @@ test("a post seven weeks from its card's time shows at its own time in its month
   await page.getByRole("button", { name: "Board", exact: true }).click();
   assert.deepEqual(pageErrors, []);
 });
+
+/** Tab from the zone picker until focus is in the grid: how many presses it took, and the cell reached. */
+async function tabIntoGrid() {
+  await page.getByTestId("calendar-zone").focus();
+  for (let presses = 1; presses <= 10; presses++) {
+    await page.keyboard.press("Tab");
+    const at = await page.evaluate(() => {
+      const el = document.activeElement;
+      return el?.getAttribute("role") === "gridcell" ? { day: el.dataset.day, minute: el.dataset.minute ?? null } : null;
+    });
+    if (at) return { presses, ...at };
+  }
+  return null;
+}
+const focusedCell = () => page.evaluate(() => {
+  const el = document.activeElement;
+  return el?.getAttribute("role") === "gridcell" ? { day: el.dataset.day, minute: el.dataset.minute ?? null } : null;
+});
+
+test("keyboard: an empty day or hour is one Tab stop away, the arrow keys move between them, Enter makes a card there", async () => {
+  const space = await ipc("space_create", { name: "Calendar keys" });
+  await page.goto(`${ORIGIN}/`);
+  await page.getByRole("tab", { name: "Calendar keys" }).click();
+  await page.getByRole("button", { name: "Calendar", exact: true }).click();
+  await page.getByRole("button", { name: "Month", exact: true }).click();
+  await showMonth("March 2026", Date.UTC(2026, 2, 15));
+
+  // One Tab from the toolbar reaches the grid (today is not on this page: its first day), not one per cell.
+  const reached = await tabIntoGrid();
+  assert.deepEqual(reached, { presses: 1, day: "2026-02-23", minute: null }, "the month grid is the next Tab stop, on the page's first day");
+  const stops = await page.evaluate(() => [...document.querySelectorAll("[role=gridcell]")].filter((c) => c.tabIndex === 0).length);
+  assert.equal(stops, 1, "one cell of the grid is in the Tab order");
+  for (let i = 0; i < 5; i++) await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("ArrowRight");
+  assert.deepEqual(await focusedCell(), { day: "2026-03-31", minute: null });
+  assert.equal(await page.getByTestId("calendar-title").innerText(), "March 2026", "moving within the page does not page the view");
+  await page.keyboard.press("Enter");
+  await page.getByTestId("card-editor").waitFor();
+  const made = async () => (await ipc("board_load", { spaceId: space.id })).cards.filter((c) => c.title === "New post");
+  for (let i = 0; i < 50 && (await made()).every((c) => !c.scheduledAt); i++) await page.waitForTimeout(100);
+  const cards = await made();
+  assert.equal(cards.length, 1, "one card made");
+  // 09:00 in Berlin on 31 March (CEST, UTC+2).
+  assert.equal(cards[0].scheduledAt.replace(".000", ""), "2026-03-31T07:00:00Z");
+  await page.keyboard.press("Escape");
+  await page.getByTestId("card-editor").waitFor({ state: "detached" });
+  await dayCell("2026-03-31").locator(`[data-card="${cards[0].id}"]`).waitFor();
+
+  // By week: the stop is at 09:00 on the moved-to day's week; ArrowDown is the next hour.
+  await page.getByRole("button", { name: "Week", exact: true }).click();
+  await page.getByTestId("calendar-week").waitFor();
+  const inWeek = await tabIntoGrid();
+  assert.ok(inWeek && inWeek.presses === 1 && inWeek.minute === "540", `the week grid is the next Tab stop, at 09:00 (${JSON.stringify(inWeek)})`);
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("ArrowLeft");
+  const slot = await focusedCell();
+  assert.equal(slot?.minute, "600");
+  await page.keyboard.press("Enter");
+  await page.getByTestId("card-editor").waitFor();
+  for (let i = 0; i < 50 && (await made()).filter((c) => c.scheduledAt).length < 2; i++) await page.waitForTimeout(100);
+  const second = (await made()).find((c) => c.id !== cards[0].id);
+  const berlinHour = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Berlin", hour: "2-digit", minute: "2-digit", day: "2-digit", month: "2-digit", year: "numeric" }).format(Date.parse(second.scheduledAt));
+  assert.match(berlinHour, /10:00$/, `the card is at 10:00 on the slot's day (${berlinHour})`);
+  assert.ok(berlinHour.startsWith(slot.day.split("-").reverse().join("/")), `on ${slot.day} (${berlinHour})`);
+  await page.keyboard.press("Escape");
+  await page.getByTestId("card-editor").waitFor({ state: "detached" });
+  await page.getByRole("button", { name: "Month", exact: true }).click();
+  await page.getByRole("button", { name: "Board", exact: true }).click();
+  assert.deepEqual(pageErrors, []);
+});

@@ -1,29 +1,20 @@
 // Every screen at 1280x800 and 960x600, light and dark (prefers-color-scheme), against web-shell and its
-// embedded sandbox (WEB_SHELL_URL from scripts/ui-e2e.sh): a screenshot of each (E2E_ARTIFACTS/screens/),
-// the layout goals of the planner (one toolbar row, the header on one line, nothing scrolls sideways,
-// the page itself does not scroll, the first stage's New card and three cards per column in view), and
-// axe-core with the WCAG 2.2 A/AA tags reporting no violation on any screen or dialog.
+// embedded sandbox (scripts/ui-e2e.sh): a screenshot of each (E2E_ARTIFACTS/screens/), the layout goals of
+// the planner (one toolbar row, the page itself does not scroll, the first stage's New card and three cards
+// per column in view), on every screen nothing scrolls sideways and the header is one row, and axe-core
+// with the WCAG 2.2 A/AA tags reporting no violation on any screen or dialog. The pending-changes list and
+// the conflicts are screens_offline.test.mjs's (they need a service that stops answering).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
 import { launch } from "./browser.mjs";
-import { callCore } from "./webshell.mjs";
+import { shellEnv } from "./webshell.mjs";
+import { SIZES, THEMES, axe, misfit, shoot } from "./screens.mjs";
 
-const { WEB_SHELL_URL } = process.env;
-const ARTIFACTS = process.env.E2E_ARTIFACTS ?? fileURLToPath(new URL("../artifacts/browser", import.meta.url));
-if (!WEB_SHELL_URL) throw new Error("WEB_SHELL_URL is not set: run scripts/ui-e2e.sh");
-const TOKEN = new URL(WEB_SHELL_URL).searchParams.get("token");
-const ORIGIN = new URL(WEB_SHELL_URL).origin;
+const { WEB_SHELL_URL, ARTIFACTS, ORIGIN, ipc } = shellEnv();
 const SHOTS = path.join(ARTIFACTS, "screens");
-const AXE = createRequire(new URL("../../ui/package.json", import.meta.url)).resolve("axe-core/axe.min.js");
-const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
-const SIZES = [{ width: 1280, height: 800 }, { width: 960, height: 600 }];
-const THEMES = ["light", "dark"];
 
-const ipc = (command, args) => callCore(ORIGIN, TOKEN, command, args);
 let browser, page, pageErrors = [];
 /** Every violation found, by screen: reported together at the end of each run. */
 const found = [];
@@ -61,23 +52,6 @@ after(async () => {
   await browser?.close();
 });
 
-/** axe-core over the page as it is now; each violation kept with the screen's name. */
-async function axe(screen) {
-  // Evaluated through the DevTools protocol: the app's CSP (script-src 'self') refuses an injected <script>.
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(fs.readFileSync(AXE, "utf8"));
-  const result = await page.evaluate(async (tags) => {
-    // eslint-disable-next-line no-undef
-    const r = await axe.run(document, { runOnly: { type: "tag", values: tags }, resultTypes: ["violations"] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target.join(" "), summary: n.failureSummary })) }));
-  }, TAGS);
-  for (const v of result) found.push({ screen, ...v });
-  return result;
-}
-
-async function shoot(name, size, theme) {
-  await page.screenshot({ path: path.join(SHOTS, `${name}-${size.width}x${size.height}-${theme}.png`) });
-}
-
 /** The planner's layout goals at this size. */
 async function layout(size) {
   return page.evaluate(() => {
@@ -105,137 +79,206 @@ async function layout(size) {
   });
 }
 
-for (const theme of THEMES) {
-  for (const size of SIZES) {
-    test(`every screen at ${size.width}x${size.height}, ${theme}: the layout goals, a screenshot, and no axe violation`, async () => {
-      await page.setViewportSize(size);
-      await page.emulateMedia({ colorScheme: theme });
-      const tag = `${size.width}x${size.height}-${theme}`;
-      const violations = () => found.filter((f) => f.screen.endsWith(tag));
+/** The board's layout goals at this size (the checks every screen passes are `misfit`'s). */
+async function boardGoals(size, tag) {
+  const l = await layout(size);
+  assert.equal(l.pageScrolls, false, `${tag}: the page does not scroll, only the columns`);
+  assert.ok(l.toolbarHeight <= 48, `${tag}: the toolbar is one row (${l.toolbarHeight}px)`);
+  assert.ok(l.newCardBottom <= size.height, `${tag}: the first stage's New card is in view (bottom ${l.newCardBottom})`);
+  if (size.width >= 1280) assert.ok(l.visibleTiles.every((n) => n >= 3), `${tag}: three cards per column in view (${l.visibleTiles})`);
+}
 
-      // Board (the local sandbox: with the practice-space note).
+/** Every screen and dialog, in the order the journey visits them. Each entry: `name` (axe's report),
+ *  `shot` (the screenshot's name), `open(ctx)` (brings it up from where the entry before left the page;
+ *  ctx is { page, size, tag }), and `close(ctx)` when it must be put away before the next. Each is shot,
+ *  checked by `misfit` and by axe at every size and theme. Other journeys' screens are appended here. */
+const SCREENS = [
+  {
+    name: "board", shot: "board",
+    async open({ page, size, tag }) {
+      // The local sandbox: with the practice-space note.
       await page.goto(`${ORIGIN}/#/planner`);
       await page.getByTestId("practice-note").waitFor();
       await page.getByTestId("view-board").click();
       await page.getByRole("tab", { name: /Screens journey/ }).click();
       await page.locator("section.column [data-card-id]").first().waitFor();
       await page.waitForTimeout(100);
-      const l = await layout(size);
-      assert.equal(l.sideways, false, `${tag}: nothing scrolls sideways`);
-      assert.equal(l.pageScrolls, false, `${tag}: the page does not scroll, only the columns`);
-      assert.ok(l.headerHeight <= 56, `${tag}: the header is one row (${l.headerHeight}px)`);
-      assert.ok(l.toolbarHeight <= 48, `${tag}: the toolbar is one row (${l.toolbarHeight}px)`);
-      assert.ok(l.newCardBottom <= size.height, `${tag}: the first stage's New card is in view (bottom ${l.newCardBottom})`);
-      if (size.width >= 1280) assert.ok(l.visibleTiles.every((n) => n >= 3), `${tag}: three cards per column in view (${l.visibleTiles})`);
-      await shoot("board", size, theme);
-      await axe(`board ${tag}`);
-
-      // The shortcut sheet.
+      await boardGoals(size, tag);
+    },
+  },
+  {
+    name: "shortcut sheet", shot: "shortcuts",
+    async open({ page }) {
       await page.locator("body").press("?");
       await page.getByRole("dialog", { name: "Keyboard shortcuts" }).waitFor();
-      await shoot("shortcuts", size, theme);
-      await axe(`shortcut sheet ${tag}`);
+    },
+    async close({ page }) {
       await page.keyboard.press("Escape");
       await page.getByRole("dialog", { name: "Keyboard shortcuts" }).waitFor({ state: "detached" });
-
-      // The command palette (Ctrl+K), narrowed to a few actions.
+    },
+  },
+  {
+    // The command palette (Ctrl+K), narrowed to a few actions.
+    name: "command palette", shot: "palette",
+    async open({ page }) {
       await page.keyboard.press("Control+k");
       await page.getByRole("dialog", { name: "Command palette" }).waitFor();
       await page.keyboard.type("show");
-      await shoot("palette", size, theme);
-      await axe(`command palette ${tag}`);
+    },
+    async close({ page }) {
       await page.keyboard.press("Escape");
       await page.getByRole("dialog", { name: "Command palette" }).waitFor({ state: "detached" });
-
-      // The card editor.
+    },
+  },
+  {
+    name: "card editor", shot: "editor",
+    async open({ page }) {
       await page.locator("section.column [data-card-id] button.open").first().click();
       await page.getByTestId("card-editor").waitFor();
       await page.getByLabel("Title", { exact: true }).waitFor();
-      await shoot("editor", size, theme);
-      await axe(`card editor ${tag}`);
-      // Its Repeat dialog (issue 28 point 5).
+    },
+  },
+  {
+    // The editor's Repeat dialog (issue 28 point 5); closing it, then the editor.
+    name: "repeat dialog", shot: "repeat",
+    async open({ page }) {
       await page.getByRole("button", { name: "Repeat…" }).click();
       await page.getByTestId("repeat-dialog").waitFor();
-      await shoot("repeat", size, theme);
-      await axe(`repeat dialog ${tag}`);
+    },
+    async close({ page }) {
       await page.keyboard.press("Escape");
       await page.getByTestId("repeat-dialog").waitFor({ state: "detached" });
       await page.keyboard.press("Escape");
       await page.getByTestId("card-editor").waitFor({ state: "detached" });
-
-      // Calendar, month and week.
+    },
+  },
+  {
+    name: "calendar month", shot: "calendar-month",
+    async open({ page }) {
       await page.getByTestId("view-calendar").click();
       await page.getByTestId("calendar").waitFor();
       await page.getByRole("button", { name: "Month", exact: true }).click();
       await page.getByTestId("calendar-month").waitFor();
-      await shoot("calendar-month", size, theme);
-      await axe(`calendar month ${tag}`);
+    },
+  },
+  {
+    name: "calendar week", shot: "calendar-week",
+    async open({ page }) {
       await page.getByRole("button", { name: "Week", exact: true }).click();
       await page.getByTestId("calendar-week").waitFor();
-      await shoot("calendar-week", size, theme);
-      await axe(`calendar week ${tag}`);
+    },
+    async close({ page }) {
       await page.getByTestId("view-board").click();
-
-      // Studio, brand kit, settings.
+    },
+  },
+  {
+    name: "studio", shot: "studio",
+    async open({ page }) {
       await page.getByRole("link", { name: "Studio" }).click();
       await page.getByRole("heading", { level: 1, name: "Studio" }).waitFor();
       await page.waitForTimeout(300);
-      await shoot("studio", size, theme);
-      await axe(`studio ${tag}`);
-      // The gallery's full-size viewer.
+    },
+  },
+  {
+    name: "studio gallery viewer", shot: "studio-viewer",
+    async open({ page }) {
       await page.getByRole("button", { name: /lighthouse at dawn, screens journey.* full size$/ }).first().click();
       await page.getByTestId("media-viewer").waitFor();
       await page.getByTestId("media-viewer").getByRole("img").waitFor();
-      await shoot("studio-viewer", size, theme);
-      await axe(`studio gallery viewer ${tag}`);
+    },
+    async close({ page }) {
       await page.keyboard.press("Escape");
       await page.getByTestId("media-viewer").waitFor({ state: "detached" });
+    },
+  },
+  {
+    name: "brand kit reading", shot: "brand-kit",
+    async open({ page }) {
       await page.getByRole("link", { name: "Brand kit" }).click();
       await page.getByRole("heading", { level: 1, name: "Brand kit" }).waitFor();
       await page.getByTestId("section-about").waitFor();
       await page.getByTestId("section-about").getByTestId("markdown").waitFor();
-      await shoot("brand-kit", size, theme);
-      await axe(`brand kit reading ${tag}`);
-      // Editing: the editor beside its live preview.
+    },
+  },
+  {
+    // Editing: the editor beside its live preview.
+    name: "brand kit editing", shot: "brand-kit-editing",
+    async open({ page }) {
       await page.getByTestId("section-audience").getByRole("button", { name: "Edit" }).click();
       await page.getByTestId("section-audience").locator(".cm-content").waitFor();
       await page.getByTestId("section-audience").scrollIntoViewIfNeeded();
-      await shoot("brand-kit-editing", size, theme);
-      await axe(`brand kit editing ${tag}`);
+    },
+    async close({ page }) {
       await page.getByTestId("section-audience").getByRole("button", { name: "Cancel" }).click();
-      // History, reading a version, then comparing it with the current text.
+    },
+  },
+  {
+    // History, reading the earlier version.
+    name: "brand kit history", shot: "brand-kit-history",
+    async open({ page }) {
       await page.getByTestId("section-about").getByRole("button", { name: /^History of/ }).click();
+      await page.getByRole("dialog", { name: /^History of/ }).getByTestId("history-version").waitFor();
+    },
+  },
+  {
+    // Compare: the earlier version beside the current text, the changes highlighted.
+    name: "brand kit compare", shot: "brand-kit-compare",
+    async open({ page }) {
       const history = page.getByRole("dialog", { name: /^History of/ });
-      await history.getByTestId("history-version").waitFor();
-      await shoot("brand-kit-history", size, theme);
-      await axe(`brand kit history ${tag}`);
       await history.getByRole("button", { name: "Compare with current" }).click();
       await history.getByTestId("history-diff").locator(".cm-mergeView").waitFor();
-      await shoot("brand-kit-compare", size, theme);
-      await axe(`brand kit compare ${tag}`);
+    },
+    async close({ page }) {
       await page.keyboard.press("Escape");
-      await history.waitFor({ state: "detached" });
+      await page.getByRole("dialog", { name: /^History of/ }).waitFor({ state: "detached" });
+    },
+  },
+  {
+    name: "settings", shot: "settings",
+    async open({ page }) {
       await page.getByRole("link", { name: "Settings" }).click();
       await page.getByRole("heading", { level: 1, name: "Settings" }).waitFor();
       // The posting queue's slots editor, loaded (issue 28 point 4).
       await page.getByRole("button", { name: "Save queue" }).waitFor();
-      await shoot("settings", size, theme);
-      await axe(`settings ${tag}`);
-      const sideways = await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
-      assert.equal(sideways, false, `${tag}: Settings does not scroll sideways`);
-
-      // "Connect ContentHero" (opened from Settings; the practice note is on the board's screens above).
+    },
+  },
+  {
+    // "Connect ContentHero" (opened from Settings; the practice note is on the board's screens above).
+    name: "connect dialog", shot: "connect",
+    async open({ page }) {
       await page.getByTestId("settings-connect").click();
       const connect = page.getByRole("dialog", { name: "Connect ContentHero" });
       await connect.waitFor();
       await connect.getByText("Another server").click();
-      await shoot("connect", size, theme);
-      await axe(`connect dialog ${tag}`);
+    },
+    async close({ page }) {
       await page.keyboard.press("Escape");
-      await connect.waitFor({ state: "detached" });
+      await page.getByRole("dialog", { name: "Connect ContentHero" }).waitFor({ state: "detached" });
+    },
+  },
+];
 
-      const v = violations();
-      assert.deepEqual(v.map((x) => `${x.screen}: ${x.id} (${x.nodes.length}) ${x.nodes.map((n) => n.target).join(" | ")}`), [], "axe-core: no WCAG 2.2 A/AA violation");
+for (const theme of THEMES) {
+  for (const size of SIZES) {
+    test(`every screen at ${size.width}x${size.height}, ${theme}: the layout goals, a screenshot, and no axe violation`, async () => {
+      await page.setViewportSize(size);
+      await page.emulateMedia({ colorScheme: theme });
+      const tag = `${size.width}x${size.height}-${theme}`;
+      const ctx = { page, size, tag };
+      const mine = [];
+      const misfits = [];
+      for (const screen of SCREENS) {
+        await screen.open(ctx);
+        await shoot(page, SHOTS, screen.shot, size, theme);
+        const m = await misfit(page);
+        if (m) misfits.push(`${screen.name}: ${m}`);
+        const v = await axe(page, `${screen.name} ${tag}`);
+        mine.push(...v);
+        found.push(...v);
+        await screen.close?.(ctx);
+      }
+      assert.deepEqual(misfits, [], `${tag}: nothing scrolls sideways and the header is one row, on every screen`);
+      assert.deepEqual(mine.map((x) => `${x.screen}: ${x.id} (${x.nodes.length}) ${x.nodes.map((n) => n.target).join(" | ")}`), [], "axe-core: no WCAG 2.2 A/AA violation");
     });
   }
 }

@@ -63,6 +63,8 @@ tmux capture-pane -p -t "$session" > "$artifacts/terminal-card-list.txt"
 # One line a card, under a header, with stage names rather than ids (issue 26 point 8; ids with --wide).
 check "card list at a terminal is a table with a header" "$(grep -Eq "^TITLE +STAGE" "$artifacts/terminal-card-list.txt" && echo 0 || echo 1)"
 check "its rows name the stage, not its id" "$(grep -Eq " Ideas " "$artifacts/terminal-card-list.txt" && echo 0 || echo 1)"
+# Platforms by the names the UI shows (api-types' one table): "TikTok", never "tiktok".
+check "its rows name the platforms as the UI does" "$(grep -Eq "(TikTok|YouTube|Instagram|LinkedIn)" "$artifacts/terminal-card-list.txt" && ! grep -Eq "  (tiktok|youtube|instagram|linkedin)\b" "$artifacts/terminal-card-list.txt" && echo 0 || echo 1)"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -8,6 +8,24 @@ use crate::{ContentType, GenerationStatus, ModelKind};
 /// The platforms a post can publish to (one post per platform on a card).
 pub const PLATFORMS: &[&str] = &["youtube", "instagram", "tiktok", "facebook", "linkedin", "x", "threads", "general"];
 
+/// Each platform's name as people write it, one table for every face: the UI (generated into
+/// `valueLists.ts` as `PLATFORM_NAMES`) and `cdesk --human` read it from here.
+pub const PLATFORM_NAMES: &[(&str, &str)] = &[
+    ("youtube", "YouTube"),
+    ("instagram", "Instagram"),
+    ("tiktok", "TikTok"),
+    ("facebook", "Facebook"),
+    ("linkedin", "LinkedIn"),
+    ("x", "X"),
+    ("threads", "Threads"),
+    ("general", "General"),
+];
+
+/// A platform's name ("TikTok" for `tiktok`); a platform the service added since is shown as its id.
+pub fn platform_name(id: &str) -> &str {
+    PLATFORM_NAMES.iter().find(|(k, _)| *k == id).map_or(id, |(_, name)| name)
+}
+
 /// Brand-kit tabs.
 pub const TABS: &[&str] = &["overview", "voice", "visual"];
 
@@ -86,11 +104,13 @@ pub fn value_lists() -> Vec<(&'static str, Vec<&'static str>)> {
 
 /// Every value → words map the UI shows, by the name it imports it under, for `export-bindings`: the
 /// scopes in the words a person decides on (Settings → Granted apps shows these, the code beside them), and
-/// the starter roles by their default names (the brand kit shows a role by name, never by its key).
+/// the starter roles by their default names (the brand kit shows a role by name, never by its key), and the
+/// platforms by their names.
 pub fn value_words() -> Vec<(&'static str, Vec<(&'static str, &'static str)>)> {
     vec![
         ("SCOPE_DESCRIPTIONS", crate::scopes::DESCRIPTIONS.to_vec()),
         ("ROLE_NAMES", crate::STARTER_SECTIONS.iter().map(|(key, _, name)| (*key, *name)).collect()),
+        ("PLATFORM_NAMES", PLATFORM_NAMES.to_vec()),
     ]
 }
 
@@ -101,6 +121,14 @@ pub fn value_numbers() -> Vec<(&'static str, u64)> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn every_platform_has_one_name() {
+        let ids: Vec<&str> = super::PLATFORM_NAMES.iter().map(|(id, _)| *id).collect();
+        assert_eq!(ids, super::PLATFORMS, "one name per platform, in the same order");
+        assert_eq!(super::platform_name("tiktok"), "TikTok");
+        assert_eq!(super::platform_name("mastodon"), "mastodon", "an unknown platform shows as its id");
+    }
+
     #[test]
     fn every_starter_section_is_on_a_known_tab() {
         for (_, tab, _) in crate::STARTER_SECTIONS {

@@ -223,6 +223,15 @@ fn scalar(v: &Value) -> String {
     }
 }
 
+/// A platform, or a list of them, by the names the UI shows ("TikTok, X"), from api-types' one table.
+fn platforms(v: &Value) -> String {
+    match v {
+        Value::String(id) => api_types::values::platform_name(id).to_string(),
+        Value::Array(a) if !a.is_empty() => a.iter().map(platforms).collect::<Vec<_>>().join(", "),
+        _ => scalar(v),
+    }
+}
+
 /// `creditsEstimate` as `credits estimate`: a field's name in words.
 fn words(key: &str) -> String {
     let mut out = String::new();
@@ -326,6 +335,9 @@ fn table(rows: &[Value], h: &Human) -> String {
             return row.get("stageId").and_then(Value::as_str).and_then(|id| h.names.get(id)).cloned().unwrap_or_else(|| "–".into());
         }
         let v = row.get(c).unwrap_or(&Value::Null);
+        if c == "platforms" || c == "platform" {
+            return platforms(v);
+        }
         // In a table, a flag that is off is blank: the eye finds the ones that are on.
         let flag = c.starts_with("is") && c[2..].starts_with(|ch: char| ch.is_ascii_uppercase());
         let s = if *v == Value::Bool(false) || (flag && v.is_null()) { String::new() } else { scalar(v) };
@@ -403,7 +415,7 @@ fn card_written(o: &serde_json::Map<String, Value>, h: &Human) -> Option<String>
     let title = o.get("title")?.as_str()?;
     let id = o.get("id")?.as_str()?;
     let stage = o.get("stageId").and_then(Value::as_str).and_then(|s| h.names.get(s)).map(|s| format!(" in {s}")).unwrap_or_default();
-    let platforms = o.get("platforms").filter(|p| p.as_array().is_some_and(|a| !a.is_empty())).or(o.get("platform")).map(scalar).map(|p| format!(" · {p}")).unwrap_or_default();
+    let platforms = o.get("platforms").filter(|p| p.as_array().is_some_and(|a| !a.is_empty())).or(o.get("platform")).map(platforms).map(|p| format!(" · {p}")).unwrap_or_default();
     let when = o.get("scheduledAt").and_then(Value::as_str).and_then(local_time).map(|t| format!(" · {t}")).unwrap_or_default();
     Some(format!("{verb} “{title}”{stage}{platforms}{when}\nid {id}"))
 }
@@ -432,7 +444,11 @@ pub fn human(value: &Value, h: &Human) -> String {
             let mut lines: Vec<String> = shown
                 .iter()
                 .map(|(k, v)| {
-                    let text = if k.as_str() == "stageId" { v.as_str().and_then(|s| h.names.get(s)).cloned().unwrap_or_else(|| scalar(v)) } else { scalar(v) };
+                    let text = match k.as_str() {
+                        "stageId" => v.as_str().and_then(|s| h.names.get(s)).cloned().unwrap_or_else(|| scalar(v)),
+                        "platform" | "platforms" => platforms(v),
+                        _ => scalar(v),
+                    };
                     let key = if k.as_str() == "stageId" && !h.names.is_empty() { "stage".to_string() } else { words(k) };
                     let text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
                     format!("{key:<width$}  {}", fit(&text, h.width.saturating_sub(width + 2).max(20)))

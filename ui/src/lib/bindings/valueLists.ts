@@ -35,4 +35,14 @@ export const ROLE_NAMES: Readonly<Record<string, string>> = {
   "speaking_style": "Speaking Style",
   "design_guidelines": "Design Guidelines",
 };
+export const PLATFORM_NAMES: Readonly<Record<string, string>> = {
+  "youtube": "YouTube",
+  "instagram": "Instagram",
+  "tiktok": "TikTok",
+  "facebook": "Facebook",
+  "linkedin": "LinkedIn",
+  "x": "X",
+  "threads": "Threads",
+  "general": "General",
+};
 export const KNOWLEDGE_MAX_FILE_BYTES = 4194304;

@@ -2,7 +2,7 @@
 // with optional args left out when empty, plus the platforms and their labels.
 import type { BoardLoadArgs, CalendarWindow, CardPosts, CardStamp, StageUpdateInput } from "../bindings";
 import { api, call } from "../shared/backend";
-import { PLATFORMS } from "../bindings/valueLists";
+import { PLATFORMS, PLATFORM_NAMES } from "../bindings/valueLists";
 
 /** The filters `board_load` applies in the core (empty ones are left out of the args). */
 export type BoardFilters = { archived?: boolean; search?: string; platform?: string; tag?: string };
@@ -10,10 +10,8 @@ export type BoardFilters = { archived?: boolean; search?: string; platform?: str
 /** The service's platforms, generated from api-types' `PLATFORMS`. */
 export { PLATFORMS };
 
-export const PLATFORM_LABELS: Record<string, string> = {
-  youtube: "YouTube", instagram: "Instagram", tiktok: "TikTok", facebook: "Facebook", linkedin: "LinkedIn",
-  x: "X", threads: "Threads", general: "General",
-};
+/** Each platform's name, from api-types' `PLATFORM_NAMES`: the one table `cdesk --human` reads too. */
+export const PLATFORM_LABELS: Readonly<Record<string, string>> = PLATFORM_NAMES;
 
 export const platformLabel = (p: string) => PLATFORM_LABELS[p] ?? p;
 

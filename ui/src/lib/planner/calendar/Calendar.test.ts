@@ -125,3 +125,19 @@ it("the week shows now as a line in today's column, and the zone picker suggests
   expect(picker.value).toBe(ZONE);
   expect(picker.selectedOptions[0].textContent).toMatch(/Berlin/);
 });
+
+it("keyboard: the month grid is one Tab stop on today; arrow keys move it, Enter makes a card on that day", async () => {
+  const core = setup([]);
+  core.answers.card_create = (a) => ({ ...card("new1", String(a?.title)), stageId: String(a?.stageId) });
+  render(Board);
+  await screen.findByTestId("calendar-month", {}, { timeout: 15_000 });
+  const stops = [...document.querySelectorAll<HTMLElement>("[role=gridcell]")].filter((c) => c.tabIndex === 0);
+  expect(stops).toEqual([cell(today)]);
+  cell(today).focus();
+  await fireEvent.keyDown(cell(today), { key: "ArrowRight" });
+  await waitFor(() => expect(cell(tomorrow)).toHaveFocus());
+  expect(cell(tomorrow).tabIndex).toBe(0);
+  expect(cell(today).tabIndex).toBe(-1);
+  await fireEvent.keyDown(cell(tomorrow), { key: "Enter" });
+  await waitFor(() => expect(core.called("card_update").at(-1)?.args).toEqual({ cardId: "new1", update: { scheduledAt: nineOn(tomorrow) } }));
+});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CardPosts, CardSummary } from "../../bindings";
 import {
-  bucketByDay, cardsNear, dayOf, dropInstant, firstInstant, indexDayLists, indexDays, itemsOf, keyTarget, minuteOfDay, monthGrid, overflow, slotOf, unplacedCards, unscheduled, weekOf,
+  bucketByDay, cardsNear, dayOf, dropInstant, firstInstant, gridStop, indexDayLists, indexDays, itemsOf, keyTarget, minuteOfDay, monthGrid, overflow, slotOf, unplacedCards, unscheduled, weekOf,
   zonedInstant, type CalendarItem,
 } from "./placement";
 
@@ -203,6 +203,19 @@ describe("keyboard moves", () => {
     [{ day: "2026-03-29" }, "Home", "month", null],
   ] as const)("%o %s in %s view → %o", (t, key, view, expected) => {
     expect(keyTarget(t, key, view)).toEqual(expected);
+  });
+
+  it("the grid's one Tab stop: the cell moved to while shown, else today, else the page's first day", () => {
+    const week = weekOf("2026-03-25");
+    expect(gridStop(null, "week", week, "2026-03-25")).toEqual({ day: "2026-03-25", minute: 540 });
+    expect(gridStop(null, "week", week, "2026-04-10")).toEqual({ day: week[0], minute: 540 });
+    expect(gridStop({ day: "2026-03-27", minute: 600 }, "week", week, "2026-03-25")).toEqual({ day: "2026-03-27", minute: 600 });
+    expect(gridStop({ day: "2026-03-27" }, "week", week, "2026-03-25")).toEqual({ day: "2026-03-27", minute: 540 });
+    expect(gridStop({ day: "2026-05-01", minute: 600 }, "week", week, "2026-03-25")).toEqual({ day: "2026-03-25", minute: 540 });
+    const month = monthGrid(2026, 3).flat();
+    expect(gridStop({ day: "2026-03-27", minute: 600 }, "month", month, "2026-03-25")).toEqual({ day: "2026-03-27" });
+    // A greyed day of the next month still on the page keeps the stop (the page does not jump).
+    expect(gridStop({ day: month.at(-1)! }, "month", month, "2026-03-25")).toEqual({ day: month.at(-1) });
   });
 });
 

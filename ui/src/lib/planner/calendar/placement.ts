@@ -367,6 +367,13 @@ export function keyTarget(t: Target, key: string, view: View, slot = SLOT_MINUTE
   return null;
 }
 
+/** The calendar grid's one Tab stop (roving focus): the cell last moved to while it is on the page, else
+ *  today when shown, else the page's first day; by week, at that cell's time (09:00 when it has none). */
+export function gridStop(cursor: Target | null, view: View, shown: DayKey[], today: DayKey): Target {
+  const day = cursor && shown.includes(cursor.day) ? cursor.day : shown.includes(today) ? today : shown[0];
+  return view === "month" ? { day } : { day, minute: (cursor && cursor.day === day ? cursor.minute : undefined) ?? 9 * 60 };
+}
+
 // ---- words ----
 
 const dayFormat = new Map<string, Intl.DateTimeFormat>();
