@@ -205,7 +205,7 @@ impl Entry {
         }
         if self.meta.tool == "check_card" {
             return command.after_help(
-                "Prints {\"findings\": [{platform, field, rule, limit, actual, severity, source}]} (a table at a terminal). \
+                "Prints {findings: [{platform, field, rule, limit, actual, severity, source}]} (a table at a terminal). \
                  Exit 0 when nothing blocks, 6 when a finding blocks (the platform would refuse the post).",
             );
         }

@@ -15,7 +15,7 @@ pub struct MediaUploadInput {
     /// The file to upload (a path on this computer).
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
-    /// Its MIME type (e.g. image/png); guessed from the extension when absent.
+    /// Its MIME type, e.g. `image/png`; guessed from the extension when absent.
     #[arg(long)]
     #[serde(default)]
     pub content_type: Option<String>,

@@ -52,10 +52,10 @@ pub struct CalendarExportInput {
     #[serde(default)]
     #[schemars(schema_with = "format_schema")]
     pub format: ExportFormat,
-    /// The window's start: a date (2026-12-01, meaning midnight UTC) or an RFC 3339 time (2026-12-01T09:00:00+01:00).
+    /// The window's start: a date (midnight UTC) or an RFC 3339 time, e.g. `2026-12-01` or `2026-12-01T09:00:00+01:00`.
     #[arg(long, value_name = "DATE")]
     pub from: String,
-    /// The window's end, not included: a date (2027-01-01, meaning midnight UTC) or an RFC 3339 time.
+    /// The window's end, not included: a date (midnight UTC) or an RFC 3339 time, e.g. `2027-01-01` or `2027-01-01T00:00:00Z`.
     #[arg(long, value_name = "DATE")]
     pub to: String,
     /// The space (id); the default space when absent.
