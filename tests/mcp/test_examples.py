@@ -18,7 +18,7 @@ NEEDS = {
     "create_card": {"title": "Example card", "platform": "x"},
     "update_card": {"cardId": "CARD_ID"},
     "repeat_card": {"cardId": "CARD_ID", "every": "1w", "count": 1},
-    "export_calendar": {"from": "2027-01-01", "to": "2027-03-01"},
+    "export_calendar": {"from": "2026-11-01", "to": "2027-03-01"},
     "generate_image": {"prompt": "a mug on a desk", "projectId": "PROJECT_ID"},
     "generate_video": {"prompt": "the mug turns", "projectId": "PROJECT_ID"},
     "generate_audio": {"prompt": "a short jingle", "projectId": "PROJECT_ID"},
@@ -71,6 +71,11 @@ def fill(value, ids):
     return value
 
 
+def listed(reply, key):
+    """A list reply's records: under `items` (a bare list as the service sent it) or under its own key."""
+    return reply.get("items") or reply.get(key) or []
+
+
 def as_value(form):
     try:
         return json.loads(form)
@@ -90,20 +95,21 @@ def test_every_example_a_tool_description_shows_runs(sandbox):
         async def call(tool, args):
             r = await session.call_tool(tool, args)
             text = "".join(c.text for c in r.content if getattr(c, "text", None))
-            return r, (r.structuredContent if r.structuredContent is not None else text)
+            return r, (r.structured_content if r.structured_content is not None else text)
 
         async def ok(tool, args):
             r, data = await call(tool, args)
-            assert not r.isError, f"{tool} {args}: {data}"
+            assert not r.is_error, f"{tool} {args}: {data}"
             return data
 
         ids = {}
         ids["SPACE_ID"] = (await ok("create_space", {"name": "Examples"}))["id"]
-        ids["STAGE_ID"] = (await ok("list_stages", {}))["stages"][0]["id"]
-        ids["TAG_ID"] = (await ok("create_tag", {"name": "launch"}))["id"]
+        ids["STAGE_ID"] = listed(await ok("list_stages", {}), "stages")[0]["id"]
+        tags = await ok("list_tags", {})
+        launch = next((t for t in listed(tags, "tags") if t["name"] == "launch"), None)  # the demo's own
+        ids["TAG_ID"] = (launch or await ok("create_tag", {"name": "launch"}))["id"]
         accounts = await ok("list_connected_accounts", {})
-        accounts = accounts.get("accounts", accounts) if isinstance(accounts, dict) else accounts
-        ids["ACCOUNT_ID"] = next(a["id"] for a in accounts if a["platform"] == "x")
+        ids["ACCOUNT_ID"] = next(a["id"] for a in listed(accounts, "accounts") if a["platform"] == "x")
         ids["CARD_ID"] = (await ok("create_card", {"title": "Examples' card", "platform": "x", "scheduledAt": "2027-02-01T09:30:00Z"}))["id"]
         project = await ok("create_project", {"title": "Examples"})
         ids["PROJECT_ID"] = project.get("project", project)["id"]
@@ -114,7 +120,7 @@ def test_every_example_a_tool_description_shows_runs(sandbox):
         tools = (await session.list_tools()).tools
         cases = []
         for t in tools:
-            for name, prop in (t.inputSchema.get("properties") or {}).items():
+            for name, prop in (t.input_schema.get("properties") or {}).items():
                 for form in examples(prop.get("description", "")):
                     args = dict(NEEDS.get(t.name, {}))
                     args.pop(INSTEAD.get((t.name, name), ""), None)
@@ -127,7 +133,7 @@ def test_every_example_a_tool_description_shows_runs(sandbox):
         failed = []
         for shown, tool, args in cases:
             r, data = await call(tool, args)
-            if r.isError:
+            if r.is_error:
                 failed.append(f"{shown}\n  called {tool} {json.dumps(args)}\n  {data}")
         assert not failed, f"{len(failed)} of {len(cases)} examples the tool descriptions show fail:\n" + "\n".join(failed)
         return len(cases)

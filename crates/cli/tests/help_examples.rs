@@ -20,10 +20,10 @@ const NEEDS: &[(&str, &[&str])] = &[
     ("create_card", &["Example card", "--platform", "x"]),
     ("update_card", &["CARD_ID"]),
     ("repeat_card", &["CARD_ID", "--every", "1w", "--count", "1"]),
-    ("export_calendar", &["--from", "2027-01-01", "--to", "2027-03-01"]),
+    ("export_calendar", &["--from", "2026-11-01", "--to", "2027-03-01"]),
     ("generate_image", &["a mug on a desk", "--project", "PROJECT_ID"]),
     ("generate_video", &["the mug turns", "--project", "PROJECT_ID"]),
-    ("generate_audio", &["a short jingle", "--project", "PROJECT_ID"]),
+    ("generate_audio", &["--prompt", "a short jingle", "--project", "PROJECT_ID"]),
     ("generate_lip_sync", &["--image", "OUTPUT_ID-1", "--audio", "https://example.com/voice.mp3", "--audio-duration", "3"]),
     ("upload_media", &["FILE"]),
 ];
@@ -38,7 +38,14 @@ async fn fixtures(desk: &Desk) -> BTreeMap<&'static str, String> {
     f.insert("SPACE_ID", id(&desk.run(&["space", "create", "Examples"]).await.ok()));
     let stages = desk.run(&["stage", "list"]).await.ok();
     f.insert("STAGE_ID", id(&stages["stages"][0]));
-    f.insert("TAG_ID", id(&desk.run(&["tag", "create", "launch"]).await.ok()));
+    // The tag the examples name (`launch`): the demo's own when it has one.
+    let tags = desk.run(&["tag", "list"]).await.ok();
+    let launch = tags.as_array().and_then(|t| t.iter().find(|t| t["name"] == "launch")).cloned();
+    let launch = match launch {
+        Some(t) => t,
+        None => desk.run(&["tag", "create", "launch"]).await.ok(),
+    };
+    f.insert("TAG_ID", id(&launch));
     let accounts = desk.run(&["connected-account", "list"]).await.ok();
     let x = accounts.as_array().and_then(|a| a.iter().find(|a| a["platform"] == "x")).unwrap_or_else(|| panic!("an X account: {accounts}"));
     f.insert("ACCOUNT_ID", id(x));
