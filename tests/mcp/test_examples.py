@@ -141,3 +141,16 @@ def test_every_example_a_tool_description_shows_runs(sandbox):
     import anyio
     n = anyio.run(session_call, server(sandbox), body)
     print(f"{n} examples run")
+
+
+def test_an_agents_date_alone_is_midnight_utc_whatever_the_servers_zone(sandbox):
+    """The shell reads a date alone in this computer's zone (crates/cli/tests/help_examples.rs); an agent's
+    is 00:00 UTC, as the tool's description says, even when `cdesk mcp` runs in a zone 3 h ahead."""
+    async def body(session):
+        r = await session.call_tool("create_card", {"title": "Agent day", "platform": "x", "scheduledAt": "2027-02-01"})
+        assert not r.is_error, r
+        return r.structured_content
+
+    import anyio
+    card = anyio.run(session_call, server(sandbox, extra_env={"TZ": "<+03>-3"}), body)
+    assert card["scheduledAt"].startswith("2027-02-01T00:00:00"), card

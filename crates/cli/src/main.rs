@@ -184,6 +184,10 @@ fn main() -> ExitCode {
     let format = Format::choose(matches.get_flag("json"), matches.get_flag("human"));
     let (path, sub) = leaf(&matches);
     let path_refs: Vec<&str> = path.iter().map(String::as_str).collect();
+    if path_refs.first() != Some(&"mcp") {
+        // A date alone means 00:00 this computer's time (agents' dates stay UTC).
+        contentdesk_ops::dates_in_local_time(output::offset_at);
+    }
     let result = match path_refs.as_slice() {
         ["schema"] => schema(sub),
         ["completions"] => {

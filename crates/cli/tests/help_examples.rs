@@ -177,3 +177,29 @@ async fn every_example_the_help_shows_runs() {
     println!("{} examples run", cases.len());
     assert!(failed.is_empty(), "{} of {} examples the help shows fail:\n{}", failed.len(), cases.len(), failed.join("\n"));
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_date_alone_is_midnight_in_this_computers_time_zone() {
+    // What a creator typing `--scheduled-at 2027-02-01` at their desk means (agents' dates stay UTC:
+    // tests/mcp/test_examples.py). A zone 3 h ahead of UTC (POSIX TZ, no zone files needed), and one with
+    // daylight saving, whose offset on that date is not today's.
+    let sb = TestSandbox::start().await;
+    let desk = Desk::new(&sb);
+    for (tz, date, start) in [("<+03>-3", "2027-02-01", "2027-01-31T21:00:00"), ("EST5EDT,M3.2.0,M11.1.0", "2027-07-01", "2027-07-01T04:00:00"), ("EST5EDT,M3.2.0,M11.1.0", "2027-02-01", "2027-02-01T05:00:00")] {
+        let out = desk.command(&["card", "create", "Local day", "--platform", "x", "--posts", r#"[{"platform":"x"}]"#, "--scheduled-at", date]).env("TZ", tz).env("CONTENTHERO_API_KEY", &sb.key).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let card: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(card["scheduledAt"].as_str().unwrap().starts_with(start), "TZ={tz} {date}: {card}");
+        // The calendar's window reads a date the same way: the card is in its own local day.
+        let next = time_next(date);
+        let cal = desk.command(&["calendar", "export", "--format", "json", "--from", date, "--to", &next]).env("TZ", tz).env("CONTENTHERO_API_KEY", &sb.key).output().unwrap();
+        let events: Value = serde_json::from_slice(&cal.stdout).unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&cal.stderr)));
+        assert!(events.to_string().contains(card["id"].as_str().unwrap()), "TZ={tz}: {date}'s window holds the card: {events}");
+    }
+}
+
+/// The day after a `YYYY-MM-DD` date.
+fn time_next(date: &str) -> String {
+    let d = time::Date::parse(date, time::macros::format_description!("[year]-[month]-[day]")).unwrap();
+    d.next_day().unwrap().to_string()
+}

@@ -32,6 +32,7 @@ mod projects;
 mod save;
 mod studio;
 mod texts;
+mod days;
 mod toolsets;
 mod printed;
 #[cfg(test)]
@@ -39,6 +40,7 @@ mod tests;
 
 pub use printed::*;
 pub use texts::*;
+pub use days::{dates_in_local_time, day_start};
 pub use toolsets::*;
 
 pub use error::OpError;

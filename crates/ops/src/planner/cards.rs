@@ -177,7 +177,7 @@ pub struct CardFields {
     #[serde(default)]
     pub tags: Option<Vec<String>>,
     /// When the card goes out: an ISO 8601 time, e.g. `2027-02-01T09:30:00Z` or `2027-02-01T10:30:00+01:00`, or a
-    /// date alone, e.g. `2027-02-01` (00:00 UTC that day, as JavaScript reads a date).
+    /// date alone, e.g. `2027-02-01` (00:00 that day{shell:  in this computer's time zone}{agent:  UTC, as JavaScript reads a date}).
     #[arg(long, value_name = "TIME")]
     #[serde(default)]
     pub scheduled_at: Option<String>,
@@ -261,16 +261,13 @@ pub(crate) fn friendly_posts(mut posts: Value) -> Result<Value, OpError> {
     Ok(posts)
 }
 
-/// A date alone (`2027-02-01`) as the time the service takes (`2027-02-01T00:00:00Z`, as JavaScript reads
-/// a date); anything else as given (the service checks it).
+/// A date alone (`2027-02-01`) as the time the service takes: the day's start ([`crate::day_start`]:
+/// `2027-02-01T00:00:00Z` for agents, 00:00 local time in the shell); anything else as given (the
+/// service checks it).
 pub(crate) fn day_or_time(text: &str) -> String {
-    let t = text.trim();
-    let b = t.as_bytes();
-    let date = b.len() == 10 && b[4] == b'-' && b[7] == b'-' && b.iter().enumerate().all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit());
-    if date {
-        format!("{t}T00:00:00Z")
-    } else {
-        text.to_string()
+    match crate::days::date_alone(text) {
+        Some(date) => crate::calendar::utc(crate::day_start(date)),
+        None => text.to_string(),
     }
 }
 
