@@ -21,7 +21,7 @@ pub fn command() -> Command {
         .subcommand(
             Command::new("restore")
                 .about("Restore a backup into the data folder (empty, or --force to replace); the profiles then need their keys again")
-                .arg(Arg::new("file").required(true).value_name("FILE").value_parser(clap::value_parser!(PathBuf)))
+                .arg(Arg::new("file").required(true).value_name("FILE").value_parser(clap::value_parser!(PathBuf)).help("The backup to restore (a file `cdesk backup create` wrote)"))
                 .arg(Arg::new("force").long("force").action(ArgAction::SetTrue).help("Replace the files the folder already has")),
         )
 }

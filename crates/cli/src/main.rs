@@ -14,6 +14,8 @@ mod mcp_schema;
 mod mcp_text;
 mod output;
 mod progress;
+#[cfg(test)]
+mod help_tests;
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use contentdesk_ops::{catalogue, Cx, Entry, OpError};
@@ -30,7 +32,7 @@ else the app's selected profile), then cdesk's own keyring entry (cdesk login), 
 ~/.contenthero/credentials (mode 0600).
 Output: JSON when piped or with --json, as the official CLI prints it (lists as bare arrays; with --envelope,
 in the service's envelope with its paging fields); tables at a terminal or with --human.
-Exit codes: 0 ok, 1 error, 2 usage or 400, 3 auth (401, 403, no key), 4 not finished in time, 5 conflict, 6 a card check found what a platform would refuse.";
+Exit codes: 0 ok, 1 error (also a card publish where every post failed), 2 usage or 400, 3 auth (401, 403 naming the scope, no key; auth status too), 4 a render not finished in time (its outputId still printed), 5 conflict (nothing written), 6 a card check found what a platform would refuse, or a card import refused a row.";
 
 /// The whole command line: the global flags, one subcommand per noun with one per operation under it,
 /// and the shell's own commands.
@@ -61,12 +63,12 @@ fn cli() -> Command {
     root.subcommand(
         Command::new("schema")
             .about("Print the JSON Schema of an operation's input (all operations without a command)")
-            .arg(Arg::new("command").num_args(0..).value_name("COMMAND").help("e.g. card update")),
+            .arg(Arg::new("command").num_args(0..).value_name("COMMAND").help("The command's words, e.g. `cdesk schema card update`")),
     )
     .subcommand(
         Command::new("completions")
-            .about("Print a shell completion script (e.g. cdesk completions bash > /etc/bash_completion.d/cdesk)")
-            .arg(Arg::new("shell").required(true).value_parser(clap::value_parser!(clap_complete::Shell))),
+            .about("Print a shell completion script, e.g. `cdesk completions bash` (into /etc/bash_completion.d/cdesk)")
+            .arg(Arg::new("shell").required(true).value_parser(clap::value_parser!(clap_complete::Shell)).help("The shell to complete for")),
     )
     .subcommand(
         Command::new("mcp")
@@ -182,6 +184,10 @@ fn main() -> ExitCode {
     let format = Format::choose(matches.get_flag("json"), matches.get_flag("human"));
     let (path, sub) = leaf(&matches);
     let path_refs: Vec<&str> = path.iter().map(String::as_str).collect();
+    if path_refs.first() != Some(&"mcp") {
+        // A date alone means 00:00 this computer's time (agents' dates stay UTC).
+        contentdesk_ops::dates_in_local_time(output::offset_at);
+    }
     let result = match path_refs.as_slice() {
         ["schema"] => schema(sub),
         ["completions"] => {

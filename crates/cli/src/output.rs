@@ -163,15 +163,22 @@ pub fn read_local_offset() {
 }
 
 /// This computer's offset from UTC now (the C library's, which honours `TZ`).
+fn local_offset() -> Option<time::UtcOffset> {
+    offset_at(time::OffsetDateTime::now_utc().unix_timestamp())
+}
+
+/// This computer's offset from UTC at an instant (Unix seconds), daylight saving included: where a date
+/// alone given to a command starts (`contentdesk_ops::dates_in_local_time`).
 #[cfg(unix)]
 #[allow(unsafe_code)]
-fn local_offset() -> Option<time::UtcOffset> {
-    // SAFETY: `time(NULL)` reads the clock; `localtime_r` writes only into the `tm` given, and is
-    // called before any other thread of this process exists.
+pub fn offset_at(at: i64) -> Option<time::UtcOffset> {
+    // SAFETY: `localtime_r` reads the time given and writes only into the `tm` given.
     let seconds = unsafe {
-        let now = libc::time(std::ptr::null_mut());
+        // `time_t` is 32 bits on some targets.
+        #[allow(clippy::useless_conversion)]
+        let at: libc::time_t = at.try_into().ok()?;
         let mut tm: libc::tm = std::mem::zeroed();
-        if libc::localtime_r(&now, &mut tm).is_null() {
+        if libc::localtime_r(&at, &mut tm).is_null() {
             return None;
         }
         tm.tm_gmtoff
@@ -180,7 +187,7 @@ fn local_offset() -> Option<time::UtcOffset> {
 }
 
 #[cfg(not(unix))]
-fn local_offset() -> Option<time::UtcOffset> {
+pub fn offset_at(_: i64) -> Option<time::UtcOffset> {
     None
 }
 

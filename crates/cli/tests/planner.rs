@@ -440,7 +440,7 @@ async fn a_tag_by_id_or_name_and_a_date_alone_work_as_the_help_says() {
     let tag_id = tag["id"].as_str().or_else(|| tag["tag"]["id"].as_str()).unwrap_or_else(|| panic!("{tag}")).to_string();
     let card = desk.run(&["card", "create", "Teaser", "--platform", "tiktok", "--tags", &tag_id, "--scheduled-at", "2027-02-01"]).await.ok();
     assert_eq!(card["tags"], json!(["teaser-week"]), "the id is written as the tag's name: {card}");
-    assert!(card["scheduledAt"].as_str().unwrap().starts_with("2027-02-01T00:00:00"), "a date alone is 00:00 UTC that day: {card}");
+    assert!(card["scheduledAt"].as_str().unwrap().starts_with("2027-02-01T00:00:00"), "a date alone is 00:00 that day (TZ=UTC here): {card}");
     for by in [tag_id.as_str(), "teaser-week"] {
         let list = desk.run(&["card", "list", "--tag", by]).await.ok();
         let titles: Vec<&str> = list.as_array().unwrap().iter().filter_map(|c| c["title"].as_str()).collect();

@@ -85,17 +85,17 @@ pub struct GenerateVideoInput {
     #[arg(long = "ref-audio", value_name = "URL|TOKEN")]
     #[serde(default)]
     pub ref_audio: Vec<String>,
-    /// Kling elements: a saved element's id, or a JSON object `{"name", "description", "images": [URL|TOKEN]}`
+    /// Kling elements: a saved element's id, or a JSON object `{name, description, images: [URL|TOKEN]}`
     /// describing one{shell: ; repeat the flag}{agent: ; an array of ids and objects}.
     #[arg(long = "element", value_name = "ID|JSON", value_parser = parse_element)]
     #[serde(default)]
     #[schemars(schema_with = "crate::input::ids_or_objects_schema")]
     pub elements: Vec<Value>,
-    /// Several shots in one clip (models that make them, e.g. Kling, WAN 2.6).
+    /// Several shots in one clip (models that make them: Kling, WAN 2.6).
     #[arg(long)]
     #[serde(default)]
     pub multi_shot: bool,
-    /// The shots as JSON: `[{"prompt": "...", "duration": 5}, ...]`, each 1 to 12 s, 15 s in all.
+    /// The shots as JSON, `[{prompt, duration}]`, each 1 to 12 s, 15 s in all.
     #[arg(long, value_name = "JSON", value_parser = parse_shots)]
     #[serde(default)]
     #[schemars(with = "Option<Vec<serde_json::Map<String, Value>>>")]
@@ -114,8 +114,8 @@ pub struct VideoHelp;
 impl PictureHelp for VideoHelp {
     const PROMPT: &str = "What to film.";
     const MODEL: &str = "The model's id (`model list --type video`); the registry's first video model when absent.";
-    const ASPECT: &str = "e.g. 16:9, 9:16 (what the model takes: `model get`).";
-    const RESOLUTION: &str = "e.g. 720p, 1080p.";
+    const ASPECT: &str = "The aspect ratio, e.g. `16:9` or `9:16` (what the model takes: `model get`).";
+    const RESOLUTION: &str = "The output resolution, e.g. `720p` or `1080p`.";
 }
 
 /// `--element <id>` is `{"elementId": id}`; a JSON object is taken as it is.
@@ -375,7 +375,7 @@ pub struct GenerateLipSyncInput {
     #[arg(long)]
     #[serde(default)]
     pub motion: Option<String>,
-    /// e.g. 480p, 720p.
+    /// The output resolution, e.g. `480p` or `720p`.
     #[arg(long)]
     #[serde(default)]
     pub resolution: Option<String>,
@@ -539,7 +539,7 @@ mod tests {
         let (help, description) = texts(&["generate", "video"], "model_id", "modelId");
         assert_eq!(help.unwrap() + ".", VideoHelp::MODEL.to_string());
         assert_eq!(description.unwrap(), "The model's id (`list_models` (type video)); the registry's first video model when absent.");
-        assert_eq!(texts(&["generate", "video"], "resolution", "resolution"), (s("e.g. 720p, 1080p"), s("e.g. 720p, 1080p.")));
+        assert_eq!(texts(&["generate", "video"], "resolution", "resolution"), (s("The output resolution, e.g. `720p` or `1080p`"), s("The output resolution, e.g. `720p` or `1080p`.")));
         let (help, description) = texts(&["generate", "image"], "resolution", "resolution");
         assert_eq!((help.as_deref(), description.as_deref()), (Some("The output resolution, as the model names it (`model get` lists what it takes)"), Some("The output resolution, as the model names it (`get_model` lists what it takes).")));
         for path in [&["generate", "image"][..], &["generate", "video"]] {

@@ -32,6 +32,7 @@ mod projects;
 mod save;
 mod studio;
 mod texts;
+mod days;
 mod toolsets;
 mod printed;
 #[cfg(test)]
@@ -39,6 +40,7 @@ mod tests;
 
 pub use printed::*;
 pub use texts::*;
+pub use days::{dates_in_local_time, day_start};
 pub use toolsets::*;
 
 pub use error::OpError;
@@ -209,7 +211,7 @@ impl Entry {
         }
         if self.meta.tool == "check_card" {
             return command.after_help(
-                "Prints {\"findings\": [{platform, field, rule, limit, actual, severity, source}]} (a table at a terminal). \
+                "Prints {findings: [{platform, field, rule, limit, actual, severity, source}]} (a table at a terminal). \
                  Exit 0 when nothing blocks, 6 when a finding blocks (the platform would refuse the post).",
             );
         }

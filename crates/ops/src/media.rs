@@ -20,7 +20,7 @@ pub struct MediaUploadInput {
     #[arg(skip)]
     #[serde(default)]
     pub content_base64: Option<String>,
-    /// Its MIME type (e.g. image/png); guessed from the name's extension when absent.
+    /// Its MIME type, e.g. `image/png`; guessed from the name's extension when absent.
     #[arg(long)]
     #[serde(default)]
     pub content_type: Option<String>,

@@ -228,7 +228,7 @@ pub struct ImageHelp;
 impl PictureHelp for ImageHelp {
     const PROMPT: &str = "What to render.";
     const MODEL: &str = "The model's id (`model list --type image`); the registry's first image model when absent.";
-    const ASPECT: &str = "e.g. 1:1, 16:9, 9:16 (what the model takes: `model get`).";
+    const ASPECT: &str = "The aspect ratio, e.g. `1:1`, `16:9` or `9:16` (what the model takes: `model get`).";
     const RESOLUTION: &str = "The output resolution, as the model names it (`model get` lists what it takes).";
 }
 
@@ -285,8 +285,8 @@ pub struct Place {
     #[arg(long = "project", value_name = "PROJECT_ID")]
     #[serde(default)]
     pub project_id: Option<String>,
-    /// Where on the project: a timeline mode (`append`, `atPlayhead`) or an object such as
-    /// `{"mode":"at","startSeconds":4,"track":1}` or, on a canvas, `{"slideIndex":0,"fit":"cover"}`.
+    /// Where on the project: a timeline mode or an object, e.g. `append`, `atPlayhead`,
+    /// `{"mode":"at","startSeconds":4,"track":1}` or `{"slideIndex":0,"fit":"cover"}` (on a canvas).
     #[arg(long, value_name = "MODE|JSON", value_parser = parse_placement, requires = "project_id")]
     #[serde(default)]
     #[schemars(schema_with = "crate::input::mode_or_object_schema")]

@@ -123,6 +123,48 @@ pub(crate) fn for_shell(command: clap::Command) -> clap::Command {
     })
 }
 
+/// The examples a text shows, in the order written. An example is a backticked form in a list after
+/// `e.g.`: ``e.g. `1:1`, `16:9` or `9:16` `` (separated by `, `, ` or `, `, or `). In a flag's or a
+/// property's text the form is that field's value: the shell runs `--flag FORM`, an agent sends
+/// `{"field": FORM}` (FORM read as JSON when it parses, else as a string); a form starting `cdesk ` is a
+/// whole command line (the shell's only). Where an id is needed, a placeholder in capitals stands for
+/// it ([`PLACEHOLDERS`]): the tests that run every example (crates/cli/tests/help_examples.rs,
+/// tests/mcp/test_examples.py) put a record of their own there. Write shapes (`[{platform, caption?}]`)
+/// outside an `e.g.` list: a shape is not run.
+pub fn examples(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for (at, _) in text.match_indices("e.g.") {
+        let mut rest = text[at + 4..].trim_start();
+        while let Some(body) = rest.strip_prefix('`') {
+            let Some(end) = body.find('`') else { break };
+            found.push(body[..end].to_string());
+            rest = &body[end + 1..];
+            // The next one follows `, `, ` or ` or `, or ` (a line break counts as a space).
+            let comma = rest.strip_prefix(',');
+            let after_comma = comma.unwrap_or(rest).trim_start();
+            let or = after_comma.strip_prefix("or").filter(|r| r.starts_with(char::is_whitespace));
+            let next = or.unwrap_or(after_comma).trim_start();
+            if (comma.is_none() && or.is_none()) || !next.starts_with('`') {
+                break;
+            }
+            rest = next;
+        }
+    }
+    found
+}
+
+/// The placeholders an example may hold, each standing for a record's id ([`examples`]).
+pub const PLACEHOLDERS: &[(&str, &str)] = &[
+    ("CARD_ID", "a card with a time and a post"),
+    ("SPACE_ID", "a space"),
+    ("STAGE_ID", "a stage of the default space"),
+    ("TAG_ID", "a tag"),
+    ("ACCOUNT_ID", "a connected account's `id` (an X account)"),
+    ("PROJECT_ID", "an editor project"),
+    ("CANVAS_ID", "a canvas project"),
+    ("OUTPUT_ID", "a finished image render's output token"),
+];
+
 /// Drops `"default": null` where the schema does not allow null (an optional field's absence is said by
 /// `required`; strict validators refuse a default outside its own type).
 pub(crate) fn no_null_defaults(schema: &mut Value) {
@@ -146,7 +188,16 @@ pub(crate) fn no_null_defaults(schema: &mut Value) {
 
 #[cfg(test)]
 mod tests {
-    use super::face_text;
+    use super::{examples, face_text};
+
+    #[test]
+    fn examples_are_the_backticked_forms_after_e_g() {
+        assert_eq!(examples("Aspect, e.g. `1:1`, `16:9` or `9:16` (what the model takes: `model get`)."), ["1:1", "16:9", "9:16"]);
+        assert_eq!(examples("A time (e.g. `2027-02-01T09:30:00Z`, or `2027-02-01`) or e.g. `{\"a\": 1}`"), ["2027-02-01T09:30:00Z", "2027-02-01", "{\"a\": 1}"]);
+        assert_eq!(examples("`summary`: sections; e.g. a row that failed, `x`"), Vec::<String>::new(), "no backtick right after e.g.: prose");
+        assert_eq!(examples("e.g. `a`, then `b`"), ["a"], "a list ends at the first word that is not a separator");
+        assert_eq!(examples("e.g. `a`,\n`b` or\n`c` `d`"), ["a", "b", "c"], "a line break is a space; two forms need a separator");
+    }
 
     #[test]
     fn each_face_keeps_its_own_words() {

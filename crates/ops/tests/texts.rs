@@ -107,3 +107,71 @@ fn no_default_outside_its_own_type() {
     }
     assert!(bad.is_empty(), "\"default\": null outside the type: {bad:#?}");
 }
+
+/// Every text of both faces, with where it is: each flag's help (and long help) in the shell's words,
+/// each command's about and after-help, each property's description in the agents' words, each summary
+/// and each tool's details.
+fn every_text() -> Vec<(String, String)> {
+    let mut all = Vec::new();
+    for e in catalogue() {
+        let command = e.command();
+        for (what, text) in [("about", command.get_about()), ("after_help", command.get_after_help())] {
+            if let Some(t) = text {
+                all.push((format!("{} {what}", e.meta.command()), t.to_string()));
+            }
+        }
+        for a in command.get_arguments() {
+            for text in [a.get_help(), a.get_long_help()].into_iter().flatten() {
+                all.push((format!("{} --{}", e.meta.command(), a.get_id()), text.to_string()));
+            }
+        }
+        let mut texts = Vec::new();
+        let schema = e.input_schema();
+        descriptions(&schema, String::new(), &mut texts);
+        all.extend(texts.into_iter().map(|(at, t)| (format!("{}{at}", e.meta.tool), t.to_string())));
+        all.push((format!("{} details", e.meta.tool), contentdesk_ops::agent_text(e.meta.details)));
+    }
+    all
+}
+
+/// A date written `2027-02-01` somewhere in `text`.
+fn has_date(text: &str) -> bool {
+    let b = text.as_bytes();
+    (0..b.len().saturating_sub(9)).any(|i| {
+        let d = &b[i..i + 10];
+        d[4] == b'-' && d[7] == b'-' && d.iter().enumerate().all(|(j, c)| j == 4 || j == 7 || c.is_ascii_digit())
+    })
+}
+
+#[test]
+fn every_example_is_written_as_one_so_the_example_tests_run_it() {
+    // The tests that run every example (crates/cli/tests/help_examples.rs, tests/mcp/test_examples.py)
+    // find them by `contentdesk_ops::examples`: an example written any other way would never be run.
+    let known: Vec<&str> = contentdesk_ops::PLACEHOLDERS.iter().map(|(p, _)| *p).collect();
+    let mut wrong = Vec::new();
+    let mut count = 0;
+    for (at, text) in every_text() {
+        for (i, _) in text.match_indices("e.g.") {
+            if !text[i + 4..].trim_start().starts_with('`') {
+                wrong.push(format!("{at}: an `e.g.` not followed by a backticked form: {text:?}"));
+            }
+        }
+        let examples = contentdesk_ops::examples(&text);
+        count += examples.len();
+        let mut rest = text.clone();
+        for x in &examples {
+            rest = rest.replace(&format!("`{x}`"), "");
+            let words = x.split(|c: char| !(c.is_ascii_uppercase() || c == '_'));
+            for w in words.filter(|w| w.ends_with("_ID") && w.len() > 3) {
+                if !known.contains(&w) {
+                    wrong.push(format!("{at}: the placeholder {w} is not one of PLACEHOLDERS"));
+                }
+            }
+        }
+        if has_date(&rest) || rest.contains("{\"") {
+            wrong.push(format!("{at}: a date or a JSON object outside an `e.g.` list (write it as an example, or as a shape): {text:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{} texts show forms no test runs:\n{}", wrong.len(), wrong.join("\n"));
+    assert!(count > 20, "only {count} examples found");
+}

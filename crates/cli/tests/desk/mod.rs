@@ -81,7 +81,9 @@ impl Desk {
             .env("HOME", self.dir.join("home"))
             .env("CONTENTHERO_CONFIG_DIR", self.dir.join("contenthero"))
             .env("CONTENTDESK_DATA_DIR", self.data_dir())
-            .env("CONTENTDESK_KEYRING_SERVICE", self.keyring_service());
+            .env("CONTENTDESK_KEYRING_SERVICE", self.keyring_service())
+            // A date alone is 00:00 this computer's time: UTC here, whatever the machine's zone.
+            .env("TZ", "UTC");
         if !self.url.is_empty() {
             cmd.env("CONTENTHERO_BASE_URL", &self.url);
         }

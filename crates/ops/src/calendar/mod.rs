@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::sync::Arc;
 use time::format_description::well_known::Rfc3339;
-use time::{Date, OffsetDateTime, PrimitiveDateTime, Time, UtcOffset};
+use time::{OffsetDateTime, UtcOffset};
 
 /// Card reads in flight at once (as the app's calendar).
 const READS_AT_ONCE: usize = 4;
@@ -52,10 +52,10 @@ pub struct CalendarExportInput {
     #[serde(default)]
     #[schemars(schema_with = "format_schema")]
     pub format: ExportFormat,
-    /// The window's start: a date (2026-12-01, meaning midnight UTC) or an RFC 3339 time (2026-12-01T09:00:00+01:00).
+    /// The window's start: a date (00:00{shell:  local time}{agent:  UTC}) or an RFC 3339 time, e.g. `2026-12-01` or `2026-12-01T09:00:00+01:00`.
     #[arg(long, value_name = "DATE")]
     pub from: String,
-    /// The window's end, not included: a date (2027-01-01, meaning midnight UTC) or an RFC 3339 time.
+    /// The window's end, not included: a date (00:00{shell:  local time}{agent:  UTC}) or an RFC 3339 time, e.g. `2027-01-01` or `2027-01-01T00:00:00Z`.
     #[arg(long, value_name = "DATE")]
     pub to: String,
     /// The space (id); the default space when absent.
@@ -196,17 +196,16 @@ fn parse_rfc3339(s: &str) -> Option<OffsetDateTime> {
     OffsetDateTime::parse(s, &Rfc3339).ok()
 }
 
-/// A window's end: a date (midnight UTC) or an RFC 3339 time; else a usage error naming the flag.
+/// A window's end: a date (its start, [`crate::day_start`]) or an RFC 3339 time; else a usage error naming the field.
 pub fn instant(field: &str, s: &str) -> Result<OffsetDateTime, OpError> {
     let s = s.trim();
     if let Some(t) = parse_rfc3339(s) {
         return Ok(t);
     }
-    let date_format = time::macros::format_description!("[year]-[month]-[day]");
-    if let Ok(d) = Date::parse(s, &date_format) {
-        return Ok(PrimitiveDateTime::new(d, Time::MIDNIGHT).assume_utc());
+    if let Some(d) = crate::days::date_alone(s) {
+        return Ok(crate::day_start(d));
     }
-    Err(OpError::usage(field, format!("--{field} “{s}” is not a date or a time: give a date (2026-12-01, midnight UTC) or an RFC 3339 time (2026-12-01T09:00:00Z)")))
+    Err(OpError::usage(field, format!("{field} “{s}” is not a date or a time: give a date (2026-12-01) or an RFC 3339 time (2026-12-01T09:00:00Z)")))
 }
 
 /// UTC, whole seconds: `2026-12-01T09:00:00Z`.
@@ -226,7 +225,7 @@ mod tests {
         assert_eq!(utc(instant("to", "2026-12-01T09:00:00.750Z").unwrap()), "2026-12-01T09:00:00Z");
         let e = instant("to", "next week").unwrap_err();
         assert_eq!((e.exit_code(), e.to_json()["field"].as_str()), (2, Some("to")));
-        assert!(e.to_string().contains("--to"), "{e}");
+        assert!(e.to_string().starts_with("to “next week”"), "names the field as both faces call it: {e}");
     }
 
     #[test]

@@ -52,7 +52,7 @@ pub struct CardImportInput {
     #[arg(long)]
     #[serde(default)]
     pub dry_run: bool,
-    /// Only the rows starting on these lines (comma-separated), e.g. a row that failed, once fixed.
+    /// Only the rows starting on these lines (comma-separated), such as a row that failed, once fixed.
     #[arg(long = "line", value_delimiter = ',', value_name = "N")]
     #[serde(default)]
     pub lines: Vec<usize>,

@@ -26,7 +26,7 @@ pub struct CardListInput {
     #[serde(default)]
     #[schemars(schema_with = "crate::input::platform_schema")]
     pub platform: Option<String>,
-    /// Only cards with this tag (its name or id).
+    /// Only cards with this tag, by its name or id (e.g. `launch` or `TAG_ID`).
     #[arg(long)]
     #[serde(default)]
     pub tag: Option<String>,
@@ -171,26 +171,28 @@ pub struct CardFields {
     #[arg(long)]
     #[serde(default)]
     pub cover_output_id: Option<String>,
-    /// Tags, each a name or an id{shell: , comma-separated}{agent: , as an array} (they replace the card's tags).
+    /// Tags, each a name or an id{shell: , comma-separated (e.g. `launch,TAG_ID`)}{agent: , as an array (e.g. `["launch", "TAG_ID"]`)}
+    /// (they replace the card's tags).
     #[arg(long, value_delimiter = ',')]
     #[serde(default)]
     pub tags: Option<Vec<String>>,
-    /// When the card goes out: an ISO 8601 time (2027-02-01T09:30:00Z, or with an offset) or a date alone
-    /// (2027-02-01: 00:00 UTC that day, as JavaScript reads a date).
+    /// When the card goes out: an ISO 8601 time, e.g. `2027-02-01T09:30:00Z` or `2027-02-01T10:30:00+01:00`, or a
+    /// date alone, e.g. `2027-02-01` (00:00 that day{shell:  in this computer's time zone}{agent:  UTC, as JavaScript reads a date}).
     #[arg(long, value_name = "TIME")]
     #[serde(default)]
     pub scheduled_at: Option<String>,
     /// The whole list of posts{shell: , as JSON (`@FILE` reads a file)}: [{platform, caption?, scheduledAt?, accountId?, format?}]
     /// (`accountId`: the `id` of a connected account, not its platform `accountId`, sent as `connectedAccountId`;
     /// `caption` is sent as `platformSpecificData.caption`; the wire names work too; `scheduledAt` as the card's, a
-    /// date alone included).
+    /// date alone included), e.g. `[{"platform": "x", "caption": "Out now", "accountId": "ACCOUNT_ID", "scheduledAt": "2027-02-01"}]`.
     #[arg(long, value_name = "JSON|@FILE")]
     #[serde(default)]
     #[schemars(schema_with = "crate::input::objects_schema")]
     pub posts: Option<Json<Value>>,
     /// The whole list of assets{shell: , as JSON (`@FILE` reads a file)}, in carousel order: each one of
     /// {outputId} (a render's output token), {url} or {assetUrl} (a link), {contentId} (saved inspiration),
-    /// {projectId} (an editor project) or {id} (an asset the card already has, kept).
+    /// {projectId} (an editor project) or {id} (an asset the card already has, kept), e.g.
+    /// `[{"url": "https://example.com/cover.png"}, {"outputId": "OUTPUT_ID"}]`.
     #[arg(long, value_name = "JSON|@FILE")]
     #[serde(default)]
     #[schemars(schema_with = "crate::input::objects_schema")]
@@ -259,16 +261,13 @@ pub(crate) fn friendly_posts(mut posts: Value) -> Result<Value, OpError> {
     Ok(posts)
 }
 
-/// A date alone (`2027-02-01`) as the time the service takes (`2027-02-01T00:00:00Z`, as JavaScript reads
-/// a date); anything else as given (the service checks it).
+/// A date alone (`2027-02-01`) as the time the service takes: the day's start ([`crate::day_start`]:
+/// `2027-02-01T00:00:00Z` for agents, 00:00 local time in the shell); anything else as given (the
+/// service checks it).
 pub(crate) fn day_or_time(text: &str) -> String {
-    let t = text.trim();
-    let b = t.as_bytes();
-    let date = b.len() == 10 && b[4] == b'-' && b[7] == b'-' && b.iter().enumerate().all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit());
-    if date {
-        format!("{t}T00:00:00Z")
-    } else {
-        text.to_string()
+    match crate::days::date_alone(text) {
+        Some(date) => crate::calendar::utc(crate::day_start(date)),
+        None => text.to_string(),
     }
 }
 

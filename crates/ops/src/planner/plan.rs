@@ -114,7 +114,7 @@ impl Operation for CardDuplicate {
 pub struct CardRepeatInput {
     /// The card to repeat (it must have a time).
     pub card_id: String,
-    /// How often: days or weeks, as `3d` or `1w` (1 day to 52 weeks).
+    /// How often: days or weeks, e.g. `3d` or `1w` (1 day to 52 weeks).
     #[arg(long)]
     pub every: String,
     /// How many copies (1-52); give this or `until`.
@@ -122,8 +122,8 @@ pub struct CardRepeatInput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub count: Option<u32>,
-    /// The last day a copy may fall on (a date, 2027-03-01, or an RFC 3339 time), included; give this or
-    /// `count`.
+    /// The last day a copy may fall on, included: a date or an RFC 3339 time, e.g. `2027-03-01` or
+    /// `2027-03-01T09:00:00Z`; give this or `count`.
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
