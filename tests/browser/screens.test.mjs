@@ -234,6 +234,31 @@ for (const theme of THEMES) {
       await page.keyboard.press("Escape");
       await connect.waitFor({ state: "detached" });
 
+      // Import, export and backup (issue 28 point 6): the restore's confirm, the import dialog, the export menu.
+      await page.getByTestId("backup-file").setInputFiles({ name: "backup.json", mimeType: "application/json", buffer: Buffer.from("{}") });
+      const restore = page.getByRole("alertdialog", { name: "Restore “backup.json”?" });
+      await restore.waitFor();
+      await shoot("backup-confirm", size, theme);
+      await axe(`backup restore confirm ${tag}`);
+      await restore.getByRole("button", { name: "Cancel" }).click();
+      await page.goto(`${ORIGIN}/#/planner`);
+      await page.getByTestId("view-board").click();
+      await page.getByRole("tab", { name: /Screens journey/ }).click();
+      await page.getByTestId("space-actions").click();
+      await page.getByTestId("space-import").click();
+      const importing = page.getByTestId("import-dialog");
+      await importing.waitFor();
+      await shoot("import", size, theme);
+      await axe(`import dialog ${tag}`);
+      await page.keyboard.press("Escape");
+      await importing.waitFor({ state: "detached" });
+      await page.getByTestId("view-calendar").click();
+      await page.getByTestId("calendar-export").click();
+      await page.getByRole("menu", { name: "Export these weeks as" }).waitFor();
+      await axe(`calendar export menu ${tag}`);
+      await page.keyboard.press("Escape");
+      await page.getByTestId("view-board").click();
+
       const v = violations();
       assert.deepEqual(v.map((x) => `${x.screen}: ${x.id} (${x.nodes.length}) ${x.nodes.map((n) => n.target).join(" | ")}`), [], "axe-core: no WCAG 2.2 A/AA violation");
     });
