@@ -256,6 +256,46 @@ const SCREENS = [
       await page.getByRole("dialog", { name: "Connect ContentHero" }).waitFor({ state: "detached" });
     },
   },
+  // Import, export and backup (issue 28 point 6): the restore's confirm, the import dialog, the export menu.
+  {
+    name: "backup restore confirm", shot: "backup-confirm",
+    async open({ page }) {
+      await page.getByTestId("backup-file").setInputFiles({ name: "backup.json", mimeType: "application/json", buffer: Buffer.from("{}") });
+      await page.getByRole("alertdialog", { name: "Restore “backup.json”?" }).waitFor();
+    },
+    async close({ page }) {
+      const restore = page.getByRole("alertdialog", { name: "Restore “backup.json”?" });
+      await restore.getByRole("button", { name: "Cancel" }).click();
+      await restore.waitFor({ state: "detached" });
+    },
+  },
+  {
+    name: "import dialog", shot: "import",
+    async open({ page }) {
+      await page.goto(`${ORIGIN}/#/planner`);
+      await page.getByTestId("view-board").click();
+      await page.getByRole("tab", { name: /Screens journey/ }).click();
+      await page.getByTestId("space-actions").click();
+      await page.getByTestId("space-import").click();
+      await page.getByTestId("import-dialog").waitFor();
+    },
+    async close({ page }) {
+      await page.keyboard.press("Escape");
+      await page.getByTestId("import-dialog").waitFor({ state: "detached" });
+    },
+  },
+  {
+    name: "calendar export menu", shot: "calendar-export",
+    async open({ page }) {
+      await page.getByTestId("view-calendar").click();
+      await page.getByTestId("calendar-export").click();
+      await page.getByRole("menu", { name: "Export these weeks as" }).waitFor();
+    },
+    async close({ page }) {
+      await page.keyboard.press("Escape");
+      await page.getByTestId("view-board").click();
+    },
+  },
 ];
 
 for (const theme of THEMES) {

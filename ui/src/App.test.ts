@@ -46,7 +46,8 @@ it("the frame: app name, profile, balance, and keyboard-reachable navigation wit
   const user = userEvent.setup();
   within(nav).getByRole("link", { name: "Settings" }).focus();
   await user.keyboard("{Enter}");
-  expect(await screen.findByRole("heading", { level: 1, name: "Settings" })).toBeInTheDocument();
+  // The Settings chunk is compiled on its first import in this test process: allow for a loaded machine.
+  expect(await screen.findByRole("heading", { level: 1, name: "Settings" }, { timeout: 5000 })).toBeInTheDocument();
   expect(within(nav).getByRole("link", { name: "Settings" })).toHaveAttribute("aria-current", "page");
   expect(within(nav).getByRole("link", { name: "Planner" })).not.toHaveAttribute("aria-current");
   await waitFor(() => expect(screen.getByRole("main")).toHaveFocus());

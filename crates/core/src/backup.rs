@@ -18,6 +18,32 @@ pub const VERSION: u64 = 1;
 pub const JSON_FILES: [&str; 4] = ["settings.json", "outbox.json", "queue-slots.json", "ui-preferences.json"];
 /// The studio queue's database.
 pub const STUDIO_DB: &str = "studio.db";
+/// The web view's preferences (theme, views, zones), `{ "prefs": { name: value }, "restoredAt"? }`.
+pub const UI_PREFERENCES: &str = "ui-preferences.json";
+/// A restore chosen in the app, applied at the next start, before anything opens the files.
+pub const PENDING: &str = "restore-pending.json";
+
+/// The restore the app staged (`PENDING`), applied now (replacing what is there: the user confirmed it);
+/// what to tell the user, `None` when there was none. A restore that fails leaves the pending file aside.
+pub fn apply_pending(dir: &Path) -> Option<String> {
+    let path = dir.join(PENDING);
+    let bytes = std::fs::read(&path).ok()?;
+    let done = serde_json::from_slice::<Value>(&bytes).map_err(|e| e.to_string()).and_then(|v| {
+        let made = v.get("createdAt").and_then(Value::as_str).unwrap_or("an unknown time").to_string();
+        restore(dir, &v, true).map(|wrote| (made, wrote))
+    });
+    match done {
+        Ok((made, wrote)) => {
+            let _ = std::fs::remove_file(&path);
+            Some(format!("Restored the backup made at {made} ({}). Each ContentHero profile needs its key again (Settings).", wrote.join(", ")))
+        }
+        Err(e) => {
+            let aside = dir.join(format!("{PENDING}.failed-{}", crate::jsonfile::utc_stamp()));
+            let _ = std::fs::rename(&path, &aside);
+            Some(format!("The backup chosen for restore could not be restored ({e}); nothing was replaced. It is kept as {}.", aside.display()))
+        }
+    }
+}
 /// What every API key starts with.
 const KEY_SHAPE: &str = api_client::key::KEY_PREFIX;
 
@@ -88,9 +114,12 @@ pub fn create(dir: &Path, secrets: &[&str]) -> Result<Value, String> {
     }))
 }
 
-/// Writes a backup into `dir`; the names of what it wrote. Refused (nothing written) when the backup is not
-/// one, or when `dir` already holds one of its files and `force` is false.
-pub fn restore(dir: &Path, backup: &Value, force: bool) -> Result<Vec<String>, String> {
+/// A backup's JSON files by name, and its studio queue's bytes.
+pub type Contents = (Map<String, Value>, Option<Vec<u8>>);
+
+/// What a backup holds, checked without writing anything: its JSON files and its studio queue's bytes.
+/// Refused when it is not a backup, of another version, or holds a file Content Desk does not keep.
+pub fn check(backup: &Value) -> Result<Contents, String> {
     if backup.get("format").and_then(Value::as_str) != Some(FORMAT) {
         return Err(format!("not a Content Desk backup (no \"format\": \"{FORMAT}\"); nothing was restored"));
     }
@@ -110,6 +139,14 @@ pub fn restore(dir: &Path, backup: &Value, force: bool) -> Result<Vec<String>, S
         }
         _ => None,
     };
+    Ok((files.clone(), studio))
+}
+
+/// Writes a backup into `dir`; the names of what it wrote. Refused (nothing written) when the backup is not
+/// one, or when `dir` already holds one of its files and `force` is false. The UI preferences are written
+/// with `restoredAt` (the time of this restore), so the app's web view takes them over at its next start.
+pub fn restore(dir: &Path, backup: &Value, force: bool) -> Result<Vec<String>, String> {
+    let (files, studio) = check(backup)?;
     let mut names: Vec<&str> = files.keys().map(String::as_str).collect();
     if studio.is_some() {
         names.push(STUDIO_DB);
@@ -121,8 +158,14 @@ pub fn restore(dir: &Path, backup: &Value, force: bool) -> Result<Vec<String>, S
     }
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let mut wrote = Vec::new();
-    for (name, v) in files {
-        let bytes = serde_json::to_vec_pretty(v).map_err(|e| e.to_string())?;
+    for (name, v) in &files {
+        let mut v = v.clone();
+        if name == UI_PREFERENCES {
+            if let Some(o) = v.as_object_mut() {
+                o.insert("restoredAt".into(), Value::String(crate::jsonfile::utc_stamp()));
+            }
+        }
+        let bytes = serde_json::to_vec_pretty(&v).map_err(|e| e.to_string())?;
         crate::jsonfile::write_bytes(&dir.join(name), &bytes)?;
         wrote.push(name.clone());
     }
@@ -191,6 +234,34 @@ mod tests {
         assert!(create(&d, &["my-own-secret-value"]).is_err(), "a key the keyring holds is found too");
         assert!(create(&d, &[]).is_ok());
         let _ = std::fs::remove_dir_all(d);
+    }
+
+    #[test]
+    fn a_staged_restore_replaces_the_files_at_start_and_marks_the_ui_preferences() {
+        let from = folder("stage-from");
+        std::fs::write(from.join("settings.json"), r#"{"profiles":[{"id":"p1","name":"Old"}],"updates":{"autoCheck":false}}"#).unwrap();
+        std::fs::write(from.join(UI_PREFERENCES), r#"{"version":1,"prefs":{"contentdesk.theme":"dark"}}"#).unwrap();
+        let backup = create(&from, &[]).unwrap();
+        let to = folder("stage-to");
+        std::fs::write(to.join("settings.json"), r#"{"profiles":[{"id":"fresh","name":"Sandbox"}]}"#).unwrap();
+        assert_eq!(apply_pending(&to), None, "nothing staged, nothing done");
+        std::fs::write(to.join(PENDING), backup.to_string()).unwrap();
+        let said = apply_pending(&to).unwrap();
+        assert!(said.starts_with("Restored the backup made at "), "{said}");
+        assert!(!to.join(PENDING).exists());
+        let read = |n: &str| serde_json::from_slice::<Value>(&std::fs::read(to.join(n)).unwrap()).unwrap();
+        assert_eq!(read("settings.json")["profiles"][0]["id"], "p1", "the folder's settings replaced");
+        let prefs = read(UI_PREFERENCES);
+        assert_eq!(prefs["prefs"]["contentdesk.theme"], "dark");
+        assert!(prefs["restoredAt"].is_string(), "marked for the web view to take once");
+
+        std::fs::write(to.join(PENDING), r#"{"format":"something else"}"#).unwrap();
+        let said = apply_pending(&to).unwrap();
+        assert!(said.contains("could not be restored") && !to.join(PENDING).exists(), "{said}");
+        assert_eq!(read("settings.json")["profiles"][0]["id"], "p1", "nothing replaced");
+        for d in [from, to] {
+            let _ = std::fs::remove_dir_all(d);
+        }
     }
 
     #[test]

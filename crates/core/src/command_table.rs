@@ -131,6 +131,29 @@ macro_rules! with_commands {
                 /// slots: validation, nothing scheduled
                 card_queue($crate::commands::CardId) -> $crate::commands::Queued;
             }
+            "Import, export and backup" {
+                /// the catalogue's `card import` (`import_cards`) on the file's `text` (required: the core opens
+                /// no path the web view names; `file` only names it in messages); `dryRun` makes nothing;
+                /// `lines` only those rows (the UI creates a few lines a call, for its progress, and re-runs a
+                /// refused row alone). Each row's key is kept as the last line of its card's notes
+                /// (`cdesk-import-key: KEY`): a row already imported is `existing`, never made twice. A row
+                /// breaking a rule is `refused` with its line and field; the others still go. Not CSV or JSON:
+                /// validation, nothing made
+                card_import($crate::commands::CardImportInput) -> $crate::commands::ImportReport;
+                /// the catalogue's `calendar export` (`export_calendar`): one event per scheduled post in
+                /// `[from, to)` as `ics` (RFC 5545), `csv` or `json`, with a file name to save it under
+                calendar_export($crate::commands::CalendarExportInput) -> $crate::commands::ExportedFile;
+                /// Settings › Backup: writes `uiPreferences` (the web view's) to `ui-preferences.json`, then
+                /// one JSON file of `settings.json` (never a key), `outbox.json`, `queue-slots.json`,
+                /// `ui-preferences.json` and the studio queue (`backup::create`); a key anywhere refuses it
+                backup_create($crate::commands::BackupCreateArgs) -> $crate::commands::BackupFile;
+                /// checks the backup (validation `text`: not one, another version, a file not ours) and stages
+                /// it as `restore-pending.json`: the next start replaces the files with it before opening any
+                /// (the running core holds them open); answers its UI preferences for the web view to take now
+                backup_restore($crate::commands::BackupRestoreArgs) -> $crate::commands::RestoreStaged;
+                /// `ui-preferences.json`'s preferences, with `restoredAt` when a restore wrote them
+                ui_preferences() -> $crate::commands::UiPreferences;
+            }
             "Offline drafts" {
                 /// the selected profile's outbox; `waiting` excludes the conflicts; `fields` = the camelCase
                 /// `UpdateCard` fields of the kept change

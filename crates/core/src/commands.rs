@@ -188,6 +188,10 @@ pub use contentdesk_ops::planner::{
     CardId, CardMoveInput, SpaceCreateInput, SpaceListInput, SpaceUpdateInput, StageCreateInput, StageDeleteInput, StageUpdateInput,
 };
 pub use crate::granted_apps::GrantRevokeArgs;
+/// Import and export (issue 28 point 6): the catalogue's inputs, the report and the file (`io.rs`).
+pub use crate::io::{calendar_export, card_import, ExportedFile, ImportExisting, ImportRefused, ImportReport, ImportRow};
+pub use contentdesk_ops::calendar::{CalendarExportInput, ExportFormat};
+pub use contentdesk_ops::import::CardImportInput;
 
 /// The apps the profile's account granted delegated access to (Settings), oldest first.
 pub async fn granted_apps(state: &AppState, args: ProfileRefArgs) -> IpcResult<Vec<api_types::OAuthGrant>> {
@@ -309,4 +313,99 @@ pub async fn connect_browser_finish(state: &AppState) -> IpcResult<Connected> {
 /// Stops the sign-in under way; false when there was none.
 pub async fn connect_browser_cancel(state: &AppState) -> IpcResult<bool> {
     Ok(state.connect().cancel())
+}
+
+/// Settings › Backup: the web view's preferences (its localStorage entries: theme, views, zones) to keep
+/// in the backup beside this computer's files.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct BackupCreateArgs {
+    #[serde(default)]
+    #[ts(optional, as = "Option<std::collections::BTreeMap<String, String>>")]
+    pub ui_preferences: std::collections::BTreeMap<String, String>,
+}
+
+/// A backup file, ready to save.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BackupFile {
+    /// `content-desk-backup-<UTC time>.json`.
+    pub file_name: String,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct BackupRestoreArgs {
+    /// The backup file's text (the web view read the file the user chose).
+    pub text: String,
+}
+
+/// A restore staged for the next start, and the UI preferences it holds (the web view takes them now).
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RestoreStaged {
+    /// The files it will write (`settings.json`, `studio.db`, …).
+    pub files: Vec<String>,
+    /// When the backup was made.
+    pub created_at: String,
+    pub ui_preferences: std::collections::BTreeMap<String, String>,
+}
+
+/// What `ui-preferences.json` holds: the web view's preferences, and `restoredAt` when a restore wrote them.
+#[derive(Debug, Clone, Default, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct UiPreferences {
+    pub prefs: std::collections::BTreeMap<String, String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub restored_at: Option<String>,
+}
+
+fn prefs_of(v: &serde_json::Value) -> std::collections::BTreeMap<String, String> {
+    v.get("prefs").and_then(serde_json::Value::as_object).map(|m| m.iter().filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string()))).collect()).unwrap_or_default()
+}
+
+/// The backup (`backup::create`): the UI preferences written to `ui-preferences.json` first, then the
+/// folder's files; never a key (the keyring's keys are checked to be absent).
+pub async fn backup_create(state: &AppState, args: BackupCreateArgs) -> IpcResult<BackupFile> {
+    let dir = state.data_dir().to_path_buf();
+    let prefs = serde_json::json!({ "version": 1, "prefs": args.ui_preferences });
+    let bytes = serde_json::to_vec_pretty(&prefs).map_err(|e| IpcError::internal(e.to_string()))?;
+    crate::jsonfile::write_bytes(&dir.join(crate::backup::UI_PREFERENCES), &bytes).map_err(IpcError::internal)?;
+    let mut keys = Vec::new();
+    for p in state.records() {
+        if let Ok(Some(k)) = state.secret_get(&p.id).await {
+            keys.push(k);
+        }
+    }
+    let secrets: Vec<&str> = keys.iter().map(|k| k.as_str()).collect();
+    let backup = crate::backup::create(&dir, &secrets).map_err(|e| IpcError::validation("backup", e))?;
+    let text = serde_json::to_string_pretty(&backup).map_err(|e| IpcError::internal(e.to_string()))?;
+    let stamp: String = crate::jsonfile::utc_stamp().chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').collect();
+    Ok(BackupFile { file_name: format!("content-desk-backup-{stamp}.json"), text })
+}
+
+/// Checks the backup and stages it (`restore-pending.json`): the core holds the files open, so it replaces
+/// them at the next start, before opening any (`backup::apply_pending`). Nothing is replaced now.
+pub async fn backup_restore(state: &AppState, args: BackupRestoreArgs) -> IpcResult<RestoreStaged> {
+    let v: serde_json::Value = serde_json::from_str(&args.text).map_err(|e| IpcError::validation("text", format!("not a Content Desk backup: it is not JSON ({e}); nothing was restored")))?;
+    let (files, studio) = crate::backup::check(&v).map_err(|e| IpcError::validation("text", e))?;
+    let mut names: Vec<String> = files.keys().cloned().collect();
+    if studio.is_some() {
+        names.push(crate::backup::STUDIO_DB.into());
+    }
+    crate::jsonfile::write_bytes(&state.data_dir().join(crate::backup::PENDING), args.text.as_bytes()).map_err(IpcError::internal)?;
+    Ok(RestoreStaged {
+        files: names,
+        created_at: v.get("createdAt").and_then(serde_json::Value::as_str).unwrap_or_default().to_string(),
+        ui_preferences: files.get(crate::backup::UI_PREFERENCES).map(prefs_of).unwrap_or_default(),
+    })
+}
+
+/// The UI preferences kept in the data folder (a restore marks them with `restoredAt`).
+pub async fn ui_preferences(state: &AppState) -> IpcResult<UiPreferences> {
+    let Ok(bytes) = std::fs::read(state.data_dir().join(crate::backup::UI_PREFERENCES)) else { return Ok(UiPreferences::default()) };
+    let v: serde_json::Value = serde_json::from_slice(&bytes).unwrap_or_default();
+    Ok(UiPreferences { prefs: prefs_of(&v), restored_at: v.get("restoredAt").and_then(serde_json::Value::as_str).map(String::from) })
 }

@@ -14,6 +14,7 @@ pub mod connect;
 pub mod embedded;
 pub mod error;
 pub mod granted_apps;
+pub mod io;
 pub mod ipc;
 pub mod jsonfile;
 pub mod library;

@@ -223,6 +223,8 @@ impl AppState {
         // Holding the lock: a sandbox URL file here was left by a core that did not stop cleanly.
         crate::embedded::remove_stale_url(&config.data_dir);
         let mut notices = Vec::new();
+        // A restore chosen in Settings replaces the files now, before anything opens them.
+        notices.extend(crate::backup::apply_pending(&config.data_dir));
         let settings = config
             .settings
             .unwrap_or_else(|| Arc::new(JsonFileSettings::open(config.data_dir.join("settings.json"))));
@@ -437,7 +439,7 @@ impl AppState {
     // --- keys and clients
 
     /// The stored key, zeroized when dropped.
-    async fn secret_get(&self, id: &str) -> Result<Option<zeroize::Zeroizing<String>>, SecretError> {
+    pub(crate) async fn secret_get(&self, id: &str) -> Result<Option<zeroize::Zeroizing<String>>, SecretError> {
         let store = self.inner.secrets.clone();
         let id = id.to_string();
         tokio::task::spawn_blocking(move || store.get(&id).map(|k| k.map(zeroize::Zeroizing::new)))

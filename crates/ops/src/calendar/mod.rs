@@ -22,7 +22,7 @@ use time::{OffsetDateTime, UtcOffset};
 /// Card reads in flight at once (as the app's calendar).
 const READS_AT_ONCE: usize = 4;
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum, Deserialize, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum, Deserialize, Serialize, JsonSchema, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]
 pub enum ExportFormat {
     /// iCalendar (RFC 5545), for calendar apps.
@@ -44,13 +44,14 @@ impl ExportFormat {
     }
 }
 
-#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, clap::Args, Deserialize, Serialize, JsonSchema, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CalendarExportInput {
     /// ics (RFC 5545, for calendar apps), csv (RFC 4180, a header row) or json (an array of events).
     #[arg(long, value_enum, default_value_t = ExportFormat::Ics)]
     #[serde(default)]
     #[schemars(schema_with = "format_schema")]
+    #[ts(optional, as = "Option<ExportFormat>")]
     pub format: ExportFormat,
     /// The window's start: a date (00:00{shell:  local time}{agent:  UTC}) or an RFC 3339 time, e.g. `2026-12-01` or `2026-12-01T09:00:00+01:00`.
     #[arg(long, value_name = "DATE")]
@@ -60,7 +61,8 @@ pub struct CalendarExportInput {
     pub to: String,
     /// The space (id); the default space when absent.
     #[arg(long = "space")]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub space_id: Option<String>,
 }
 

@@ -33,28 +33,33 @@ pub const KEY_LINE: &str = "cdesk-import-key: ";
 /// Card reads in flight at once while collecting keys.
 const READS_AT_ONCE: usize = 4;
 
-#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, clap::Args, Deserialize, Serialize, JsonSchema, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CardImportInput {
     /// The file to import: CSV (header `title,stage,platforms,scheduledAt,caption,notes`, platforms separated by `;`) or JSON (an array of those fields); `-` reads stdin.
     #[arg(value_name = "FILE", required_unless_present = "text")]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub file: Option<String>,
     /// The file's text itself instead of a path (agents).
     #[arg(long, conflicts_with = "file", hide = true)]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub text: Option<String>,
     /// The space (id); the default space when absent.
     #[arg(long = "space")]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub space_id: Option<String>,
     /// Show what would be created (and refused) without creating anything.
     #[arg(long)]
     #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
     pub dry_run: bool,
     /// Only the rows starting on these lines (comma-separated), such as a row that failed, once fixed.
     #[arg(long = "line", value_delimiter = ',', value_name = "N")]
     #[serde(default)]
+    #[ts(optional, as = "Option<Vec<u32>>")]
     pub lines: Vec<usize>,
 }
 
