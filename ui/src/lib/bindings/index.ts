@@ -47,6 +47,7 @@ export type { DraftAction } from "./DraftAction";
 export type { DraftReason } from "./DraftReason";
 export type { DraftsResolveArgs } from "./DraftsResolveArgs";
 export type { DraftsStatus } from "./DraftsStatus";
+export type { Finding } from "./Finding";
 export type { GrantRevokeArgs } from "./GrantRevokeArgs";
 export type { ImportSource } from "./ImportSource";
 export type { IpcCode } from "./IpcCode";
