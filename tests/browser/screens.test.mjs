@@ -11,6 +11,7 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { launch } from "./browser.mjs";
 import { callCore } from "./webshell.mjs";
+import { makePreviewCards } from "./previewCard.mjs";
 
 const { WEB_SHELL_URL } = process.env;
 const ARTIFACTS = process.env.E2E_ARTIFACTS ?? fileURLToPath(new URL("../artifacts/browser", import.meta.url));
@@ -28,6 +29,8 @@ let browser, page, pageErrors = [];
 /** Every violation found, by screen: reported together at the end of each run. */
 const found = [];
 let space;
+/** The cards the editor-with-previews screen opens (made on its first visit). */
+let previewCards;
 
 before(async () => {
   fs.mkdirSync(SHOTS, { recursive: true });
@@ -233,6 +236,21 @@ for (const theme of THEMES) {
       await axe(`connect dialog ${tag}`);
       await page.keyboard.press("Escape");
       await connect.waitFor({ state: "detached" });
+
+      // The card editor with its per-platform previews (issue 28 point 3): an Instagram carousel and an X post.
+      previewCards ??= await makePreviewCards(ipc, space.id, (await ipc("board_load", { spaceId: space.id })).stages[0].id);
+      await page.goto(`${ORIGIN}/#/planner`);
+      await page.getByTestId("view-board").click();
+      await page.getByRole("tab", { name: /Screens journey/ }).click();
+      await page.locator("#board-search").fill("Spring drop");
+      await page.locator(`section.column [data-card-id="${previewCards.spring}"] button.open`).click();
+      await page.locator('[data-testid="post-preview"][data-platform="x"]').waitFor();
+      await page.locator('[data-testid="post-preview"][data-platform="instagram"] [data-testid="preview-crop"]').waitFor();
+      await shoot("editor-previews", size, theme);
+      await axe(`card editor with previews ${tag}`);
+      await page.keyboard.press("Escape");
+      await page.getByTestId("card-editor").waitFor({ state: "detached" });
+      await page.locator("#board-search").fill("");
 
       const v = violations();
       assert.deepEqual(v.map((x) => `${x.screen}: ${x.id} (${x.nodes.length}) ${x.nodes.map((n) => n.target).join(" | ")}`), [], "axe-core: no WCAG 2.2 A/AA violation");
