@@ -11,6 +11,7 @@ import path from "node:path";
 import { launch } from "./browser.mjs";
 import { shellEnv } from "./webshell.mjs";
 import { SIZES, THEMES, axe, misfit, shoot } from "./screens.mjs";
+import { makePreviewCards } from "./previewCard.mjs";
 
 const { WEB_SHELL_URL, ARTIFACTS, ORIGIN, ipc } = shellEnv();
 const SHOTS = path.join(ARTIFACTS, "screens");
@@ -19,6 +20,8 @@ let browser, page, pageErrors = [];
 /** Every violation found, by screen: reported together at the end of each run. */
 const found = [];
 let space;
+/** The cards the editor-with-previews screen opens (made on its first visit). */
+let previewCards;
 
 before(async () => {
   fs.mkdirSync(SHOTS, { recursive: true });
@@ -294,6 +297,25 @@ const SCREENS = [
     async close({ page }) {
       await page.keyboard.press("Escape");
       await page.getByTestId("view-board").click();
+    },
+  },
+  {
+    // The card editor with its per-platform previews (issue 28 point 3): an Instagram carousel and an X post.
+    name: "card editor with previews", shot: "editor-previews",
+    async open({ page }) {
+      previewCards ??= await makePreviewCards(ipc, space.id, (await ipc("board_load", { spaceId: space.id })).stages[0].id);
+      await page.goto(`${ORIGIN}/#/planner`);
+      await page.getByTestId("view-board").click();
+      await page.getByRole("tab", { name: /Screens journey/ }).click();
+      await page.locator("#board-search").fill("Spring drop");
+      await page.locator(`section.column [data-card-id="${previewCards.spring}"] button.open`).click();
+      await page.locator('[data-testid="post-preview"][data-platform="x"]').waitFor();
+      await page.locator('[data-testid="post-preview"][data-platform="instagram"] [data-testid="preview-crop"]').waitFor();
+    },
+    async close({ page }) {
+      await page.keyboard.press("Escape");
+      await page.getByTestId("card-editor").waitFor({ state: "detached" });
+      await page.locator("#board-search").fill("");
     },
   },
 ];

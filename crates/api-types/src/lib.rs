@@ -23,6 +23,7 @@ pub mod models;
 pub mod open;
 pub mod planner;
 pub mod preflight;
+pub mod previews;
 pub mod projects;
 pub mod scopes;
 pub mod studio;

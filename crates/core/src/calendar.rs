@@ -15,6 +15,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
+use api_types::preflight::{self, Finding, PreflightInput};
 use api_types::{CardSummary, Post};
 use time::format_description::well_known::Rfc3339;
 use time::OffsetDateTime;
@@ -58,6 +59,10 @@ pub struct CardPosts {
     /// The card's time as read (a post whose time differs from it has its own).
     pub scheduled_at: Option<String>,
     pub posts: Vec<Post>,
+    /// The platform preflight of the card as read (api-types `preflight::check`, the one rules engine
+    /// `cdesk card check` runs): what the board's tile and the calendar's chip mark (issue 28 point 2).
+    #[serde(default)]
+    pub findings: Vec<Finding>,
 }
 
 /// `(data folder, profile id, card id)` → the card's posts as last read.
@@ -137,7 +142,8 @@ async fn read_cards(
         let Ok((i, read)) = done else { continue };
         match read.map_err(IpcError::from) {
             Ok(card) => {
-                let posts = CardPosts { card_id: card.summary.id.clone(), updated_at: card.summary.updated_at.clone(), scheduled_at: card.summary.scheduled_at.clone(), posts: card.posts };
+                let findings = preflight::check(&PreflightInput::from_card(&card));
+                let posts = CardPosts { card_id: card.summary.id.clone(), updated_at: card.summary.updated_at.clone(), scheduled_at: card.summary.scheduled_at.clone(), posts: card.posts, findings };
                 kept().lock().unwrap_or_else(|e| e.into_inner()).insert(key(&posts.card_id), posts.clone());
                 out[i] = Some(posts);
             }

@@ -162,14 +162,14 @@ async fn a_card_time_with_posts_keeps_the_posts_own_times_and_alone_moves_every_
         ..Default::default()
     };
     let read = c::card_update(&t.app, CardUpdateArgs { card_id: a.clone(), update: both }).await.unwrap();
-    let got = CardPosts { card_id: a.clone(), updated_at: None, scheduled_at: None, posts: read.posts };
+    let got = CardPosts { card_id: a.clone(), updated_at: None, scheduled_at: None, posts: read.posts, findings: vec![] };
     assert_eq!(
         times(&got),
         [("instagram".to_string(), Some("2026-03-12T15:30:00Z".to_string())), ("tiktok".to_string(), Some("2026-03-17T09:00:00Z".to_string()))]
     );
     let alone = UpdateCard { scheduled_at: Some(Some("2026-03-24T09:00:00Z".into())), ..Default::default() };
     let read = c::card_update(&t.app, CardUpdateArgs { card_id: a, update: alone }).await.unwrap();
-    let got = CardPosts { card_id: String::new(), updated_at: None, scheduled_at: None, posts: read.posts };
+    let got = CardPosts { card_id: String::new(), updated_at: None, scheduled_at: None, posts: read.posts, findings: vec![] };
     assert!(times(&got).iter().all(|(_, at)| at.as_deref() == Some("2026-03-24T09:00:00Z")), "scheduledAt alone moves every post: {:?}", times(&got));
 }
 
@@ -264,4 +264,29 @@ async fn the_window_has_every_post_at_its_own_time_past_500_cards_and_20_days_fr
     assert!(june.cards.iter().all(|p| p.card_id != early && p.card_id != late));
     let e = c::calendar_window(&t.app, CalendarWindowArgs { from: "May".into(), ..args }).await.unwrap_err();
     assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("from")));
+}
+
+/// Issue 28 point 2: each card's posts come with the preflight findings of the card as read (the one rules
+/// engine, api-types `preflight::check`, as `cdesk card check` prints them): the board's tile and the
+/// calendar's chip mark a card by them. An X post over 280 blocks; a card within every rule has none; an
+/// edit that fixes it is read again (new `updatedAt`) and its findings go.
+#[tokio::test]
+async fn posts_carry_the_preflight_findings_of_the_card_as_read() {
+    let t = counted().await;
+    let caption = |n: usize| PostInput { platform: "x".into(), platform_specific_data: Some(serde_json::json!({ "caption": "a".repeat(n) })), ..Default::default() };
+    let long = scheduled_card(&t.app, "Long", "2026-03-10T09:00:00Z", vec![caption(281)]).await;
+    let fine = scheduled_card(&t.app, "Fine", "2026-03-10T10:00:00Z", vec![caption(280)]).await;
+    let got = c::calendar_posts(&t.app, CalendarPostsArgs { cards: vec![stamp(&t.direct, &long).await, stamp(&t.direct, &fine).await] }).await.unwrap();
+    let of = |id: &str| got.iter().find(|p| p.card_id == id).cloned().expect("card answered");
+    let findings = of(&long).findings;
+    assert_eq!(findings.len(), 1, "{findings:?}");
+    assert_eq!((findings[0].platform.as_str(), findings[0].rule.as_str(), findings[0].limit, findings[0].actual), ("x", "max_length", 280.0, 281.0));
+    assert!(findings[0].blocks());
+    let read = t.direct.cards().get(&long).await.unwrap();
+    assert_eq!(findings, api_types::preflight::check(&api_types::preflight::PreflightInput::from_card(&read)), "the same check as `card check`");
+    assert!(of(&fine).findings.is_empty(), "280 is within X's rule");
+
+    t.direct.cards().update(&long, &UpdateCard { posts: Some(vec![caption(10)]), ..Default::default() }).await.unwrap();
+    let again = c::calendar_posts(&t.app, CalendarPostsArgs { cards: vec![stamp(&t.direct, &long).await] }).await.unwrap();
+    assert!(again[0].findings.is_empty(), "fixed and read again: {:?}", again[0].findings);
 }

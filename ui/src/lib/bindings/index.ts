@@ -54,6 +54,7 @@ export type { DraftsResolveArgs } from "./DraftsResolveArgs";
 export type { DraftsStatus } from "./DraftsStatus";
 export type { ExportFormat } from "./ExportFormat";
 export type { ExportedFile } from "./ExportedFile";
+export type { Finding } from "./Finding";
 export type { GrantRevokeArgs } from "./GrantRevokeArgs";
 export type { ImportExisting } from "./ImportExisting";
 export type { ImportRefused } from "./ImportRefused";

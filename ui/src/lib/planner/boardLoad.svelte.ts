@@ -1,7 +1,7 @@
 // The planner board's state, part two: loading. The spaces and the chosen space's board (its first
 // pages at once, the rest behind), the tags for the filter, and the search box's pause.
 import { tick } from "svelte";
-import type { Board } from "../bindings";
+import type { Board, CardSummary } from "../bindings";
 import { toIpcError } from "../shared/backend";
 import { buildColumns, formatScheduled, sortStages } from "./boardLogic";
 import { plannerApi } from "./plannerApi";
@@ -119,7 +119,46 @@ export class BoardLoad extends BoardCore {
     this.searchTimer = setTimeout(this.reloadBoard, 250);
   }
 
+  // The tiles' preflight markers (issue 28 point 2): the findings of the cards on screen, read by the core
+  // with their posts (`calendar_posts`: the one rules engine runs on each card it reads, and a card is read
+  // again only when its `updatedAt` changed). Only tiles on screen ask (a column draws the rows in view), a
+  // pause after the last change, at most 500 a call; the board itself never waits for them.
+  private findingsTimer: ReturnType<typeof setTimeout> | undefined;
+  private findingsWanted = new Map<string, CardSummary>();
+  private findingsAsked = new Set<string>();
+
+  wantFindings(cards: CardSummary[]) {
+    for (const c of cards) {
+      if (c.platforms.length === 0 || c.id.startsWith("local-")) continue;
+      const key = `${c.id}@${c.updatedAt ?? ""}`;
+      if (this.calendarPosts.get(c.id)?.updatedAt === c.updatedAt || this.findingsAsked.has(key)) continue;
+      this.findingsWanted.set(c.id, c);
+    }
+    if (this.findingsWanted.size === 0) return;
+    clearTimeout(this.findingsTimer);
+    this.findingsTimer = setTimeout(() => void this.readFindings(), 120);
+  }
+
+  private async readFindings() {
+    const want = [...this.findingsWanted.values()].slice(0, 500);
+    for (const c of want) {
+      this.findingsWanted.delete(c.id);
+      this.findingsAsked.add(`${c.id}@${c.updatedAt ?? ""}`);
+    }
+    try {
+      const got = await plannerApi.calendarPosts(want.map((c) => (c.updatedAt ? { id: c.id, updatedAt: c.updatedAt } : { id: c.id })));
+      const next = new Map(this.calendarPosts);
+      for (const p of got) next.set(p.cardId, p);
+      this.calendarPosts = next;
+    } catch {
+      // No answer: no markers now; a tile shown again asks again.
+      for (const c of want) this.findingsAsked.delete(`${c.id}@${c.updatedAt ?? ""}`);
+    }
+    if (this.findingsWanted.size > 0) this.findingsTimer = setTimeout(() => void this.readFindings(), 120);
+  }
+
   dispose() {
     clearTimeout(this.searchTimer);
+    clearTimeout(this.findingsTimer);
   }
 }

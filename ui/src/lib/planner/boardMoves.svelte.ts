@@ -145,7 +145,8 @@ export class BoardMoves extends BoardLoad {
     plannerApi.cardUpdate(cardId, { posts: this.postInputs(read, platform, at) }).then(
       (card) => {
         if (this.calendarPosts.get(cardId)?.posts.find((p) => p.platform === platform)?.scheduledAt !== at) return;
-        set({ cardId, updatedAt: card.updatedAt, scheduledAt: card.scheduledAt, posts: card.posts });
+        // A post's time is no part of any platform rule: the findings the core read stay the card's.
+        set({ cardId, updatedAt: card.updatedAt, scheduledAt: card.scheduledAt, posts: card.posts, findings: read.findings });
         const now = findCard(this.columns, cardId)?.card;
         if (now) this.columns = replaceCard(this.columns, { ...now, updatedAt: card.updatedAt });
       },

@@ -302,7 +302,7 @@ describe("the day index kept between changes", () => {
 
 describe("posts at their own times (calendar_posts)", () => {
   const read = (cardId: string, scheduledAt: string | null, posts: [string, string | null][]): CardPosts => ({
-    cardId, updatedAt: "u1", scheduledAt, posts: posts.map(([platform, at], i) => ({
+    cardId, updatedAt: "u1", scheduledAt, findings: [], posts: posts.map(([platform, at], i) => ({
       id: `p${i}`, platform, scheduledAt: at, connectedAccountId: null, format: null, status: null, publishedAt: null, platformSettings: null,
     })),
   });

@@ -18,7 +18,7 @@ function open(card: CardDetail) {
   render(CardEditor, { cardId: card.id, onclose: vi.fn(), onchanged: vi.fn() });
 }
 
-const postOf = (platform: string) => screen.getAllByTestId("post").find((p) => within(p).queryByText(platformLabel(platform)))!;
+const postOf = (platform: string) => screen.getAllByTestId("post").find((p) => p.querySelector(".platform")?.textContent === platformLabel(platform))!;
 
 it("counts each caption as its platform counts, live, and shows the finding at the post", async () => {
   open(testCard({

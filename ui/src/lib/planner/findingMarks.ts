@@ -1,0 +1,22 @@
+// The preflight marker of a card's tile and calendar chip (issue 28 point 2). The findings are not worked out
+// here: the core runs the one rules engine (api-types `preflight::check`, as `cdesk card check` does) on each
+// card it reads for the board and the calendar (`calendar_posts`), and answers them with the card's posts.
+// This says which marker a card gets and, in words, why: "blocks" (a platform will refuse a post) wins over
+// "warns" (a platform will cut, crop or hide something).
+import type { Finding } from "../bindings";
+import { findingText } from "./editor/platformRules";
+import { platformLabel } from "./plannerApi";
+
+export type Mark = { level: "blocks" | "warns"; label: string };
+
+/** The marker for a card's findings (none: no marker). `label` is the marker's accessible name. */
+export function markOf(findings: readonly Finding[] | null | undefined): Mark | null {
+  if (!findings || findings.length === 0) return null;
+  const blocking = findings.filter((f) => f.severity === "blocks");
+  const level = blocking.length > 0 ? "blocks" : "warns";
+  const these = level === "blocks" ? blocking : findings;
+  const first = these[0];
+  const more = these.length > 1 ? ` (and ${these.length - 1} more)` : "";
+  const head = level === "blocks" ? "A platform will refuse this card" : "A platform will cut or hide part of this card";
+  return { level, label: `${head}: ${platformLabel(first.platform)} ${findingText(first)}${more}` };
+}
