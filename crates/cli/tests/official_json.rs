@@ -56,8 +56,25 @@ fn json_of(mut cmd: Command, key: &str, base: &str) -> Value {
         .expect("runs");
     let _ = std::fs::remove_dir_all(&home);
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{cmd:?}: exit {:?}\n{stdout}\n{}", out.status.code(), String::from_utf8_lossy(&out.stderr));
-    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{cmd:?}: not JSON ({e}): {stdout}"))
+    // What a failure prints names the program and its arguments, never the environment (a Command's
+    // Debug shows the key it was given), and any copy of the key in the output is masked.
+    let shown = shown_command(&cmd);
+    let hide = |text: &str| text.replace(key, "<key>");
+    assert!(out.status.success(), "{shown}: exit {:?}\n{}\n{}", out.status.code(), hide(&stdout), hide(&String::from_utf8_lossy(&out.stderr)));
+    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{shown}: not JSON ({e}): {}", hide(&stdout)))
+}
+
+/// A command as a failure message shows it: its program and arguments, without its environment.
+fn shown_command(cmd: &Command) -> String {
+    std::iter::once(cmd.get_program()).chain(cmd.get_args()).map(|a| a.to_string_lossy().into_owned()).collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn a_failure_message_does_not_show_the_key() {
+    let mut cmd = Command::new("cdesk");
+    cmd.args(["tag", "list"]).env("CONTENTHERO_API_KEY", "ch_test_throwaway_secret");
+    assert!(format!("{cmd:?}").contains("throwaway_secret"), "the case is real: a Command's Debug shows its environment");
+    assert_eq!(shown_command(&cmd), "cdesk tag list");
 }
 
 fn cdesk(args: &[&str], key: &str, base: &str) -> Value {

@@ -3,11 +3,13 @@
 //! files uploaded to media (ticket, PUT, complete → `outputId`) and publishing a card now. Each is a plain
 //! async function over the session (`session::Session`), like those in `planner`.
 use api_types::{
-    ContentList, ContentQuery, CreateProject, ImportProject, ImportSource, Project, ProjectCreated, PublishRequest,
-    PublishResult, UploadedMedia, PLATFORMS,
+    ContentList, CreateProject, ImportProject, ImportSource, Project, ProjectCreated, PublishRequest,
+    PublishResult, UploadedMedia,
 };
 use base64::Engine;
 pub use contentdesk_ops::planner::CardPublishInput;
+pub use contentdesk_ops::projects::ProjectCreateInput;
+pub use contentdesk_ops::inspiration::ContentListInput;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -19,44 +21,6 @@ use crate::session::Session;
 pub const MAX_UPLOAD_BYTES: usize = 50 * 1024 * 1024;
 /// The kinds of file media uploads take (fact sheet 2.4: image, video or audio MIME types).
 pub const UPLOAD_TYPE_PREFIXES: &[&str] = &["image/", "video/", "audio/"];
-/// Posts per `content_list` page at most.
-const CONTENT_PAGE_MAX: u32 = 100;
-
-#[derive(Debug, Clone, Default, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ContentListArgs {
-    /// Words in the post's title or the creator's name.
-    #[serde(default)]
-    #[ts(optional)]
-    pub search: Option<String>,
-    #[serde(default)]
-    #[ts(optional)]
-    pub platform: Option<String>,
-    /// 1–100; the service's default (20) when absent.
-    #[serde(default)]
-    #[ts(optional)]
-    pub limit: Option<u32>,
-    #[serde(default)]
-    #[ts(optional)]
-    pub offset: Option<u32>,
-}
-
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ProjectCreateArgs {
-    /// The card the new project is linked to (needs `planner:write` besides `editor:write`).
-    pub card_id: String,
-    /// The project's title.
-    pub name: String,
-    /// `editor` (default) or `canvas`.
-    #[serde(default)]
-    #[ts(optional)]
-    pub r#type: Option<String>,
-    /// `landscape` (16:9, default), `portrait` or `square`.
-    #[serde(default)]
-    #[ts(optional)]
-    pub orientation: Option<String>,
-}
 
 #[derive(Debug, Clone, Deserialize, Serialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -98,16 +62,6 @@ fn non_empty(v: Option<String>) -> Option<String> {
     v.map(|s| s.trim().to_string()).filter(|s| !s.is_empty())
 }
 
-fn check_platform(field: &str, platform: Option<String>) -> IpcResult<Option<String>> {
-    match non_empty(platform) {
-        Some(p) if !PLATFORMS.contains(&p.as_str()) => Err(IpcError::validation(
-            field,
-            format!("“{p}” is not a platform; use one of {}.", PLATFORMS.join(", ")),
-        )),
-        p => Ok(p),
-    }
-}
-
 fn check_card_id(card_id: &str) -> IpcResult<String> {
     let id = card_id.trim();
     if id.is_empty() {
@@ -118,19 +72,10 @@ fn check_card_id(card_id: &str) -> IpcResult<String> {
 
 /// A page of inspiration posts (creator, handle, outlier score, views, thumbnail, `id` = the `contentId`
 /// to attach), best outliers first.
-pub async fn content_list(session: &impl Session, args: ContentListArgs) -> IpcResult<ContentList> {
-    if let Some(limit) = args.limit {
-        if !(1..=CONTENT_PAGE_MAX).contains(&limit) {
-            return Err(IpcError::validation("limit", format!("Ask for 1 to {CONTENT_PAGE_MAX} posts at a time.")));
-        }
-    }
-    let query = ContentQuery {
-        platform: check_platform("platform", args.platform)?,
-        search: non_empty(args.search),
-        limit: args.limit,
-        offset: args.offset,
-        ..Default::default()
-    };
+/// Takes the catalogue's `ContentListInput`, its rules and its query (as `cdesk content list`).
+pub async fn content_list(session: &impl Session, args: ContentListInput) -> IpcResult<ContentList> {
+    args.check()?;
+    let query = args.query();
     Ok(session.client().await?.inspiration().content().list(&query).await?)
 }
 
@@ -147,25 +92,20 @@ fn linked(mut created: ProjectCreated) -> ProjectCreated {
     created
 }
 
-pub async fn project_create(session: &impl Session, args: ProjectCreateArgs) -> IpcResult<ProjectCreated> {
-    let card_id = check_card_id(&args.card_id)?;
-    let name = args.name.trim();
-    if name.is_empty() {
-        return Err(IpcError::validation("name", "Give the project a name."));
-    }
-    if name.chars().count() > 200 {
-        return Err(IpcError::validation("name", "The project's name is too long: at most 200 characters."));
-    }
-    let r#type = non_empty(args.r#type);
-    if let Some(t) = &r#type {
-        if t != "editor" && t != "canvas" {
-            return Err(IpcError::validation("type", "A project is an editor or a canvas project."));
-        }
+/// Takes the catalogue's `ProjectCreateInput` and its rules (as `cdesk project create` and
+/// `create_project`); the app always links the project to a card and names it.
+pub async fn project_create(session: &impl Session, args: ProjectCreateInput) -> IpcResult<ProjectCreated> {
+    args.check()?;
+    let card_id = check_card_id(args.card_id.as_deref().unwrap_or_default())?;
+    let title = args.title.as_deref().map(str::trim).unwrap_or_default();
+    if title.is_empty() {
+        return Err(IpcError::validation("title", "Give the project a title."));
     }
     let req = CreateProject {
-        r#type,
-        title: Some(name.to_string()),
+        r#type: non_empty(args.project_type),
+        title: Some(title.to_string()),
         orientation: non_empty(args.orientation),
+        brand_kit_id: non_empty(args.brand_kit_id),
         card_id: Some(card_id),
         ..Default::default()
     };

@@ -171,14 +171,14 @@ macro_rules! with_commands {
                 /// the inspiration posts (`GET /content`): `id` is the `contentId` to attach; `sourceCreator`,
                 /// `accountHandle`, `outlierScore`, `viewCount`, `thumbnailUrl`; `limit` 1–100 (validation,
                 /// field `limit`), `platform` one of the platforms; needs `brandkit:read`
-                content_list($crate::commands::ContentListArgs) -> $crate::api::ContentList;
+                content_list($crate::commands::ContentListInput) -> $crate::api::ContentList;
                 /// needs `editor:read`
                 projects_list() -> Vec<$crate::api::Project>;
                 /// made linked to the card in the same call (`cardId`); `linkedCardId` is always filled beside
                 /// `project` (and in it); the project is on the card's assets as `projectId`; a card not the
                 /// caller's is `notFound` and no project is made; name 1–200 characters (validation, field
                 /// `name`); needs `editor:write` + `planner:write`
-                project_create($crate::commands::ProjectCreateArgs) -> $crate::api::ProjectCreated;
+                project_create($crate::commands::ProjectCreateInput) -> $crate::api::ProjectCreated;
                 /// `source`: `{ type: "pptx", fileUrl }` (http(s), validation field `source.fileUrl`) or `{
                 /// type: "canva", designId }` (400 `canva_not_connected` when Canva is not connected);
                 /// `pageCount` 1–500
@@ -198,7 +198,7 @@ macro_rules! with_commands {
             "Studio" {
                 /// the live registry (`GET /models?contentType=`), kept for the session per profile;
                 /// `capabilities` decide the form's fields
-                models_list($crate::commands::ModelsListArgs) -> Vec<$crate::api::ModelInfo>;
+                models_list($crate::commands::ModelListInput) -> Vec<$crate::api::ModelInfo>;
                 /// for speech and lip-sync, kept for the session
                 voices_list() -> Vec<$crate::api::Voice>;
                 /// `getCost: true`: nothing runs, nothing is charged; an identical request (after trimming) is
@@ -237,7 +237,7 @@ macro_rules! with_commands {
                 /// `offset` pages. An entry's output token is `<id>-<variant + 1>`, the same as the local
                 /// gallery's. The gallery shows the local completed jobs first, then these (deduplicated by
                 /// token); needs no scope
-                media_library($crate::commands::MediaLibraryArgs) -> Vec<$crate::api::MediaSummary>;
+                media_library($crate::commands::MediaListInput) -> Vec<$crate::api::MediaSummary>;
             }
             "Brand kit" {
                 /// `GET /brand-kits/{id}?detail=summary`: per section `key, role, tab, sectionName, width,
@@ -281,7 +281,7 @@ macro_rules! with_commands {
                 /// version is the service's 400
                 brand_kit_revert($crate::commands::SectionRevertInput) -> $crate::api::BrandKitSection;
                 /// `limit` 1–100 (default 50; validation `limit`)
-                knowledge_list($crate::commands::KnowledgeListArgs) -> $crate::api::KnowledgeList;
+                knowledge_list($crate::commands::KnowledgeListInput) -> $crate::api::KnowledgeList;
                 /// `query` required (validation `query`); `limit` 1–50 (default 8)
                 knowledge_search($crate::commands::KnowledgeSearchInput) -> Vec<$crate::api::KnowledgeMatch>;
                 /// exactly one source (validation `source`). `fileData`: base64 (a `data:` prefix is accepted)

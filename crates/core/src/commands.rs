@@ -206,11 +206,11 @@ pub use crate::outbox::{drafts_resolve, drafts_status, drafts_sync, DraftAction,
 pub use crate::attach::*;
 pub use crate::connect::{ConnectKeyArgs, ConnectStartArgs, ConnectStarted, Connected};
 pub use crate::calendar::{calendar_posts, calendar_window, CalendarPostsArgs, CalendarWindow, CalendarWindowArgs, CardPosts, CardStamp, CALENDAR_READS_PER_CALL};
-pub use crate::library::{media_library, MediaLibraryArgs};
+pub use crate::library::{media_library, MediaListInput};
 pub use crate::brand_kit::*;
 pub use crate::studio::{
     card_attach_output, models_list, studio_cancel, studio_clear_finished, studio_generate, studio_jobs, studio_quote,
-    studio_retry, voices_list, CardAttachOutputArgs, JobStatus, ModelsListArgs, StudioEvent, StudioForm, StudioGenerateArgs,
+    studio_retry, voices_list, CardAttachOutputArgs, JobStatus, ModelListInput, StudioEvent, StudioForm, StudioGenerateArgs,
     StudioJob, StudioJobArgs, StudioMedia, StudioQuote, StudioQuoteArgs,
 };
 

@@ -7,6 +7,7 @@ use api_types::{CardAssetInput, ImportSource, PostInput, UpdateCard};
 use base64::Engine;
 use contentdesk_core::commands::{self as c, *};
 use contentdesk_core::{ipc, AppState, IpcCode};
+use contentdesk_ops::input::Paging;
 use sandbox::testing::TestSandbox;
 use serde_json::json;
 
@@ -44,7 +45,7 @@ const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkY
 #[tokio::test]
 async fn an_inspiration_post_is_listed_then_attached_by_content_id_with_its_figures() {
     let app = app().await;
-    let page = c::content_list(&app, ContentListArgs { limit: Some(5), ..Default::default() }).await.unwrap();
+    let page = c::content_list(&app, ContentListInput { page: Paging::new(Some(5), None), ..Default::default() }).await.unwrap();
     assert!(!page.outliers.is_empty(), "the demo has inspiration posts");
     assert!(page.outliers.len() <= 5);
     assert!(page.total >= page.outliers.len() as i64);
@@ -54,18 +55,18 @@ async fn an_inspiration_post_is_listed_then_attached_by_content_id_with_its_figu
 
     // Search narrows the list; a platform filter keeps that platform only.
     let word = post.title.clone().unwrap_or_default().split_whitespace().next().unwrap_or("a").to_string();
-    let found = c::content_list(&app, ContentListArgs { search: Some(word.clone()), ..Default::default() }).await.unwrap();
+    let found = c::content_list(&app, ContentListInput { search: Some(word.clone()), ..Default::default() }).await.unwrap();
     assert!(found.outliers.iter().any(|p| p.id == post.id), "searching “{word}” finds the post");
     let platform = post.platform.clone().unwrap();
-    let only = c::content_list(&app, ContentListArgs { platform: Some(platform.clone()), ..Default::default() }).await.unwrap();
+    let only = c::content_list(&app, ContentListInput { platform: Some(platform.clone()), ..Default::default() }).await.unwrap();
     assert!(only.outliers.iter().all(|p| p.platform.as_deref() == Some(platform.as_str())));
     // Paged by offset.
-    let second = c::content_list(&app, ContentListArgs { limit: Some(1), offset: Some(1), ..Default::default() }).await.unwrap();
+    let second = c::content_list(&app, ContentListInput { page: Paging::new(Some(1), Some(1)), ..Default::default() }).await.unwrap();
     assert_eq!(second.outliers.first().map(|p| &p.id), page.outliers.get(1).map(|p| &p.id));
     // Checked locally first.
-    let e = c::content_list(&app, ContentListArgs { limit: Some(0), ..Default::default() }).await.unwrap_err();
+    let e = c::content_list(&app, ContentListInput { page: Paging::new(Some(0), None), ..Default::default() }).await.unwrap_err();
     assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("limit")));
-    let e = c::content_list(&app, ContentListArgs { platform: Some("myspace".into()), ..Default::default() }).await.unwrap_err();
+    let e = c::content_list(&app, ContentListInput { platform: Some("myspace".into()), ..Default::default() }).await.unwrap_err();
     assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("platform")));
 
     let card_id = card(&app, "Inspired").await;
@@ -91,7 +92,7 @@ async fn an_inspiration_post_is_listed_then_attached_by_content_id_with_its_figu
 async fn a_project_is_created_and_imported_linked_to_the_card() {
     let app = app().await;
     let card_id = card(&app, "Edited").await;
-    let made = c::project_create(&app, ProjectCreateArgs { card_id: card_id.clone(), name: "  Teaser cut ".into(), r#type: None, orientation: None })
+    let made = c::project_create(&app, ProjectCreateInput { card_id: Some(card_id.clone()), title: Some("  Teaser cut ".into()), ..Default::default() })
         .await
         .unwrap();
     assert_eq!(made.linked_card_id.as_deref(), Some(card_id.as_str()));
@@ -118,13 +119,23 @@ async fn a_project_is_created_and_imported_linked_to_the_card() {
     assert!(read.assets.iter().any(|a| a.project_id.as_deref() == Some(imported.project.id.as_str())));
 
     // Checked locally, then the service's answers.
-    let e = c::project_create(&app, ProjectCreateArgs { card_id: card_id.clone(), name: " ".into(), r#type: None, orientation: None }).await.unwrap_err();
-    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("name")));
+    let e = c::project_create(&app, ProjectCreateInput { card_id: Some(card_id.clone()), title: Some(" ".into()), ..Default::default() }).await.unwrap_err();
+    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("title")));
+    // The catalogue's rules (ProjectCreateInput::check, as in cdesk project create and create_project),
+    // and the app's own: a card and a title always.
+    let e = c::project_create(&app, ProjectCreateInput { card_id: Some(card_id.clone()), title: Some("x".repeat(201)), ..Default::default() }).await.unwrap_err();
+    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("title")), "{e:?}");
+    let e = c::project_create(&app, ProjectCreateInput { card_id: Some(card_id.clone()), title: Some("Cut".into()), project_type: Some("video".into()), ..Default::default() }).await.unwrap_err();
+    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("type")), "{e:?}");
+    let e = c::project_create(&app, ProjectCreateInput { card_id: Some(card_id.clone()), ..Default::default() }).await.unwrap_err();
+    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("title")), "{e:?}");
+    let e = c::project_create(&app, ProjectCreateInput { title: Some("Cut".into()), ..Default::default() }).await.unwrap_err();
+    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("cardId")), "{e:?}");
     let e = c::project_import(&app, ProjectImportArgs { card_id: card_id.clone(), source: ImportSource::Pptx { file_url: "ftp://x/y.pptx".into() }, title: None, page_count: None })
         .await
         .unwrap_err();
     assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("source.fileUrl")));
-    let e = c::project_create(&app, ProjectCreateArgs { card_id: "no-such-card".into(), name: "Orphan".into(), r#type: None, orientation: None })
+    let e = c::project_create(&app, ProjectCreateInput { card_id: Some("no-such-card".into()), title: Some("Orphan".into()), ..Default::default() })
         .await
         .unwrap_err();
     assert_eq!(e.code, IpcCode::NotFound);
@@ -279,8 +290,8 @@ async fn a_key_without_publish_write_is_told_which_scope_to_grant() {
     let v = serde_json::to_value(&e).unwrap();
     assert_eq!((v["code"].as_str(), v["scope"].as_str(), v["status"].as_i64()), (Some("missingScope"), Some("publish:write"), Some(403)));
     // The other attach commands still work with that key.
-    assert!(!c::content_list(&app, ContentListArgs::default()).await.unwrap().outliers.is_empty());
-    let made = c::project_create(&app, ProjectCreateArgs { card_id: card_id.clone(), name: "Cut".into(), r#type: None, orientation: None }).await.unwrap();
+    assert!(!c::content_list(&app, ContentListInput::default()).await.unwrap().outliers.is_empty());
+    let made = c::project_create(&app, ProjectCreateInput { card_id: Some(card_id.clone()), title: Some("Cut".into()), ..Default::default() }).await.unwrap();
     assert_eq!(made.linked_card_id.as_deref(), Some(card_id.as_str()));
 }
 
@@ -294,7 +305,7 @@ async fn the_attach_commands_answer_through_dispatch_with_the_wire_shape() {
     }
     assert!(v["total"].is_number() && v["hasMore"].is_boolean());
     let card_id = card(&app, "Wire").await;
-    let v = ipc::dispatch(&app, "project_create", json!({ "cardId": card_id, "name": "Wire cut" })).await.unwrap();
+    let v = ipc::dispatch(&app, "project_create", json!({ "cardId": card_id, "title": "Wire cut" })).await.unwrap();
     assert_eq!(v["linkedCardId"], json!(card_id));
     assert_eq!(v["project"]["linkedCardId"], json!(card_id));
     let v = ipc::dispatch(&app, "project_import", json!({ "cardId": card_id, "source": { "type": "pptx", "fileUrl": "https://example.com/a.pptx" } }))
@@ -305,8 +316,11 @@ async fn the_attach_commands_answer_through_dispatch_with_the_wire_shape() {
     assert!(v.as_array().unwrap().len() >= 2);
     let v = ipc::dispatch(&app, "media_upload", json!({ "fileName": "d.png", "contentType": "image/png", "dataBase64": PNG })).await.unwrap();
     assert!(v["outputId"].is_string() && v["url"].is_string());
-    let e = ipc::dispatch(&app, "project_create", json!({ "cardId": card_id, "name": "x", "bogus": 1 })).await.unwrap_err();
+    let e = ipc::dispatch(&app, "project_create", json!({ "cardId": card_id, "title": "x", "bogus": 1 })).await.unwrap_err();
     assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("bogus")));
+    // The app's old `name` is the catalogue's `title` now: refused by name.
+    let e = ipc::dispatch(&app, "project_create", json!({ "cardId": card_id, "name": "x" })).await.unwrap_err();
+    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("name")), "{e:?}");
     for cmd in ["content_list", "projects_list", "project_create", "project_import", "media_upload", "card_publish"] {
         assert!(ipc::COMMANDS.contains(&cmd), "{cmd} is listed");
     }

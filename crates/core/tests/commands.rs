@@ -194,6 +194,9 @@ async fn profiles_rename_select_remove_and_their_rules() {
 
 #[tokio::test]
 async fn dispatch_names_the_bad_field_and_unknown_commands_and_answers_the_wire_shape() {
+    // The loop below calls every command, update_check among them: it asks a closed local port, never
+    // the release server (without this the test reached for the internet, and hung offline).
+    std::env::set_var(contentdesk_core::update::ENDPOINT_ENV, "http://127.0.0.1:9/latest.json");
     let dir = temp_dir();
     let store = Arc::new(MemoryStore::new());
     let app = start(&dir, &store).await;
@@ -222,6 +225,35 @@ async fn dispatch_names_the_bad_field_and_unknown_commands_and_answers_the_wire_
         }
     }
     let _ = KeyStorage::Memory;
+}
+
+/// The catalogue's inputs the app takes refuse a field they do not have, naming it (an old or misspelt
+/// name is never dropped silently): the move's `stageId` (now `stage`), a card's, a section's and a
+/// knowledge item's inputs.
+#[tokio::test]
+async fn the_catalogue_inputs_refuse_an_unknown_field_by_name() {
+    let dir = temp_dir();
+    let store = Arc::new(MemoryStore::new());
+    let app = start(&dir, &store).await;
+    let cases = [
+        ("card_move", json!({ "cardId": "c1", "stage": "s1", "stageId": "s1" }), "stageId"),
+        ("card_get", json!({ "cardId": "c1", "card": "c1" }), "card"),
+        ("card_duplicate", json!({ "cardId": "c1", "title": "x" }), "title"),
+        ("knowledge_search", json!({ "brandKitId": "k", "query": "q", "limt": 3 }), "limt"),
+        ("knowledge_remove", json!({ "brandKitId": "k", "knowledgeId": "i", "id": "i" }), "id"),
+        ("brand_kit_history", json!({ "brandKitId": "k", "key": "about", "version": 2 }), "version"),
+        // The listing inputs flatten their Paging: their `Unknown` refuses the rest by name.
+        ("knowledge_list", json!({ "brandKitId": "k", "limt": 3 }), "limt"),
+        ("content_list", json!({ "serach": "launch" }), "serach"),
+        ("media_library", json!({ "limit": 5, "ofset": 5 }), "ofset"),
+        ("models_list", json!({ "contentType": "image", "refesh": true }), "refesh"),
+        ("project_create", json!({ "cardId": "c1", "title": "Cut", "name": "Cut" }), "name"),
+    ];
+    for (cmd, args, field) in cases {
+        let e = ipc::dispatch(&app, cmd, args).await.unwrap_err();
+        assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some(field)), "{cmd}: {e:?}");
+        assert!(e.message.contains(&format!("unknown field `{field}`")), "{cmd}: {}", e.message);
+    }
 }
 
 #[tokio::test]

@@ -3,7 +3,8 @@
 //! newest first, one entry per output whose token is the gallery's `<outputId>-<N>`; uploads and
 //! unfinished renders left out; type filters, paging and a bad `limit` named; through `ipc::dispatch` too.
 mod common;
-use api_types::{ContentType, GenerateRequest, MediaSummary};
+use api_types::{GenerateRequest, MediaSummary};
+use contentdesk_ops::input::Paging;
 use common::{app_on, Remote};
 use contentdesk_core::commands::{self as c, *};
 use contentdesk_core::{ipc, IpcCode};
@@ -22,7 +23,7 @@ fn tokens(media: &[MediaSummary]) -> Vec<String> {
     media.iter().map(MediaSummary::token).collect()
 }
 
-async fn library(app: &contentdesk_core::AppState, args: MediaLibraryArgs) -> Vec<MediaSummary> {
+async fn library(app: &contentdesk_core::AppState, args: MediaListInput) -> Vec<MediaSummary> {
     c::media_library(app, args).await.expect("media_library")
 }
 
@@ -83,14 +84,14 @@ async fn the_library_holds_renders_made_elsewhere_and_here_newest_first() {
     assert!(all.iter().all(|m| m.source.as_deref() == Some("creations")));
 
     // Filters by media type; pages by offset.
-    let videos = library(&app, MediaLibraryArgs { content_type: Some(vec![ContentType::Video]), ..Default::default() }).await;
+    let videos = library(&app, MediaListInput { content_type: Some("video".into()), ..Default::default() }).await;
     assert_eq!(videos.len(), 1);
     assert_eq!(videos[0].r#type, "video");
-    let both = MediaLibraryArgs { content_type: Some(vec![ContentType::Video, ContentType::Image]), ..Default::default() };
+    let both = MediaListInput { content_type: Some("video,image".into()), ..Default::default() };
     assert_eq!(library(&app, both).await.len(), 5);
     let mut paged = Vec::new();
     for offset in [0, 2, 4] {
-        paged.extend(library(&app, MediaLibraryArgs { limit: Some(2), offset: Some(offset), ..Default::default() }).await);
+        paged.extend(library(&app, MediaListInput { page: Paging::new(Some(2), Some(offset)), ..Default::default() }).await);
     }
     assert_eq!(tokens(&paged), tokens(&all));
 
@@ -103,7 +104,7 @@ async fn the_library_holds_renders_made_elsewhere_and_here_newest_first() {
         .lock()
         .execute("UPDATE generations SET ready_at_ms = 0 WHERE id = ?1", [&slow.output_id])
         .unwrap();
-    let later = library(&app, MediaLibraryArgs { limit: Some(1), ..Default::default() }).await;
+    let later = library(&app, MediaListInput { page: Paging::new(Some(1), None), ..Default::default() }).await;
     assert_eq!(tokens(&later), [format!("{}-1", slow.output_id)]);
 }
 
@@ -112,23 +113,25 @@ async fn a_bad_limit_is_named_and_dispatch_takes_camel_case_args() {
     let remote = Remote::start_with(config()).await;
     let (app, _, _) = app_on(&remote).await;
     for limit in [0, 101] {
-        let e = c::media_library(&app, MediaLibraryArgs { limit: Some(limit), ..Default::default() }).await.unwrap_err();
+        let e = c::media_library(&app, MediaListInput { page: Paging::new(Some(limit), None), ..Default::default() }).await.unwrap_err();
         assert_eq!(e.code, IpcCode::Validation, "{e:?}");
         assert_eq!(e.field.as_deref(), Some("limit"), "{e:?}");
     }
     assert!(ipc::COMMANDS.contains(&"media_library"));
-    let v = ipc::dispatch(&app, "media_library", json!({ "contentType": ["image"], "limit": 10, "offset": 0 })).await.unwrap();
+    let v = ipc::dispatch(&app, "media_library", json!({ "contentType": "image", "limit": 10, "offset": 0 })).await.unwrap();
     let list: Vec<MediaSummary> = serde_json::from_value(v).unwrap();
     assert_eq!(list.len(), 1);
     assert_eq!(list[0].r#type, "image");
     // No args at all: the first page.
     let v = ipc::dispatch(&app, "media_library", serde_json::Value::Null).await.unwrap();
     assert_eq!(v.as_array().unwrap().len(), 2);
-    let e = ipc::dispatch(&app, "media_library", json!({ "contentType": ["pdf"] })).await.unwrap_err();
-    assert_eq!(e.code, IpcCode::Validation);
-    assert_eq!(e.field.as_deref(), Some("contentType[0]"), "{e:?}");
-    let e = ipc::dispatch(&app, "media_library", json!({ "source": "uploads" })).await.unwrap_err();
-    assert_eq!(e.code, IpcCode::Validation);
+    // The catalogue's MediaListInput (as `cdesk media list`): types comma-separated, a field it does not
+    // name refused by name (its Paging is flattened, so `Unknown` stands in for deny_unknown_fields).
+    let e = ipc::dispatch(&app, "media_library", json!({ "contentType": ["image"] })).await.unwrap_err();
+    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("contentType")), "{e:?}");
+    let e = ipc::dispatch(&app, "media_library", json!({ "sorce": "uploads" })).await.unwrap_err();
+    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("sorce")), "{e:?}");
+    assert!(e.message.contains("unknown field `sorce`"), "{}", e.message);
 }
 
 /// A 1×1 transparent PNG.

@@ -253,7 +253,7 @@ async fn a_failed_render_is_refunded_and_retry_makes_a_new_job() {
 async fn models_are_cached_per_session_and_an_output_attaches_to_a_card() {
     let remote = Remote::start_with(config()).await;
     let (app, _, _) = app_on(&remote).await;
-    let models = c::models_list(&app, ModelsListArgs { content_type: api_types::ContentType::Video, refresh: None }).await.unwrap();
+    let models = c::models_list(&app, ModelListInput { content_type: Some("video".into()), refresh: None }).await.unwrap();
     assert!(models.iter().all(|m| m.content_type == api_types::ContentType::Video));
     assert!(!models.is_empty());
     let voices = c::voices_list(&app).await.unwrap();
@@ -286,6 +286,12 @@ async fn the_studio_commands_are_dispatched_by_name() {
     assert!(v["credits"].as_f64().unwrap() > 0.0);
     let v = ipc::dispatch(&app, "models_list", serde_json::json!({ "contentType": "image" })).await.unwrap();
     assert!(v.as_array().unwrap().len() > 1);
+    // The catalogue's ModelListInput: an unknown kind is named with the known ones; the app always names one.
+    let e = ipc::dispatch(&app, "models_list", serde_json::json!({ "contentType": "gif" })).await.unwrap_err();
+    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("contentType")), "{e:?}");
+    assert!(e.message.contains("image, video, audio"), "{}", e.message);
+    let e = ipc::dispatch(&app, "models_list", serde_json::json!({})).await.unwrap_err();
+    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("contentType")), "{e:?}");
     let e = ipc::dispatch(&app, "studio_quote", serde_json::json!({ "form": { "media": "gif" } })).await.unwrap_err();
     assert_eq!(e.code, IpcCode::Validation);
     for name in ["studio_jobs", "studio_clear_finished", "voices_list"] {
@@ -362,7 +368,7 @@ async fn an_output_is_upscaled_priced_first_and_lands_in_the_library() {
     c::studio_generate(&app, StudioGenerateArgs { form: upscale("2x"), output_id: up.clone() }).await.unwrap();
     let done = finished(&app, &up).await;
     assert_eq!((done.status, done.content_type), (JobStatus::Completed, api_types::ContentType::Image), "{done:?}");
-    let library = c::media_library(&app, MediaLibraryArgs::default()).await.unwrap();
+    let library = c::media_library(&app, MediaListInput::default()).await.unwrap();
     let listed = library.iter().find(|m| m.id == up).expect("the upscale is in the library");
     assert_eq!(listed.model.as_deref(), Some("topaz-image-upscale"));
 }

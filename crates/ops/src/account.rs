@@ -4,8 +4,9 @@ use crate::{out, Cx, Effect, Meta, OpError, Operation};
 use api_types::open::ValueList;
 use api_types::ContentType;
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use ts_rs::TS;
 
 /// No input.
 #[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
@@ -28,14 +29,35 @@ impl Operation for Balance {
     }
 }
 
-#[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
+/// The registry's models: `cdesk model list`, the agent tool `list_models` and the app's `models_list` take
+/// this one input (its content type read once, by [`ModelListInput::kind`]).
+#[derive(Debug, Clone, Default, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ModelListInput {
     /// Only models of this content type.
     #[arg(long = "type", value_parser = one_of(<ContentType as ValueList>::ALL.iter().copied()))]
-    #[serde(default, alias = "type")]
+    #[serde(default, alias = "type", skip_serializing_if = "Option::is_none")]
     #[schemars(schema_with = "crate::input::content_type_schema")]
+    #[ts(as = "Option<ContentType>", optional)]
     pub content_type: Option<String>,
+    /// The app's only (it keeps the registry for the session): ask the registry again instead of that
+    /// copy. Not a flag nor an agent's field.
+    #[arg(skip)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    #[ts(optional)]
+    pub refresh: Option<bool>,
+}
+
+impl ModelListInput {
+    /// The content type asked for, when one is: a name the registry does not know is a usage error naming
+    /// `contentType` and the known ones.
+    pub fn kind(&self) -> Result<Option<ContentType>, OpError> {
+        let kind = self.content_type.as_deref().map(|t| {
+            serde_json::from_value::<ContentType>(Value::String(t.to_string())).map_err(|_| OpError::usage("contentType", format!("unknown content type `{t}`: one of {}", <ContentType as ValueList>::ALL.join(", "))))
+        });
+        kind.transpose()
+    }
 }
 
 pub struct ModelList;
@@ -51,10 +73,7 @@ impl Operation for ModelList {
         scope: None,
     };
     async fn run(cx: Cx, input: ModelListInput) -> Result<Value, OpError> {
-        let kind = input.content_type.as_deref().map(|t| {
-            serde_json::from_value::<ContentType>(Value::String(t.to_string())).map_err(|_| OpError::usage("contentType", format!("unknown content type `{t}`: one of {}", <ContentType as ValueList>::ALL.join(", "))))
-        });
-        let kind = kind.transpose()?;
+        let kind = input.kind()?;
         if cx.as_sent {
             let mut reply = cx.client.models().list_as_sent(kind).await?;
             return Ok(reply.get_mut("models").map(Value::take).unwrap_or_default());

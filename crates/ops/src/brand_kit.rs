@@ -331,7 +331,7 @@ impl Operation for SectionAdd {
 /// A kit's section by its key: `brand-kit section archive`, its agent tool, and the app's section history
 /// and draft discard.
 #[derive(Debug, Clone, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SectionKeyInput {
     /// The kit's id.
     pub brand_kit_id: String,

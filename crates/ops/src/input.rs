@@ -142,27 +142,74 @@ pub fn help(text: &'static str) -> clap::builder::Resettable<clap::builder::Styl
 }
 
 /// One page of a list: `--limit` / `limit` and `--offset` / `offset`, with the operation's own text for
-/// the limit (the service's default and range differ by list).
-#[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
+/// the limit (the service's default and range differ by list). The app's TypeScript sees it as
+/// `{ limit?, offset? }` flattened into the list's input.
+#[derive(Debug, Clone, Default, clap::Args, Deserialize, serde::Serialize, JsonSchema, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(concrete(H = AnyList))]
 pub struct Paging<H: PagingHelp> {
     #[arg(long, help = help(H::LIMIT))]
     #[schemars(description = H::LIMIT)]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub limit: Option<u32>,
     /// Skip this many (the next page: offset + limit).
     #[arg(long)]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub offset: Option<u32>,
     #[arg(skip)]
     #[serde(skip)]
     #[schemars(skip)]
+    #[ts(skip)]
     texts: std::marker::PhantomData<H>,
 }
 
-/// The text of [`Paging`]'s limit for one list.
+impl<H: PagingHelp> Paging<H> {
+    /// A page of `limit` items from `offset`.
+    pub fn new(limit: Option<u32>, offset: Option<u32>) -> Self {
+        Paging { limit, offset, texts: std::marker::PhantomData }
+    }
+
+    /// The rule of a page, checked before anything is sent, in every face: 1 to [`PagingHelp::MAX`] at a time.
+    pub fn check(&self) -> Result<(), OpError> {
+        match self.limit {
+            Some(l) if !(1..=H::MAX).contains(&l) => Err(OpError::usage("limit", format!("Ask for 1 to {} at a time.", H::MAX))),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The fields of an input's JSON that it does not name. An input that flattens a group ([`Paging`]) cannot
+/// use serde's `deny_unknown_fields` (it does not combine with `flatten`): it collects the rest here,
+/// after its groups, and refuses it by name ([`Unknown::refuse`]) as `deny_unknown_fields` would. Agents'
+/// arguments are refused earlier by the schema ([`from_json`]); this is for the app, which reads the
+/// input with serde alone.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct Unknown(std::collections::BTreeMap<String, Value>);
+
+impl Unknown {
+    /// The first field the input does not name, as a usage error naming it.
+    pub fn refuse(&self) -> Result<(), OpError> {
+        match self.0.keys().next() {
+            Some(field) => Err(OpError::usage(field, format!("Invalid arguments: unknown field `{field}`."))),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The text of [`Paging`]'s limit for one list, and the most it takes.
 pub trait PagingHelp: Default + Send + Sync + 'static {
     const LIMIT: &str;
+    /// The largest `limit` the service takes for this list.
+    const MAX: u32 = 100;
+}
+
+/// [`Paging`] in the TypeScript bindings, where no list's text is needed.
+#[derive(Debug, Clone, Default)]
+pub struct AnyList;
+impl PagingHelp for AnyList {
+    const LIMIT: &str = "";
 }
 
 #[cfg(test)]

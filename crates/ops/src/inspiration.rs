@@ -4,8 +4,9 @@ use crate::{out, Cx, Effect, Meta, OpError, Operation};
 use api_types::values::{CONTENT_SCOPES, CONTENT_SORT_FIELDS, INSPIRATION_CONTENT_TYPES, PLATFORMS, SORT_ORDERS, TRACKED_ACCOUNT_TYPES};
 use api_types::ContentQuery;
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+use ts_rs::TS;
 
 fn enum_of(values: &[&str]) -> schemars::Schema {
     schemars::json_schema!({ "type": "string", "enum": values })
@@ -82,53 +83,70 @@ impl Operation for TrackedAccountGet {
     }
 }
 
-#[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
+/// A page of tracked posts: `content list`, `list_content` and the app's `content_list` take this one
+/// input, its rules ([`ContentListInput::check`]) and its query ([`ContentListInput::query`]).
+#[derive(Debug, Clone, Default, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ContentListInput {
     /// Whose posts: all (the default), the inspiration accounts' or the brand's own.
     #[arg(long, value_parser = one_of(CONTENT_SCOPES.iter().copied()))]
     #[serde(default)]
     #[schemars(schema_with = "scope_schema")]
+    #[ts(optional)]
     pub scope: Option<String>,
     /// Only posts from this platform.
     #[arg(long, value_parser = one_of(PLATFORMS.iter().copied()))]
     #[serde(default)]
     #[schemars(schema_with = "crate::input::platform_schema")]
+    #[ts(optional)]
     pub platform: Option<String>,
     /// Only this kind of post.
     #[arg(long = "type", value_parser = one_of(INSPIRATION_CONTENT_TYPES.iter().copied()))]
     #[serde(default)]
     #[schemars(schema_with = "content_type_schema")]
+    #[ts(optional)]
     pub content_type: Option<String>,
     /// At least this outlier score (views against the account's usual).
     #[arg(long = "min-score")]
     #[serde(default)]
+    #[ts(optional)]
     pub outlier_score_min: Option<f64>,
     /// At least this many views.
     #[arg(long = "min-views")]
     #[serde(default)]
+    #[ts(as = "Option<f64>", optional)]
     pub views_min: Option<i64>,
     /// Words in the title or description.
     #[arg(long)]
     #[serde(default)]
+    #[ts(optional)]
     pub search: Option<String>,
     /// Sort by (score by default).
     #[arg(long = "sort", value_parser = one_of(CONTENT_SORT_FIELDS.iter().copied()))]
     #[serde(default)]
     #[schemars(schema_with = "sort_schema")]
+    #[ts(optional)]
     pub sort_by: Option<String>,
     /// Sort direction (desc by default).
     #[arg(long = "order", value_parser = one_of(SORT_ORDERS.iter().copied()))]
     #[serde(default)]
     #[schemars(schema_with = "order_schema")]
+    #[ts(optional)]
     pub sort_order: Option<String>,
     /// Only these tracked accounts (their `id`s, not their platform `accountId`s; {shell: comma-separated or repeated}{agent: an array}).
     #[arg(long = "account", value_delimiter = ',')]
     #[serde(default)]
+    #[ts(optional)]
     pub account_ids: Option<Vec<String>>,
     #[command(flatten)]
     #[serde(flatten)]
     pub page: Paging<ContentPage>,
+    /// What the app sent that this input does not name (refused by `check`).
+    #[arg(skip)]
+    #[serde(flatten, skip_serializing)]
+    #[schemars(skip)]
+    #[ts(skip)]
+    pub unknown: crate::input::Unknown,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -150,20 +168,36 @@ impl Operation for ContentList {
         scope: Some("brandkit:read"),
     };
     async fn run(cx: Cx, i: ContentListInput) -> Result<Value, OpError> {
-        let query = ContentQuery {
+        i.check()?;
+        out(cx.client.inspiration().content().list(&i.query()).await?)
+    }
+}
+
+impl ContentListInput {
+    /// The rules of a page of posts, checked before anything is sent, in every face: a platform the
+    /// service knows, 1 to 100 posts at a time.
+    pub fn check(&self) -> Result<(), OpError> {
+        self.unknown.refuse()?;
+        crate::planner::check_platform("platform", self.platform.as_deref())?;
+        self.page.check()
+    }
+
+    /// The service's query for this input (blank words and an empty account list are left out).
+    pub fn query(&self) -> ContentQuery {
+        let i = self.clone();
+        ContentQuery {
             scope: i.scope,
             platform: i.platform,
             content_type: i.content_type,
             outlier_score_min: i.outlier_score_min,
             views_min: i.views_min,
-            search: i.search,
+            search: i.search.map(|s| s.trim().to_string()).filter(|s| !s.is_empty()),
             sort_by: i.sort_by,
             sort_order: i.sort_order,
             account_ids: i.account_ids.filter(|ids| !ids.is_empty()).map(|ids| ids.join(",")),
             limit: i.page.limit,
             offset: i.page.offset,
-        };
-        out(cx.client.inspiration().content().list(&query).await?)
+        }
     }
 }
 

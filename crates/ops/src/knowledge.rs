@@ -9,7 +9,9 @@ use ts_rs::TS;
 use serde_json::{json, Value};
 use std::path::PathBuf;
 
-#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+/// A page of a kit's knowledge: `knowledge list`, `list_brand_knowledge` and the app's `knowledge_list`
+/// take this one input (the page's rule: [`Paging::check`]).
+#[derive(Debug, Clone, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct KnowledgeListInput {
     /// The kit's id.
@@ -17,6 +19,24 @@ pub struct KnowledgeListInput {
     #[command(flatten)]
     #[serde(flatten)]
     pub page: Paging<KnowledgePage>,
+    /// What the app sent that this input does not name (refused by `check`).
+    #[arg(skip)]
+    #[serde(flatten, skip_serializing)]
+    #[schemars(skip)]
+    #[ts(skip)]
+    pub unknown: crate::input::Unknown,
+}
+
+impl KnowledgeListInput {
+    /// The rules of a page of knowledge, in every face: a kit, 1 to 100 items at a time, no field it does
+    /// not name.
+    pub fn check(&self) -> Result<(), OpError> {
+        self.unknown.refuse()?;
+        if self.brand_kit_id.trim().is_empty() {
+            return Err(OpError::usage("brandKitId", "Choose the brand kit."));
+        }
+        self.page.check()
+    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -38,13 +58,14 @@ impl Operation for KnowledgeList {
         scope: Some(api_types::scopes::BRANDKIT_READ),
     };
     async fn run(cx: Cx, i: KnowledgeListInput) -> Result<Value, OpError> {
+        i.check()?;
         out(cx.client.knowledge(&i.brand_kit_id).list(i.page.limit, i.page.offset).await?)
     }
 }
 
 /// One knowledge item: `knowledge get`/`remove`, their agent tools, and the app's `knowledge_remove`.
 #[derive(Debug, Clone, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct KnowledgeItemInput {
     /// The kit's id.
     pub brand_kit_id: String,
@@ -75,7 +96,7 @@ pub const SEARCH_MAX_LIMIT: u32 = 50;
 /// A search of a kit's knowledge: `knowledge search`, `search_brand_knowledge` and the app's
 /// `knowledge_search` take this one input and its one rule ([`KnowledgeSearchInput::check`]).
 #[derive(Debug, Clone, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct KnowledgeSearchInput {
     /// The kit's id.
     pub brand_kit_id: String,
@@ -130,7 +151,7 @@ impl Operation for KnowledgeSearch {
 }
 
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct KnowledgeAddInput {
     /// The kit's id.
     pub brand_kit_id: String,

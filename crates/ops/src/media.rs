@@ -206,28 +206,48 @@ impl Operation for MediaImport {
     }
 }
 
-#[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
+/// A page of the media library: `media list`, `list_media` and the app's `media_library` take this one
+/// input (the page's rule: [`Paging::check`]).
+#[derive(Debug, Clone, Default, clap::Args, Deserialize, serde::Serialize, JsonSchema, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct MediaListInput {
     /// `creations` (the default: renders and boards), `uploads` (uploads and imports), `stock` or `all`.
     #[arg(long)]
     #[serde(default)]
+    #[ts(optional)]
     pub source: Option<String>,
     /// Media types, comma-separated: image, video, audio, transcript.
     #[arg(long = "type")]
     #[serde(default, alias = "type")]
+    #[ts(optional)]
     pub content_type: Option<String>,
     /// `creation`, `board`, `look` or `upload`.
     #[arg(long)]
     #[serde(default)]
+    #[ts(optional)]
     pub kind: Option<String>,
     /// `processing`, `completed` or `failed`.
     #[arg(long)]
     #[serde(default)]
+    #[ts(optional)]
     pub status: Option<String>,
     #[command(flatten)]
     #[serde(flatten)]
     pub page: Paging<MediaPage>,
+    /// What the app sent that this input does not name (refused by `check`).
+    #[arg(skip)]
+    #[serde(flatten, skip_serializing)]
+    #[schemars(skip)]
+    #[ts(skip)]
+    pub unknown: crate::input::Unknown,
+}
+
+impl MediaListInput {
+    /// The rules of a page of media, in every face: 1 to 100 at a time, no field it does not name.
+    pub fn check(&self) -> Result<(), OpError> {
+        self.unknown.refuse()?;
+        self.page.check()
+    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -249,6 +269,7 @@ impl Operation for MediaList {
         scope: None,
     };
     async fn run(cx: Cx, i: MediaListInput) -> Result<Value, OpError> {
+        i.check()?;
         let query = MediaQuery { source: i.source, content_type: i.content_type, status: i.status, kind: i.kind, limit: i.page.limit, offset: i.page.offset };
         out(cx.client.media().list(&query).await?)
     }

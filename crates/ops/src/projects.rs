@@ -8,8 +8,9 @@ use api_types::values::{PROJECT_FILTERS, PROJECT_ORIENTATIONS, PROJECT_TYPES};
 const ORIENTATIONS: [&str; 6] = [PROJECT_ORIENTATIONS[0], PROJECT_ORIENTATIONS[1], PROJECT_ORIENTATIONS[2], "16:9", "9:16", "1:1"];
 use api_types::{CreateProject, ImportProject, ImportSource};
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+use ts_rs::TS;
 
 fn type_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
     schemars::json_schema!({ "type": "string", "enum": PROJECT_TYPES })
@@ -90,31 +91,64 @@ impl Operation for ProjectGet {
     }
 }
 
-#[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
+/// A new project: `cdesk project create`, the agent tool `create_project` and the app's `project_create`
+/// take this one input and its rules ([`ProjectCreateInput::check`]).
+#[derive(Debug, Clone, Default, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ProjectCreateInput {
     /// Editor (timeline, the default) or canvas (slides).
     #[arg(long = "type", value_parser = one_of(PROJECT_TYPES.iter().copied()))]
-    #[serde(default, rename = "type")]
+    #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
     #[schemars(schema_with = "type_schema")]
+    #[ts(optional)]
     pub project_type: Option<String>,
     /// The project's title (a default one when absent).
     #[arg(long)]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub title: Option<String>,
     /// Landscape (16:9, the default), portrait or square.
     #[arg(long, value_parser = one_of(ORIENTATIONS.iter().copied()))]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(schema_with = "orientation_schema")]
+    #[ts(optional)]
     pub orientation: Option<String>,
     /// Use this brand kit (id).
     #[arg(long = "brand-kit")]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub brand_kit_id: Option<String>,
     /// Link the new project to this card (id) in the same call.
     #[arg(long = "card")]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub card_id: Option<String>,
+}
+
+/// The longest project title.
+pub const PROJECT_TITLE_MAX: usize = 200;
+
+impl ProjectCreateInput {
+    /// The rules of a new project, checked before anything is sent, in every face: a title, when given,
+    /// has words and at most [`PROJECT_TITLE_MAX`] characters; the type is editor or canvas; the
+    /// orientation one the service takes.
+    pub fn check(&self) -> Result<(), OpError> {
+        if let Some(title) = &self.title {
+            if title.trim().is_empty() {
+                return Err(OpError::usage("title", "Give the project a title (or leave it out for a default one)."));
+            }
+            if title.trim().chars().count() > PROJECT_TITLE_MAX {
+                return Err(OpError::usage("title", format!("The project's title is too long: at most {PROJECT_TITLE_MAX} characters.")));
+            }
+        }
+        if let Some(t) = self.project_type.as_deref().filter(|t| !PROJECT_TYPES.contains(t)) {
+            return Err(OpError::usage("type", format!("`{t}` is not a project type: editor or canvas.")));
+        }
+        if let Some(o) = self.orientation.as_deref().filter(|o| !ORIENTATIONS.contains(o)) {
+            return Err(OpError::usage("orientation", format!("`{o}` is not an orientation: one of {}.", ORIENTATIONS.join(", "))));
+        }
+        Ok(())
+    }
 }
 
 pub struct ProjectCreate;
@@ -130,9 +164,10 @@ impl Operation for ProjectCreate {
         scope: Some("editor:write"),
     };
     async fn run(cx: Cx, i: ProjectCreateInput) -> Result<Value, OpError> {
+        i.check()?;
         let req = CreateProject {
             r#type: i.project_type,
-            title: i.title,
+            title: i.title.map(|t| t.trim().to_string()),
             orientation: i.orientation,
             brand_kit_id: i.brand_kit_id,
             card_id: i.card_id,

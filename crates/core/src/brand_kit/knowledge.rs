@@ -1,14 +1,11 @@
 //! The knowledge base commands: list, search, add (base64 for small files, a hosted link for large ones), remove.
 use super::*;
 
-pub async fn knowledge_list(session: &impl Session, args: KnowledgeListArgs) -> IpcResult<KnowledgeList> {
+/// Takes the catalogue's `KnowledgeListInput` and its rules (as `cdesk knowledge list`).
+pub async fn knowledge_list(session: &impl Session, args: KnowledgeListInput) -> IpcResult<KnowledgeList> {
+    args.check()?;
     let kit_id = required("brandKitId", &args.brand_kit_id, "brand kit")?;
-    if let Some(l) = args.limit {
-        if !(1..=KNOWLEDGE_MAX_LIMIT).contains(&l) {
-            return Err(IpcError::validation("limit", format!("Ask for 1 to {KNOWLEDGE_MAX_LIMIT} items at a time.")));
-        }
-    }
-    Ok(session.client().await?.knowledge(&kit_id).list(args.limit, args.offset).await?)
+    Ok(session.client().await?.knowledge(&kit_id).list(args.page.limit, args.page.offset).await?)
 }
 
 /// The passages of the kit's knowledge that match `query`, best first, with their similarity (0–1).

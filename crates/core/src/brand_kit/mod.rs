@@ -28,7 +28,7 @@ use crate::session::Session;
 pub use crate::outbox::{ArchivedSection, DraftReason, SectionDraft};
 /// The catalogue's inputs these commands take (one input type per operation).
 pub use contentdesk_ops::brand_kit::{SectionKeyInput, SectionRevertInput};
-pub use contentdesk_ops::knowledge::{KnowledgeItemInput, KnowledgeSearchInput};
+pub use contentdesk_ops::knowledge::{KnowledgeItemInput, KnowledgeListInput, KnowledgeSearchInput};
 
 mod checks;
 mod knowledge;
@@ -41,8 +41,6 @@ pub use sections::*;
 pub use api_types::values::KNOWLEDGE_MAX_FILE_BYTES;
 /// Video and audio are added only by hosted URL (spec §4 "Knowledge base"; declared once in api-types).
 use api_types::values::KNOWLEDGE_MEDIA_EXTENSIONS as MEDIA_EXTS;
-/// `GET /brand-kits/{id}/knowledge` pages: the service's maximum.
-const KNOWLEDGE_MAX_LIMIT: u32 = 100;
 
 // --- results
 
@@ -176,19 +174,6 @@ pub struct BrandKitSectionArchiveArgs {
     #[serde(default)]
     #[ts(optional)]
     pub section_id: Option<String>,
-}
-
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct KnowledgeListArgs {
-    pub brand_kit_id: String,
-    /// 1–100 (default 50).
-    #[serde(default)]
-    #[ts(optional)]
-    pub limit: Option<u32>,
-    #[serde(default)]
-    #[ts(optional)]
-    pub offset: Option<u32>,
 }
 
 /// Exactly one of `fileData` (base64: small documents and images), `fileUrl` (hosted: large files,

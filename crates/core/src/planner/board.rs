@@ -82,20 +82,9 @@ impl BoardFilters {
     }
 }
 
-/// The fields of a command's JSON that its type does not name. The args that flatten [`BoardFilters`]
-/// cannot use serde's `deny_unknown_fields` (it does not combine with `flatten`): they collect the rest
-/// here and refuse it by name ([`Unknown::refuse`]), as `deny_unknown_fields` would.
-#[derive(Debug, Clone, Default, Deserialize)]
-pub struct Unknown(std::collections::BTreeMap<String, serde_json::Value>);
-
-impl Unknown {
-    pub(crate) fn refuse(&self) -> IpcResult<()> {
-        match self.0.keys().next() {
-            Some(field) => Err(IpcError::validation(field.clone(), format!("Invalid arguments: unknown field `{field}`."))),
-            None => Ok(()),
-        }
-    }
-}
+/// The fields of a command's JSON that its type does not name: the args that flatten [`BoardFilters`]
+/// refuse them by name with the catalogue's [`Unknown`], as its listing inputs do.
+pub use contentdesk_ops::input::Unknown;
 
 #[derive(Debug, Clone, Default, Deserialize, Serialize, TS)]
 #[serde(rename_all = "camelCase")]

@@ -1,16 +1,20 @@
 //! The studio's commands (docs/ipc.md "Studio"): models, voices, quote, generate, the queue, attach.
 use super::*;
+pub use contentdesk_ops::account::ModelListInput;
 
 /// The live registry's models of one content type, asked once per session (and profile).
-pub async fn models_list(session: &impl WithStudio, args: ModelsListArgs) -> IpcResult<Vec<ModelInfo>> {
+/// Takes the catalogue's `ModelListInput` (as `cdesk model list` and `list_models`); the app always names
+/// the content type.
+pub async fn models_list(session: &impl WithStudio, args: ModelListInput) -> IpcResult<Vec<ModelInfo>> {
+    let content_type = args.kind()?.ok_or_else(|| IpcError::validation("contentType", "Choose the kind of model: image, video or audio."))?;
     let profile = session.profile_id()?;
-    let key = (profile, args.content_type);
+    let key = (profile, content_type);
     if args.refresh != Some(true) {
         if let Some(m) = session.studio().models.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
             return Ok(m.clone());
         }
     }
-    let models = session.client().await?.models().list(Some(args.content_type)).await?;
+    let models = session.client().await?.models().list(Some(content_type)).await?;
     session.studio().models.lock().unwrap_or_else(|e| e.into_inner()).insert(key, models.clone());
     Ok(models)
 }

@@ -125,16 +125,6 @@ pub struct StudioForm {
 
 #[derive(Debug, Clone, Deserialize, Serialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ModelsListArgs {
-    pub content_type: ContentType,
-    /// Ask the registry again instead of this session's copy.
-    #[serde(default)]
-    #[ts(optional)]
-    pub refresh: Option<bool>,
-}
-
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StudioQuoteArgs {
     pub form: StudioForm,
 }

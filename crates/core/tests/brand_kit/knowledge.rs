@@ -6,12 +6,12 @@ async fn the_knowledge_base_lists_searches_adds_and_removes() {
     let remote = Remote::start().await;
     let (app, _, _) = app_on(&remote).await;
     let kit = kit_id(&app).await;
-    let list = c::knowledge_list(&app, KnowledgeListArgs { brand_kit_id: kit.clone(), limit: Some(2), offset: None }).await.unwrap();
+    let list = c::knowledge_list(&app, KnowledgeListInput { brand_kit_id: kit.clone(), page: Paging::new(Some(2), None), unknown: Default::default() }).await.unwrap();
     assert_eq!(list.items.len(), 2);
     assert!(list.has_more && list.total >= 3, "{list:?}");
-    let page2 = c::knowledge_list(&app, KnowledgeListArgs { brand_kit_id: kit.clone(), limit: Some(2), offset: Some(2) }).await.unwrap();
+    let page2 = c::knowledge_list(&app, KnowledgeListInput { brand_kit_id: kit.clone(), page: Paging::new(Some(2), Some(2)), unknown: Default::default() }).await.unwrap();
     assert!(page2.items.iter().all(|i| list.items.iter().all(|j| j.id != i.id)));
-    let e = c::knowledge_list(&app, KnowledgeListArgs { brand_kit_id: kit.clone(), limit: Some(0), offset: None }).await.unwrap_err();
+    let e = c::knowledge_list(&app, KnowledgeListInput { brand_kit_id: kit.clone(), page: Paging::new(Some(0), None), unknown: Default::default() }).await.unwrap_err();
     assert_eq!(e.field.as_deref(), Some("limit"));
 
     let add = |f: fn(&mut KnowledgeAddArgs)| {
@@ -54,10 +54,10 @@ async fn the_knowledge_base_lists_searches_adds_and_removes() {
         assert_eq!(e.message, "Ask for 1 to 50 matches.");
     }
 
-    let total = c::knowledge_list(&app, KnowledgeListArgs { brand_kit_id: kit.clone(), limit: None, offset: None }).await.unwrap().total;
+    let total = c::knowledge_list(&app, KnowledgeListInput { brand_kit_id: kit.clone(), page: Paging::new(None, None), unknown: Default::default() }).await.unwrap().total;
     let gone = c::knowledge_remove(&app, KnowledgeItemInput { brand_kit_id: kit.clone(), knowledge_id: text.item.as_ref().expect("an item").id.clone() }).await.unwrap();
     assert_eq!(gone.id, text.item.as_ref().expect("an item").id);
-    let after = c::knowledge_list(&app, KnowledgeListArgs { brand_kit_id: kit.clone(), limit: None, offset: None }).await.unwrap();
+    let after = c::knowledge_list(&app, KnowledgeListInput { brand_kit_id: kit.clone(), page: Paging::new(None, None), unknown: Default::default() }).await.unwrap();
     assert_eq!(after.total, total - 1);
     assert!(after.items.iter().all(|i| i.id != text.item.as_ref().expect("an item").id));
     let e = c::knowledge_remove(&app, KnowledgeItemInput { brand_kit_id: kit, knowledge_id: text.item.as_ref().expect("an item").id.clone() }).await.unwrap_err();
@@ -69,7 +69,7 @@ async fn large_files_and_video_as_base64_are_refused_before_sending_with_the_hos
     let remote = Remote::start().await;
     let (app, _, _) = app_on(&remote).await;
     let kit = kit_id(&app).await;
-    let before = c::knowledge_list(&app, KnowledgeListArgs { brand_kit_id: kit.clone(), limit: None, offset: None }).await.unwrap().total;
+    let before = c::knowledge_list(&app, KnowledgeListInput { brand_kit_id: kit.clone(), page: Paging::new(None, None), unknown: Default::default() }).await.unwrap().total;
     // 5 MiB of zero bytes, as base64.
     let big = "A".repeat(5 * 1024 * 1024 / 3 * 4);
     let e = c::knowledge_add(&app, KnowledgeAddArgs { brand_kit_id: kit.clone(), file_data: Some(big), file_name: Some("catalogue.pdf".into()), ..Default::default() })
@@ -91,7 +91,7 @@ async fn large_files_and_video_as_base64_are_refused_before_sending_with_the_hos
     .await
     .unwrap_err();
     assert_eq!(e.status, None);
-    let after = c::knowledge_list(&app, KnowledgeListArgs { brand_kit_id: kit, limit: None, offset: None }).await.unwrap().total;
+    let after = c::knowledge_list(&app, KnowledgeListInput { brand_kit_id: kit, page: Paging::new(None, None), unknown: Default::default() }).await.unwrap().total;
     assert_eq!(after, before, "nothing was sent");
 }
 
@@ -105,7 +105,7 @@ async fn the_knowledge_cap_is_limit_reached_saying_the_kit_is_at_its_plans_cap()
     let list = |app: &AppState| {
         let kit = kit.clone();
         let app = app.clone();
-        async move { c::knowledge_list(&app, KnowledgeListArgs { brand_kit_id: kit, limit: None, offset: None }).await.unwrap().total }
+        async move { c::knowledge_list(&app, KnowledgeListInput { brand_kit_id: kit, page: Paging::new(None, None), unknown: Default::default() }).await.unwrap().total }
     };
     let mut added = 0;
     let e = loop {
@@ -129,7 +129,7 @@ async fn the_knowledge_cap_is_limit_reached_saying_the_kit_is_at_its_plans_cap()
     assert!(m.contains("4 of 4") && m.contains("remove an item") && m.contains("upgrade the plan"), "{}", e.message);
     assert_eq!(list(&app).await, 4, "nothing was added");
     // Removing one makes room again.
-    let first = c::knowledge_list(&app, KnowledgeListArgs { brand_kit_id: kit.clone(), limit: Some(1), offset: None }).await.unwrap().items[0].id.clone();
+    let first = c::knowledge_list(&app, KnowledgeListInput { brand_kit_id: kit.clone(), page: Paging::new(Some(1), None), unknown: Default::default() }).await.unwrap().items[0].id.clone();
     c::knowledge_remove(&app, KnowledgeItemInput { brand_kit_id: kit.clone(), knowledge_id: first }).await.unwrap();
     c::knowledge_add(&app, KnowledgeAddArgs { brand_kit_id: kit, text: Some("fits again".into()), ..Default::default() }).await.unwrap();
 }

@@ -8,6 +8,7 @@ use api_client::{ApiError, Method, SectionFilter};
 use common::{app_on, start_app, Remote};
 use contentdesk_core::commands::{self as c, *};
 use contentdesk_core::{ipc, AppState, IpcCode};
+use contentdesk_ops::input::Paging;
 use serde_json::json;
 
 async fn kit_id(app: &AppState) -> String {

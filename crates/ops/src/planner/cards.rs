@@ -113,7 +113,7 @@ fn card_query(i: &CardListInput) -> CardQuery {
 }
 
 #[derive(Debug, Clone, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CardId {
     /// The card's id.
     pub card_id: String,
@@ -407,7 +407,7 @@ impl Operation for CardUpdate {
 /// A move: `cdesk card move`, the agent tool `move_card` and the app's `card_move` take this one input and
 /// its one rule ([`CardMoveInput::check`]).
 #[derive(Debug, Clone, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CardMoveInput {
     /// The card's id.
     pub card_id: String,

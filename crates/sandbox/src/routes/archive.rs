@@ -6,7 +6,6 @@ use crate::error::{ApiError, ApiResult};
 use crate::extract::AppJson;
 use crate::state::AppState;
 use crate::tables::archived::{set_archived, Archivable};
-use crate::tables::brand_kits;
 use api_types::{ArchiveRequest, ArchiveResult, ARCHIVE_ASSET_TYPES};
 use axum::extract::State;
 use axum::Json;
@@ -21,21 +20,11 @@ pub(crate) async fn archive(
 ) -> ApiResult<Json<ArchiveResult>> {
     let archived = body.archived.unwrap_or(true);
     let account = &caller.account_id;
-    state.db().tx(|tx| match body.asset_type.as_str() {
-        "card" => set_archived(tx, Archivable::Card, account, &body.id, archived),
-        "space" => set_archived(tx, Archivable::Space, account, &body.id, archived),
-        "project" => set_archived(tx, Archivable::Project, account, &body.id, archived),
-        "brand_kit" | "brand_kit_section" => {
-            brand_kits::set_archived(tx, account, &body.asset_type, &body.id, archived)
-        }
-        other => Err(ApiError::InvalidValue {
-            message: format!(
-                "assetType {other:?} cannot be archived; valid values: {}",
-                ARCHIVE_ASSET_TYPES.join(", ")
-            ),
-            field: "assetType".into(),
-            valid: ARCHIVE_ASSET_TYPES.iter().map(|s| s.to_string()).collect(),
-        }),
+    let what = Archivable::of_asset_type(&body.asset_type).ok_or_else(|| ApiError::InvalidValue {
+        message: format!("assetType {:?} cannot be archived; valid values: {}", body.asset_type, ARCHIVE_ASSET_TYPES.join(", ")),
+        field: "assetType".into(),
+        valid: ARCHIVE_ASSET_TYPES.iter().map(|s| s.to_string()).collect(),
     })?;
+    state.db().tx(|tx| set_archived(tx, what, account, &body.id, archived))?;
     Ok(Json(ArchiveResult { archived }))
 }

@@ -1,7 +1,6 @@
 //! Brand kits (`brand_kits`): the caller's kit, the default one, and the archive flag of a kit or section.
 use crate::db::CachedRow as _;
 use crate::error::{ApiError, ApiResult};
-use crate::time;
 use api_types::{BrandColor, BrandKitSummary, Typography};
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -61,41 +60,3 @@ pub fn default_kit_id(conn: &Connection, account_id: &str) -> rusqlite::Result<O
     .optional()
 }
 
-/// `POST /archive` for `brand_kit` and `brand_kit_section`: archives (`true`) or restores (`false`).
-/// Unknown or another account's: 404. Archiving is soft: a restored section comes back with its
-/// versions and history.
-pub fn set_archived(
-    conn: &rusqlite::Connection,
-    account_id: &str,
-    asset_type: &str,
-    id: &str,
-    archived: bool,
-) -> crate::error::ApiResult<()> {
-    let now = time::now_str();
-    let n = match asset_type {
-        "brand_kit_section" => conn.execute(
-            "UPDATE brand_kit_sections SET is_archived = ?3, updated_at = ?4
-             WHERE id = ?1 AND brand_kit_id IN (SELECT id FROM brand_kits WHERE account_id = ?2)",
-            params![id, account_id, archived, now],
-        )?,
-        "brand_kit" => conn.execute(
-            "UPDATE brand_kits SET is_archived = ?3, updated_at = ?4 WHERE id = ?1 AND account_id = ?2",
-            params![id, account_id, archived, now],
-        )?,
-        other => {
-            return Err(ApiError::InvalidValue {
-                message: format!("`{other}` is not a brand-kit asset type: use brand_kit or brand_kit_section"),
-                field: "assetType".into(),
-                valid: vec!["brand_kit".into(), "brand_kit_section".into()],
-            })
-        }
-    };
-    if n == 0 {
-        return Err(ApiError::not_found(if asset_type == "brand_kit" {
-            "Brand kit"
-        } else {
-            "Brand kit section"
-        }));
-    }
-    Ok(())
-}

@@ -263,6 +263,7 @@ async fn rule8_brandkit_write_edits_and_brandkit_read_reads() {
 
 #[tokio::test]
 async fn an_archived_section_vanishes_and_comes_back_with_its_versions() {
+    use contentdesk_sandbox::tables::archived::{set_archived, Archivable};
     let sb = TestSandbox::start().await;
     let http = Http::new(&sb);
     let kit = default_kit(&http, &sb.key).await;
@@ -270,7 +271,7 @@ async fn an_archived_section_vanishes_and_comes_back_with_its_versions() {
     let id = sec["id"].as_str().unwrap().to_string();
     {
         let conn = sb.state().db().lock();
-        contentdesk_sandbox::tables::brand_kits::set_archived(&conn, &sb.account_id, "brand_kit_section", &id, true).unwrap();
+        set_archived(&conn, Archivable::BrandKitSection, &sb.account_id, &id, true).unwrap();
     }
     let (_, full) = http.get(&sb.key, &format!("/brand-kits/{kit}")).await;
     assert_eq!(full["sections"].as_array().unwrap().len(), 7);
@@ -297,12 +298,12 @@ async fn an_archived_section_vanishes_and_comes_back_with_its_versions() {
     assert!(msg(&v).contains("archived"));
     {
         let conn = sb.state().db().lock();
-        contentdesk_sandbox::tables::brand_kits::set_archived(&conn, &sb.account_id, "brand_kit_section", &id, false).unwrap();
+        set_archived(&conn, Archivable::BrandKitSection, &sb.account_id, &id, false).unwrap();
         // Another account cannot reach it, and an unknown id is "not found".
         let other = contentdesk_sandbox::auth::create_account(&conn, "Stranger", 0.0).unwrap();
-        assert!(contentdesk_sandbox::tables::brand_kits::set_archived(&conn, &other, "brand_kit_section", &id, true).is_err());
+        assert!(set_archived(&conn, Archivable::BrandKitSection, &other, &id, true).is_err());
         assert!(
-            contentdesk_sandbox::tables::brand_kits::set_archived(&conn, &sb.account_id, "brand_kit_section", "nope", true)
+            set_archived(&conn, Archivable::BrandKitSection, &sb.account_id, "nope", true)
                 .is_err()
         );
     }
@@ -313,7 +314,7 @@ async fn an_archived_section_vanishes_and_comes_back_with_its_versions() {
     // Archiving the kit moves it to the archived list.
     {
         let conn = sb.state().db().lock();
-        contentdesk_sandbox::tables::brand_kits::set_archived(&conn, &sb.account_id, "brand_kit", &kit, true).unwrap();
+        set_archived(&conn, Archivable::BrandKit, &sb.account_id, &kit, true).unwrap();
     }
     let (_, v) = http.get(&sb.key, "/brand-kits?archived=true").await;
     assert_eq!(v["brandKits"][0]["id"], kit.as_str());

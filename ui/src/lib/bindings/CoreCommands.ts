@@ -38,7 +38,7 @@ import type { ConnectStarted } from "./ConnectStarted";
 import type { Connected } from "./Connected";
 import type { ConnectedAccount } from "./ConnectedAccount";
 import type { ContentList } from "./ContentList";
-import type { ContentListArgs } from "./ContentListArgs";
+import type { ContentListInput } from "./ContentListInput";
 import type { Deleted } from "./Deleted";
 import type { DraftsResolveArgs } from "./DraftsResolveArgs";
 import type { DraftsStatus } from "./DraftsStatus";
@@ -50,14 +50,14 @@ import type { KnowledgeAddArgs } from "./KnowledgeAddArgs";
 import type { KnowledgeAdded } from "./KnowledgeAdded";
 import type { KnowledgeItemInput } from "./KnowledgeItemInput";
 import type { KnowledgeList } from "./KnowledgeList";
-import type { KnowledgeListArgs } from "./KnowledgeListArgs";
+import type { KnowledgeListInput } from "./KnowledgeListInput";
 import type { KnowledgeMatch } from "./KnowledgeMatch";
 import type { KnowledgeSearchInput } from "./KnowledgeSearchInput";
-import type { MediaLibraryArgs } from "./MediaLibraryArgs";
+import type { MediaListInput } from "./MediaListInput";
 import type { MediaSummary } from "./MediaSummary";
 import type { MediaUploadArgs } from "./MediaUploadArgs";
 import type { ModelInfo } from "./ModelInfo";
-import type { ModelsListArgs } from "./ModelsListArgs";
+import type { ModelListInput } from "./ModelListInput";
 import type { OAuthGrant } from "./OAuthGrant";
 import type { Profile } from "./Profile";
 import type { ProfileAddArgs } from "./ProfileAddArgs";
@@ -66,7 +66,7 @@ import type { ProfileRefArgs } from "./ProfileRefArgs";
 import type { ProfileRenameArgs } from "./ProfileRenameArgs";
 import type { ProfilesView } from "./ProfilesView";
 import type { Project } from "./Project";
-import type { ProjectCreateArgs } from "./ProjectCreateArgs";
+import type { ProjectCreateInput } from "./ProjectCreateInput";
 import type { ProjectCreated } from "./ProjectCreated";
 import type { ProjectImportArgs } from "./ProjectImportArgs";
 import type { PublishResult } from "./PublishResult";
@@ -198,11 +198,11 @@ export interface CoreCommands {
   /** one kept change of `changes` by its `id`: `discardMine` drops it (a stage or space made offline: with the changes that name it; `notFound` when no such change), `sendMine` sends it over what the service has now (a card's notes over its current revision); no answer → `queued` again (it waits, without the check) */
   drafts_resolve: { args: DraftsResolveArgs; result: DraftsStatus };
   /** the inspiration posts (`GET /content`): `id` is the `contentId` to attach; `sourceCreator`, `accountHandle`, `outlierScore`, `viewCount`, `thumbnailUrl`; `limit` 1–100 (validation, field `limit`), `platform` one of the platforms; needs `brandkit:read` */
-  content_list: { args: ContentListArgs; result: ContentList };
+  content_list: { args: ContentListInput; result: ContentList };
   /** needs `editor:read` */
   projects_list: { args: undefined; result: Array<Project> };
   /** made linked to the card in the same call (`cardId`); `linkedCardId` is always filled beside `project` (and in it); the project is on the card's assets as `projectId`; a card not the caller's is `notFound` and no project is made; name 1–200 characters (validation, field `name`); needs `editor:write` + `planner:write` */
-  project_create: { args: ProjectCreateArgs; result: ProjectCreated };
+  project_create: { args: ProjectCreateInput; result: ProjectCreated };
   /** `source`: `{ type: "pptx", fileUrl }` (http(s), validation field `source.fileUrl`) or `{ type: "canva", designId }` (400 `canva_not_connected` when Canva is not connected); `pageCount` 1–500 */
   project_import: { args: ProjectImportArgs; result: ProjectCreated };
   /** the bytes as base64 from the web view (a `data:…;base64,` prefix is accepted); checked first: `fileName` 1–255 characters, `contentType` an `image/`, `video/` or `audio/` type, at most 50 MB decoded and not empty (validation naming `fileName` / `contentType` / `dataBase64`); then ticket → PUT → complete; attach with `{ outputId }`; needs `assets:write`. The bytes never appear in a log line */
@@ -210,7 +210,7 @@ export interface CoreCommands {
   /** publishes now (every post, or `platform`'s only); each platform answers on its own (a post with no connected account fails with its `error`, the others still publish); needs `publish:write` (403 → `missingScope`, `scope: "publish:write"`); when its answer is lost, a read of the card shows which posts it published (never sent twice blindly) */
   card_publish: { args: CardPublishInput; result: PublishResult };
   /** the live registry (`GET /models?contentType=`), kept for the session per profile; `capabilities` decide the form's fields */
-  models_list: { args: ModelsListArgs; result: Array<ModelInfo> };
+  models_list: { args: ModelListInput; result: Array<ModelInfo> };
   /** for speech and lip-sync, kept for the session */
   voices_list: { args: undefined; result: Array<Voice> };
   /** `getCost: true`: nothing runs, nothing is charged; an identical request (after trimming) is answered from the session's copy (`cached`); `reason` says how many credits are missing when `affordable` is false */
@@ -228,7 +228,7 @@ export interface CoreCommands {
   /** appends `{ outputId: token }` to the card's whole `assets` list through `card_update` (same checks, same offline drafts) */
   card_attach_output: { args: CardAttachOutputArgs; result: CardDetail };
   /** the account's finished creations (renders and boards, wherever they were made: this app, another client, the sandbox's demo), newest first, one entry per output: `GET /media?source=creations&status=completed`; `contentType` a list of `image` / `video` / `audio`; `limit` 1–100 (validation naming `limit`; the service's default 50 when absent), `offset` pages. An entry's output token is `<id>-<variant + 1>`, the same as the local gallery's. The gallery shows the local completed jobs first, then these (deduplicated by token); needs no scope */
-  media_library: { args: MediaLibraryArgs; result: Array<MediaSummary> };
+  media_library: { args: MediaListInput; result: Array<MediaSummary> };
   /** `GET /brand-kits/{id}?detail=summary`: per section `key, role, tab, sectionName, width, version, charCount, outline` (its `##` headings), no bodies; plus the archived sections the service lists (`detail=summary&archived=true`; a service that does not: those archived here) and the drafts this computer keeps */
   brand_kit_page: { args: BrandKitIdArgs; result: BrandKitPage };
   /** the filter read mode, with bodies; lists are AND-combined; none given → `validation` (field `keys`). An unknown role or tab is the service's 400: `validation` with `field` (`roles`/`tabs`) and `validValues` (the eight roles, or `overview, voice, visual`) */
@@ -248,7 +248,7 @@ export interface CoreCommands {
   /** `revertTo: version` with `expectedVersion`: lands as a new version, so a revert can itself be reverted; stale → `conflict` as above (no draft: there is no text to keep); an unknown version is the service's 400 */
   brand_kit_revert: { args: SectionRevertInput; result: BrandKitSection };
   /** `limit` 1–100 (default 50; validation `limit`) */
-  knowledge_list: { args: KnowledgeListArgs; result: KnowledgeList };
+  knowledge_list: { args: KnowledgeListInput; result: KnowledgeList };
   /** `query` required (validation `query`); `limit` 1–50 (default 8) */
   knowledge_search: { args: KnowledgeSearchInput; result: Array<KnowledgeMatch> };
   /** exactly one source (validation `source`). `fileData`: base64 (a `data:` prefix is accepted) of a small document or image, `sourceType: file` with `fileExt` (or from `fileName`); refused before sending (validation `fileData`, the message says to add it by hosted URL, `fileUrl`) when it decodes to more than 4 MB (`KNOWLEDGE_MAX_FILE_BYTES`, the sandbox's `knowledge_max_file_bytes`) or is video or audio (by extension or `mimeType`). `fileUrl`: a hosted http(s) file (large files, video, audio). `url`: a web page (`youtube` when the host is YouTube). `fileName`/`mimeType` are local hints, not sent. **Plan cap**: `limitReached` (status 402) “This kit is at its plan's cap for knowledge (N of M items): nothing was added. Remove an item you no longer need, or upgrade the plan, then add this again.” */

@@ -6,15 +6,15 @@ import type {
   StageDeleteInput, StageUpdateInput, UpdateCard,
 } from "../bindings";
 import type {
-  CardPublishInput, ContentListArgs, MediaUploadArgs, ProjectCreateArgs, ProjectImportArgs,
+  CardPublishInput, ContentListInput, MediaUploadArgs, ProjectCreateInput, ProjectImportArgs,
 } from "../bindings";
 import type { DraftsResolveArgs } from "../bindings";
 import type {
   SectionRevertInput, BrandKitSaveArgs, BrandKitSectionAddArgs, BrandKitSectionArchiveArgs,
-  BrandKitSectionsArgs, KnowledgeAddArgs, KnowledgeListArgs, SectionEdit,
+  BrandKitSectionsArgs, KnowledgeAddArgs, SectionEdit,
 } from "../bindings";
 import type {
-  CardAttachOutputArgs, ContentType, MediaLibraryArgs, ModelsListArgs, StudioEvent, StudioForm, StudioGenerateArgs,
+  CardAttachOutputArgs, ContentType, MediaListInput, StudioEvent, StudioForm, StudioGenerateArgs,
   StudioJobArgs, StudioQuoteArgs,
 } from "../bindings";
 import type { UpdateStatus } from "../bindings";
@@ -190,9 +190,9 @@ export const api = {
   draftsStatus: () => run("drafts_status"),
   draftsSync: () => run("drafts_sync"),
   draftsResolve: (id: string, action: DraftsResolveArgs["action"]) => run("drafts_resolve", { id, action }),
-  contentList: (args: ContentListArgs = {}) => run("content_list", args),
+  contentList: (args: ContentListInput = {}) => run("content_list", args),
   projectsList: () => run("projects_list"),
-  projectCreate: (args: ProjectCreateArgs) => run("project_create", args),
+  projectCreate: (args: ProjectCreateInput) => run("project_create", args),
   projectImport: (args: ProjectImportArgs) => run("project_import", args),
   mediaUpload: (args: MediaUploadArgs) => run("media_upload", args),
   cardPublish: (cardId: string, platform?: string) => run("card_publish", platform ? { cardId, platform } : { cardId }),
@@ -207,7 +207,7 @@ export const api = {
   studioClearFinished: () => run("studio_clear_finished"),
   cardAttachOutput: (cardId: string, token: string) => run("card_attach_output", { cardId, token }),
   /** The account's finished creations (made anywhere), newest first, one per output: the gallery's library. */
-  mediaLibrary: (args: MediaLibraryArgs = {}) => run("media_library", args),
+  mediaLibrary: (args: MediaListInput = {}) => run("media_library", args),
   brandKitPage: (brandKitId: string) => run("brand_kit_page", { brandKitId }),
   brandKitSections: (args: BrandKitSectionsArgs) => run("brand_kit_sections", args),
   /** Only the changed sections, each with the version it was read at; a 409 keeps them as drafts. */

@@ -57,7 +57,7 @@ function core(card: CardDetail = testCard()): FakeCore & { card: () => CardDetai
   };
   c.answers.projects_list = () => [project("pr-1"), project("pr-2", { title: "Linked cut", linkedCardId: "c1" })];
   c.answers.project_create = (args) => {
-    const p = project("pr-new", { title: String(args?.name), linkedCardId: String(args?.cardId) });
+    const p = project("pr-new", { title: String(args?.title), linkedCardId: String(args?.cardId) });
     current = { ...current, assets: [...current.assets, asset("a-pr", { projectId: p.id, assetType: "project", displayName: p.title })] };
     return { project: p, linkedCardId: String(args?.cardId) };
   };
@@ -176,7 +176,7 @@ it("creating a project links it to this card: the answer's linkedCardId is shown
   await user.type(name, "Teaser cut");
   await user.click(within(dialog).getByRole("button", { name: "Create and link" }));
   expect(await within(dialog).findByTestId("project-created")).toHaveTextContent("“Teaser cut” was created and is linked to this card.");
-  expect(c.called("project_create")[0].args).toEqual({ cardId: "c1", name: "Teaser cut" });
+  expect(c.called("project_create")[0].args).toEqual({ cardId: "c1", title: "Teaser cut" });
   const created = within(dialog).getAllByTestId("project")[0];
   expect(created).toHaveTextContent("Teaser cut");
   expect(created).toHaveTextContent("linked to this card");

@@ -3,7 +3,7 @@
 import { call } from "../../shared/backend";
 import type { CardSummary, ImportSource } from "../../bindings";
 import type {
-  ArchiveResult, CardDetail, ConnectedAccount, ContentList, ContentListArgs, Project, ProjectCreated, PublishResult, Tag,
+  ArchiveResult, CardDetail, ConnectedAccount, ContentList, ContentListInput, Project, ProjectCreated, PublishResult, Tag,
   UpdateCard, UploadedMedia,
 } from "./wire";
 
@@ -18,9 +18,9 @@ export const editorApi = {
     }),
   tagsList: () => call<Tag[]>("tags_list"),
   connectedAccountsList: () => call<ConnectedAccount[]>("connected_accounts_list"),
-  contentList: (args: ContentListArgs) => call<ContentList>("content_list", args),
+  contentList: (args: ContentListInput) => call<ContentList>("content_list", args),
   projectsList: () => call<Project[]>("projects_list"),
-  projectCreate: (cardId: string, name: string) => call<ProjectCreated>("project_create", { cardId, name }),
+  projectCreate: (cardId: string, title: string) => call<ProjectCreated>("project_create", { cardId, title }),
   /** A PowerPoint file (by URL) or a Canva design, imported as a project linked to the card. */
   projectImport: (cardId: string, source: ImportSource, title?: string) =>
     call<ProjectCreated>("project_import", title ? { cardId, source, title } : { cardId, source }),
