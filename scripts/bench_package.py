@@ -7,7 +7,8 @@ built with the workspace's `desktop` profile and packaged by the same Tauri bund
   (b) launch of the *installed* program to its first painted frame with data: wall time from spawning
       /usr/bin/contentdesk until its log says "first data render painted" (the board and balance are on
       screen; the log is polled every 5 ms), beside /usr/bin/empty-window until it prints `painted`.
-      Warm: one launch first (the sandbox's seeding is not counted), then N timed launches each.
+      Warm: one launch first (the sandbox's seeding is not counted), then N timed launches each, app and
+      peer alternating (a burst of other work on the machine lands on both).
 
   (c) an update, download to relaunched: the installed app (built trusting --key's public half) finds a next
       version on a loopback server (latest.json signed with --key, the version in the trusted comment),
@@ -44,6 +45,10 @@ from webdriver import Driver  # noqa: E402
 
 def field(deb, name):
     return subprocess.run(["dpkg-deb", "-f", deb, name], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def loadavg():
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
 def mib(n):
@@ -191,21 +196,28 @@ def main():
         rows.append((name, size, installed))
         print(f"  {name:<14} .deb {mib(size):>10}   installed {mib(installed):>10}")
     (_, app_size, app_inst), (_, empty_size, empty_inst) = rows
-    print(f"  ratio          .deb {app_size / empty_size:.2f}x (goal: at most 2x and under 20 MiB)   installed {app_inst / empty_inst:.2f}x")
+    met = app_size <= 2 * empty_size and app_size < 20_000_000
+    print(f"  ratio          .deb {app_size / empty_size:.2f}x, {app_size / 1e6:.1f} MB (goal: at most 2x and under 20 MB: "
+          f"{'met' if met else 'missed'})   installed {app_inst / empty_inst:.2f}x")
 
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     subprocess.run(["apt-get", "install", "-y", "-qq", os.path.abspath(a.app_deb), os.path.abspath(a.empty_deb)],
                    env=env, check=True, stdout=subprocess.DEVNULL)
     home = tempfile.mkdtemp(prefix="contentdesk-bench-home-")
     try:
-        print(f"(b) installed program, spawn to painted (warm; median and min of {a.runs})")
+        print(f"(b) installed program, spawn to painted (warm; median and min of {a.runs}, the two alternating; load average {loadavg()})")
         launch_app(home)  # the first launch seeds the sandbox
         launch_empty()
-        app = [launch_app(home) for _ in range(a.runs)]
-        empty = [launch_empty() for _ in range(a.runs)]
+        # Paired: app then peer, run after run, so a burst of other work on the machine lands on both.
+        app, empty = [], []
+        for _ in range(a.runs):
+            app.append(launch_app(home))
+            empty.append(launch_empty())
         for name, xs in (("Content Desk", app), ("empty window", empty)):
-            print(f"  {name:<14} median {statistics.median(xs) * 1000:7.0f} ms   min {min(xs) * 1000:7.0f} ms")
-        print(f"  difference     median {(statistics.median(app) - statistics.median(empty)) * 1000:7.0f} ms (goal: at most +300 ms)")
+            print(f"  {name:<14} median {statistics.median(xs) * 1000:7.0f} ms   min {min(xs) * 1000:7.0f} ms   all {' '.join(f'{x * 1000:.0f}' for x in xs)}")
+        diff = (statistics.median(app) - statistics.median(empty)) * 1000
+        print(f"  difference     median {diff:7.0f} ms, ratio {statistics.median(app) / statistics.median(empty):.2f}x "
+              f"(goal: at most +300 ms: {'met' if diff <= 300 else 'missed'}; load average after: {loadavg()})")
         work = tempfile.mkdtemp(prefix="contentdesk-bench-next-")
         deb, version, sig = next_deb(a.app_deb, work, a.key)
         print(f"(c) an update from a loopback server, package GET to relaunched and painted ({a.updates} runs, {mib(os.path.getsize(deb))} package {version})")
@@ -215,7 +227,8 @@ def main():
             subprocess.run(["apt-get", "install", "-y", "-qq", "--allow-downgrades", os.path.abspath(a.app_deb)],
                            env=env, check=True, stdout=subprocess.DEVNULL)
             times.append(update_once(deb, version, sig, work))
-        print(f"  Content Desk   median {statistics.median(times) * 1000:7.0f} ms   min {min(times) * 1000:7.0f} ms   max {max(times) * 1000:7.0f} ms")
+        print(f"  Content Desk   median {statistics.median(times) * 1000:7.0f} ms   min {min(times) * 1000:7.0f} ms   max {max(times) * 1000:7.0f} ms"
+              f"   (load average after: {loadavg()})")
         shutil.rmtree(work, ignore_errors=True)
     finally:
         shutil.rmtree(home, ignore_errors=True)
