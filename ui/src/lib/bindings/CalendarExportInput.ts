@@ -7,11 +7,11 @@ export type CalendarExportInput = {
  */
 format?: ExportFormat, 
 /**
- * The window's start: a date (2026-12-01, meaning midnight UTC) or an RFC 3339 time (2026-12-01T09:00:00+01:00).
+ * The window's start: a date (00:00{shell:  local time}{agent:  UTC}) or an RFC 3339 time, e.g. `2026-12-01` or `2026-12-01T09:00:00+01:00`.
  */
 from: string, 
 /**
- * The window's end, not included: a date (2027-01-01, meaning midnight UTC) or an RFC 3339 time.
+ * The window's end, not included: a date (00:00{shell:  local time}{agent:  UTC}) or an RFC 3339 time, e.g. `2027-01-01` or `2027-01-01T00:00:00Z`.
  */
 to: string, 
 /**

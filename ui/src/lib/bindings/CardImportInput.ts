@@ -18,6 +18,6 @@ spaceId?: string,
  */
 dryRun?: boolean, 
 /**
- * Only the rows starting on these lines (comma-separated), e.g. a row that failed, once fixed.
+ * Only the rows starting on these lines (comma-separated), such as a row that failed, once fixed.
  */
 lines?: Array<number>, };

@@ -10,7 +10,7 @@ export type CardRepeatInput = {
  */
 cardId: string, 
 /**
- * How often: days or weeks, as `3d` or `1w` (1 day to 52 weeks).
+ * How often: days or weeks, e.g. `3d` or `1w` (1 day to 52 weeks).
  */
 every: string, 
 /**
@@ -18,7 +18,7 @@ every: string,
  */
 count?: number, 
 /**
- * The last day a copy may fall on (a date, 2027-03-01, or an RFC 3339 time), included; give this or
- * `count`.
+ * The last day a copy may fall on, included: a date or an RFC 3339 time, e.g. `2027-03-01` or
+ * `2027-03-01T09:00:00Z`; give this or `count`.
  */
 until?: string, };
