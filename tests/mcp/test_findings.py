@@ -17,7 +17,7 @@ import pytest
 from mcp.client.auth.exceptions import OAuthRegistrationError
 from mcp.client.auth.utils import create_client_registration_request, handle_registration_response
 from mcp.shared.auth import OAuthClientMetadata, OAuthMetadata
-from test_http import REDIRECT, SSL, McpHttp, Sandbox, get, post, tokens_for
+from oauth_http import REDIRECT, SSL, McpHttp, Sandbox, get, post, tokens_for
 
 TE = "urn:ietf:params:oauth:grant-type:token-exchange"
 AT = "urn:ietf:params:oauth:token-type:access_token"

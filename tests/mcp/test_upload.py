@@ -30,7 +30,7 @@ import pytest
 from mcp import ClientSession, types
 from mcp.client.streamable_http import streamable_http_client
 
-import test_http
+import oauth_http
 from test_stdio import Sandbox, result_json, run, server
 
 MIB = 1024 * 1024
@@ -168,8 +168,8 @@ def test_the_tool_is_in_the_media_toolset_and_hidden_by_read_only(sandbox):
 
 @pytest.fixture(scope="module")
 def hosted():
-    sb = test_http.Sandbox()
-    srv = test_http.McpHttp(sb)
+    sb = oauth_http.Sandbox()
+    srv = oauth_http.McpHttp(sb)
     yield sb, srv
     srv.stop()
     sb.stop()
@@ -177,7 +177,7 @@ def hosted():
 
 def test_hosted_reads_no_path_and_takes_the_bytes_inline(hosted):
     sb, srv = hosted
-    token = test_http.tokens_for(sb, srv.resource)["access_token"]
+    token = oauth_http.tokens_for(sb, srv.resource)["access_token"]
     bytes_ = png(4, 4, seed=3)
     # A file that exists on the server's own disk: still refused, whatever it is.
     local = os.path.join(tempfile.mkdtemp(prefix="cdesk-upload-host-"), "server-side.png")
@@ -195,7 +195,7 @@ def test_hosted_reads_no_path_and_takes_the_bytes_inline(hosted):
         listed = result_json(await s.call_tool("list_media", {"source": "uploads", "limit": 100}))
         return tool, path, up, big, {m["id"]: m for m in listed["media"]}
 
-    tool, path, up, big, listed = anyio.run(test_http.with_bearer, srv.mcp, token, body)
+    tool, path, up, big, listed = anyio.run(oauth_http.with_bearer, srv.mcp, token, body)
     assert path.is_error and "this server is hosted: it reads no path" in path.content[0].text, path.content
     assert result_json(path)["field"] == "file"
     assert not up.is_error, up.content
@@ -212,8 +212,8 @@ def test_hosted_reads_no_path_and_takes_the_bytes_inline(hosted):
 
 @pytest.fixture(scope="module")
 def confirming():
-    sb = test_http.Sandbox()
-    srv = test_http.McpHttp(sb, extra=("--confirm-spend-over", "0"))
+    sb = oauth_http.Sandbox()
+    srv = oauth_http.McpHttp(sb, extra=("--confirm-spend-over", "0"))
     yield sb, srv
     srv.stop()
     sb.stop()
@@ -227,7 +227,7 @@ async def asking(url, token, answer, body):
         asked.append(request.message)
         return types.ElicitResult(action="accept", content={"confirm": answer})
 
-    async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, verify=test_http.SSL, timeout=60) as http:
+    async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, verify=oauth_http.SSL, timeout=60) as http:
         async with streamable_http_client(url, http_client=http) as (read, write):
             async with ClientSession(read, write, elicitation_callback=elicit) as s:
                 await s.initialize()
@@ -244,7 +244,7 @@ async def render(s):
 @pytest.mark.parametrize("answer", [True, False])
 def test_over_http_a_render_is_asked_about_first(confirming, answer):
     sb, srv = confirming
-    token = test_http.tokens_for(sb, srv.resource)["access_token"]
+    token = oauth_http.tokens_for(sb, srv.resource)["access_token"]
     (before, price, r, after), asked = anyio.run(asking, srv.mcp, token, answer, render)
     assert len(asked) == 1 and "generate_image will spend" in asked[0] and str(price) in asked[0], asked
     if answer:
@@ -257,13 +257,13 @@ def test_over_http_a_render_is_asked_about_first(confirming, answer):
 
 def test_a_session_is_its_owner_s_only(confirming):
     sb, srv = confirming
-    mine = test_http.tokens_for(sb, srv.resource)["access_token"]
+    mine = oauth_http.tokens_for(sb, srv.resource)["access_token"]
     other_key = sb.keys(1)[0]
-    theirs = test_http.tokens_for(sb, srv.resource, key=other_key)["access_token"]
+    theirs = oauth_http.tokens_for(sb, srv.resource, key=other_key)["access_token"]
     head = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
     init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {"elicitation": {}}, "clientInfo": {"name": "t", "version": "1"}}}
-    with test_http.client() as http:
+    with oauth_http.client() as http:
         r = http.post(srv.mcp, json=init, headers={**head, "Authorization": f"Bearer {mine}"})
         assert r.status_code == 200, r.text
         sid = r.headers["mcp-session-id"]
