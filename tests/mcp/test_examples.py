@@ -23,6 +23,8 @@ NEEDS = {
     "generate_video": {"prompt": "the mug turns", "projectId": "PROJECT_ID"},
     "generate_audio": {"prompt": "a short jingle", "projectId": "PROJECT_ID"},
     "generate_lip_sync": {"image": "OUTPUT_ID-1", "audio": "https://example.com/voice.mp3", "audioDuration": 3},
+    # A 1x1 PNG inline (its first bytes are checked against the type the example gives).
+    "upload_media": {"name": "example.png", "contentBase64": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="},
 }
 # A property an example gives that takes the place of another the tool needs.
 INSTEAD = {("repeat_card", "until"): "count"}

@@ -78,7 +78,10 @@ def test_stdio_uploads_a_local_file_and_reads_it_back(sandbox):
         tools = {t.name: t for t in (await s.list_tools()).tools}
         tool = tools["upload_media"]
         a = tool.annotations
-        assert (a.read_only_hint, a.destructive_hint, a.open_world_hint, a.idempotent_hint) == (False, False, True, False)
+        # Not read-only, not destructive, open world, not idempotent: the last two are the spec's defaults,
+        # which the server leaves out of tools/list (a client reads an absent hint as its default).
+        assert (a.read_only_hint, a.destructive_hint) == (False, False)
+        assert a.open_world_hint in (None, True) and a.idempotent_hint in (None, False), a
         assert {"file", "contentBase64", "name", "contentType"} <= set(tool.input_schema["properties"])
         assert tool.output_schema, "every tool declares its output"
         r = await s.call_tool("upload_media", {"file": path})
@@ -275,3 +278,8 @@ def test_a_session_is_its_owner_s_only(confirming):
         assert other.status_code == 404, (other.status_code, other.text)
         own = http.post(srv.mcp, json=listing, headers={**with_sid, "Authorization": f"Bearer {mine}"})
         assert own.status_code == 200 and "upload_media" in own.text, (own.status_code, own.text[:300])
+        # Fail closed: an id this server never began for anyone (made up, or forgotten past its bound) is not
+        # found, even with a good token, so no request runs in a session nobody owns.
+        made_up = {**with_sid, "mcp-session-id": sid[:-4] + ("0000" if not sid.endswith("0000") else "1111")}
+        stray = http.post(srv.mcp, json=listing, headers={**made_up, "Authorization": f"Bearer {mine}"})
+        assert stray.status_code == 404, (stray.status_code, stray.text[:300])

@@ -5,43 +5,19 @@
 // Run: `bash tests/mcp/run.sh`.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import readline from "node:readline";
 import { execFileSync } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { BIN, cdeskMcp, startSandbox, workFolder } from "./ts_common.mjs";
 
-const BIN = process.env.CDESK_BIN_DIR ?? path.join(os.homedir(), ".cache/contentdesk-target/debug");
-const work = fs.mkdtempSync(path.join(os.tmpdir(), "cdesk-mcp-ts-"));
+const work = workFolder("ts");
 let sandbox, ready, client;
 
 before(async () => {
-  sandbox = spawn(`${BIN}/contentdesk-sandbox`, [
-    "serve", "--db", path.join(work, "sandbox.db"), "--addr", "127.0.0.1:0", "--seed", "demo", "--ready-json",
-    "--rate-limit", "0", "--render-ms", "200", "--smart-wait-ms", "2000",
-  ], { stdio: ["ignore", "pipe", "ignore"] });
-  const line = await new Promise((resolve, reject) => {
-    const rl = readline.createInterface({ input: sandbox.stdout });
-    rl.once("line", resolve);
-    sandbox.once("exit", (code) => reject(new Error(`the sandbox exited (${code})`)));
-  });
-  ready = JSON.parse(line);
-  const transport = new StdioClientTransport({
-    command: `${BIN}/cdesk`,
-    args: ["mcp"],
-    env: {
-      PATH: process.env.PATH,
-      HOME: work,
-      CONTENTHERO_CONFIG_DIR: path.join(work, "ch"),
-      CONTENTDESK_DATA_DIR: path.join(work, "app"),
-      CONTENTHERO_API_KEY: ready.key,
-      CONTENTHERO_BASE_URL: ready.url,
-    },
-    stderr: "ignore",
-  });
+  ({ sandbox, ready } = await startSandbox(work));
+  const transport = cdeskMcp(work, ready);
   client = new Client({ name: "contentdesk-ts-test", version: "1.0.0" });
   await client.connect(transport);
 });

@@ -8,44 +8,20 @@
 // Run: `bash tests/mcp/run.sh`.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import readline from "node:readline";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { cdeskMcp, startSandbox, workFolder } from "./ts_common.mjs";
 
-const BIN = process.env.CDESK_BIN_DIR ?? path.join(os.homedir(), ".cache/contentdesk-target/debug");
-const work = fs.mkdtempSync(path.join(os.tmpdir(), "cdesk-mcp-ts-points-"));
+const work = workFolder("ts-points");
 let sandbox, ready, client;
 
 before(async () => {
-  sandbox = spawn(`${BIN}/contentdesk-sandbox`, [
-    "serve", "--db", path.join(work, "sandbox.db"), "--addr", "127.0.0.1:0", "--seed", "demo", "--ready-json",
-    "--rate-limit", "0", "--render-ms", "200", "--smart-wait-ms", "2000",
-  ], { stdio: ["ignore", "pipe", "ignore"] });
-  ready = JSON.parse(await new Promise((resolve, reject) => {
-    readline.createInterface({ input: sandbox.stdout }).once("line", resolve);
-    sandbox.once("exit", (code) => reject(new Error(`the sandbox exited (${code})`)));
-  }));
+  ({ sandbox, ready } = await startSandbox(work));
   client = new Client({ name: "contentdesk-ts-points", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({
-    command: `${BIN}/cdesk`,
-    args: ["mcp"],
-    env: {
-      PATH: process.env.PATH,
-      HOME: work,
-      CONTENTHERO_CONFIG_DIR: path.join(work, "ch"),
-      CONTENTDESK_DATA_DIR: path.join(work, "app"),
-      CONTENTHERO_API_KEY: ready.key,
-      CONTENTHERO_BASE_URL: ready.url,
-    },
-    stderr: "ignore",
-  }));
+  await client.connect(cdeskMcp(work, ready));
 });
 
 after(async () => {

@@ -54,6 +54,12 @@ pub fn origin_of(url: &str) -> Option<String> {
     Some(format!("{}://{host}:{}", u.scheme(), u.port_or_known_default()?))
 }
 
+/// Whether a request naming session `id` may run as `subject`: only in a session this server saw begin
+/// for that subject. An id it never saw (made up, another instance's, or forgotten past the bound) is not.
+fn session_is_theirs(owners: &std::collections::HashMap<String, String>, id: &str, subject: &str) -> bool {
+    owners.get(id).is_some_and(|owner| owner == subject)
+}
+
 /// Middleware in front of `/mcp`, before the token: a request carrying an `Origin` that is not this
 /// server's own nor an allowed one is refused with 403, as the MCP specification's Streamable HTTP
 /// transport asks (a page in a browser could otherwise drive a server it can reach, DNS rebinding
@@ -88,7 +94,9 @@ async fn check_token(State(gate): State<Arc<Gate>>, mut request: Request, next: 
     };
     let session = request.headers().get("mcp-session-id").and_then(|v| v.to_str().ok()).map(str::to_string);
     if let Some(id) = &session {
-        if gate.owners.lock().expect("owners").get(id).is_some_and(|owner| *owner != subject) {
+        // Fail closed: a session this server did not see begin for this user (another user's, a made-up
+        // id, or one forgotten past the bound below) is not found, and the client begins a new one.
+        if !session_is_theirs(&gate.owners.lock().expect("owners"), id, &subject) {
             return (StatusCode::NOT_FOUND, Json(json!({ "jsonrpc": "2.0", "error": { "code": -32600, "message": "no such session for this user" } }))).into_response();
         }
     }
@@ -96,7 +104,8 @@ async fn check_token(State(gate): State<Arc<Gate>>, mut request: Request, next: 
     let response = next.run(request).await;
     if let (None, Some(id)) = (session, response.headers().get("mcp-session-id").and_then(|v| v.to_str().ok())) {
         let mut owners = gate.owners.lock().expect("owners");
-        // Sessions end unannounced: past the bound the map starts again (a forgotten session is unbound, still behind a checked token).
+        // Sessions end unannounced: past the bound the map starts again, and a forgotten session is
+        // refused above (404: the client begins a new one), never left unbound.
         if owners.len() >= EXCHANGE_CACHE_MAX {
             owners.clear();
         }
@@ -273,6 +282,16 @@ pub async fn serve(options: Options) -> Result<(), String> {
 mod tests {
     use super::*;
     use axum::http::HeaderValue;
+
+    #[test]
+    fn a_session_runs_only_for_the_user_it_began_for_and_an_unknown_one_for_nobody() {
+        let owners = std::collections::HashMap::from([("s1".to_string(), "alice".to_string())]);
+        assert!(session_is_theirs(&owners, "s1", "alice"));
+        assert!(!session_is_theirs(&owners, "s1", "bob"), "another user's session");
+        // A session the map does not hold (made up, or forgotten past the bound): nobody's, refused.
+        assert!(!session_is_theirs(&owners, "s2", "alice"));
+        assert!(!session_is_theirs(&std::collections::HashMap::new(), "s1", "alice"));
+    }
 
     fn settings() -> Settings {
         Settings {

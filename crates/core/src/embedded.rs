@@ -9,17 +9,23 @@ use crate::error::{IpcError, IpcResult};
 /// The name the app's own sandbox keys carry (so a new one can retire the old ones).
 const KEY_NAME: &str = "Content Desk (embedded)";
 
-/// The sandbox's render times and smart-wait (tests, journeys, benchmarks set them through the
-/// environment, read by `CoreConfig::from_env`): `render_ms` is `<ms>` for every kind or a list such as
-/// `image:300,video:2000` (kinds `image`, `video`, `audio`, `board`, `lip-sync`); `smart_wait_ms` is `<ms>`.
-/// None: the real service's pace (renders of seconds, a 50 s smart-wait).
-pub fn sandbox_config_from(render_ms: Option<String>, smart_wait_ms: Option<String>) -> Config {
+/// The local sandbox's pace and limit, from the environment's variables as `var` reads them (tests,
+/// journeys, benchmarks set them; the faces pass `std::env::var`): `CONTENTDESK_SANDBOX_RENDER_MS` is
+/// `<ms>` for every kind or a list such as `image:300,video:2000` (kinds `image`, `video`, `audio`, `board`,
+/// `lip-sync`); `CONTENTDESK_SANDBOX_SMART_WAIT_MS` is `<ms>`; `CONTENTDESK_SANDBOX_RATE_LIMIT` is requests
+/// a minute per key, `0` for none (the browser journeys, which share one key across every journey, in
+/// more requests a minute than a person makes). Unset: the real service's pace (renders of seconds, a 50 s
+/// smart-wait) and its 600 a minute.
+pub fn sandbox_config_from(var: impl Fn(&str) -> Option<String>) -> Config {
     let mut config = Config::default();
-    if let Some(ms) = smart_wait_ms.and_then(|v| v.trim().parse::<u64>().ok()) {
+    if let Some(ms) = var("CONTENTDESK_SANDBOX_SMART_WAIT_MS").and_then(|v| v.trim().parse::<u64>().ok()) {
         config.smart_wait = Duration::from_millis(ms);
     }
-    if let Some(spec) = render_ms {
+    if let Some(spec) = var("CONTENTDESK_SANDBOX_RENDER_MS") {
         apply_render_spec(&mut config.render, &spec);
+    }
+    if let Some(per_minute) = var("CONTENTDESK_SANDBOX_RATE_LIMIT").and_then(|v| v.trim().parse::<u32>().ok()) {
+        config.rate_limit = (per_minute > 0).then(|| sandbox::RateLimit { requests: per_minute, window: Duration::from_secs(60) });
     }
     config
 }
@@ -230,6 +236,18 @@ impl Embedded {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_environment_sets_the_local_sandboxs_pace_and_limit() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| move |name: &str| pairs.iter().find(|(k, _)| *k == name).map(|(_, v)| v.to_string());
+        let default = super::sandbox_config_from(env(&[]));
+        assert_eq!(default.rate_limit.as_ref().map(|r| r.requests), Some(600), "the service's limit unless told");
+        let none = super::sandbox_config_from(env(&[("CONTENTDESK_SANDBOX_RATE_LIMIT", "0"), ("CONTENTDESK_SANDBOX_SMART_WAIT_MS", "250")]));
+        assert!(none.rate_limit.is_none());
+        assert_eq!(none.smart_wait, std::time::Duration::from_millis(250));
+        let some = super::sandbox_config_from(env(&[("CONTENTDESK_SANDBOX_RATE_LIMIT", "30")]));
+        assert_eq!(some.rate_limit.map(|r| (r.requests, r.window.as_secs())), Some((30, 60)));
+    }
+
     use super::*;
 
     #[test]

@@ -51,16 +51,15 @@ impl CoreConfig {
 
     /// [`CoreConfig::new`], then what the environment asks for, read here once (the faces call this; the
     /// library itself reads no variable): `CONTENTDESK_KEYRING_SERVICE` (tests, journeys, benchmarks keep
-    /// their keys apart), and `CONTENTDESK_SANDBOX_RENDER_MS` / `CONTENTDESK_SANDBOX_SMART_WAIT_MS` for the
-    /// local sandbox's pace (see `embedded::sandbox_config_from`).
+    /// their keys apart), and `CONTENTDESK_SANDBOX_RENDER_MS` / `_SMART_WAIT_MS` / `_RATE_LIMIT` for the
+    /// local sandbox's pace and limit (see `embedded::sandbox_config_from`).
     pub fn from_env(data_dir: impl Into<PathBuf>) -> Self {
         let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
         let mut config = CoreConfig::new(data_dir);
         if let Some(service) = var("CONTENTDESK_KEYRING_SERVICE") {
             config.secrets = Secrets::KeyringOrMemory { service };
         }
-        config.embedded_sandbox_config =
-            crate::embedded::sandbox_config_from(var("CONTENTDESK_SANDBOX_RENDER_MS"), var("CONTENTDESK_SANDBOX_SMART_WAIT_MS"));
+        config.embedded_sandbox_config = crate::embedded::sandbox_config_from(var);
         config
     }
 }
