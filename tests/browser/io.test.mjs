@@ -11,7 +11,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { launch } from "./browser.mjs";
-import { shellEnv } from "./webshell.mjs";
+import { shellEnv, openSpaceBoard, shootBothThemes } from "./webshell.mjs";
 
 const { WEB_SHELL_URL, ARTIFACTS, ORIGIN, ipc } = shellEnv();
 const SPACE = "IO journey";
@@ -46,22 +46,9 @@ after(async () => {
   await browser?.close();
 });
 
-const shoot = async (name) => {
-  for (const theme of ["light", "dark"]) {
-    await page.emulateMedia({ colorScheme: theme });
-    await page.waitForTimeout(150);
-    await page.screenshot({ path: path.join(ARTIFACTS, `io-${name}-${theme}.png`) });
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-};
+const shoot = (name) => shootBothThemes(page, (theme) => path.join(ARTIFACTS, `io-${name}-${theme}.png`));
 
-async function openBoard() {
-  await page.goto(`${ORIGIN}/`);
-  const tab = page.getByRole("tab", { name: SPACE });
-  if (!(await tab.waitFor({ timeout: 5000 }).then(() => true, () => false))) await page.reload();
-  await tab.click();
-  await page.getByTestId("view-board").click();
-}
+const openBoard = () => openSpaceBoard(page, ORIGIN, SPACE);
 
 const cards = async () => (await ipc("board_load", { spaceId: space.id })).cards;
 

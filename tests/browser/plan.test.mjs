@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { launch } from "./browser.mjs";
-import { shellEnv } from "./webshell.mjs";
+import { shellEnv, openSpaceBoard, shootBothThemes } from "./webshell.mjs";
 
 const { WEB_SHELL_URL, ARTIFACTS, ORIGIN, ipc } = shellEnv();
 
@@ -32,24 +32,9 @@ after(async () => {
   await browser?.close();
 });
 
-const shoot = async (name) => {
-  for (const theme of ["light", "dark"]) {
-    await page.emulateMedia({ colorScheme: theme });
-    await page.waitForTimeout(150);
-    await page.screenshot({ path: path.join(ARTIFACTS, `plan-${name}-${theme}.png`) });
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-};
+const shoot = (name) => shootBothThemes(page, (theme) => path.join(ARTIFACTS, `plan-${name}-${theme}.png`));
 
-async function openBoard() {
-  await page.goto(`${ORIGIN}/`);
-  const tab = page.getByRole("tab", { name: "Plan journey" });
-  // The space list is read when the planner starts: a page that read it before the space was made
-  // is loaded again.
-  if (!(await tab.waitFor({ timeout: 5000 }).then(() => true, () => false))) await page.reload();
-  await tab.click();
-  await page.getByTestId("view-board").click();
-}
+const openBoard = () => openSpaceBoard(page, ORIGIN, "Plan journey");
 
 async function openCard(cardId) {
   await page.locator(`section.column [data-card-id="${cardId}"] button.open`).click();

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { launch } from "./browser.mjs";
-import { shellEnv } from "./webshell.mjs";
+import { shellEnv, openSpaceBoard, shootBothThemes } from "./webshell.mjs";
 import { makePreviewCards, X_CAPTION, X_LINK } from "./previewCard.mjs";
 
 const { WEB_SHELL_URL, ARTIFACTS, ORIGIN, ipc } = shellEnv();
@@ -42,22 +42,9 @@ after(async () => {
 });
 
 /** `locator` shot in light and dark: previews-<name>-<theme>.png. */
-async function shoot(name, locator = page) {
-  for (const theme of ["light", "dark"]) {
-    await page.emulateMedia({ colorScheme: theme });
-    await page.waitForTimeout(150);
-    await locator.screenshot({ path: path.join(ARTIFACTS, `previews-${name}-${theme}.png`) });
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-}
+const shoot = (name, locator = page) => shootBothThemes(page, (theme) => path.join(ARTIFACTS, `previews-${name}-${theme}.png`), locator);
 
-async function openBoard() {
-  await page.goto(`${ORIGIN}/`);
-  const tab = page.getByRole("tab", { name: SPACE });
-  if (!(await tab.waitFor({ timeout: 5000 }).then(() => true, () => false))) await page.reload();
-  await tab.click();
-  await page.getByTestId("view-board").click();
-}
+const openBoard = () => openSpaceBoard(page, ORIGIN, SPACE);
 
 async function openCard(cardId) {
   await page.locator(`section.column [data-card-id="${cardId}"] button.open`).click();

@@ -23,3 +23,23 @@ export function shellEnv() {
   const ORIGIN = new URL(WEB_SHELL_URL).origin;
   return { WEB_SHELL_URL, ARTIFACTS, ORIGIN, ipc: (command, args) => callCore(ORIGIN, TOKEN, command, args) };
 }
+
+/** Screenshots of `locator` (the page by default) in light then dark, to `file(theme)`; the page is left light. */
+export async function shootBothThemes(page, file, locator = page) {
+  for (const theme of ["light", "dark"]) {
+    await page.emulateMedia({ colorScheme: theme });
+    await page.waitForTimeout(150);
+    await locator.screenshot({ path: file(theme) });
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
+/** The board of the space named `space`. The space list is read when the planner starts: a page that read
+ * it before the space was made is loaded again. */
+export async function openSpaceBoard(page, origin, space) {
+  await page.goto(`${origin}/`);
+  const tab = page.getByRole("tab", { name: space });
+  if (!(await tab.waitFor({ timeout: 5000 }).then(() => true, () => false))) await page.reload();
+  await tab.click();
+  await page.getByTestId("view-board").click();
+}
