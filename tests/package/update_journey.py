@@ -296,7 +296,11 @@ def update():
         subprocess.run(["import", "-window", "root", shot], capture_output=True)
         s.close()  # the session's app is gone; the driver forgets it
         end_apps(home)  # the relaunched app is not under the driver: ended by its PID
-        # A fresh launch of what is installed now: the About line and the check.
+        # A fresh launch of what is installed now, under a fresh driver: the WebKitWebDriver whose app
+        # replaced itself may drop the next session unanswered (CI, stop 32: "Remote end closed
+        # connection without response"), so that driver is ended with the app it lost.
+        drv.stop()
+        drv = Driver(env, APP, args.art)
         s = drv.session()
         board_and_note(s)
         about = open_settings(s)
