@@ -46,10 +46,16 @@ ensure_test_deps
 # peer: its own tauri.conf.json (bundle section: deb, the app's icons), built by the same pinned tauri-cli.
 ensure_tauri_cli "$(sed -n 's/^TAURI_CLI_VERSION=//p' scripts/package.sh)"
 ensure_tauri_driver
-# (c) needs an app that trusts a key the benchmark signs with: a throwaway pair (nothing secret is kept);
-# the build differs from the shipped one by that public key only.
+# (c) needs an app that trusts a key the benchmark signs with: a throwaway pair (nothing secret is kept),
+# and an updater that takes the manifest and package over http from the loopback server (a release build's
+# updater refuses anything but https: "The configured updater endpoint must use a secure protocol"; our own
+# check and a debug build take http). The build differs from the shipped one by those two only; neither is
+# on the timed path's work (download, signature check, dpkg, relaunch), and the package's signature is
+# still checked.
 cargo tauri signer generate --ci -p "" -w "$work/bench.key" >/dev/null 2>&1
-app_deb="$(CONTENTDESK_UPDATER_PUBKEY="$work/bench.key.pub" bash scripts/package.sh --profile "$pprofile" | grep '\.deb$')"
+echo '{"plugins": {"updater": {"dangerousInsecureTransportProtocol": true}}}' > "$work/bench.conf.json"
+app_deb="$(CONTENTDESK_UPDATER_PUBKEY="$work/bench.key.pub" PACKAGE_EXTRA_CONFIG="$work/bench.conf.json" \
+  bash scripts/package.sh --profile "$pprofile" | grep '\.deb$')"
 cp "$app_deb" "$work/"; app_deb="$work/$(basename "$app_deb")"
 (cd tests/bench/empty-window && cargo tauri build --ci --bundles deb "${ptauri[@]}" >&2)
 empty_deb="$(find "$CARGO_TARGET_DIR/$pdir/bundle/deb" -maxdepth 1 -name 'Empty*window*.deb' | head -1)"

@@ -17,7 +17,8 @@ built with the workspace's `desktop` profile and packaged by the same Tauri bund
       version is the same .deb with its control Version one patch up (dpkg-deb -R/-b, same compression):
       the same bytes to download, verify and install as a real next version, without a second fat-LTO build
       (~20 min here); so the relaunched app still says the old version in its About line (the tests check
-      that with a real next build: tests/package/update_journey.py).
+      that with a real next build: tests/package/update_journey.py). The server is plain http on loopback,
+      so the app is built with the updater's dangerousInsecureTransportProtocol (scripts/bench.sh says why).
 
 Run as root inside Xvfb and dbus-run-session with an unlocked gnome-keyring. It installs both packages with
 apt-get and purges them at the end. Asserts nothing.
@@ -163,6 +164,9 @@ def update_once(deb, version, sig, work):
             if text.count("first data render painted") >= 2:
                 done = time.perf_counter()
                 break
+            refused = re.search(r"update not installed.*", text)
+            if refused:  # the app said why (e.g. a release build's updater refusing http): no 180 s wait
+                raise RuntimeError(refused.group(0))
             if time.perf_counter() - clicked > 180:
                 raise RuntimeError("the update did not relaunch in 180 s")
             time.sleep(0.005)

@@ -8,6 +8,7 @@
 #   bash scripts/package.sh --stage-only     # only fill target/package (cdesk, completions, man pages, metainfo): the release workflow, before tauri-action
 #   PACKAGE_UI_BUILT=1                       # ui/dist is current: not built again (the tests' next-version copy)
 #   --target TRIPLE                          # another Rust target (the release workflow: universal-apple-darwin, cdesk made with lipo)
+#   PACKAGE_EXTRA_CONFIG=FILE                # one more Tauri config merged last (the package benchmark's: http to its loopback update server)
 #
 # One package holds the app (/usr/bin/contentdesk, its .desktop entry, icons at every hicolor size, AppStream
 # metainfo) and `cdesk` (/usr/bin/cdesk, bash/zsh/fish completions, man pages), all of the workspace's one
@@ -104,10 +105,10 @@ if [ "$profile" = dev ]; then
   # bundler alone: `tauri build` would set TAURI_CONFIG and so rebuild the app crate, twice per test run.
   cargo build --quiet -p contentdesk-desktop --bin contentdesk
   (cd src-tauri && cargo tauri bundle --ci --debug --bundles "$bundles" ${target:+--target "$target"} \
-    --config tauri.package.conf.json >&2)
+    --config tauri.package.conf.json ${PACKAGE_EXTRA_CONFIG:+--config "$PACKAGE_EXTRA_CONFIG"} >&2)
 else
   (cd src-tauri && cargo tauri build --ci --bundles "$bundles" ${target:+--target "$target"} \
-    --config tauri.package.conf.json "${tauri_profile[@]}" >&2)
+    --config tauri.package.conf.json ${PACKAGE_EXTRA_CONFIG:+--config "$PACKAGE_EXTRA_CONFIG"} "${tauri_profile[@]}" >&2)
 fi
 
 find "$bundle_dir" -maxdepth 2 -type f \( -name '*.deb' -o -name '*.rpm' -o -name '*.dmg' -o -name '*.exe' -o -name '*.msi' \) | sort
