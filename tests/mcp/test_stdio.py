@@ -120,8 +120,10 @@ def test_initialize_and_the_tool_list(sandbox):
             # destructiveHint where the spec reads it (not read-only); the title once, as the tool's own.
             assert (a.destructive_hint is None) == a.read_only_hint, t.name
             assert t.title and a.title is None, t.name
-            # Hints at the specification's defaults are left out: openWorldHint true, idempotentHint false.
+            # Hints at the specification's defaults are left out: openWorldHint true, idempotentHint false;
+            # idempotentHint, like destructiveHint, only where the spec reads it (not read-only).
             assert a.idempotent_hint in (True, None) and a.open_world_hint is None, t.name
+            assert not (a.read_only_hint and a.idempotent_hint is not None), t.name
             assert t.description and len(t.description) > 20, t.name
         by = {t.name: t for t in tools}
         assert by["get_balance"].annotations.read_only_hint is True

@@ -22,7 +22,7 @@ fn default_timeout() -> u64 {
 /// six; their fields' agent texts do not say it again: tools/list is read whole by the model).
 macro_rules! render_terms {
     () => {
-        "Price it first with getCost: true (free). To retry, send the same outputId (a UUID): it is charged once. A render still running after about 50 s returns its outputId for get_generation_status."
+        "Price it first with getCost: true (free). Retry with the same outputId (a UUID): charged once. Still running after about 50 s, it returns the outputId for get_generation_status."
     };
 }
 pub(crate) use render_terms;
@@ -51,8 +51,8 @@ impl WaitHelp for RenderWait {
     const NO_WAIT: &str = "No polling after the submit: return its answer with the outputId{shell:  (follow it with `generation status`).
 The submit itself can take up to about 50 s: the service holds it while the render may finish (its smart-wait)}.";
     const TIMEOUT: &str = "How long to keep polling after the submit answered, in seconds{shell: , read every 3 s or more (so the wait
-can end a few seconds later); the submit's own smart-wait (up to about 50 s) comes before it}{agent:  (agent tools:
-at most about 50 s in all)}.";
+can end a few seconds later); the submit's own smart-wait (up to about 50 s) comes before it}{agent:  (at most about
+50 s in all)}.";
 }
 
 /// How a render is waited for and where its files go: a render's flags and `generation status`'s, each
