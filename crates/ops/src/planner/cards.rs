@@ -352,7 +352,7 @@ pub struct CardUpdateInput {
     #[arg(long, requires = "expected_revision")]
     #[serde(default)]
     pub notes: Option<String>,
-    /// The card's `revision` as last read (get_card / card get): new notes are written only if it is still the current one.
+    /// The card's `revision` as last read (`card get`): new notes are written only if it is still the current one.
     #[arg(long)]
     #[serde(default)]
     pub expected_revision: Option<i64>,
