@@ -23,7 +23,9 @@ from mcp.client.auth import OAuthClientProvider
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.auth import AuthorizationCodeResult, OAuthClientMetadata
 
-BIN = os.environ.get("CDESK_BIN_DIR", os.path.expanduser("~/.cache/contentdesk-target/debug"))
+import sandbox_process
+from sandbox_process import BIN, sandbox_fixture
+
 REDIRECT = "http://127.0.0.1:53682/callback"  # never listened on: the test reads the redirect itself
 # One TLS context for every HTTP client (all plain http here): httpx makes a new one per client otherwise,
 # ~35 ms each, which would be most of the load test's time.
@@ -44,32 +46,11 @@ def post(url, **kw):
         return http.post(url, **kw)
 
 
-class Sandbox:
-    """A sandbox on a fresh demo database; `key` holds every scope. `access_ttl`: its OAuth access
-    tokens' lifetime in seconds; `oauth_rate_limit`: OAuth requests a minute per address (0: no limit)."""
+class Sandbox(sandbox_process.Sandbox):
+    """The hosted tests' sandbox: renders of 200 ms and, unless told, no limit on OAuth requests."""
 
     def __init__(self, access_ttl=None, oauth_rate_limit=0):
-        self.dir = tempfile.mkdtemp(prefix="cdesk-mcp-http-")
-        self.db = os.path.join(self.dir, "sandbox.db")
-        args = [f"{BIN}/contentdesk-sandbox", "serve", "--db", self.db, "--addr", "127.0.0.1:0", "--seed", "demo",
-                "--ready-json", "--rate-limit", "0", "--oauth-rate-limit", str(oauth_rate_limit), "--render-ms", "200", "--smart-wait-ms", "100"]
-        if access_ttl is not None:
-            args += ["--oauth-access-ttl-secs", str(access_ttl)]
-        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        ready = json.loads(self.proc.stdout.readline())
-        assert ready["ready"], ready
-        self.api, self.key = ready["url"], ready["key"]
-        self.origin = self.api.removesuffix("/api/v1")
-
-    def keys(self, n):
-        """n keys, each on a new account of its own."""
-        out = subprocess.run([f"{BIN}/contentdesk-sandbox", "keys", "create", "--db", self.db, "--new-accounts", str(n)],
-                             capture_output=True, text=True, check=True)
-        return out.stdout.split()
-
-    def stop(self):
-        self.proc.terminate()
-        self.proc.wait(timeout=10)
+        super().__init__(render_ms=200, access_ttl=access_ttl, oauth_rate_limit=oauth_rate_limit)
 
 
 class McpHttp:
@@ -98,11 +79,7 @@ class McpHttp:
         self.proc.wait(timeout=10)
 
 
-@pytest.fixture(scope="module")
-def sandbox():
-    sb = Sandbox()
-    yield sb
-    sb.stop()
+sandbox = sandbox_fixture(Sandbox)
 
 
 @pytest.fixture(scope="module")

@@ -20,41 +20,9 @@ import jsonschema
 import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
+from sandbox_process import BIN, Sandbox, sandbox_fixture
 
-BIN = os.environ.get("CDESK_BIN_DIR", os.path.expanduser("~/.cache/contentdesk-target/debug"))
-
-
-class Sandbox:
-    """A sandbox process on a fresh demo database; `key` holds every scope. Renders take `render_ms`;
-    generate calls wait `smart_wait_ms` before answering with the outputId."""
-
-    def __init__(self, render_ms=300, smart_wait_ms=100):
-        self.dir = tempfile.mkdtemp(prefix="cdesk-mcp-")
-        self.db = os.path.join(self.dir, "sandbox.db")
-        self.proc = subprocess.Popen(
-            [f"{BIN}/contentdesk-sandbox", "serve", "--db", self.db, "--addr", "127.0.0.1:0", "--seed", "demo",
-             "--ready-json", "--rate-limit", "0", "--render-ms", str(render_ms), "--smart-wait-ms", str(smart_wait_ms)],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        line = self.proc.stdout.readline()
-        ready = json.loads(line)
-        assert ready["ready"], line
-        self.url, self.key = ready["url"], ready["key"]
-
-    def key_with(self, scopes):
-        out = subprocess.run([f"{BIN}/contentdesk-sandbox", "keys", "create", "--db", self.db, "--scopes", scopes],
-                             capture_output=True, text=True, check=True)
-        return out.stdout.strip()
-
-    def stop(self):
-        self.proc.terminate()
-        self.proc.wait(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def sandbox():
-    sb = Sandbox()
-    yield sb
-    sb.stop()
+sandbox = sandbox_fixture(Sandbox)
 
 
 def server(sb, key=None, extra_env=None, args=()):
@@ -120,8 +88,10 @@ def test_initialize_and_the_tool_list(sandbox):
             # destructiveHint where the spec reads it (not read-only); the title once, as the tool's own.
             assert (a.destructive_hint is None) == a.read_only_hint, t.name
             assert t.title and a.title is None, t.name
-            # Hints at the specification's defaults are left out: openWorldHint true, idempotentHint false.
+            # Hints at the specification's defaults are left out: openWorldHint true, idempotentHint false;
+            # idempotentHint, like destructiveHint, only where the spec reads it (not read-only).
             assert a.idempotent_hint in (True, None) and a.open_world_hint is None, t.name
+            assert not (a.read_only_hint and a.idempotent_hint is not None), t.name
             assert t.description and len(t.description) > 20, t.name
         by = {t.name: t for t in tools}
         assert by["get_balance"].annotations.read_only_hint is True

@@ -42,6 +42,8 @@ test("the server names itself and lists the catalogue's tools with annotations",
     // Hints at the specification's defaults are left out: openWorldHint true, idempotentHint false.
     assert.equal(t.annotations?.openWorldHint ?? true, true, t.name);
     assert.ok(t.annotations?.idempotentHint === undefined || t.annotations.idempotentHint === true, t.name);
+    // idempotentHint, like destructiveHint, only where the specification reads it (not read-only).
+    if (t.annotations.readOnlyHint) assert.equal(t.annotations.idempotentHint, undefined, t.name);
   }
 });
 

@@ -7,55 +7,27 @@
 // cdesk process, HTTP on loopback. Run: `bash tests/mcp/run.sh`.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import readline from "node:readline";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { grant } from "./oauth_flow.mjs";
+import { startHttpServer, startSandbox, stopAll, workFolder } from "./ts_common.mjs";
 
-const BIN = process.env.CDESK_BIN_DIR ?? path.join(os.homedir(), ".cache/contentdesk-target/debug");
-const work = fs.mkdtempSync(path.join(os.tmpdir(), "cdesk-mcp-ts-http-"));
-const children = [];
-
-/** Starts `bin args…` and answers its first stdout line, parsed. */
-async function firstLine(bin, args, env) {
-  const child = spawn(bin, args, { stdio: ["ignore", "pipe", "ignore"], env });
-  children.push(child);
-  const line = await new Promise((resolve, reject) => {
-    readline.createInterface({ input: child.stdout }).once("line", resolve);
-    child.once("exit", (code) => reject(new Error(`${path.basename(bin)} exited (${code})`)));
-  });
-  return JSON.parse(line);
-}
+const work = workFolder("ts-http");
 
 let sandbox, server;
 
-/** `cdesk mcp --http` on a free port, its API (and so its authorization server) at `apiUrl`; no key. */
-function startServer(apiUrl, more = []) {
-  return firstLine(`${BIN}/cdesk`, ["mcp", "--http", "127.0.0.1:0", ...more], {
-    PATH: process.env.PATH,
-    HOME: work,
-    CONTENTHERO_CONFIG_DIR: path.join(work, "ch"),
-    CONTENTDESK_DATA_DIR: path.join(work, "app"),
-    CONTENTHERO_BASE_URL: apiUrl,
-  });
-}
+/** `cdesk mcp --http` against `apiUrl` (ts_common.mjs), stopped with the rest after the tests. */
+const startServer = (apiUrl, more = []) => startHttpServer(work, apiUrl, more);
 
 before(async () => {
-  sandbox = await firstLine(`${BIN}/contentdesk-sandbox`, [
-    "serve", "--db", path.join(work, "sandbox.db"), "--addr", "127.0.0.1:0", "--seed", "demo", "--ready-json",
-    "--rate-limit", "0", "--render-ms", "200", "--smart-wait-ms", "2000",
-  ]);
-  sandbox.origin = sandbox.url.replace(/\/api\/v1$/, "");
+  ({ ready: sandbox } = await startSandbox(work));
   // No key anywhere in the server's environment: each request acts with its own token's grant.
   server = await startServer(sandbox.url);
 });
 
 after(() => {
-  for (const c of children) c.kill();
+  stopAll();
   fs.rmSync(work, { recursive: true, force: true });
 });
 

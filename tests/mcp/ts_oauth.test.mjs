@@ -12,60 +12,30 @@
 // Everything real: the sandbox, `cdesk mcp --http`, HTTP(S) on loopback. Run: `bash tests/mcp/run.sh`.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import { once } from "node:events";
 import fs from "node:fs";
 import http from "node:http";
 import https from "node:https";
-import os from "node:os";
 import path from "node:path";
-import readline from "node:readline";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { UnauthorizedError, registerClient, discoverAuthorizationServerMetadata } from "@modelcontextprotocol/sdk/client/auth.js";
 import { consent, grant } from "./oauth_flow.mjs";
+import { startHttpServer, startSandbox as startDemoSandbox, stopAll, workFolder } from "./ts_common.mjs";
 
-const BIN = process.env.CDESK_BIN_DIR ?? path.join(os.homedir(), ".cache/contentdesk-target/debug");
-const work = fs.mkdtempSync(path.join(os.tmpdir(), "cdesk-mcp-ts-oauth-"));
+const work = workFolder("ts-oauth");
 const CALLBACK = "http://127.0.0.1:53682/callback"; // never listened on: the redirect is read, not followed
 const TE = "urn:ietf:params:oauth:grant-type:token-exchange";
 const AT = "urn:ietf:params:oauth:token-type:access_token";
-const children = [];
 const servers = [];
 
-/** Starts `bin args…` and answers its first stdout line, parsed. */
-async function firstLine(bin, args, env) {
-  const child = spawn(bin, args, { stdio: ["ignore", "pipe", "ignore"], env });
-  children.push(child);
-  const line = await new Promise((resolve, reject) => {
-    readline.createInterface({ input: child.stdout }).once("line", resolve);
-    child.once("exit", (code) => reject(new Error(`${path.basename(bin)} exited (${code})`)));
-  });
-  return JSON.parse(line);
-}
+/** A demo sandbox on a fresh database `name`.db; `more`: extra `serve` flags (ts_common.mjs). */
+const startSandbox = async (name, more = []) => (await startDemoSandbox(work, { name, more })).ready;
 
-/** A demo sandbox on a fresh database; `more`: extra `serve` flags. */
-async function startSandbox(name, more = []) {
-  const sb = await firstLine(`${BIN}/contentdesk-sandbox`, [
-    "serve", "--db", path.join(work, `${name}.db`), "--addr", "127.0.0.1:0", "--seed", "demo", "--ready-json",
-    "--rate-limit", "0", "--render-ms", "200", "--smart-wait-ms", "2000", ...more,
-  ]);
-  sb.origin = sb.url.replace(/\/api\/v1$/, "");
-  return sb;
-}
-
-/** `cdesk mcp --http` on a free port, the sandbox its API and authorization server; no key. */
-function startServer(sb, more = []) {
-  const home = fs.mkdtempSync(path.join(work, "home-"));
-  return firstLine(`${BIN}/cdesk`, ["mcp", "--http", "127.0.0.1:0", ...more], {
-    PATH: process.env.PATH,
-    HOME: home,
-    CONTENTHERO_CONFIG_DIR: path.join(home, "ch"),
-    CONTENTDESK_DATA_DIR: path.join(home, "app"),
-    CONTENTHERO_BASE_URL: sb.url,
-  });
-}
+/** `cdesk mcp --http`, the sandbox its API and authorization server; no key (ts_common.mjs). */
+const startServer = (sb, more = []) => startHttpServer(work, sb.url, more);
 
 /** Listens on a free loopback port; answers the server's origin. */
 async function listen(server) {
@@ -139,7 +109,7 @@ before(async () => {
 });
 
 after(() => {
-  for (const c of children) c.kill();
+  stopAll();
   for (const s of servers) s.close();
   fs.rmSync(work, { recursive: true, force: true });
 });

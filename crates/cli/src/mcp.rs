@@ -3,7 +3,7 @@
 //!
 //! One tool per operation: its name, description (summary, then what it costs and when to use it),
 //! input schema and annotations all come from the catalogue (`readOnlyHint` for reads, `destructiveHint`
-//! for what deletes or archives, `idempotentHint` when true; `openWorldHint` left at its default, true:
+//! for what deletes or archives, `idempotentHint` on a write that is; `openWorldHint` left at its default, true:
 //! every tool reaches the service).
 //! A refusal of the service is a tool result with `isError: true` and the caller's next step in it (the
 //! scope to grant, need/have, when to retry, the current text of a conflict), never a protocol error; an

@@ -22,24 +22,37 @@ pub fn tool_of(e: &Entry) -> Tool {
         description.push_str(e.meta.details);
     }
     if let Some(scope) = e.meta.scope.filter(|s| !e.meta.details.contains(&format!("Needs {s}"))) {
-        description.push_str(&format!(" Needs the key scope `{scope}`."));
+        description.push_str(&format!(" Needs scope `{scope}`."));
     }
-    // The title once, as the tool's `title` (MCP 2025-06-18 on): `annotations.title` is the older place
-    // for the same words, and every byte of tools/list is read by the model.
+    // The title once, as the tool's `title` (MCP 2025-06-18 on; `annotations.title` is the older place):
+    // a display name made from the tool's name ([`title_of`]), as the official server names its tools.
+    // The summary is the description's first sentence, which every client gives the model (not all give
+    // it the title): written twice it cost 4 KB of tools/list.
     // destructiveHint only where it means something: the specification reads it only when readOnlyHint is
-    // false. A hint at the specification's default is left out (the default says the same, in no bytes):
+    // false (so with idempotentHint, below). A hint at the specification's default is left out (the default says the same, in no bytes):
     // openWorldHint (default true: every tool reaches the service) and idempotentHint false.
     let read = e.meta.effect == Effect::Read;
     let mut annotations = ToolAnnotations::new().read_only(read);
     if !read {
         annotations = annotations.destructive(e.meta.effect == Effect::Destroy);
     }
-    annotations.idempotent_hint = e.meta.idempotent.then_some(true);
-    let mut tool = Tool::new(e.meta.tool, description, Arc::new(object)).with_title(e.meta.summary).with_annotations(annotations);
+    // idempotentHint, like destructiveHint, means something only where readOnlyHint is false (a read is
+    // idempotent anyway): said on the writes that are, 700 B less than on every tool.
+    annotations.idempotent_hint = (!read && e.meta.idempotent).then_some(true);
+    let mut tool = Tool::new(e.meta.tool, description, Arc::new(object)).with_title(title_of(e.meta.tool)).with_annotations(annotations);
     if let Some(Value::Object(o)) = contentdesk_ops::output::output_schema(e.meta.tool).map(|s| one_shape(nullable(compact(s)))) {
         tool.output_schema = Some(Arc::new(o));
     }
     tool
+}
+
+/// A tool's display name from its name: `list_connected_accounts` is "List Connected Accounts".
+pub fn title_of(tool: &str) -> String {
+    let words = tool.split('_').map(|w| {
+        let mut c = w.chars();
+        c.next().map(|f| f.to_uppercase().chain(c).collect::<String>()).unwrap_or_default()
+    });
+    words.collect::<Vec<_>>().join(" ")
 }
 
 /// The tool as a hosted server (`cdesk mcp --http`) offers it: `upload_media` without `file` (a path
@@ -57,19 +70,20 @@ pub fn hosted_tool_of(e: &Entry) -> Tool {
         tool.input_schema = Arc::new(schema);
         let max = contentdesk_ops::MAX_INLINE_BYTES / (1024 * 1024);
         tool.description = Some(format!(
-            "Upload a file to the media library and get its outputId and URL. Free. Send its bytes as contentBase64 with a name (images, video and audio only, at most {max} MiB; this hosted server reads no paths); a file on a public URL: import_media. The outputId can then be a reference of a render or an asset of a card. Needs the key scope `assets:write`."
+            "Upload a file to the media library and get its outputId and URL. Free. Send its bytes as contentBase64 with a name (images, video and audio only, at most {max} MiB; this hosted server reads no paths); a file on a public URL: import_media. The outputId can then be a reference of a render or an asset of a card. Needs scope `assets:write`."
         ).into());
     }
     tool
 }
 
-/// How deep an output schema describes the reply: the result's fields and their records' fields, each
-/// with its type; below that a value's type only. Whole, the 56 schemas were 74 KB, more than the rest of
-/// tools/list, and every byte of tools/list is read by the model.
+/// How deep an output schema describes the reply: the result's fields, each with its type, and their
+/// records' fields by name (`{}`: a record's field names are what a reader looks for; their types are
+/// the service's, 3.6 KB of tools/list); a list's items by type. Whole, the 56 schemas were 74 KB, more
+/// than the rest of tools/list, and every byte of tools/list is read by the model.
 const OUTPUT_DEPTH: usize = 2;
 
-/// An output schema as tools/list shows it: `$ref`s resolved, fields to [`OUTPUT_DEPTH`] (deeper values by
-/// type), `required` for the reply's own fields only, without the words (`description`, `title`: the
+/// An output schema as tools/list shows it: `$ref`s resolved, fields to [`OUTPUT_DEPTH`] (a record's
+/// fields by name, items by type), `required` for the reply's own fields only, without the words (`description`, `title`: the
 /// fields are named as the service names them) or Rust's number `format`s and `minimum: 0`. `null` stays in `type` lists: a field the reply sends as `null` validates.
 fn compact(schema: Value) -> Value {
     let defs = schema.get("$defs").cloned().unwrap_or(Value::Null);
@@ -169,6 +183,23 @@ fn shallow(schema: &Value, defs: &Value, depth: usize) -> Value {
             // `null` says which may be empty; the reply's own fields keep their `required` (a renamed or
             // lost field of the reply fails the clients' validation).
             "required" if depth < OUTPUT_DEPTH => continue,
+            // Of the reply's own fields, `required` names those that always carry a value: a field that
+            // may be null says so in its type, and to a reader null and absent are the same (3 KB of
+            // tools/list were such names). A renamed or lost field that always has a value still fails.
+            "required" => {
+                let props = o.get("properties");
+                let valued = |name: &&Value| {
+                    let p = name.as_str().and_then(|n| props.and_then(|ps| ps.get(n)));
+                    p.and_then(|p| types_of(p, defs)).is_some_and(|t| !t.contains(&json!("null")))
+                };
+                let kept: Vec<Value> = v.as_array().map(|r| r.iter().filter(valued).cloned().collect()).unwrap_or_default();
+                if kept.is_empty() {
+                    continue;
+                }
+                Value::Array(kept)
+            }
+            // A record's fields (one level down: their types would be the next level) by name.
+            "properties" if depth == 1 => Value::Object(v.as_object().map(|p| p.keys().map(|name| (name.clone(), json!({}))).collect()).unwrap_or_default()),
             "properties" => Value::Object(v.as_object().map(|p| p.iter().map(|(name, p)| (name.clone(), shallow(p, defs, depth - 1))).collect()).unwrap_or_default()),
             "items" | "additionalProperties" => shallow(v, defs, depth - 1),
             // A choice of plain values (an open value list: its known values or any string; an optional
@@ -288,8 +319,11 @@ fn nullable(schema: Value) -> Value {
 /// An input schema as tools/list shows it, without what says nothing to a model (every byte of tools/list
 /// is read): `"default": null | false | []` (absent is the default), `null` in a `type` list (an optional
 /// field is one not in `required`), Rust's integer and float `format`s (`uint32`, `double`: not JSON
-/// Schema's; `minimum` stays), and line breaks in descriptions. The arguments are still checked against
-/// the whole schema (`Entry::run_json`).
+/// Schema's) and the `minimum: 0` of its unsigned integers (a count or a size is never negative; the
+/// texts say the real range), `additionalProperties: false` (every tool refuses a field it does not
+/// list, by name: `contentdesk_ops::input::from_json`, so a third of the tools saying it said nothing the
+/// others did not), and line breaks in descriptions. The arguments are still checked against the whole
+/// schema (`Entry::run_json`).
 fn lean(schema: Value) -> Value {
     match schema {
         Value::Object(o) => Value::Object(
@@ -297,6 +331,8 @@ fn lean(schema: Value) -> Value {
                 .filter(|(k, v)| match k.as_str() {
                     "default" => !(v.is_null() || *v == Value::Bool(false) || v.as_array().is_some_and(Vec::is_empty)),
                     "format" => !matches!(v.as_str(), Some("uint" | "uint8" | "uint16" | "uint32" | "uint64" | "int32" | "int64" | "float" | "double")),
+                    "minimum" => *v != json!(0),
+                    "additionalProperties" => *v != Value::Bool(false),
                     _ => true,
                 })
                 .map(|(k, v)| {
@@ -336,10 +372,10 @@ mod tests {
             let destructive = (e.meta.effect != Effect::Read).then_some(e.meta.effect == Effect::Destroy);
             assert_eq!(a.destructive_hint, destructive, "{}", e.meta.tool);
             // At the specification's defaults (openWorldHint true, idempotentHint false) a hint is left out.
-            assert_eq!(a.idempotent_hint.unwrap_or(false), e.meta.idempotent, "{}", e.meta.tool);
-            assert_eq!(a.idempotent_hint, e.meta.idempotent.then_some(true), "{}", e.meta.tool);
+            assert_eq!(a.idempotent_hint, (e.meta.effect != Effect::Read && e.meta.idempotent).then_some(true), "{}: where it means something, when true", e.meta.tool);
             assert_eq!(a.open_world_hint, None, "{}: the default, true", e.meta.tool);
-            assert_eq!((t.title.as_deref(), a.title.as_deref()), (Some(e.meta.summary), None), "{}: the title once", e.meta.tool);
+            assert_eq!((t.title.clone(), a.title.as_deref()), (Some(title_of(e.meta.tool)), None), "{}: the title once", e.meta.tool);
+            assert!(t.description.as_deref().unwrap_or("").starts_with(e.meta.summary), "{}: the summary leads the description", e.meta.tool);
             if let Some(scope) = e.meta.scope {
                 assert_eq!(t.description.as_deref().unwrap_or("").matches(scope).count(), 1, "{}: the scope said once", e.meta.tool);
             }
@@ -348,6 +384,13 @@ mod tests {
                 assert!(t.description.as_deref().unwrap_or("").contains("getCost"), "{}: says how to get the price", e.meta.tool);
             }
         }
+    }
+
+    #[test]
+    fn a_title_is_the_tools_name_in_words() {
+        assert_eq!(title_of("list_connected_accounts"), "List Connected Accounts");
+        assert_eq!(title_of("upscale"), "Upscale");
+        assert_eq!(title_of("generate_lip_sync"), "Generate Lip Sync");
     }
 
     #[test]
@@ -362,7 +405,10 @@ mod tests {
             assert!(!text.contains(r#""default":null"#) && !text.contains(r#""null""#) && !text.contains(r#""uint"#), "{}: {text}", e.meta.tool);
         }
         let image = tool_of(contentdesk_ops::by_tool("generate_image").unwrap());
-        assert_eq!(image.input_schema["properties"]["numImages"], json!({ "description": "How many images, 1 to 4.", "minimum": 0, "type": "integer" }));
+        assert_eq!(image.input_schema["properties"]["numImages"], json!({ "description": "How many images, 1 to 4.", "type": "integer" }));
+        let models = contentdesk_ops::by_tool("list_models").unwrap();
+        assert_eq!(models.input_schema()["additionalProperties"], false, "the whole schema refuses other fields");
+        assert!(tool_of(models).input_schema.get("additionalProperties").is_none(), "every tool refuses them: not said by a third");
         assert_eq!(image.input_schema["properties"]["timeout"]["default"], 600, "a real default stays");
     }
 
@@ -378,9 +424,13 @@ mod tests {
         // The TypeScript SDK refuses a property schema that is not an object (`true`: a JSON value).
         let calendar = Value::Object(tool_of(contentdesk_ops::by_tool("export_calendar").unwrap()).output_schema.unwrap().as_ref().clone());
         assert_eq!(calendar["properties"]["space"], json!({}), "{calendar}");
-        // An optional field of the reply may be sent as null: its type keeps "null".
-        let card = tool_of(contentdesk_ops::by_tool("get_card").unwrap());
-        assert!(Value::Object(card.output_schema.unwrap().as_ref().clone()).to_string().contains(r#""null""#));
+        // An optional field of the reply may be sent as null: its type keeps "null", and `required` names
+        // only the fields that always carry a value.
+        let card = Value::Object(tool_of(contentdesk_ops::by_tool("get_card").unwrap()).output_schema.unwrap().as_ref().clone());
+        assert_eq!(card["properties"]["notes"]["type"], json!(["string", "null"]), "{card}");
+        let required: Vec<&str> = card["required"].as_array().expect("required").iter().filter_map(Value::as_str).collect();
+        assert!(required.contains(&"id") && required.contains(&"revision") && required.contains(&"posts"), "{required:?}");
+        assert!(!required.contains(&"notes") && !required.contains(&"metadata"), "null or any value: not required: {required:?}");
     }
 
     #[test]
@@ -410,11 +460,11 @@ mod tests {
         assert_eq!(props["creditsEstimate"]["type"], json!(["number", "null"]));
         // The charge (an object or null) as one schema with both types, not a choice of two.
         assert_eq!(props["charge"]["type"], json!(["object", "null"]), "{}", props["charge"]);
-        assert!(props["charge"]["properties"]["balanceAfter"].is_object());
+        assert_eq!(props["charge"]["properties"]["balanceAfter"], json!({}), "a record's fields by name");
         // Each shape's required fields stay: a quote, the submitted, the finished, the still-going.
         let shapes: Vec<&Value> = image["anyOf"].as_array().expect("the shapes' required lists").iter().map(|s| &s["required"]).collect();
         assert_eq!(shapes.len(), 4, "{image}");
-        assert!(shapes.contains(&&json!(["creditsEstimate", "getCost", "modelId", "contentType"])), "{shapes:?}");
+        assert!(shapes.contains(&&json!(["creditsEstimate", "getCost"])), "{shapes:?}: a quote's fields that always carry a value");
         assert!(shapes.contains(&&json!(["outputId", "status", "waitedSeconds", "next"])), "{shapes:?}");
         assert!(image.to_string().len() < 1500, "{} bytes (four shapes written out: 2,586): {image}", image.to_string().len());
         // One field two shapes type differently and otherwise: either of them.

@@ -71,16 +71,16 @@ pub struct BrandKitGetInput {
     #[arg(long)]
     #[serde(default)]
     pub detail: Option<String>,
-    /// Only these sections, by key{shell: (comma-separated)}{agent: (an array)}.
+    /// Only these sections, by key {shell: (comma-separated)}{agent: (an array)}.
     #[arg(long, value_delimiter = ',')]
     #[serde(default, deserialize_with = "crate::input::list_or_csv")]
     pub keys: Vec<String>,
-    /// Only these sections, by role{shell: (comma-separated)}{agent: (an array)}.
+    /// Only these sections, by role {shell: (comma-separated)}{agent: (an array)}.
     #[arg(long, value_delimiter = ',', value_parser = one_of(api_types::roles()))]
     #[serde(default, deserialize_with = "crate::input::list_or_csv")]
     #[schemars(schema_with = "roles_schema")]
     pub roles: Vec<String>,
-    /// Only the sections of these tabs{shell: (comma-separated)}{agent: (an array)}.
+    /// Only the sections of these tabs {shell: (comma-separated)}{agent: (an array)}.
     #[arg(long, value_delimiter = ',', value_parser = one_of(TABS.iter().copied()))]
     #[serde(default, deserialize_with = "crate::input::list_or_csv")]
     #[schemars(schema_with = "tabs_schema")]
@@ -98,7 +98,7 @@ impl Operation for BrandKitGet {
         path: &["brand-kit", "get"],
         tool: "get_brand_kit",
         summary: "Read a brand kit: whole, as a summary of its sections, or only some sections",
-        details: "Free. detail: summary gives each section's key, version and outline without bodies (cheap: read it first); keys, roles or tabs give those sections with their Markdown bodies; history adds earlier versions. A section's version is what a write's expectedVersion wants.",
+        details: "Free. Read it with detail: summary first (no bodies: cheap), then only the sections needed. A section's version is what a write's expectedVersion wants.",
         effect: Effect::Read,
         idempotent: true,
         scope: Some(api_types::scopes::BRANDKIT_READ),
@@ -240,7 +240,7 @@ pub struct SectionSetInput {
     #[serde(flatten)]
     pub body: Body<SetBody>,
     /// The version last read: if the section changed since, nothing is written and the current
-    /// versions and bodies come back{shell: (exit 5)}{agent: (a conflict)}.
+    /// versions and bodies come back {shell: (exit 5)}{agent: (a conflict)}.
     #[arg(long)]
     pub expected_version: i64,
 }
@@ -248,7 +248,7 @@ pub struct SectionSetInput {
 #[derive(Debug, Clone)]
 pub struct SetBody;
 impl SectionBody for SetBody {
-    const TEXT: &str = "The whole new Markdown body{shell: (or --file FILE, or stdin)}.";
+    const TEXT: &str = "The whole new Markdown body {shell: (or --file FILE, or stdin)}.";
     const STDIN: bool = true;
 }
 
@@ -259,7 +259,7 @@ impl Operation for SectionSet {
         path: &["brand-kit", "section", "set"],
         tool: "update_brand_kit_section",
         summary: "Replace a brand-kit section's Markdown body, if it has not changed since it was read",
-        details: "Free. Send the whole body and the version you read (get_brand_kit_section or get_brand_kit). If someone changed the section since, nothing is written and the error carries the current version and body of each conflicting section: merge your change into that body and send again with the new version.",
+        details: "Free. Send the whole body and the version you read. If the section changed since, nothing is written and the error carries its current version and body: merge your change into that body and send again with the new version.",
         effect: Effect::Write,
         idempotent: false,
         scope: Some(api_types::scopes::BRANDKIT_WRITE),
@@ -296,7 +296,7 @@ pub struct SectionAddInput {
 #[derive(Debug, Clone)]
 pub struct AddBody;
 impl SectionBody for AddBody {
-    const TEXT: &str = "Its Markdown body{shell: (or --file FILE)}.";
+    const TEXT: &str = "Its Markdown body {shell: (or --file FILE)}.";
     const STDIN: bool = false;
 }
 
@@ -307,7 +307,7 @@ impl Operation for SectionAdd {
         path: &["brand-kit", "section", "add"],
         tool: "add_brand_kit_section",
         summary: "Add a section to a brand kit's tab",
-        details: "Free. Returns the new section with the key the service gave it (use that key to write it later). Each call adds another section.",
+        details: "Free. Returns the new section with the key the service gave it (the key to write it with). Each call adds another section.",
         effect: Effect::Write,
         idempotent: false,
         scope: Some(api_types::scopes::BRANDKIT_WRITE),

@@ -3,7 +3,7 @@
 //! [`render`], the one path every render takes (free quote, `outputId` minted and reported first,
 //! adaptive wait, `--save`). Boards go to their own endpoint through [`Job::Board`].
 use crate::input::{help, one_of};
-use crate::studio::{render, Job, Picture, PictureHelp, Place, Spend};
+use crate::studio::{render, render_terms, Job, Picture, PictureHelp, Place, Spend};
 use crate::{Cx, Effect, Meta, OpError, Operation};
 use api_types::{BoardRequest, ContentType, GenerateRequest, ModelKind, ReferenceElement, References, BOARD_TYPES, UPSCALE_FACTORS};
 use schemars::JsonSchema;
@@ -142,7 +142,7 @@ impl Operation for GenerateVideo {
         path: &["generate", "video"],
         tool: "generate_video",
         summary: "Render video clips from a prompt, start and end frames and references",
-        details: "Spends credits by the second of video, per clip, more with sound. Frames and references take URLs or output tokens of earlier renders (an image's outputId as startFrame animates it). Call with getCost: true first for the free price. Send an outputId (a UUID) and send the same one again to retry: the service charges it once. Waits for the render within the timeout, else returns the outputId for get_generation_status.",
+        details: concat!("Spends credits by the second of video, per clip, more with sound. An image's outputId as startFrame animates it. ", render_terms!()),
         effect: Effect::Spend,
         idempotent: true,
         scope: Some(api_types::scopes::GENERATE),
@@ -263,7 +263,7 @@ impl Operation for GenerateAudio {
         path: &["generate", "audio"],
         tool: "generate_audio",
         summary: "Render speech from text in a voice, or music and sound effects from a prompt",
-        details: "Spends credits: speech by the length of the text, music and effects by the started 10 s. Speech needs text and a voiceId (list_voices). Usually finishes within the call. Call with getCost: true first for the free price. Send an outputId (a UUID) and send the same one again to retry: the service charges it once.",
+        details: concat!("Spends credits: speech by the length of the text, music and effects by the started 10 s. Speech needs text and a voiceId (list_voices). Usually finishes within the call. ", render_terms!()),
         effect: Effect::Spend,
         idempotent: true,
         scope: Some(api_types::scopes::GENERATE),
@@ -331,7 +331,7 @@ impl Operation for GenerateBoard {
         path: &["generate", "board"],
         tool: "generate_board",
         summary: "Render a reference board (a character, pose, location … sheet) from a prompt or images",
-        details: "Spends credits per board image. A board is a pipeline, not a registry model: choose boardType, give a prompt or reference images (URLs or output tokens). Call with getCost: true first for the free price. Send an outputId (a UUID) and send the same one again to retry: the service charges it once. Waits for the render within the timeout, else returns the outputId for get_generation_status.",
+        details: concat!("Spends credits per board image. A board is a pipeline, not a registry model: choose boardType, give a prompt or reference images. ", render_terms!()),
         effect: Effect::Spend,
         idempotent: true,
         scope: Some(api_types::scopes::GENERATE),
@@ -401,7 +401,7 @@ impl Operation for GenerateLipSync {
         path: &["generate", "lip-sync"],
         tool: "generate_lip_sync",
         summary: "Make a portrait speak: a clip of audio, or a script in a voice",
-        details: "Spends credits by the second of speech. Give the portrait (image) and either audio (with audioDuration for the price) or script with voiceId. Call with getCost: true first for the free price. Send an outputId (a UUID) and send the same one again to retry: the service charges it once. Waits for the render within the timeout, else returns the outputId for get_generation_status.",
+        details: concat!("Spends credits by the second of speech. Give image and either audio (with audioDuration) or script with voiceId. ", render_terms!()),
         effect: Effect::Spend,
         idempotent: true,
         scope: Some(api_types::scopes::GENERATE),
@@ -487,7 +487,7 @@ impl Operation for Upscale {
         path: &["upscale"],
         tool: "upscale",
         summary: "Upscale an image or a video (a URL or an output token)",
-        details: "Spends credits per upscale. The source is a URL or an output token of an earlier render or upload; a video needs its length (duration). Call with getCost: true first for the free price. Send an outputId (a UUID) and send the same one again to retry: the service charges it once. Waits for the render within the timeout, else returns the outputId for get_generation_status.",
+        details: concat!("Spends credits per upscale; a video source needs its duration. ", render_terms!()),
         effect: Effect::Spend,
         idempotent: true,
         scope: Some(api_types::scopes::GENERATE),

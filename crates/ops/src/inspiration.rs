@@ -231,7 +231,7 @@ impl Operation for ContentGet {
         path: &["content", "get"],
         tool: "get_content",
         summary: "Show one tracked post with its description, hashtags and figures, and its transcript when asked",
-        details: "Free. Needs brandkit:read. transcript: text or segments (timed, with speakers); startMs/endMs and transcriptSearch return only that part.",
+        details: "Free. Needs brandkit:read.",
         effect: Effect::Read,
         idempotent: true,
         scope: Some("brandkit:read"),

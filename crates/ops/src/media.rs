@@ -135,7 +135,7 @@ impl Operation for MediaUpload {
         path: &["media", "upload"],
         tool: "upload_media",
         summary: "Upload a file to the media library and get its outputId and URL",
-        details: "Free. Give file (a path on this computer: images, video and audio only) or contentBase64 with a name. The outputId (as an output token) can then be a reference of a render or an asset of a card. Each call uploads again (import_media by URL is idempotent).",
+        details: "Free. Images, video and audio only. The outputId (as an output token) can then be a reference of a render or an asset of a card. Each call uploads again (import_media by URL is idempotent).",
         effect: Effect::Write,
         idempotent: false,
         scope: Some(api_types::scopes::ASSETS_WRITE),

@@ -18,6 +18,15 @@ fn default_timeout() -> u64 {
     600
 }
 
+/// How every render is priced, retried and followed, as the end of its tool's details (one text for the
+/// six; their fields' agent texts do not say it again: tools/list is read whole by the model).
+macro_rules! render_terms {
+    () => {
+        "Price it first with getCost: true (free). Retry with the same outputId (a UUID): charged once. Still running after about 50 s, it returns the outputId for get_generation_status."
+    };
+}
+pub(crate) use render_terms;
+
 /// What every render takes besides its own fields.
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -26,8 +35,8 @@ pub struct Spend {
     #[arg(long = "cost")]
     #[serde(default)]
     pub get_cost: bool,
-    /// The idempotency key (a UUID): sending the same one again returns the same job and charges nothing
-    /// more. Minted when absent, and reported first.
+    /// The idempotency key (a UUID){shell: : sending the same one again returns the same job and charges
+    /// nothing more. Minted when absent, and reported first}{agent: , minted when absent}.
     #[arg(long)]
     #[serde(default)]
     pub output_id: Option<String>,
@@ -39,11 +48,11 @@ pub struct Spend {
 #[derive(Debug, Clone)]
 pub struct RenderWait;
 impl WaitHelp for RenderWait {
-    const NO_WAIT: &str = "No polling after the submit: return its answer with the outputId (follow it with `generation status`).
-The submit itself can take up to about 50 s: the service holds it while the render may finish (its smart-wait).";
-    const TIMEOUT: &str = "How long to keep polling after the submit answered, in seconds, read every 3 s or more (so the wait
-can end a few seconds later); the submit's own smart-wait (up to about 50 s) comes before it{agent: ; agent tools
-wait at most about 50 s in all, then return the outputId to follow}.";
+    const NO_WAIT: &str = "No polling after the submit: return its answer with the outputId{shell:  (follow it with `generation status`).
+The submit itself can take up to about 50 s: the service holds it while the render may finish (its smart-wait)}.";
+    const TIMEOUT: &str = "How long to keep polling after the submit answered, in seconds{shell: , read every 3 s or more (so the wait
+can end a few seconds later); the submit's own smart-wait (up to about 50 s) comes before it}{agent:  (at most about
+50 s in all)}.";
 }
 
 /// How a render is waited for and where its files go: a render's flags and `generation status`'s, each
@@ -343,7 +352,7 @@ impl Operation for GenerateImage {
         path: &["generate", "image"],
         tool: "generate_image",
         summary: "Render images from a prompt and reference images",
-        details: "Spends credits. Call with getCost: true first for the free price. Send an outputId (a UUID) and send the same one again to retry: the service charges it once. Waits for the render within the timeout, else returns the outputId for get_generation_status.",
+        details: concat!("Spends credits. ", render_terms!()),
         effect: Effect::Spend,
         idempotent: true,
         scope: Some(api_types::scopes::GENERATE),

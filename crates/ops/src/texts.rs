@@ -37,11 +37,17 @@ pub fn face_text(text: &str, shell: bool) -> String {
             out.push_str(rest);
             return out;
         };
-        if (tag == "{shell: ") == shell {
+        let kept = (tag == "{shell: ") == shell;
+        // A dropped part takes the space before it with it, unless the other face's part follows at
+        // once and stands in its place (`give {shell: --script}{agent: script}` is `give script`).
+        let replaced = ["{shell: ", "{agent: "].iter().any(|t| body[end + 1..].starts_with(t));
+        if kept || replaced {
             out.push_str(before);
-            out.push_str(&body[..end]);
         } else {
             out.push_str(before.strip_suffix(' ').unwrap_or(before));
+        }
+        if kept {
+            out.push_str(&body[..end]);
         }
         rest = &body[end + 1..];
     }
@@ -206,5 +212,9 @@ mod tests {
         assert_eq!(face_text(t, false), "Tags(names or ids), as an array. A JSON {a: 1} stays.");
         assert_eq!(face_text("Posts {shell: (`@file` reads a file: [{\"platform\": \"x\"}])} as JSON", true), "Posts (`@file` reads a file: [{\"platform\": \"x\"}]) as JSON");
         assert_eq!(face_text("Posts {shell: (`@file` reads a file: [{\"platform\": \"x\"}])} as JSON", false), "Posts as JSON");
+        // A part with the other face's part right after it: the space before stays for the kept one.
+        let t = "(or give {shell: --script and --voice}{agent: script and voiceId} instead; {shell: repeated}{agent: an array})";
+        assert_eq!(face_text(t, false), "(or give script and voiceId instead; an array)");
+        assert_eq!(face_text(t, true), "(or give --script and --voice instead; repeated)");
     }
 }

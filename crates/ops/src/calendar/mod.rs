@@ -93,7 +93,7 @@ impl Operation for CalendarExport {
         path: &["calendar", "export"],
         tool: "export_calendar",
         summary: "Export a space's scheduled posts in a window as ICS, CSV or JSON, one event per post",
-        details: "Free, reads only. Dates are a day (midnight UTC) or an RFC 3339 time; `to` is not included. Each post is one event at its own time or else its card's, with a stable UID (card and platform), the card's title and the platform as summary, the caption as description. Reads every card of the space (the API cannot filter by time): slow on large spaces.",
+        details: "Free. Each post is one event at its own time (else its card's), with a stable UID (card and platform), the card's title and the platform as summary, the caption as description. Reads every card of the space (the API cannot filter by time): slow on large spaces.",
         effect: Effect::Read,
         idempotent: true,
         scope: None,

@@ -98,7 +98,7 @@ impl Operation for CardImport {
         path: &["card", "import"],
         tool: "import_cards",
         summary: "Import cards from a CSV or JSON file, one card per row; dryRun shows what it would create",
-        details: "Free. Columns title,stage,platforms,scheduledAt,caption,notes (platforms `;`-separated; stage by name; an optional key column). Idempotent: each row's key is kept in its card's notes (`cdesk-import-key:`), so a second run creates nothing new. A row that breaks a rule is refused with its line and field, the rest still import; `lines` imports only those rows. A file that is neither CSV nor JSON is refused before anything is created. Pass the file's content as `text`.",
+        details: "Free. Pass the file's content as `text` (columns as `file` says; stage by name; an optional key column). Idempotent: each row's key is kept in its card's notes (`cdesk-import-key:`), so a second run creates nothing new. A row that breaks a rule is refused with its line and field; the rest still import. A file neither CSV nor JSON is refused before anything is created.",
         effect: Effect::Write,
         idempotent: true,
         scope: Some("planner:write"),

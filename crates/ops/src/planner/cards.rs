@@ -143,7 +143,7 @@ impl Operation for CardCheck {
         path: &["card", "check"],
         tool: "check_card",
         summary: "Check a card's posts against each platform's rules before scheduling or publishing",
-        details: "Free. Findings name platform, field, rule, limit, actual, severity (blocks: the platform will refuse it; warns: it will cut, crop or hide) and the rule's source. Fix what blocks before publish_card. Unknown platforms and formats get none.",
+        details: "Free. Findings name platform, field, rule, limit, actual, severity (blocks: the platform will refuse it; warns: it will cut, crop or hide) and the rule's source. Fix what blocks before publish_post. Unknown platforms and formats get none.",
         effect: Effect::Read,
         idempotent: true,
         scope: None,
@@ -352,7 +352,7 @@ pub struct CardUpdateInput {
     #[arg(long, requires = "expected_revision")]
     #[serde(default)]
     pub notes: Option<String>,
-    /// The card's `revision` as last read (get_card / card get): new notes are written only if it is still the current one.
+    /// The card's `revision` as last read (`card get`): new notes are written only if it is still the current one.
     #[arg(long)]
     #[serde(default)]
     pub expected_revision: Option<i64>,
@@ -372,7 +372,7 @@ impl Operation for CardUpdate {
         path: &["card", "update"],
         tool: "update_card",
         summary: "Change a card: title, platform, stage, space, tags, cover, schedule, notes, posts, assets",
-        details: "Free. Only the fields given change; posts and assets replace the whole list. Notes need expectedRevision; a stale one is a conflict (the current notes come back, nothing is written).",
+        details: "Free. Only the fields given change. A stale expectedRevision is a conflict: the current notes come back and nothing is written.",
         effect: Effect::Write,
         idempotent: true,
         scope: Some("planner:write"),
@@ -499,7 +499,7 @@ impl Operation for CardPublish {
         path: &["card", "publish"],
         tool: "publish_post",
         summary: "Publish a card's posts now, each through its connected account",
-        details: "Free, but it posts publicly and cannot be undone. Not idempotent: never retry it blindly (after a timeout or an error, read the card with get_card and check each post's publication first, or the same post goes out twice). The reply has one result per post (success, url or error) and the counts. Needs publish:write; each post needs an accountId (list_connected_accounts). To publish later, set scheduledAt with update_card instead.",
+        details: "Free, but it posts publicly and cannot be undone. Never retry it blindly: after a timeout or an error, check each post's publication with get_card first, or it goes out twice. One result per post (success, url or error), and the counts. Needs publish:write; each post needs an accountId (list_connected_accounts). To publish later, set scheduledAt with update_card.",
         effect: Effect::Write,
         idempotent: false,
         scope: Some("publish:write"),

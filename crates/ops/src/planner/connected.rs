@@ -12,7 +12,7 @@ impl Operation for ConnectedAccountList {
         path: &["connected-account", "list"],
         tool: "list_connected_accounts",
         summary: "List the social accounts connected for publishing, the default first",
-        details: "Free. Each account has two ids: `id`, this app's record of the connection (what a post's accountId / connectedAccountId in create_card and update_card's posts takes, and get_connected_account's accountId), and `accountId`, the platform's own id of the account (shown, never taken). publish_post publishes through them. Connecting an account happens in the app, not here.",
+        details: "Free. Each has two ids: `id`, the connection's (what a post's accountId in create_card and update_card takes, and get_connected_account's accountId), and `accountId`, the platform's own (shown, never taken). publish_post publishes through them. Accounts are connected in the app, not here.",
         effect: Effect::Read,
         idempotent: true,
         scope: None,

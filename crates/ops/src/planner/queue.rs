@@ -299,7 +299,7 @@ impl Operation for CardQueue {
         path: &["card", "queue"],
         tool: "queue_card",
         summary: "Add a card to the posting queue: each post in the next free slot of its account",
-        details: "Free. Slots are the profile's (set in Content Desk: Settings › Posting queue; kept in queue-slots.json in the app's data folder). A slot is free when no scheduled post of that account is within the clash window. Each post needs an account; an account without slots is refused and nothing is scheduled.",
+        details: "Free. Slots are set in Content Desk (Settings › Posting queue; queue-slots.json in the app's data folder). A slot is free when no scheduled post of that account is within the clash window. Each post needs an account; an account without slots is refused and nothing is scheduled.",
         effect: Effect::Write,
         idempotent: false,
         scope: Some("planner:write"),

@@ -172,7 +172,7 @@ impl Operation for SpaceDelete {
         path: &["space", "delete"],
         tool: "delete_space",
         summary: "Delete an empty space for good",
-        details: "Free, and not undoable. Refused while the space holds any card, archived cards included (the error names how many): move them to another space first (update_card with spaceId), or archive the space instead (archive tool, assetType space), which can be undone.",
+        details: "Free, and not undoable. Refused while the space holds any card, archived ones included (the error names how many): move them out first (update_card with spaceId), or archive the space instead (archive, assetType space), which is undoable.",
         effect: Effect::Destroy,
         idempotent: true,
         scope: Some("planner:write"),

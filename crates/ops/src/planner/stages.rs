@@ -22,7 +22,7 @@ impl Operation for StageList {
         path: &["stage", "list"],
         tool: "list_stages",
         summary: "List the stages (columns) of a space in board order",
-        details: "Free. The reply names the space it read (the default one when no spaceId is given). A stage's id, slug or name is what create_card and move_card take as stage.",
+        details: "Free. The reply names the space read (the default one without spaceId). A stage's id, slug or name is what create_card and move_card take as stage.",
         effect: Effect::Read,
         idempotent: true,
         scope: None,
