@@ -8,23 +8,15 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { launch } from "./browser.mjs";
-import { shellEnv, openSpaceBoard, shootBothThemes } from "./webshell.mjs";
+import { shellEnv, openSpaceBoard, shootBothThemes, startPlannerJourney } from "./webshell.mjs";
 
-const { WEB_SHELL_URL, ARTIFACTS, ORIGIN, ipc } = shellEnv();
+const { ARTIFACTS, ORIGIN, ipc } = shellEnv();
 
 let browser, page, pageErrors = [];
 let space, stages;
 
 before(async () => {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await launch({ width: 1360, height: 900, tag: "plan" });
-  ({ page, pageErrors } = browser);
-  await page.goto(WEB_SHELL_URL);
-  await page.getByRole("tab", { name: /Content plan/ }).waitFor();
-  await page.evaluate(() => localStorage.setItem("contentdesk.calendar.zone", "UTC"));
-  space = await ipc("space_create", { name: "Plan journey" });
-  ({ stages } = await ipc("board_load", { spaceId: space.id }));
+  ({ browser, page, pageErrors, space, stages } = await startPlannerJourney({ tag: "plan", space: "Plan journey" }));
 });
 
 after(async () => {

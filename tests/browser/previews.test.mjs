@@ -8,11 +8,10 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { launch } from "./browser.mjs";
-import { shellEnv, openSpaceBoard, shootBothThemes } from "./webshell.mjs";
+import { shellEnv, openSpaceBoard, shootBothThemes, startPlannerJourney } from "./webshell.mjs";
 import { makePreviewCards, X_CAPTION, X_LINK } from "./previewCard.mjs";
 
-const { WEB_SHELL_URL, ARTIFACTS, ORIGIN, ipc } = shellEnv();
+const { ARTIFACTS, ORIGIN, ipc } = shellEnv();
 const SPACE = "Previews journey";
 
 let browser, page, pageErrors = [];
@@ -20,14 +19,7 @@ let space, stages, cards, long;
 const LONG_CAPTION = "word ".repeat(60).trim() + " extra"; // 305 characters: X refuses it (280)
 
 before(async () => {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await launch({ width: 1360, height: 900, tag: "previews" });
-  ({ page, pageErrors } = browser);
-  await page.goto(WEB_SHELL_URL);
-  await page.getByRole("tab", { name: /Content plan/ }).waitFor();
-  await page.evaluate(() => localStorage.setItem("contentdesk.calendar.zone", "UTC"));
-  space = await ipc("space_create", { name: SPACE });
-  ({ stages } = await ipc("board_load", { spaceId: space.id }));
+  ({ browser, page, pageErrors, space, stages } = await startPlannerJourney({ tag: "previews", space: SPACE }));
   cards = await makePreviewCards(ipc, space.id, stages[0].id);
   // A card X will refuse, scheduled within the calendar's current month (two hours from now).
   const c = await ipc("card_create", { spaceId: space.id, stageId: stages[0].id, title: "Too long for X", platform: "x" });
