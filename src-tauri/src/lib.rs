@@ -26,9 +26,9 @@ macro_rules! desktop_commands {
     ($( $group:literal { $( $(#[doc = $doc:literal])* $name:ident ( $($args:ty)? ) -> $ret:ty ; )* } )*) => {
         $($( desktop_command!($(#[doc = $doc])* $name ( $($args)? ) -> $ret); )*)*
 
-        /// Every command the web view may call: the core's, and the three of the desktop shell.
+        /// Every command the web view may call: the core's, and the four of the desktop shell.
         pub fn invoke_handler<Rt: Runtime>() -> impl Fn(tauri::ipc::Invoke<Rt>) -> bool + Send + Sync + 'static {
-            tauri::generate_handler![$($($name,)*)* ui_ready, open_external, update::update_install]
+            tauri::generate_handler![$($($name,)*)* ui_ready, open_external, update::update_install, app_restart]
         }
     };
 }
@@ -258,6 +258,14 @@ pub fn external_url(raw: &str) -> Result<String, IpcError> {
         }
         _ => Err(bad()),
     }
+}
+
+/// Quits and starts Content Desk again (Settings › Backup, "Restart now" after a restore: the staged files
+/// are written as the core starts, before anything reads them). Never returns.
+#[tauri::command]
+fn app_restart<Rt: Runtime>(app: tauri::AppHandle<Rt>) {
+    tracing::info!("restart asked for by the UI");
+    app.restart()
 }
 
 /// Opens a link in the system's browser (the web view opens no windows of its own).

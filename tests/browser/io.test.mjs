@@ -10,10 +10,9 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { launch } from "./browser.mjs";
-import { shellEnv, openSpaceBoard, shootBothThemes } from "./webshell.mjs";
+import { shellEnv, openSpaceBoard, shootBothThemes, startPlannerJourney } from "./webshell.mjs";
 
-const { WEB_SHELL_URL, ARTIFACTS, ORIGIN, ipc } = shellEnv();
+const { ARTIFACTS, ORIGIN, ipc } = shellEnv();
 const SPACE = "IO journey";
 
 let browser, page, pageErrors = [];
@@ -29,15 +28,8 @@ function ensureIcalendar() {
 }
 
 before(async () => {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
   ensureIcalendar();
-  browser = await launch({ width: 1360, height: 900, tag: "io" });
-  ({ page, pageErrors } = browser);
-  await page.goto(WEB_SHELL_URL);
-  await page.getByRole("tab", { name: /Content plan/ }).waitFor();
-  await page.evaluate(() => localStorage.setItem("contentdesk.calendar.zone", "UTC"));
-  space = await ipc("space_create", { name: SPACE });
-  ({ stages } = await ipc("board_load", { spaceId: space.id }));
+  ({ browser, page, pageErrors, space, stages } = await startPlannerJourney({ tag: "io", space: SPACE }));
 });
 
 after(async () => {

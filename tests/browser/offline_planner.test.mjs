@@ -98,7 +98,9 @@ test("an offline archive and an offline stage rename survive a restart of web-sh
 
   // The list says each in words (in the header pill's popover).
   await waiting().click();
-  await page.getByTestId("drafts-list-toggle").click();
+  // The list is reached by a button that says how many it holds (issue 26: the count seen where the list is).
+  await page.getByRole("button", { name: "Show the 2 changes" }).click();
+  await page.getByRole("heading", { name: "Kept on this computer (2)" }).waitFor();
   const items = page.getByTestId("drafts-list").locator(".what");
   assert.deepEqual(await items.allInnerTexts(), [`Archive card ‘${card.title}’`, `Rename stage ${stage.name} → ${newName}`]);
   await page.screenshot({ path: path.join(ARTIFACTS, "offline-planner-kept.png") });

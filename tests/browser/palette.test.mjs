@@ -1,6 +1,7 @@
 // The command palette (Ctrl+K, issue 26 point 3) in Debian's Chromium against web-shell and its
 // embedded sandbox (scripts/ui-e2e.sh): from the board, by keyboard alone, it reaches another screen,
-// the calendar, a card by its title, a new card, and the dark theme; Escape gives focus back.
+// the calendar, a card by its title, a new card, and the dark theme; Escape gives focus back. And the one
+// focus trap (issue 26): Tab kept inside the palette, the shortcut sheet, the card editor and a picker over it.
 // Its own space, so it depends on no other journey.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -86,4 +87,86 @@ test("Ctrl+K reaches screens and actions by keyboard, and Escape gives focus bac
   await run("planner", "Planner");
   await page.getByRole("tab", { name: /Palette journey/ }).waitFor();
   assert.deepEqual(pageErrors, []);
+});
+
+// Issue 26: one focus trap (ui/src/lib/shared/focusTrap.ts) for every dialog. In each: Tab and Shift+Tab go
+// round its own controls (from the last to the first and back), Escape closes it, focus goes back to the opener.
+const focused = () => page.evaluate(() => {
+  const el = document.activeElement;
+  return el ? (el.getAttribute("aria-label") || el.textContent || el.id || el.tagName).trim() : null;
+});
+const focusIn = (selector) => page.evaluate((s) => !!document.activeElement?.closest(s), selector);
+
+/** Tab from the dialog's last control lands on its first, Shift+Tab from the first on the last; and a dozen
+ *  Tabs never leave it. */
+async function tabStaysIn(selector) {
+  const ends = await page.evaluate((s) => {
+    const root = document.querySelector(s);
+    const all = [...root.querySelectorAll("button:not(:disabled), input:not(:disabled):not([type=hidden]), select:not(:disabled), textarea:not(:disabled), a[href], summary, [tabindex]:not([tabindex='-1'])")]
+      .filter((el) => el.getAttribute("tabindex") !== "-1" && el.checkVisibility());
+    all.forEach((el, i) => el.setAttribute("data-tab-index", String(i)));
+    return all.length;
+  }, selector);
+  assert.ok(ends > 0, `${selector} has controls`);
+  await page.locator(`${selector} [data-tab-index="${ends - 1}"]`).focus();
+  await page.keyboard.press("Tab");
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-tab-index")), "0", `${selector}: Tab on the last goes to the first`);
+  await page.keyboard.press("Shift+Tab");
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-tab-index")), String(ends - 1), `${selector}: Shift+Tab on the first goes to the last`);
+  for (let i = 0; i < 12; i++) {
+    await page.keyboard.press(i % 4 === 3 ? "Shift+Tab" : "Tab");
+    assert.ok(await focusIn(selector), `${selector}: Tab ${i + 1} stayed inside (focus on ${await focused()})`);
+  }
+}
+
+test("every dialog keeps Tab inside, closes on Escape and gives focus back: palette, shortcut sheet, card editor, picker", async () => {
+  await page.getByRole("tab", { name: /Palette journey/ }).click();
+  const card = page.locator("[data-card-id]").filter({ hasText: "Lighthouse reel for Friday" }).locator("button.open");
+  await card.waitFor();
+
+  // The command palette: its options are reached with the arrows, so Tab stays in the box.
+  await page.locator("#board-search").focus();
+  await page.keyboard.press("Control+k");
+  await dialog().waitFor();
+  for (let i = 0; i < 3; i++) {
+    await page.keyboard.press(i === 1 ? "Shift+Tab" : "Tab");
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("role")), "combobox");
+  }
+  await page.keyboard.press("Escape");
+  await dialog().waitFor({ state: "detached" });
+  assert.equal(await page.evaluate(() => document.activeElement?.id), "board-search");
+
+  // The shortcut sheet, opened with ? from the card.
+  await card.focus();
+  await page.keyboard.press("?");
+  const sheet = page.getByRole("dialog", { name: "Keyboard shortcuts" });
+  await sheet.waitFor();
+  await tabStaysIn('[data-testid="shortcut-sheet"]');
+  await page.keyboard.press("Escape");
+  await sheet.waitFor({ state: "detached" });
+  assert.equal(await card.evaluate((el) => el === document.activeElement), true, "focus back on the card");
+
+  // The card editor, opened from the card, and the picker over it: Escape closes the picker only.
+  await card.focus();
+  await page.keyboard.press("Enter");
+  const editor = page.getByTestId("card-editor");
+  await editor.waitFor();
+  await page.getByLabel("Title", { exact: true }).waitFor();
+  await tabStaysIn('[data-testid="card-editor"]');
+  const add = editor.getByRole("button", { name: "Add inspiration post…" });
+  await add.focus();
+  await page.keyboard.press("Enter");
+  const picker = page.getByTestId("inspiration-picker");
+  await picker.waitFor();
+  assert.ok(await focusIn('[data-testid="inspiration-picker"]'), "focus moved into the picker");
+  await tabStaysIn('[data-testid="inspiration-picker"]');
+  await page.keyboard.press("Escape");
+  await picker.waitFor({ state: "detached" });
+  assert.equal(await editor.count(), 1, "the editor stays open");
+  assert.equal(await add.evaluate((el) => el === document.activeElement), true, "focus back on Add inspiration post…");
+  await page.keyboard.press("Escape");
+  await editor.waitFor({ state: "detached" });
+  assert.equal(await card.evaluate((el) => el === document.activeElement), true, "focus back on the card");
+  // The demo's inspiration thumbnails are on hosts this closed network cannot reach (as in planner.test.mjs).
+  assert.deepEqual(pageErrors.filter((e) => !/net::ERR_NAME_NOT_RESOLVED/.test(e)), []);
 });

@@ -2,28 +2,21 @@
 // its embedded sandbox (scripts/ui-e2e.sh), each read back from the service through the core: a
 // duplicate from the editor; a repeat of 4 weekly copies; the posting queue filling three slots and a
 // clash flagged on the calendar; a click on an empty calendar day making a card there; quick-add with
-// two platforms making two posts. Its own space, so it depends on no other journey.
+// two platforms making two posts; the editor's schedule typed and stepped by keyboard in the app's format.
+// Its own space, so it depends on no other journey.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { launch } from "./browser.mjs";
-import { shellEnv, openSpaceBoard, shootBothThemes } from "./webshell.mjs";
+import { shellEnv, openSpaceBoard, shootBothThemes, startPlannerJourney } from "./webshell.mjs";
 
-const { WEB_SHELL_URL, ARTIFACTS, ORIGIN, ipc } = shellEnv();
+const { ARTIFACTS, ORIGIN, ipc } = shellEnv();
 
 let browser, page, pageErrors = [];
 let space, stages;
 
 before(async () => {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await launch({ width: 1360, height: 900, tag: "plan" });
-  ({ page, pageErrors } = browser);
-  await page.goto(WEB_SHELL_URL);
-  await page.getByRole("tab", { name: /Content plan/ }).waitFor();
-  await page.evaluate(() => localStorage.setItem("contentdesk.calendar.zone", "UTC"));
-  space = await ipc("space_create", { name: "Plan journey" });
-  ({ stages } = await ipc("board_load", { spaceId: space.id }));
+  ({ browser, page, pageErrors, space, stages } = await startPlannerJourney({ tag: "plan", space: "Plan journey" }));
 });
 
 after(async () => {
@@ -181,6 +174,46 @@ test("quick-add with two platforms makes one card with a post for each", async (
   const card = (await allCards()).find((c) => c.title === "Two platforms");
   const detail = await ipc("card_get", { cardId: card.id });
   assert.deepEqual(detail.posts.map((p) => p.platform).sort(), ["tiktok", "youtube"]);
+});
+
+test("the editor's schedule: written in the app's format, typed and stepped by keyboard, saved as that time", async () => {
+  const card = await ipc("card_create", { spaceId: space.id, stageId: stages[1].id, title: "Dated by keyboard", platform: "linkedin" }); // a stage of its own: Ideas is long by now
+  await ipc("card_update", { cardId: card.id, update: { scheduledAt: "2027-01-04T09:00:00Z" } });
+  await openBoard();
+  await openCard(card.id);
+  const day = page.getByTestId("card-editor").getByLabel(/^Scheduled/);
+  const time = page.getByTestId("card-editor").getByLabel("Time", { exact: true });
+  // As the calendar writes a day (not the browser's "01/04/2027, 09:00 AM"), the time on the 24-hour clock.
+  assert.match(await day.inputValue(), /^(Sun 3|Mon 4|Tue 5) Jan 2027$/);
+  assert.match(await time.inputValue(), /^\d\d:\d\d$/);
+  // Typed as people write it, then a day on with the arrow key; the time typed with am/pm.
+  await day.fill("");
+  await day.type("5 jan 2027");
+  await page.keyboard.press("Enter");
+  assert.equal(await day.inputValue(), "Tue 5 Jan 2027");
+  await page.keyboard.press("ArrowUp");
+  assert.equal(await day.inputValue(), "Wed 6 Jan 2027");
+  await page.keyboard.press("Tab");
+  assert.equal(await time.evaluate((el) => el === document.activeElement), true, "Tab goes from the day to the time");
+  await page.keyboard.press("Control+a");
+  await page.keyboard.type("2:30 pm");
+  await page.keyboard.press("Enter");
+  assert.equal(await time.inputValue(), "14:30");
+  await shoot("editor-date", page.getByTestId("card-editor").locator(".field").filter({ has: day }));
+  // A wrong day is named beside the field, and nothing changes.
+  await day.fill("31 Feb 2027");
+  await day.press("Enter");
+  assert.match(await page.getByTestId("date-error").innerText(), /“31 Feb 2027” is not a day: write it like \w{3} \d{1,2} \w{3} \d{4}\./);
+  await day.fill("6 Jan 2027");
+  await day.press("Enter");
+  assert.equal(await page.getByTestId("date-error").count(), 0);
+  await page.keyboard.press("Control+s");
+  const want = await page.evaluate(() => new Date(2027, 0, 6, 14, 30).toISOString());
+  let read;
+  for (let i = 0; i < 50 && (read = await ipc("card_get", { cardId: card.id })).scheduledAt?.replace(".000", "") !== want.replace(".000", ""); i++) await page.waitForTimeout(100);
+  assert.equal(read.scheduledAt.replace(".000", ""), want.replace(".000", ""));
+  await page.keyboard.press("Escape");
+  await page.getByTestId("card-editor").waitFor({ state: "detached" });
 });
 
 test("no page errors", () => {

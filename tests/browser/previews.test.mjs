@@ -2,16 +2,16 @@
 // embedded sandbox (scripts/ui-e2e.sh), in a space of their own: the editor's live counter and a blocking
 // finding beside the caption; each post previewed as its platform shows it (a 3-image Instagram carousel,
 // an X post with a link counted 23, a TikTok video with its cover), shot in light and dark; and the marker a
-// blocked card carries on its board tile and its calendar chip, from the core's preflight of the card.
+// blocked card carries on its board tile and its calendar chip, from the core's preflight of the card; and the
+// confirm before such a card is scheduled on the calendar (by keyboard and by mouse; Cancel, then confirm).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { launch } from "./browser.mjs";
-import { shellEnv, openSpaceBoard, shootBothThemes } from "./webshell.mjs";
+import { shellEnv, openSpaceBoard, shootBothThemes, startPlannerJourney } from "./webshell.mjs";
 import { makePreviewCards, X_CAPTION, X_LINK } from "./previewCard.mjs";
 
-const { WEB_SHELL_URL, ARTIFACTS, ORIGIN, ipc } = shellEnv();
+const { ARTIFACTS, ORIGIN, ipc } = shellEnv();
 const SPACE = "Previews journey";
 
 let browser, page, pageErrors = [];
@@ -19,14 +19,7 @@ let space, stages, cards, long;
 const LONG_CAPTION = "word ".repeat(60).trim() + " extra"; // 305 characters: X refuses it (280)
 
 before(async () => {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await launch({ width: 1360, height: 900, tag: "previews" });
-  ({ page, pageErrors } = browser);
-  await page.goto(WEB_SHELL_URL);
-  await page.getByRole("tab", { name: /Content plan/ }).waitFor();
-  await page.evaluate(() => localStorage.setItem("contentdesk.calendar.zone", "UTC"));
-  space = await ipc("space_create", { name: SPACE });
-  ({ stages } = await ipc("board_load", { spaceId: space.id }));
+  ({ browser, page, pageErrors, space, stages } = await startPlannerJourney({ tag: "previews", space: SPACE }));
   cards = await makePreviewCards(ipc, space.id, stages[0].id);
   // A card X will refuse, scheduled within the calendar's current month (two hours from now).
   const c = await ipc("card_create", { spaceId: space.id, stageId: stages[0].id, title: "Too long for X", platform: "x" });
@@ -62,7 +55,7 @@ test("the editor: a live counter as X counts, and a blocking finding beside the 
   assert.equal((await counter.innerText()).trim(), `${LONG_CAPTION.length} / 280`);
   assert.match(await counter.getAttribute("class"), /\bover\b/);
   const finding = post.getByTestId("post-finding");
-  assert.equal((await finding.innerText()).trim(), `caption: ${LONG_CAPTION.length} / 280 characters; x refuses it.`);
+  assert.equal((await finding.innerText()).trim(), `caption: ${LONG_CAPTION.length} / 280 characters; X refuses it.`);
   // Beside its field: right after the caption and its counter, in the same post.
   const order = await post.evaluate((el) => [...el.querySelectorAll("textarea, [data-testid=caption-counter], [data-testid=post-finding]")].map((n) => n.dataset.testid ?? n.tagName));
   assert.deepEqual(order, ["TEXTAREA", "caption-counter", "post-finding"]);
@@ -142,7 +135,7 @@ test("markers: the blocked card's tile and calendar chip say what blocks; a card
   await mark.waitFor();
   assert.equal(await mark.getAttribute("data-level"), "blocks");
   assert.equal(await mark.getAttribute("role"), "img");
-  assert.equal(await mark.getAttribute("aria-label"), `A platform will refuse this card: X caption: ${LONG_CAPTION.length} / 280 characters; x refuses it.`);
+  assert.equal(await mark.getAttribute("aria-label"), `A platform will refuse this card: X caption: ${LONG_CAPTION.length} / 280 characters; X refuses it.`);
   // The findings are the core's (the same as `card check`).
   const check = await ipc("calendar_posts", { cards: [{ id: long.id }] });
   assert.deepEqual(check[0].findings.map((f) => [f.platform, f.rule, f.actual, f.severity]), [["x", "max_length", LONG_CAPTION.length, "blocks"]]);
@@ -157,8 +150,60 @@ test("markers: the blocked card's tile and calendar chip say what blocks; a card
   const chip = page.locator(`[data-testid="calendar-item"][data-card="${long.id}"]`);
   await chip.getByTestId("calendar-finding").waitFor();
   assert.equal(await chip.getByTestId("calendar-finding").getAttribute("data-level"), "blocks");
-  assert.match(await chip.getAttribute("aria-label"), /\. A platform will refuse this card: X caption: \d+ \/ 280 characters; x refuses it\. Enter opens/);
+  assert.match(await chip.getAttribute("aria-label"), /\. A platform will refuse this card: X caption: \d+ \/ 280 characters; X refuses it\. Enter opens/);
   await shoot("chip", chip);
+});
+
+test("scheduling a card a platform will refuse asks first: Cancel leaves it unscheduled, Schedule anyway schedules it", async () => {
+  const c = await ipc("card_create", { spaceId: space.id, stageId: stages[0].id, title: "Unscheduled and too long", platform: "x" });
+  await ipc("card_update", { cardId: c.id, update: { posts: [{ platform: "x", connectedAccountId: cards.accounts.x.id, platformSpecificData: { caption: LONG_CAPTION } }] } });
+  await openBoard();
+  await page.getByTestId("view-calendar").click();
+  await page.getByRole("button", { name: "Month", exact: true }).click();
+  const waiting = page.locator(`[data-testid="calendar-unscheduled"] [data-card="${c.id}"]`);
+  await waiting.waitFor();
+  const today = new Date().toISOString().slice(0, 10); // the calendar's zone is UTC
+  const dayCell = page.locator(`[data-testid="calendar-day"][data-day="${today}"]`);
+  const dialog = page.getByRole("alertdialog", { name: "Schedule a post the platform will refuse?" });
+
+  // By keyboard: Space picks it up, Enter drops it; the dialog names the finding, Cancel is focused, Escape
+  // and Cancel leave the card where it was (on the service too).
+  await waiting.focus();
+  await page.keyboard.press("Space");
+  await page.keyboard.press("Enter");
+  await dialog.waitFor();
+  const message = await dialog.locator("#confirm-message").innerText();
+  assert.match(message, /^“Unscheduled and too long” would be scheduled for .*, but a platform will refuse it as it is: X caption: 305 \/ 280 characters; X refuses it\. Fix it first, or schedule it anyway\.$/);
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Cancel");
+  // Tab stays inside the dialog (the shared focus trap).
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Tab");
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Cancel");
+  await shoot("schedule-confirm");
+  await page.keyboard.press("Escape");
+  await dialog.waitFor({ state: "detached" });
+  await page.getByRole("button", { name: "Cancel" }).count().then((n) => assert.equal(n, 0));
+  assert.match(await page.getByTestId("board-status").innerText(), /“Unscheduled and too long” stays unscheduled\./);
+  await waiting.waitFor();
+  assert.equal((await ipc("card_get", { cardId: c.id })).scheduledAt, null);
+
+  // By mouse: dragged onto today, asked again; Cancel leaves it unscheduled.
+  await waiting.dragTo(dayCell);
+  await dialog.waitFor();
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await dialog.waitFor({ state: "detached" });
+  await waiting.waitFor();
+  assert.equal(await dayCell.locator(`[data-card="${c.id}"]`).count(), 0);
+  assert.equal((await ipc("card_get", { cardId: c.id })).scheduledAt, null);
+
+  // Confirmed: on today at 09:00, on the service too.
+  await waiting.dragTo(dayCell);
+  await dialog.getByRole("button", { name: "Schedule anyway" }).click();
+  await dialog.waitFor({ state: "detached" });
+  await dayCell.locator(`[data-card="${c.id}"]`).waitFor();
+  let read;
+  for (let i = 0; i < 50 && !(read = await ipc("card_get", { cardId: c.id })).scheduledAt; i++) await page.waitForTimeout(100);
+  assert.equal(read.scheduledAt.replace(".000", ""), `${today}T09:00:00Z`);
 });
 
 test("no page errors", () => {

@@ -35,6 +35,9 @@ before(async () => {
       await ipc("card_create", { spaceId: space.id, stageId: stage.id, title: `${stage.name} card ${n}`, platform: ["instagram", "tiktok", "youtube"][(i + n) % 3] });
     }
   }
+  // A card X will refuse, unscheduled: scheduling it on the calendar asks first (issue 28), a dialog checked too.
+  const tooLong = await ipc("card_create", { spaceId: space.id, stageId: stages[stages.length - 1].id, title: "Too long for X", platform: "x" });
+  await ipc("card_update", { cardId: tooLong.id, update: { posts: [{ platform: "x", platformSpecificData: { caption: "word ".repeat(60) + "extra" } }] } });
   // A brand-kit section with an earlier version, so History has something to compare.
   const kits = await ipc("brand_kits_list", {});
   const kitId = (kits.find((k) => k.isDefault) ?? kits[0]).id;
@@ -162,6 +165,20 @@ const SCREENS = [
       await page.getByTestId("calendar").waitFor();
       await page.getByRole("button", { name: "Month", exact: true }).click();
       await page.getByTestId("calendar-month").waitFor();
+    },
+  },
+  {
+    // An unscheduled card X will refuse, taken to a day by keyboard: the confirm before it is scheduled.
+    name: "calendar schedule confirm", shot: "calendar-confirm",
+    async open({ page }) {
+      await page.locator('[data-testid="calendar-unscheduled"] [data-card]').filter({ hasText: "Too long for X" }).focus();
+      await page.keyboard.press("Space");
+      await page.keyboard.press("Enter");
+      await page.getByRole("alertdialog", { name: "Schedule a post the platform will refuse?" }).waitFor();
+    },
+    async close({ page }) {
+      await page.keyboard.press("Escape");
+      await page.getByRole("alertdialog").waitFor({ state: "detached" });
     },
   },
   {

@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import { launch } from "./browser.mjs";
+
 // A core command through web-shell's HTTP, as the UI calls it (`POST /ipc/<command>` with the run's
 // token), for the journeys' and the benchmark's set-up and read-backs. A refusal throws an Error whose
 // `ipc` is the IpcError body.
@@ -42,4 +45,21 @@ export async function openSpaceBoard(page, origin, space) {
   if (!(await tab.waitFor({ timeout: 5000 }).then(() => true, () => false))) await page.reload();
   await tab.click();
   await page.getByTestId("view-board").click();
+}
+
+/** The set-up the planner journeys share (io, previews, plan): a Chromium (`launch`, `tag` names its profile),
+ *  the app loaded on its planner, the calendar's zone UTC (set before the calendar is first opened), and a
+ *  new space named `space` with its stages as the core made them. Returns `{ browser, page, pageErrors,
+ *  space, stages }`. */
+export async function startPlannerJourney({ tag, space, width = 1360, height = 900 }) {
+  const { WEB_SHELL_URL, ARTIFACTS, ipc } = shellEnv();
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const browser = await launch({ width, height, tag });
+  const { page, pageErrors } = browser;
+  await page.goto(WEB_SHELL_URL);
+  await page.getByRole("tab", { name: /Content plan/ }).waitFor();
+  await page.evaluate(() => localStorage.setItem("contentdesk.calendar.zone", "UTC"));
+  const made = await ipc("space_create", { name: space });
+  const { stages } = await ipc("board_load", { spaceId: made.id });
+  return { browser, page, pageErrors, space: made, stages };
 }

@@ -243,8 +243,10 @@ it("lists the kept changes in order and drops one only after a confirmation", as
   const user = userEvent.setup();
   // The header's pill opens the popover that holds the list.
   await user.click(await screen.findByTestId("drafts-waiting"));
-  await user.click(await screen.findByRole("button", { name: "Show the list" }));
+  // The list's toggle and heading say how many it holds.
+  await user.click(await screen.findByRole("button", { name: "Show the 2 changes" }));
   const list = screen.getByTestId("drafts-list");
+  expect(within(list).getByRole("heading")).toHaveTextContent("Kept on this computer (2)");
   expect(within(list).getAllByTestId("drafts-change").map((li) => li.querySelector(".what")?.textContent)).toEqual([
     "Rename stage Ideas → Drafts",
     "Archive card ‘Launch post’",
@@ -260,6 +262,8 @@ it("lists the kept changes in order and drops one only after a confirmation", as
   await waitFor(() => expect(core.called("drafts_resolve")[0]?.args).toEqual({ id: "k2", action: "discardMine" }));
   await waitFor(() => expect(screen.getAllByTestId("drafts-change")).toHaveLength(1));
   expect(screen.getByTestId("drafts-waiting")).toHaveTextContent("1 change waiting");
+  expect(screen.getByTestId("drafts-list-toggle")).toHaveAccessibleName("Hide the change");
+  expect(within(list).getByRole("heading")).toHaveTextContent("Kept on this computer (1)");
 });
 
 it("a planner change in conflict is in the conflicts panel with Take theirs / Keep mine", async () => {

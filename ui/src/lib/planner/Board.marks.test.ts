@@ -35,7 +35,7 @@ it("a blocked card's tile says it will be refused, a warned one that it will be 
   // The tiles ask a pause after they are drawn (the board never waits for them).
   await waitFor(() => expect(within(tile("c1")).getByRole("img")).toBeTruthy(), { timeout: 10_000 });
   const refused = within(tile("c1")).getByRole("img");
-  expect(refused).toHaveAccessibleName("A platform will refuse this card: X caption: 305 / 280 characters; x refuses it.");
+  expect(refused).toHaveAccessibleName("A platform will refuse this card: X caption: 305 / 280 characters; X refuses it.");
   expect(refused).toHaveAttribute("data-level", "blocks");
   expect(refused).toHaveTextContent("Refused");
   const cut = within(tile("c2")).getByRole("img");

@@ -12,7 +12,7 @@ describe("markOf", () => {
     expect(markOf(undefined)).toBeNull();
   });
   it("a blocking finding marks the card as refused, naming the platform and the rule broken", () => {
-    expect(markOf([f("blocks")])).toEqual({ level: "blocks", label: "A platform will refuse this card: X caption: 300 / 280 characters; x refuses it." });
+    expect(markOf([f("blocks")])).toEqual({ level: "blocks", label: "A platform will refuse this card: X caption: 300 / 280 characters; X refuses it." });
   });
   it("blocks wins over warns, and the rest are counted", () => {
     const m = markOf([f("warns", "instagram"), f("blocks"), f("blocks", "threads", "max_length", 600, 500)]);

@@ -19,7 +19,7 @@ import type {
 } from "../bindings";
 import type { UpdateStatus } from "../bindings";
 
-/** Every command: the core's (generated from its command table) and the desktop shell's two. */
+/** Every command: the core's (generated from its command table) and the desktop shell's four. */
 export interface Commands extends CoreCommands {
   /** Desktop only: tells the shell the first data render is done (launch benchmark). */
   ui_ready: { args: undefined; result: null };
@@ -27,6 +27,8 @@ export interface Commands extends CoreCommands {
   open_external: { args: { url: string }; result: null };
   /** Desktop only: downloads, verifies and installs the newer version, then relaunches (src-tauri/src/update.rs). */
   update_install: { args: undefined; result: UpdateStatus };
+  /** Desktop only: quits and starts Content Desk again (Settings › Backup after a restore; never answers). */
+  app_restart: { args: undefined; result: null };
 }
 export type Command = keyof Commands;
 
@@ -233,6 +235,8 @@ export const api = {
   updatePrefsSet: (autoCheck: boolean) => run("update_prefs_set", { autoCheck }),
   updateCheck: (atStart = false) => run("update_check", atStart ? { atStart } : {}),
   updateInstall: () => run("update_install"),
+  /** Desktop: restarts the app (the restore staged in Settings › Backup is written as it starts). */
+  appRestart: () => run("app_restart"),
 };
 
 /** The Tauri event the desktop shell reports an update's download on: bytes so far, and of how many. */

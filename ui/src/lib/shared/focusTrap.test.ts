@@ -54,3 +54,20 @@ it("brings focus back in from outside, and holds it when the dialog has nothing 
   expect(trapTab(new KeyboardEvent("keydown", { key: "Enter" }), root)).toBe(false);
   expect(trapTab(new KeyboardEvent("keydown", { key: "Tab" }), undefined)).toBe(false);
 });
+
+it("holdFocus moves focus in as a dialog opens and gives it back to the opener as it closes (if still on the page)", async () => {
+  const { holdFocus } = await import("./focusTrap");
+  const root = dialog(`<button>Cancel</button>`);
+  const opener = document.body.querySelector<HTMLElement>("button")!;
+  opener.focus();
+  const giveBack = holdFocus(() => byText(root, "Cancel"));
+  expect(document.activeElement).toBe(byText(root, "Cancel"));
+  giveBack();
+  expect(document.activeElement).toBe(opener);
+  // An opener gone from the page is not focused (focus is left where it is).
+  byText(root, "Cancel").focus();
+  const again = holdFocus(() => root);
+  opener.remove();
+  again();
+  expect(document.activeElement).not.toBe(opener);
+});

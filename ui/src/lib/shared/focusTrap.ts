@@ -1,5 +1,6 @@
 // One focus trap for the app's modal dialogs: Tab and Shift+Tab go round the dialog's own controls and
-// never out to the page behind it. A dialog calls `trapTab` from its keydown handler.
+// never out to the page behind it, and focus goes back to what opened the dialog when it closes. A dialog
+// calls `holdFocus` from its onMount (focus in; the cleanup gives it back) and `trapTab` from its keydown.
 
 /** What Tab can reach: enabled controls, links, a <details>' summary, and anything given a tabindex >= 0. */
 const TABBABLE = [
@@ -45,4 +46,15 @@ export function trapTab(e: KeyboardEvent, root: HTMLElement | null | undefined):
   e.preventDefault();
   to.focus();
   return true;
+}
+
+/** Moves focus into a dialog as it opens (`into()`: its first field, its safe choice or the dialog itself)
+ *  and returns the cleanup that gives focus back to what had it (the opener), if that is still on the page.
+ *  For a dialog's onMount: `onMount(() => holdFocus(() => closeButton))`. */
+export function holdFocus(into: () => HTMLElement | null | undefined): () => void {
+  const opener = document.activeElement as HTMLElement | null;
+  into()?.focus();
+  return () => {
+    if (opener?.isConnected) opener.focus();
+  };
 }

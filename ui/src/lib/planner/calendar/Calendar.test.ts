@@ -141,3 +141,27 @@ it("keyboard: the month grid is one Tab stop on today; arrow keys move it, Enter
   await fireEvent.keyDown(cell(tomorrow), { key: "Enter" });
   await waitFor(() => expect(core.called("card_update").at(-1)?.args).toEqual({ cardId: "new1", update: { scheduledAt: nineOn(tomorrow) } }));
 });
+
+it("an unscheduled card a platform will refuse is scheduled only once confirmed; Cancel leaves it unscheduled", async () => {
+  const core = setup([card("x1", "Too long", { platform: "x", platforms: ["x"] })]);
+  const blocks = { platform: "x", field: "caption", rule: "max_length", limit: 280, actual: 305, severity: "blocks", source: "https://docs.x.com" };
+  core.answers.calendar_posts = () => [{ cardId: "x1", updatedAt: null, scheduledAt: null, posts: [], findings: [blocks] }];
+  core.answers.calendar_window = () => ({ cards: [], unread: 0 });
+  render(Board);
+  const waiting = await screen.findByRole("button", { name: /Too long, no time/ }, { timeout: 15_000 });
+  const drop = async () => {
+    waiting.focus();
+    await fireEvent.keyDown(waiting, { key: " " });
+    await fireEvent.keyDown(window, { key: "Enter" });
+    return screen.findByRole("alertdialog", { name: "Schedule a post the platform will refuse?" });
+  };
+  let dialog = await drop();
+  expect(dialog).toHaveTextContent("a platform will refuse it as it is: X caption: 305 / 280 characters; X refuses it.");
+  await fireEvent.click(within(dialog).getByRole("button", { name: "Cancel" }));
+  await waitFor(() => expect(screen.queryByRole("alertdialog")).toBeNull());
+  expect(core.called("card_update")).toEqual([]);
+  expect(status()).toMatch(/“Too long” stays unscheduled/);
+  dialog = await drop();
+  await fireEvent.click(within(dialog).getByRole("button", { name: "Schedule anyway" }));
+  await waitFor(() => expect(core.called("card_update").at(-1)?.args).toEqual({ cardId: "x1", update: { scheduledAt: nineOn(today) } }));
+});

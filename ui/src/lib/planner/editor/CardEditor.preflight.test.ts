@@ -45,7 +45,7 @@ it("counts each caption as its platform counts, live, and shows the finding at t
   expect(counter).toHaveTextContent("281 / 280");
   expect(counter).toHaveClass("over");
   const finding = within(x).getByTestId("post-finding");
-  expect(finding).toHaveTextContent("caption: 281 / 280 characters; x refuses it.");
+  expect(finding).toHaveTextContent("caption: 281 / 280 characters; X refuses it.");
   expect(finding).toHaveAttribute("title", "Source: https://docs.x.com/fundamentals/counting-characters");
   expect(within(postOf("threads")).queryByTestId("post-finding")).toBeNull();
 
@@ -61,7 +61,7 @@ it("a media rule is shown at the post its platform breaks, from the kinds the ca
     posts: [post("p1", "x"), post("p2", "linkedin")],
   }));
   await screen.findByLabelText("Title");
-  expect(within(postOf("x")).getByTestId("post-finding")).toHaveTextContent("media: 5 items, at most 4; x refuses it.");
+  expect(within(postOf("x")).getByTestId("post-finding")).toHaveTextContent("media: 5 items, at most 4; X refuses it.");
   // LinkedIn takes up to 20 images; the link is not media.
   expect(within(postOf("linkedin")).queryByTestId("post-finding")).toBeNull();
 });
@@ -82,7 +82,7 @@ it("saving a scheduled card with a finding that blocks asks first, naming it; ca
   await fireEvent.input(within(postOf("x")).getByLabelText("Caption"), { target: { value: "a".repeat(281) } });
   await fireEvent.click(screen.getByRole("button", { name: "Save" }));
   const dialog = await screen.findByRole("alertdialog");
-  expect(dialog).toHaveTextContent("x caption: 281 / 280 characters; x refuses it.");
+  expect(dialog).toHaveTextContent("X caption: 281 / 280 characters; X refuses it.");
   expect(core.called("card_update")).toHaveLength(0);
   await fireEvent.click(within(dialog).getByRole("button", { name: "Cancel" }));
   expect(screen.queryByRole("alertdialog")).toBeNull();

@@ -6,6 +6,7 @@ import CardEditor from "./CardEditor.svelte";
 import { fakeCore, type FakeCore } from "../../shared/fakeCore";
 import { ACCOUNTS, TAGS, testCard } from "./testCard";
 import { isoToLocalInput } from "./localTime";
+import { formatDay } from "./dateEntry";
 import type { CardDetail, CardSummary, UpdateCard } from "./wire";
 
 afterEach(() => clearMocks());
@@ -51,7 +52,11 @@ it("loads the card and shows its fields, posts, tags and assets in carousel orde
   expect(title).toHaveValue("Launch teaser");
   expect(screen.getByRole("dialog", { name: /Launch teaser/ })).toBeInTheDocument();
   expect(screen.getByLabelText(/^Notes/)).toHaveValue("Shoot at noon.");
-  expect(screen.getByLabelText(/^Scheduled/)).toHaveValue(isoToLocalInput("2026-11-22T08:00:00.000Z"));
+  // The schedule in the app's format (the calendar's day, the 24-hour clock), not the browser's.
+  const local = isoToLocalInput("2026-11-22T08:00:00.000Z");
+  expect(screen.getByLabelText(/^Scheduled/)).toHaveValue(formatDay(local.slice(0, 10)));
+  expect((screen.getByLabelText(/^Scheduled/) as HTMLInputElement).value).toMatch(/^(Sat|Sun) 2[12] Nov 2026$/);
+  expect(screen.getByLabelText("Time")).toHaveValue(local.slice(11));
   const post = screen.getByTestId("post");
   expect(within(post).getByLabelText("Account")).toHaveValue("acc-ig");
   // Only the post's platform's accounts are offered.
@@ -105,10 +110,26 @@ it("the schedule is edited in local time and sent as UTC; a post gets its own ti
   const core = editorCore();
   open();
   const when = await screen.findByLabelText(/^Scheduled/);
-  await fireEvent.change(when, { target: { value: "2026-12-01T09:30" } });
+  const user = userEvent.setup();
+  // Typed as people write it: the day, then the time.
+  await user.clear(when);
+  await user.type(when, "1 Dec 2026");
+  await user.tab();
+  expect(when).toHaveValue("Tue 1 Dec 2026");
+  const time = screen.getByLabelText("Time");
+  await user.clear(time);
+  await user.type(time, "9:30");
+  await user.tab();
+  expect(time).toHaveValue("09:30");
   const post = screen.getByTestId("post");
-  await userEvent.click(within(post).getByLabelText("Own time"));
-  await fireEvent.change(within(post).getByLabelText("instagram post time"), { target: { value: "2026-12-02T18:00" } });
+  await user.click(within(post).getByLabelText("Own time"));
+  const postDay = within(post).getByLabelText("Instagram post day");
+  await user.clear(postDay);
+  await user.type(postDay, "2 Dec 2026{Enter}");
+  const postTime = within(post).getByLabelText("Instagram post time");
+  await user.clear(postTime);
+  await user.type(postTime, "6pm{Enter}");
+  expect(postTime).toHaveValue("18:00");
   await userEvent.click(screen.getByRole("button", { name: "Save" }));
   await waitFor(() => expect(updates(core)).toHaveLength(1));
   const u = updates(core)[0] as UpdateCard;

@@ -12,7 +12,8 @@ import {
   withCaption, type AssetShown, type Cover, type Draft, type DraftAsset, type FieldError,
 } from "./cardRules";
 import { editorApi } from "./editorApi";
-import { localInputToIso, localTimeZone } from "./localTime";
+import { isoToLocalInput, localInputToIso, localTimeZone } from "./localTime";
+import { formatDay } from "./dateEntry";
 import type { CardAssetInput, CardDetail, ConnectedAccount, PostInput, ProjectCreated, PublishResult, Tag } from "./wire";
 
 /** What the editor asks of its view: tell the board, show a field's error at its control, move focus. */
@@ -250,10 +251,11 @@ export function createCardEditor(cardId: string, hooks: EditorHooks) {
     if (iso) draft.posts[i] = { ...draft.posts[i], scheduledAt: iso };
   }
 
+  /** A time in the app's one format, as the date field writes it ("Sat 28 Nov 2026, 09:00"). */
   function formatLocal(iso: string | null | undefined): string {
     if (!iso) return "not scheduled";
-    const d = new Date(iso);
-    return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short", timeZone });
+    const local = isoToLocalInput(iso, timeZone);
+    return local ? `${formatDay(local.slice(0, 10))}, ${local.slice(11)}` : iso;
   }
 
   // ---------- posts ----------

@@ -4,6 +4,7 @@
 // format the table does not know gets no findings, and what is not known (an asset's size, a kind that is
 // neither image nor video) is never guessed.
 import table from "../../../../../crates/api-types/fixtures/platform-rules.json";
+import { PLATFORM_NAMES } from "../../bindings/valueLists";
 
 export type Counting = "x_weighted" | "threads" | "code_points" | "utf16" | "utf8_bytes";
 
@@ -83,7 +84,9 @@ export function findingText(f: Finding): string {
     max_aspect_ratio: `aspect ratio ${f.actual}, at most ${f.limit}`,
   };
   const does = f.severity === "blocks" ? "refuses it" : "cuts or hides it";
-  return `${f.field}: ${what[f.rule] ?? `${f.actual}, limit ${f.limit}`}; ${f.platform} ${does}.`;
+  // The platform by its one name (issue 26: "X", never "x").
+  const name = (PLATFORM_NAMES as Record<string, string>)[f.platform] ?? f.platform;
+  return `${f.field}: ${what[f.rule] ?? `${f.actual}, limit ${f.limit}`}; ${name} ${does}.`;
 }
 
 function apply(rule: Rule, post: PreflightPost, assets: PreflightAsset[], out: Finding[]) {
