@@ -26,9 +26,9 @@ macro_rules! desktop_commands {
     ($( $group:literal { $( $(#[doc = $doc:literal])* $name:ident ( $($args:ty)? ) -> $ret:ty ; )* } )*) => {
         $($( desktop_command!($(#[doc = $doc])* $name ( $($args)? ) -> $ret); )*)*
 
-        /// Every command the web view may call: the core's, and the four of the desktop shell.
+        /// Every command the web view may call: the core's, and the five of the desktop shell.
         pub fn invoke_handler<Rt: Runtime>() -> impl Fn(tauri::ipc::Invoke<Rt>) -> bool + Send + Sync + 'static {
-            tauri::generate_handler![$($($name,)*)* ui_ready, open_external, update::update_install, app_restart]
+            tauri::generate_handler![$($($name,)*)* ui_ready, open_external, update::update_install, app_restart, save_download]
         }
     };
 }
@@ -258,6 +258,52 @@ pub fn external_url(raw: &str) -> Result<String, IpcError> {
         }
         _ => Err(bad()),
     }
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct SaveDownloadArgs {
+    file_name: String,
+    text: String,
+}
+
+/// Saves a file the core made (a calendar export, a backup) in the user's downloads folder (the home folder
+/// when there is none) and answers its path. WebKitGTK's own download of a Blob lands in the process's
+/// working folder (for an app started from a menu: the home folder, or `/`), and the page cannot tell
+/// where, so the desktop saves it here and the UI names the place.
+#[tauri::command]
+fn save_download<Rt: Runtime>(app: tauri::AppHandle<Rt>, args: SaveDownloadArgs) -> R<String> {
+    let dir = app.path().download_dir().or_else(|_| app.path().home_dir()).map_err(|e| IpcError::internal(format!("no downloads folder: {e}")))?;
+    let path = save_into(&dir, &args.file_name, args.text.as_bytes())
+        .map_err(|e| IpcError::internal(format!("could not save {} in {}: {e}", args.file_name, dir.display())))?;
+    tracing::info!(path = %path.display(), bytes = args.text.len(), "file saved");
+    Ok(path.display().to_string())
+}
+
+/// Writes `bytes` as a new file in `dir` named after the last part of `name` (never a path: `../x` is `x`),
+/// adding " (2)", " (3)"... before the extension while the name is taken: nothing is overwritten.
+pub fn save_into(dir: &std::path::Path, name: &str, bytes: &[u8]) -> std::io::Result<PathBuf> {
+    use std::io::Write;
+    let base = name.rsplit(['/', '\\']).next().unwrap_or("").trim();
+    let base = if base.is_empty() || base == "." || base == ".." { "content-desk-file" } else { base };
+    let base: String = base.chars().map(|c| if c.is_control() { '_' } else { c }).collect();
+    let (stem, ext) = match base.rfind('.') {
+        Some(i) if i > 0 => (&base[..i], &base[i..]),
+        _ => (base.as_str(), ""),
+    };
+    std::fs::create_dir_all(dir)?;
+    for n in 1..10_000 {
+        let path = if n == 1 { dir.join(&base) } else { dir.join(format!("{stem} ({n}){ext}")) };
+        match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+            Ok(mut f) => {
+                f.write_all(bytes)?;
+                return Ok(path);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(std::io::Error::other("too many files of that name"))
 }
 
 /// Quits and starts Content Desk again (Settings › Backup, "Restart now" after a restore: the staged files

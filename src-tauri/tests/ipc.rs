@@ -132,3 +132,21 @@ fn only_web_and_mail_links_open_outside_the_app() {
     let e = invoke(&w, "open_external", json!({"args": {"url": "javascript:alert(1)"}})).unwrap_err();
     assert_eq!(e["code"], "validation");
 }
+
+#[test]
+fn a_saved_file_never_overwrites_and_never_leaves_its_folder() {
+    let dir = std::env::temp_dir().join(format!("cd-save-{}", uuid::Uuid::new_v4()));
+    let first = contentdesk_desktop::save_into(&dir, "plan.ics", b"one").unwrap();
+    let second = contentdesk_desktop::save_into(&dir, "plan.ics", b"two").unwrap();
+    let third = contentdesk_desktop::save_into(&dir, "plan.ics", b"three").unwrap();
+    assert_eq!(first, dir.join("plan.ics"));
+    assert_eq!(second, dir.join("plan (2).ics"));
+    assert_eq!(third, dir.join("plan (3).ics"));
+    assert_eq!(std::fs::read(&first).unwrap(), b"one", "the first file is kept as it was");
+    // A name is only ever a name: a path's folders are dropped.
+    assert_eq!(contentdesk_desktop::save_into(&dir, "../../etc/x.json", b"{}").unwrap(), dir.join("x.json"));
+    assert_eq!(contentdesk_desktop::save_into(&dir, "..", b"").unwrap(), dir.join("content-desk-file"));
+    assert_eq!(contentdesk_desktop::save_into(&dir, ".env", b"").unwrap(), dir.join(".env"));
+    assert_eq!(contentdesk_desktop::save_into(&dir, ".env", b"").unwrap(), dir.join(".env (2)"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -66,6 +66,16 @@ async fn the_calendar(c: &Client, artifacts: &std::path::Path) {
     wait_css(c, &format!("[data-testid=calendar-month] [data-testid=calendar-item][data-card='{id}']")).await;
     wait_text(c, "[data-testid=board-status]", "rescheduled to").await;
     save(c, artifacts, "desktop-calendar").await;
+    // Export: the file is saved by the shell (WebKitGTK's own download would land in the working folder,
+    // unnamed) and the status names where; it is there, an iCalendar file, and is removed after.
+    wait_css(c, "[data-testid=calendar-export]").await.click().await.unwrap();
+    wait_css(c, "[data-testid=export-ics]").await.click().await.unwrap();
+    let said = wait_text(c, "[data-testid=calendar-export-status]", ".ics.").await.text().await.unwrap();
+    let path = said.rsplit_once(" to ").map(|(_, p)| p.trim_end_matches('.')).unwrap_or_default().to_string();
+    assert!(path.starts_with('/') && path.ends_with(".ics"), "the status names the saved file's path: {said}");
+    let ics = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path} was not saved: {e}"));
+    assert!(ics.starts_with("BEGIN:VCALENDAR") && ics.contains("BEGIN:VEVENT"), "{path} is an iCalendar file with the scheduled posts");
+    std::fs::remove_file(&path).unwrap();
     wait_css(c, "[data-testid=view-board]").await.click().await.unwrap();
     wait_css(c, "section.column[data-stage-id]").await;
 }

@@ -19,7 +19,7 @@ import type {
 } from "../bindings";
 import type { UpdateStatus } from "../bindings";
 
-/** Every command: the core's (generated from its command table) and the desktop shell's four. */
+/** Every command: the core's (generated from its command table) and the desktop shell's five. */
 export interface Commands extends CoreCommands {
   /** Desktop only: tells the shell the first data render is done (launch benchmark). */
   ui_ready: { args: undefined; result: null };
@@ -29,6 +29,8 @@ export interface Commands extends CoreCommands {
   update_install: { args: undefined; result: UpdateStatus };
   /** Desktop only: quits and starts Content Desk again (Settings › Backup after a restore; never answers). */
   app_restart: { args: undefined; result: null };
+  /** Desktop only: a file saved in the downloads folder under a name not taken; answers its path. */
+  save_download: { args: { fileName: string; text: string }; result: string };
 }
 export type Command = keyof Commands;
 
