@@ -23,8 +23,8 @@ macro_rules! with_commands {
                 profile_add($crate::commands::ProfileAddArgs) -> $crate::Profile;
                 profile_rename($crate::commands::ProfileRenameArgs) -> $crate::Profile;
                 /// deletes its key from the keyring too; the sandbox profile cannot be removed (validation)
-                profile_remove($crate::commands::ProfileIdArgs) -> $crate::ProfilesView;
-                profile_select($crate::commands::ProfileIdArgs) -> $crate::ProfilesView;
+                profile_remove($crate::commands::ProfileRefArgs) -> $crate::ProfilesView;
+                profile_select($crate::commands::ProfileRefArgs) -> $crate::ProfilesView;
                 /// checked with `GET /account/balance` first; stored only on 200; on 401/403/network nothing is
                 /// stored
                 key_set($crate::commands::KeySetArgs) -> $crate::api::Balance;
@@ -179,10 +179,10 @@ macro_rules! with_commands {
                 /// caller's is `notFound` and no project is made; name 1–200 characters (validation, field
                 /// `name`); needs `editor:write` + `planner:write`
                 project_create($crate::commands::ProjectCreateInput) -> $crate::api::ProjectCreated;
-                /// `source`: `{ type: "pptx", fileUrl }` (http(s), validation field `source.fileUrl`) or `{
-                /// type: "canva", designId }` (400 `canva_not_connected` when Canva is not connected);
-                /// `pageCount` 1–500
-                project_import($crate::commands::ProjectImportArgs) -> $crate::api::ProjectCreated;
+                /// the catalogue's `project import` (`import_project`): one of `pptxUrl` (http(s), validation field
+                /// `pptxUrl`) or `canvaDesignId` (400 `canva_not_connected` when Canva is not connected);
+                /// `pageCount` 1–500; `cardId` needed
+                project_import($crate::commands::ProjectImportInput) -> $crate::api::ProjectCreated;
                 /// the bytes as base64 from the web view (a `data:…;base64,` prefix is accepted); checked
                 /// first: `fileName` 1–255 characters, `contentType` an `image/`, `video/` or `audio/` type, at
                 /// most 50 MB decoded and not empty (validation naming `fileName` / `contentType` /

@@ -61,14 +61,13 @@ import type { ModelListInput } from "./ModelListInput";
 import type { OAuthGrant } from "./OAuthGrant";
 import type { Profile } from "./Profile";
 import type { ProfileAddArgs } from "./ProfileAddArgs";
-import type { ProfileIdArgs } from "./ProfileIdArgs";
 import type { ProfileRefArgs } from "./ProfileRefArgs";
 import type { ProfileRenameArgs } from "./ProfileRenameArgs";
 import type { ProfilesView } from "./ProfilesView";
 import type { Project } from "./Project";
 import type { ProjectCreateInput } from "./ProjectCreateInput";
 import type { ProjectCreated } from "./ProjectCreated";
-import type { ProjectImportArgs } from "./ProjectImportArgs";
+import type { ProjectImportInput } from "./ProjectImportInput";
 import type { PublishResult } from "./PublishResult";
 import type { QueueSettings } from "./QueueSettings";
 import type { Queued } from "./Queued";
@@ -110,8 +109,8 @@ export interface CoreCommands {
   profile_add: { args: ProfileAddArgs; result: Profile };
   profile_rename: { args: ProfileRenameArgs; result: Profile };
   /** deletes its key from the keyring too; the sandbox profile cannot be removed (validation) */
-  profile_remove: { args: ProfileIdArgs; result: ProfilesView };
-  profile_select: { args: ProfileIdArgs; result: ProfilesView };
+  profile_remove: { args: ProfileRefArgs; result: ProfilesView };
+  profile_select: { args: ProfileRefArgs; result: ProfilesView };
   /** checked with `GET /account/balance` first; stored only on 200; on 401/403/network nothing is stored */
   key_set: { args: KeySetArgs; result: Balance };
   /** the stored key, checked again */
@@ -203,8 +202,8 @@ export interface CoreCommands {
   projects_list: { args: undefined; result: Array<Project> };
   /** made linked to the card in the same call (`cardId`); `linkedCardId` is always filled beside `project` (and in it); the project is on the card's assets as `projectId`; a card not the caller's is `notFound` and no project is made; name 1–200 characters (validation, field `name`); needs `editor:write` + `planner:write` */
   project_create: { args: ProjectCreateInput; result: ProjectCreated };
-  /** `source`: `{ type: "pptx", fileUrl }` (http(s), validation field `source.fileUrl`) or `{ type: "canva", designId }` (400 `canva_not_connected` when Canva is not connected); `pageCount` 1–500 */
-  project_import: { args: ProjectImportArgs; result: ProjectCreated };
+  /** the catalogue's `project import` (`import_project`): one of `pptxUrl` (http(s), validation field `pptxUrl`) or `canvaDesignId` (400 `canva_not_connected` when Canva is not connected); `pageCount` 1–500; `cardId` needed */
+  project_import: { args: ProjectImportInput; result: ProjectCreated };
   /** the bytes as base64 from the web view (a `data:…;base64,` prefix is accepted); checked first: `fileName` 1–255 characters, `contentType` an `image/`, `video/` or `audio/` type, at most 50 MB decoded and not empty (validation naming `fileName` / `contentType` / `dataBase64`); then ticket → PUT → complete; attach with `{ outputId }`; needs `assets:write`. The bytes never appear in a log line */
   media_upload: { args: MediaUploadArgs; result: UploadedMedia };
   /** publishes now (every post, or `platform`'s only); each platform answers on its own (a post with no connected account fails with its `error`, the others still publish); needs `publish:write` (403 → `missingScope`, `scope: "publish:write"`); when its answer is lost, a read of the card shows which posts it published (never sent twice blindly) */

@@ -6,7 +6,7 @@ import type {
   StageDeleteInput, StageUpdateInput, UpdateCard,
 } from "../bindings";
 import type {
-  CardPublishInput, ContentListInput, MediaUploadArgs, ProjectCreateInput, ProjectImportArgs,
+  CardPublishInput, ContentListInput, MediaUploadArgs, ProjectCreateInput, ProjectImportInput,
 } from "../bindings";
 import type { DraftsResolveArgs } from "../bindings";
 import type {
@@ -150,8 +150,8 @@ export const api = {
   profilesList: () => run("profiles_list"),
   profileAdd: (name: string, baseUrl: string) => run("profile_add", { name, baseUrl }),
   profileRename: (id: string, name: string) => run("profile_rename", { id, name }),
-  profileRemove: (id: string) => run("profile_remove", { id }),
-  profileSelect: (id: string) => run("profile_select", { id }),
+  profileRemove: (id: string) => run("profile_remove", { profileId: id }),
+  profileSelect: (id: string) => run("profile_select", { profileId: id }),
   keySet: (profileId: string, key: string) => run("key_set", { profileId, key }),
   keyTest: (profileId: string) => run("key_test", { profileId }),
   signOut: (profileId: string) => run("sign_out", { profileId }),
@@ -193,7 +193,7 @@ export const api = {
   contentList: (args: ContentListInput = {}) => run("content_list", args),
   projectsList: () => run("projects_list"),
   projectCreate: (args: ProjectCreateInput) => run("project_create", args),
-  projectImport: (args: ProjectImportArgs) => run("project_import", args),
+  projectImport: (args: ProjectImportInput) => run("project_import", args),
   mediaUpload: (args: MediaUploadArgs) => run("media_upload", args),
   cardPublish: (cardId: string, platform?: string) => run("card_publish", platform ? { cardId, platform } : { cardId }),
   modelsList: (contentType: ContentType, refresh = false) => run("models_list", refresh ? { contentType, refresh } : { contentType }),
