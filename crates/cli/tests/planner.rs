@@ -267,6 +267,15 @@ async fn archive_hides_a_card_and_off_restores_it_with_favorites_write() {
     for t in api_types::values::ARCHIVE_ASSET_TYPES {
         assert!(r.stderr.contains(t), "the usage error lists `{t}`: {}", r.stderr);
     }
+    // The archive's rule (`ArchiveInput::check`, as in the app's `card_archive` and `space_archive`): a
+    // kind the service archives and an id, in the shell and for agents; nothing archived.
+    let e = desk.run(&["archive", "card", " "]).await.fails(2);
+    assert_eq!(e["field"], "id", "{e}");
+    let refused = desk.tool("archive", json!({ "assetType": "folder", "id": card })).await;
+    assert!(refused["isError"] == true && refused.to_string().contains("unknown asset type"), "{refused}");
+    let refused = desk.tool("archive", json!({ "assetType": "card", "id": "  " })).await;
+    assert!(refused["isError"] == true && refused.to_string().contains("Name the record"), "{refused}");
+    assert!(live(desk.run(&["card", "list", "--all"]).await.ok()).contains(&card));
     // Another account's card: not found, nothing archived.
     let (_, other) = sb.other_account(0.0);
     desk.run_as(&other, &["archive", "card", &card]).await.fails(1);

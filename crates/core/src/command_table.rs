@@ -77,8 +77,8 @@ macro_rules! with_commands {
                 space_create($crate::commands::SpaceCreateInput) -> $crate::api::Space;
                 /// `name` trimmed, 1–120 characters; not a cover (validation, field `coverUrl`)
                 space_rename($crate::commands::SpaceUpdateInput) -> $crate::api::Space;
-                /// `POST /archive {assetType:"space"}`; `archived: false` restores
-                space_archive($crate::commands::SpaceArchiveArgs) -> $crate::api::ArchiveResult;
+                /// the catalogue's `archive` input with `assetType: "space"` (`POST /archive`); `off: true` restores
+                space_archive($crate::commands::ArchiveInput) -> $crate::api::ArchiveResult;
                 /// at the end unless `afterId` (`beforeId` is refused); `spaceId` needed; name trimmed, 1–60
                 /// characters (validation, field `name`)
                 stage_create($crate::commands::StageCreateInput) -> $crate::api::Stage;
@@ -98,8 +98,9 @@ macro_rules! with_commands {
                 /// (validation naming the field); notes need `expectedRevision` (a 409 is `notesConflict` with
                 /// their notes and revision); answers the card read back
                 card_update($crate::commands::CardUpdateArgs) -> $crate::api::CardDetail;
-                /// `archived: false` restores
-                card_archive($crate::commands::CardArchiveArgs) -> $crate::api::ArchiveResult;
+                /// the catalogue's `archive` input with `assetType: "card"`; `off: true` restores; `baseUpdatedAt`
+                /// and `title` (the app's only) are the base of a change kept offline
+                card_archive($crate::commands::ArchiveInput) -> $crate::api::ArchiveResult;
                 /// the posts of the named cards (at most 500; validation `cards`), for the calendar: each
                 /// card read with `GET /cards/{id}`, 4 at a time, and kept in memory with its `updatedAt`; a
                 /// card named with the same `updatedAt` again is answered from memory (no request); a card

@@ -26,8 +26,8 @@ fn kinds(s: &DraftsStatus) -> Vec<KeptKind> {
     s.changes.iter().map(|c| c.kind).collect()
 }
 
-fn archive(card: &api_types::CardSummary) -> CardArchiveArgs {
-    CardArchiveArgs { card_id: card.id.clone(), archived: true, base_updated_at: card.updated_at.clone(), title: Some(card.title.clone()) }
+fn archive(card: &api_types::CardSummary) -> ArchiveInput {
+    ArchiveInput { asset_type: "card".into(), id: card.id.clone(), off: false, base_updated_at: card.updated_at.clone(), title: Some(card.title.clone()) }
 }
 
 fn rename(d: &Demo, i: usize, name: &str) -> StageUpdateInput {

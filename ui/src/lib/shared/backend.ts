@@ -2,7 +2,7 @@
 // (development, Playwright) it uses web-shell's `POST /ipc/<command>` with the per-run token. Every
 // failure becomes a thrown `IpcError` ({code, message, ...}), so screens handle one shape.
 import type {
-  BoardLoadArgs, CardArchiveArgs, CardCreateArgs, CardUpdateArgs, CoreCommands, IpcError, StageCreateInput, StudioQuote,
+  BoardLoadArgs, CardCreateArgs, CardUpdateArgs, CoreCommands, IpcError, StageCreateInput, StudioQuote,
   StageDeleteInput, StageUpdateInput, UpdateCard,
 } from "../bindings";
 import type {
@@ -167,7 +167,7 @@ export const api = {
   boardLoad: (args: BoardLoadArgs) => run("board_load", args),
   spaceCreate: (name: string) => run("space_create", { name }),
   spaceRename: (spaceId: string, name: string) => run("space_rename", { spaceId, name }),
-  spaceArchive: (spaceId: string, archived: boolean) => run("space_archive", { spaceId, archived }),
+  spaceArchive: (spaceId: string, archived: boolean) => run("space_archive", { assetType: "space", id: spaceId, off: !archived }),
   stageCreate: (args: StageCreateInput) => run("stage_create", args),
   stageUpdate: (args: StageUpdateInput) => run("stage_update", args),
   stageDelete: (args: StageDeleteInput) => run("stage_delete", args),
@@ -182,7 +182,7 @@ export const api = {
   cardUpdate: (cardId: string, update: UpdateCard) => run("card_update", { cardId, update }),
   cardArchive: (cardId: string, archived: boolean, base?: { updatedAt?: string | null; title?: string }) =>
     run("card_archive", {
-      cardId, archived,
+      assetType: "card", id: cardId, off: !archived,
       ...(base?.updatedAt ? { baseUpdatedAt: base.updatedAt } : {}), ...(base?.title !== undefined ? { title: base.title } : {}),
     }),
   tagsList: () => run("tags_list"),

@@ -13,7 +13,7 @@ export const editorApi = {
   /** `base`: the card as the editor read it, so an archive kept offline meets a change made elsewhere. */
   cardArchive: (cardId: string, archived: boolean, base?: { updatedAt?: string | null; title?: string }) =>
     call<ArchiveResult>("card_archive", {
-      cardId, archived,
+      assetType: "card", id: cardId, off: !archived,
       ...(base?.updatedAt ? { baseUpdatedAt: base.updatedAt } : {}), ...(base?.title !== undefined ? { title: base.title } : {}),
     }),
   tagsList: () => call<Tag[]>("tags_list"),
