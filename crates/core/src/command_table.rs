@@ -249,7 +249,9 @@ macro_rules! with_commands {
                 /// the filter read mode, with bodies; lists are AND-combined; none given → `validation` (field
                 /// `keys`). An unknown role or tab is the service's 400: `validation` with `field`
                 /// (`roles`/`tabs`) and `validValues` (the eight roles, or `overview, voice, visual`)
-                brand_kit_sections($crate::commands::BrandKitSectionsArgs) -> $crate::api::BrandKitSectionsView;
+                /// The catalogue's `brand-kit get` input (`get_brand_kit`); `history: true` adds earlier versions;
+                /// `detail` is not taken (validation field `detail`: the page reads the summary)
+                brand_kit_sections($crate::commands::BrandKitGetInput) -> $crate::api::BrandKitSectionsView;
                 /// one `PATCH /brand-kits/{id}` with only the given sections, each with `expectedVersion`: all
                 /// or nothing. Checked first (validation naming `sections[i].<field>`): a key once, something
                 /// to change, `width` `full`/`half` and `tab` with `validValues`, `role` only the section's own

@@ -8,13 +8,13 @@ import type { BackupRestoreArgs } from "./BackupRestoreArgs";
 import type { Balance } from "./Balance";
 import type { Board } from "./Board";
 import type { BoardLoadArgs } from "./BoardLoadArgs";
+import type { BrandKitGetInput } from "./BrandKitGetInput";
 import type { BrandKitIdArgs } from "./BrandKitIdArgs";
 import type { BrandKitPage } from "./BrandKitPage";
 import type { BrandKitSaveArgs } from "./BrandKitSaveArgs";
 import type { BrandKitSection } from "./BrandKitSection";
 import type { BrandKitSectionAddArgs } from "./BrandKitSectionAddArgs";
 import type { BrandKitSectionArchiveArgs } from "./BrandKitSectionArchiveArgs";
-import type { BrandKitSectionsArgs } from "./BrandKitSectionsArgs";
 import type { BrandKitSectionsView } from "./BrandKitSectionsView";
 import type { BrandKitSummary } from "./BrandKitSummary";
 import type { CalendarExportInput } from "./CalendarExportInput";
@@ -229,8 +229,8 @@ export interface CoreCommands {
   media_library: { args: MediaListInput; result: Array<MediaSummary> };
   /** `GET /brand-kits/{id}?detail=summary`: per section `key, role, tab, sectionName, width, version, charCount, outline` (its `##` headings), no bodies; plus the archived sections the service lists (`detail=summary&archived=true`; a service that does not: those archived here) and the drafts this computer keeps */
   brand_kit_page: { args: BrandKitIdArgs; result: BrandKitPage };
-  /** the filter read mode, with bodies; lists are AND-combined; none given → `validation` (field `keys`). An unknown role or tab is the service's 400: `validation` with `field` (`roles`/`tabs`) and `validValues` (the eight roles, or `overview, voice, visual`) */
-  brand_kit_sections: { args: BrandKitSectionsArgs; result: BrandKitSectionsView };
+  /** the filter read mode, with bodies; lists are AND-combined; none given → `validation` (field `keys`). An unknown role or tab is the service's 400: `validation` with `field` (`roles`/`tabs`) and `validValues` (the eight roles, or `overview, voice, visual`) The catalogue's `brand-kit get` input (`get_brand_kit`); `history: true` adds earlier versions; `detail` is not taken (validation field `detail`: the page reads the summary) */
+  brand_kit_sections: { args: BrandKitGetInput; result: BrandKitSectionsView };
   /** one `PATCH /brand-kits/{id}` with only the given sections, each with `expectedVersion`: all or nothing. Checked first (validation naming `sections[i].<field>`): a key once, something to change, `width` `full`/`half` and `tab` with `validValues`, `role` only the section's own (it cannot be changed); a place in its (new) tab, at most one of `afterId`/`beforeId` (a section id) or `position` `top`/`bottom` (the newest era's `Placement`; a move alone is a change and keeps the version). **409**: nothing written; `conflict` with `conflicts: [{ key, version, body }]` (each stale section's current version and body) and every entry of the write kept as a draft (`reason: "conflict"`, `theirsVersion`). No answer: `network`, the entries kept as drafts (`reason: "offline"`). Saved: those sections' drafts are cleared. "Keep mine" = save again with `expectedVersion` = the conflict's `version` */
   brand_kit_save: { args: BrandKitSaveArgs; result: Array<BrandKitSection> };
   /** the unsaved changes kept for the kit (selected profile) */

@@ -11,7 +11,7 @@ import type {
 import type { DraftsResolveArgs } from "../bindings";
 import type {
   SectionRevertInput, BrandKitSaveArgs, BrandKitSectionAddArgs, BrandKitSectionArchiveArgs,
-  BrandKitSectionsArgs, KnowledgeAddArgs, SectionEdit,
+  BrandKitGetInput, KnowledgeAddArgs, SectionEdit,
 } from "../bindings";
 import type {
   CardAttachOutputArgs, ContentType, MediaListInput, StudioEvent, StudioForm, StudioGenerateArgs,
@@ -209,7 +209,7 @@ export const api = {
   /** The account's finished creations (made anywhere), newest first, one per output: the gallery's library. */
   mediaLibrary: (args: MediaListInput = {}) => run("media_library", args),
   brandKitPage: (brandKitId: string) => run("brand_kit_page", { brandKitId }),
-  brandKitSections: (args: BrandKitSectionsArgs) => run("brand_kit_sections", args),
+  brandKitSections: (args: BrandKitGetInput) => run("brand_kit_sections", args),
   /** Only the changed sections, each with the version it was read at; a 409 keeps them as drafts. */
   brandKitSave: (brandKitId: string, sections: SectionEdit[]) => run("brand_kit_save", { brandKitId, sections }),
   brandKitDrafts: (brandKitId: string) => run("brand_kit_drafts", { brandKitId }),
