@@ -40,7 +40,7 @@ before(async () => {
   });
   shell = await startWebShell(procs, { data: path.join(work, "app"), log: path.join(ARTIFACTS, "granted-apps-web-shell.log") });
   const profile = await ipc("profile_add", { name: PROFILE, baseUrl: remote.url });
-  await ipc("profile_select", { id: profile.id });
+  await ipc("profile_select", { profileId: profile.id });
   await ipc("key_set", { profileId: profile.id, key: remote.key });
   browser = await launch({ width: 1280, height: 900, tag: "granted-apps" });
   ({ page, pageErrors } = browser);

@@ -42,7 +42,7 @@ before(async () => {
   key = remote.key;
   await startShell();
   const profile = await ipc("profile_add", { name: "Offline remote", baseUrl: remote.url });
-  await ipc("profile_select", { id: profile.id });
+  await ipc("profile_select", { profileId: profile.id });
   await ipc("key_set", { profileId: profile.id, key });
   browser = await launch({ width: 1360, height: 860, tag: "offline" });
   ({ context, page, pageErrors } = browser);

@@ -56,7 +56,7 @@ before(async () => {
   ({ key, url: remoteUrl } = remote);
   await startShell();
   const profile = await ipc("profile_add", { name: "Offline planner remote", baseUrl: remote.url });
-  await ipc("profile_select", { id: profile.id });
+  await ipc("profile_select", { profileId: profile.id });
   await ipc("key_set", { profileId: profile.id, key });
   browser = await launch({ width: 1360, height: 860, tag: "offline-planner" });
   ({ page, pageErrors } = browser);

@@ -38,7 +38,7 @@ before(async () => {
   );
   shell = { url, origin: new URL(url).origin, token: new URL(url).searchParams.get("token") };
   const profile = await ipc("profile_add", { name: "Real-shaped", baseUrl: front.base });
-  await ipc("profile_select", { id: profile.id });
+  await ipc("profile_select", { profileId: profile.id });
   await ipc("key_set", { profileId: profile.id, key });
   browser = await launch({ width: 1360, height: 900, tag: "realshaped" });
   ({ page, pageErrors } = browser);

@@ -39,7 +39,7 @@ before(async () => {
   ({ key, url: remoteUrl } = await startSandbox());
   shell = await startWebShell(procs, { data: path.join(work, "app"), log: path.join(ARTIFACTS, "screens-offline-web-shell.log") });
   const profile = await ipc("profile_add", { name: "Screens offline", baseUrl: remoteUrl });
-  await ipc("profile_select", { id: profile.id });
+  await ipc("profile_select", { profileId: profile.id });
   await ipc("key_set", { profileId: profile.id, key });
   browser = await launch({ width: 1280, height: 800, tag: "screens-offline" });
   ({ page, pageErrors } = browser);

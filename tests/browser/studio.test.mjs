@@ -44,7 +44,7 @@ before(async () => {
   );
   shell = { url, origin: new URL(url).origin, token: new URL(url).searchParams.get("token") };
   const profile = await ipc("profile_add", { name: "Studio remote", baseUrl: remoteUrl });
-  await ipc("profile_select", { id: profile.id });
+  await ipc("profile_select", { profileId: profile.id });
   await ipc("key_set", { profileId: profile.id, key });
   browser = await launch({ width: 1360, height: 900, tag: "studio" });
   ({ page, pageErrors } = browser);

@@ -138,6 +138,10 @@ async fn stages_create_place_update_and_delete_moving_their_cards() {
     assert_eq!(refused["field"], "beforeCardId", "{refused}");
     assert!(text(&refused["error"]).contains("before itself"), "{refused}");
     assert_eq!(desk.run(&["card", "get", &card]).await.ok()["updatedAt"], before["updatedAt"], "nothing was sent");
+    // The same rule for agents (`move_card`).
+    let refused = desk.tool("move_card", json!({ "cardId": card, "stage": second_id, "beforeCardId": card })).await;
+    assert!(refused["isError"] == true && refused.to_string().contains("before itself"), "{refused}");
+    assert_eq!(desk.run(&["card", "get", &card]).await.ok()["updatedAt"], before["updatedAt"], "nothing was sent");
     let moved = desk.run(&["card", "move", &card, "--stage", &second_id]).await.ok();
     assert_eq!(moved["stageId"], second_id.as_str());
 
@@ -263,6 +267,15 @@ async fn archive_hides_a_card_and_off_restores_it_with_favorites_write() {
     for t in api_types::values::ARCHIVE_ASSET_TYPES {
         assert!(r.stderr.contains(t), "the usage error lists `{t}`: {}", r.stderr);
     }
+    // The archive's rule (`ArchiveInput::check`, as in the app's `card_archive` and `space_archive`): a
+    // kind the service archives and an id, in the shell and for agents; nothing archived.
+    let e = desk.run(&["archive", "card", " "]).await.fails(2);
+    assert_eq!(e["field"], "id", "{e}");
+    let refused = desk.tool("archive", json!({ "assetType": "folder", "id": card })).await;
+    assert!(refused["isError"] == true && refused.to_string().contains("unknown asset type"), "{refused}");
+    let refused = desk.tool("archive", json!({ "assetType": "card", "id": "  " })).await;
+    assert!(refused["isError"] == true && refused.to_string().contains("Name the record"), "{refused}");
+    assert!(live(desk.run(&["card", "list", "--all"]).await.ok()).contains(&card));
     // Another account's card: not found, nothing archived.
     let (_, other) = sb.other_account(0.0);
     desk.run_as(&other, &["archive", "card", &card]).await.fails(1);
@@ -299,6 +312,20 @@ async fn projects_create_and_import_linked_to_a_card_list_filter_get_and_archive
     let e = desk.run(&["project", "import", "--canva", "DAF123"]).await.fails(2);
     assert_eq!(e["status"], 400, "{e}");
     assert_eq!(desk.run(&["project", "import", "--title", "No source"]).await.code, 2, "a source is required");
+    // The import's rules (`ProjectImportInput::check`, as in the app's `project_import`): in the shell and
+    // for agents alike, a usage error naming the field, and nothing made.
+    let before = ids(&desk.run(&["project", "list"]).await.ok());
+    let e = desk.run(&["project", "import", "--pptx", "ftp://example.com/deck.pptx"]).await.fails(2);
+    assert_eq!(e["field"], "pptxUrl", "{e}");
+    let e = desk.run(&["project", "import", "--pptx", "https://example.com/deck.pptx", "--page-count", "501"]).await.fails(2);
+    assert_eq!(e["field"], "pageCount", "{e}");
+    let refused = desk.tool("import_project", json!({ "pptxUrl": "ftp://example.com/deck.pptx" })).await;
+    assert!(refused["isError"] == true && refused.to_string().contains("http(s) address"), "{refused}");
+    let refused = desk.tool("import_project", json!({ "pptxUrl": "https://example.com/deck.pptx", "pageCount": 0 })).await;
+    assert!(refused["isError"] == true && refused.to_string().contains("1 to 500 pages"), "{refused}");
+    let refused = desk.tool("import_project", json!({ "pptxUrl": "https://example.com/deck.pptx", "canvaDesignId": "DAF123" })).await;
+    assert!(refused["isError"] == true && refused.to_string().contains("one source"), "{refused}");
+    assert_eq!(ids(&desk.run(&["project", "list"]).await.ok()), before, "nothing was made");
 
     // Writes need editor:write, and planner:write too with a card; reads editor:read.
     let e = desk.run_as(&sb.key_with(&["editor:read"]), &["project", "create", "--title", "Nope"]).await.fails(3);

@@ -75,7 +75,7 @@ async fn desk_app(s: &Service) -> AppState {
     .await
     .expect("core");
     let p = c::profile_add(&app, ProfileAddArgs { name: "Bench".into(), base_url: Some(s.base_url.clone()) }).await.unwrap();
-    c::profile_select(&app, ProfileIdArgs { id: p.id.clone() }).await.unwrap();
+    c::profile_select(&app, ProfileRefArgs { profile_id: p.id.clone() }).await.unwrap();
     c::key_set(&app, KeySetArgs { profile_id: p.id, key: s.key.clone() }).await.unwrap();
     app
 }

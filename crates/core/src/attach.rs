@@ -3,12 +3,12 @@
 //! files uploaded to media (ticket, PUT, complete → `outputId`) and publishing a card now. Each is a plain
 //! async function over the session (`session::Session`), like those in `planner`.
 use api_types::{
-    ContentList, CreateProject, ImportProject, ImportSource, Project, ProjectCreated, PublishRequest,
+    ContentList, CreateProject, Project, ProjectCreated, PublishRequest,
     PublishResult, UploadedMedia,
 };
 use base64::Engine;
 pub use contentdesk_ops::planner::CardPublishInput;
-pub use contentdesk_ops::projects::ProjectCreateInput;
+pub use contentdesk_ops::projects::{ProjectCreateInput, ProjectImportInput};
 pub use contentdesk_ops::inspiration::ContentListInput;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -21,20 +21,6 @@ use crate::session::Session;
 pub const MAX_UPLOAD_BYTES: usize = 50 * 1024 * 1024;
 /// The kinds of file media uploads take (fact sheet 2.4: image, video or audio MIME types).
 pub const UPLOAD_TYPE_PREFIXES: &[&str] = &["image/", "video/", "audio/"];
-
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ProjectImportArgs {
-    pub card_id: String,
-    /// `{ type: "pptx", fileUrl }` or `{ type: "canva", designId }`.
-    pub source: ImportSource,
-    #[serde(default)]
-    #[ts(optional)]
-    pub title: Option<String>,
-    #[serde(default)]
-    #[ts(optional)]
-    pub page_count: Option<i64>,
-}
 
 /// A file from the web view: its bytes as base64 (works the same in the desktop window and a browser).
 #[derive(Clone, Deserialize, Serialize, TS)]
@@ -112,31 +98,11 @@ pub async fn project_create(session: &impl Session, args: ProjectCreateInput) ->
     Ok(linked(session.client().await?.projects().create(&req).await?))
 }
 
-pub async fn project_import(session: &impl Session, args: ProjectImportArgs) -> IpcResult<ProjectCreated> {
-    let card_id = check_card_id(&args.card_id)?;
-    let source = match args.source {
-        ImportSource::Pptx { file_url } => {
-            let url = file_url.trim().to_string();
-            let ok = url::Url::parse(&url).is_ok_and(|u| matches!(u.scheme(), "http" | "https"));
-            if !ok {
-                return Err(IpcError::validation("source.fileUrl", "Give the slide deck's http(s) address."));
-            }
-            ImportSource::Pptx { file_url: url }
-        }
-        ImportSource::Canva { design_id } => {
-            let id = design_id.trim().to_string();
-            if id.is_empty() {
-                return Err(IpcError::validation("source.designId", "Give the Canva design's id."));
-            }
-            ImportSource::Canva { design_id: id }
-        }
-    };
-    if let Some(n) = args.page_count {
-        if !(1..=500).contains(&n) {
-            return Err(IpcError::validation("pageCount", "A deck has 1 to 500 pages."));
-        }
-    }
-    let req = ImportProject { source, title: non_empty(args.title), page_count: args.page_count, card_id: Some(card_id), extra: Default::default() };
+/// Takes the catalogue's `ProjectImportInput` and its rules (as `cdesk project import` and
+/// `import_project`); the app always links the project to a card.
+pub async fn project_import(session: &impl Session, args: ProjectImportInput) -> IpcResult<ProjectCreated> {
+    let card_id = check_card_id(args.card_id.as_deref().unwrap_or_default())?;
+    let req = ProjectImportInput { card_id: Some(card_id), ..args }.request()?;
     Ok(linked(session.client().await?.projects().import(&req).await?))
 }
 

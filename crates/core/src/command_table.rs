@@ -23,8 +23,8 @@ macro_rules! with_commands {
                 profile_add($crate::commands::ProfileAddArgs) -> $crate::Profile;
                 profile_rename($crate::commands::ProfileRenameArgs) -> $crate::Profile;
                 /// deletes its key from the keyring too; the sandbox profile cannot be removed (validation)
-                profile_remove($crate::commands::ProfileIdArgs) -> $crate::ProfilesView;
-                profile_select($crate::commands::ProfileIdArgs) -> $crate::ProfilesView;
+                profile_remove($crate::commands::ProfileRefArgs) -> $crate::ProfilesView;
+                profile_select($crate::commands::ProfileRefArgs) -> $crate::ProfilesView;
                 /// checked with `GET /account/balance` first; stored only on 200; on 401/403/network nothing is
                 /// stored
                 key_set($crate::commands::KeySetArgs) -> $crate::api::Balance;
@@ -77,8 +77,8 @@ macro_rules! with_commands {
                 space_create($crate::commands::SpaceCreateInput) -> $crate::api::Space;
                 /// `name` trimmed, 1–120 characters; not a cover (validation, field `coverUrl`)
                 space_rename($crate::commands::SpaceUpdateInput) -> $crate::api::Space;
-                /// `POST /archive {assetType:"space"}`; `archived: false` restores
-                space_archive($crate::commands::SpaceArchiveArgs) -> $crate::api::ArchiveResult;
+                /// the catalogue's `archive` input with `assetType: "space"` (`POST /archive`); `off: true` restores
+                space_archive($crate::commands::ArchiveInput) -> $crate::api::ArchiveResult;
                 /// at the end unless `afterId` (`beforeId` is refused); `spaceId` needed; name trimmed, 1–60
                 /// characters (validation, field `name`)
                 stage_create($crate::commands::StageCreateInput) -> $crate::api::Stage;
@@ -98,8 +98,9 @@ macro_rules! with_commands {
                 /// (validation naming the field); notes need `expectedRevision` (a 409 is `notesConflict` with
                 /// their notes and revision); answers the card read back
                 card_update($crate::commands::CardUpdateArgs) -> $crate::api::CardDetail;
-                /// `archived: false` restores
-                card_archive($crate::commands::CardArchiveArgs) -> $crate::api::ArchiveResult;
+                /// the catalogue's `archive` input with `assetType: "card"`; `off: true` restores; `baseUpdatedAt`
+                /// and `title` (the app's only) are the base of a change kept offline
+                card_archive($crate::commands::ArchiveInput) -> $crate::api::ArchiveResult;
                 /// the posts of the named cards (at most 500; validation `cards`), for the calendar: each
                 /// card read with `GET /cards/{id}`, 4 at a time, and kept in memory with its `updatedAt`; a
                 /// card named with the same `updatedAt` again is answered from memory (no request); a card
@@ -179,10 +180,10 @@ macro_rules! with_commands {
                 /// caller's is `notFound` and no project is made; name 1–200 characters (validation, field
                 /// `name`); needs `editor:write` + `planner:write`
                 project_create($crate::commands::ProjectCreateInput) -> $crate::api::ProjectCreated;
-                /// `source`: `{ type: "pptx", fileUrl }` (http(s), validation field `source.fileUrl`) or `{
-                /// type: "canva", designId }` (400 `canva_not_connected` when Canva is not connected);
-                /// `pageCount` 1–500
-                project_import($crate::commands::ProjectImportArgs) -> $crate::api::ProjectCreated;
+                /// the catalogue's `project import` (`import_project`): one of `pptxUrl` (http(s), validation field
+                /// `pptxUrl`) or `canvaDesignId` (400 `canva_not_connected` when Canva is not connected);
+                /// `pageCount` 1–500; `cardId` needed
+                project_import($crate::commands::ProjectImportInput) -> $crate::api::ProjectCreated;
                 /// the bytes as base64 from the web view (a `data:…;base64,` prefix is accepted); checked
                 /// first: `fileName` 1–255 characters, `contentType` an `image/`, `video/` or `audio/` type, at
                 /// most 50 MB decoded and not empty (validation naming `fileName` / `contentType` /
@@ -248,7 +249,9 @@ macro_rules! with_commands {
                 /// the filter read mode, with bodies; lists are AND-combined; none given → `validation` (field
                 /// `keys`). An unknown role or tab is the service's 400: `validation` with `field`
                 /// (`roles`/`tabs`) and `validValues` (the eight roles, or `overview, voice, visual`)
-                brand_kit_sections($crate::commands::BrandKitSectionsArgs) -> $crate::api::BrandKitSectionsView;
+                /// The catalogue's `brand-kit get` input (`get_brand_kit`); `history: true` adds earlier versions;
+                /// `detail` is not taken (validation field `detail`: the page reads the summary)
+                brand_kit_sections($crate::commands::BrandKitGetInput) -> $crate::api::BrandKitSectionsView;
                 /// one `PATCH /brand-kits/{id}` with only the given sections, each with `expectedVersion`: all
                 /// or nothing. Checked first (validation naming `sections[i].<field>`): a key once, something
                 /// to change, `width` `full`/`half` and `tab` with `validValues`, `role` only the section's own

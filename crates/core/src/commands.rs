@@ -25,10 +25,6 @@ pub struct AppInfo {
     pub notices: Vec<String>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct NoArgs {}
-
 #[derive(Debug, Clone, Deserialize, Serialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ProfileAddArgs {
@@ -43,12 +39,6 @@ pub struct ProfileAddArgs {
 pub struct ProfileRenameArgs {
     pub id: String,
     pub name: String,
-}
-
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ProfileIdArgs {
-    pub id: String,
 }
 
 /// The key is write-only: it has no `Debug` output and is never serialised back.
@@ -71,12 +61,12 @@ impl std::fmt::Debug for KeySetArgs {
     }
 }
 
+/// The profile a command is about: select, remove, test its key, sign out, list its granted apps.
 #[derive(Debug, Clone, Deserialize, Serialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ProfileRefArgs {
     pub profile_id: String,
 }
-
 
 pub async fn app_info(state: &AppState) -> IpcResult<AppInfo> {
     Ok(AppInfo {
@@ -118,10 +108,10 @@ pub async fn profile_rename(state: &AppState, args: ProfileRenameArgs) -> IpcRes
 }
 
 /// Removes a remote profile and its key. The sandbox profile stays (it is the app's default).
-pub async fn profile_remove(state: &AppState, args: ProfileIdArgs) -> IpcResult<ProfilesView> {
-    let p = state.record(&args.id)?;
+pub async fn profile_remove(state: &AppState, args: ProfileRefArgs) -> IpcResult<ProfilesView> {
+    let p = state.record(&args.profile_id)?;
     if p.kind == ProfileKind::Sandbox {
-        return Err(IpcError::validation("id", "The local sandbox profile cannot be removed."));
+        return Err(IpcError::validation("profileId", "The local sandbox profile cannot be removed."));
     }
     state.secret_delete(&p.id).await?;
     state.update_records(|ps| ps.retain(|r| r.id != p.id))?;
@@ -131,9 +121,9 @@ pub async fn profile_remove(state: &AppState, args: ProfileIdArgs) -> IpcResult<
     Ok(state.profiles_view())
 }
 
-pub async fn profile_select(state: &AppState, args: ProfileIdArgs) -> IpcResult<ProfilesView> {
-    state.record(&args.id)?;
-    state.set_selected(Some(args.id))?;
+pub async fn profile_select(state: &AppState, args: ProfileRefArgs) -> IpcResult<ProfilesView> {
+    state.record(&args.profile_id)?;
+    state.set_selected(Some(args.profile_id))?;
     Ok(state.profiles_view())
 }
 

@@ -3,7 +3,7 @@
 //! file by `outputId`, publishing now with each platform's result, and a missing `publish:write` named.
 mod common;
 
-use api_types::{CardAssetInput, ImportSource, PostInput, UpdateCard};
+use api_types::{CardAssetInput, PostInput, UpdateCard};
 use base64::Engine;
 use contentdesk_core::commands::{self as c, *};
 use contentdesk_core::{ipc, AppState, IpcCode};
@@ -105,11 +105,11 @@ async fn a_project_is_created_and_imported_linked_to_the_card() {
 
     let imported = c::project_import(
         &app,
-        ProjectImportArgs {
-            card_id: card_id.clone(),
-            source: ImportSource::Pptx { file_url: "https://example.com/decks/q4-plan.pptx".into() },
-            title: None,
+        ProjectImportInput {
+            card_id: Some(card_id.clone()),
+            pptx_url: Some("https://example.com/decks/q4-plan.pptx".into()),
             page_count: Some(3),
+            ..Default::default()
         },
     )
     .await
@@ -131,16 +131,31 @@ async fn a_project_is_created_and_imported_linked_to_the_card() {
     assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("title")), "{e:?}");
     let e = c::project_create(&app, ProjectCreateInput { title: Some("Cut".into()), ..Default::default() }).await.unwrap_err();
     assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("cardId")), "{e:?}");
-    let e = c::project_import(&app, ProjectImportArgs { card_id: card_id.clone(), source: ImportSource::Pptx { file_url: "ftp://x/y.pptx".into() }, title: None, page_count: None })
-        .await
-        .unwrap_err();
-    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("source.fileUrl")));
+    // The import's rules (ProjectImportInput::check, as in cdesk project import and import_project): one
+    // source, an http(s) deck, 1 to 500 pages; and the app's own: a card always.
+    let import = |f: fn(&mut ProjectImportInput)| {
+        let mut i = ProjectImportInput { card_id: Some(card_id.clone()), pptx_url: Some("https://example.com/d.pptx".into()), ..Default::default() };
+        f(&mut i);
+        i
+    };
+    for (args, field) in [
+        (import(|i| i.pptx_url = Some("ftp://x/y.pptx".into())), "pptxUrl"),
+        (import(|i| i.pptx_url = None), "pptxUrl"),
+        (import(|i| i.canva_design_id = Some("D1".into())), "pptxUrl"),
+        (import(|i| { i.pptx_url = None; i.canva_design_id = Some("  ".into()) }), "canvaDesignId"),
+        (import(|i| i.page_count = Some(501)), "pageCount"),
+        (import(|i| i.page_count = Some(0)), "pageCount"),
+        (import(|i| i.card_id = None), "cardId"),
+    ] {
+        let e = c::project_import(&app, args.clone()).await.unwrap_err();
+        assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some(field)), "{args:?}: {e:?}");
+    }
     let e = c::project_create(&app, ProjectCreateInput { card_id: Some("no-such-card".into()), title: Some("Orphan".into()), ..Default::default() })
         .await
         .unwrap_err();
     assert_eq!(e.code, IpcCode::NotFound);
     assert!(!c::projects_list(&app).await.unwrap().iter().any(|p| p.title.as_deref() == Some("Orphan")), "no project is made for a missing card");
-    let e = c::project_import(&app, ProjectImportArgs { card_id, source: ImportSource::Canva { design_id: "D1".into() }, title: None, page_count: None })
+    let e = c::project_import(&app, ProjectImportInput { card_id: Some(card_id), canva_design_id: Some("D1".into()), ..Default::default() })
         .await
         .unwrap_err();
     assert_eq!(e.code, IpcCode::Validation, "{e:?}");
@@ -280,7 +295,7 @@ async fn a_key_without_publish_write_is_told_which_scope_to_grant() {
     let key = remote.key_with(&scopes);
     let p = c::profile_add(&app, ProfileAddArgs { name: "No publish".into(), base_url: Some(remote.base_url()) }).await.unwrap();
     c::key_set(&app, KeySetArgs { profile_id: p.id.clone(), key }).await.unwrap();
-    c::profile_select(&app, ProfileIdArgs { id: p.id }).await.unwrap();
+    c::profile_select(&app, ProfileRefArgs { profile_id: p.id }).await.unwrap();
 
     let card_id = card(&app, "Blocked").await;
     let e = c::card_publish(&app, CardPublishInput { card_id: card_id.clone(), platform: None }).await.unwrap_err();
@@ -308,7 +323,7 @@ async fn the_attach_commands_answer_through_dispatch_with_the_wire_shape() {
     let v = ipc::dispatch(&app, "project_create", json!({ "cardId": card_id, "title": "Wire cut" })).await.unwrap();
     assert_eq!(v["linkedCardId"], json!(card_id));
     assert_eq!(v["project"]["linkedCardId"], json!(card_id));
-    let v = ipc::dispatch(&app, "project_import", json!({ "cardId": card_id, "source": { "type": "pptx", "fileUrl": "https://example.com/a.pptx" } }))
+    let v = ipc::dispatch(&app, "project_import", json!({ "cardId": card_id, "pptxUrl": "https://example.com/a.pptx" }))
         .await
         .unwrap();
     assert_eq!(v["linkedCardId"], json!(card_id));
@@ -321,6 +336,9 @@ async fn the_attach_commands_answer_through_dispatch_with_the_wire_shape() {
     // The app's old `name` is the catalogue's `title` now: refused by name.
     let e = ipc::dispatch(&app, "project_create", json!({ "cardId": card_id, "name": "x" })).await.unwrap_err();
     assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("name")), "{e:?}");
+    // The app's old `source` object is the catalogue's `pptxUrl`/`canvaDesignId` now: refused by name.
+    let e = ipc::dispatch(&app, "project_import", json!({ "cardId": card_id, "source": { "type": "pptx", "fileUrl": "https://example.com/a.pptx" } })).await.unwrap_err();
+    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("source")), "{e:?}");
     for cmd in ["content_list", "projects_list", "project_create", "project_import", "media_upload", "card_publish"] {
         assert!(ipc::COMMANDS.contains(&cmd), "{cmd} is listed");
     }

@@ -74,7 +74,7 @@ async fn counted_with(extra: usize) -> (Counted, sandbox::AppState) {
     let store = Arc::new(MemoryStore::new());
     let app = common::start_app(&common::temp_dir("calendar"), &store).await;
     let p = c::profile_add(&app, ProfileAddArgs { name: "Work".into(), base_url: Some(base.clone()) }).await.unwrap();
-    c::profile_select(&app, ProfileIdArgs { id: p.id.clone() }).await.unwrap();
+    c::profile_select(&app, ProfileRefArgs { profile_id: p.id.clone() }).await.unwrap();
     c::key_set(&app, KeySetArgs { profile_id: p.id, key: key.clone() }).await.unwrap();
     let direct = Client::new(base, ApiKey::new(key)).unwrap();
     (Counted { app, direct, card_reads, card_lists, _db: tempdb::TempDb(db) }, state)

@@ -194,11 +194,11 @@ async fn the_base_of_an_offline_edit_is_what_this_profile_read_not_another_profi
     // The first profile reads the card; then it changes elsewhere; then the second profile reads it.
     let read = c::card_get(&app, CardId { card_id: card.clone() }).await.unwrap();
     change_elsewhere(&remote.client(), &card, &read.summary.updated_at, "Theirs, meanwhile").await;
-    c::profile_select(&app, ProfileIdArgs { id: second.id.clone() }).await.unwrap();
+    c::profile_select(&app, ProfileRefArgs { profile_id: second.id.clone() }).await.unwrap();
     c::card_get(&app, CardId { card_id: card.clone() }).await.unwrap();
 
     // Back on the first profile, offline: its edit is based on what it read, before the change.
-    c::profile_select(&app, ProfileIdArgs { id: first.clone() }).await.unwrap();
+    c::profile_select(&app, ProfileRefArgs { profile_id: first.clone() }).await.unwrap();
     remote.stop().await;
     let e = c::card_update(&app, CardUpdateArgs { card_id: card.clone(), update: title("Mine") }).await.unwrap_err();
     assert_eq!(e.code, IpcCode::Queued, "{e:?}");

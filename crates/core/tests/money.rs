@@ -77,7 +77,7 @@ fn child_app() {
         let store = Arc::new(MemoryStore::new());
         let app = start_app(std::path::Path::new(&dir), &store).await;
         let p = c::profile_add(&app, ProfileAddArgs { name: "Work".into(), base_url: std::env::var("CD_CHILD_URL").ok() }).await.unwrap();
-        c::profile_select(&app, ProfileIdArgs { id: p.id.clone() }).await.unwrap();
+        c::profile_select(&app, ProfileRefArgs { profile_id: p.id.clone() }).await.unwrap();
         c::key_set(&app, KeySetArgs { profile_id: p.id, key: std::env::var("CD_CHILD_KEY").unwrap() }).await.unwrap();
         let id = uuid::Uuid::new_v4().to_string();
         let job = c::studio_generate(&app, StudioGenerateArgs { form: video("killed mid-render"), output_id: id.clone() }).await.unwrap();
@@ -142,7 +142,7 @@ async fn an_unreadable_2xx_to_a_generate_keeps_the_job_and_polls_it() {
     let store = Arc::new(MemoryStore::new());
     let app = start_app(&temp_dir("money-2xx"), &store).await;
     let p = c::profile_add(&app, ProfileAddArgs { name: "Real".into(), base_url: Some(format!("{}/api/v1", server.uri())) }).await.unwrap();
-    c::profile_select(&app, ProfileIdArgs { id: p.id.clone() }).await.unwrap();
+    c::profile_select(&app, ProfileRefArgs { profile_id: p.id.clone() }).await.unwrap();
     c::key_set(&app, KeySetArgs { profile_id: p.id, key: "ch_live_unreadable000000000000000".into() }).await.unwrap();
     let id = uuid::Uuid::new_v4().to_string();
     let job = c::studio_generate(&app, StudioGenerateArgs { form: video("cut off"), output_id: id.clone() }).await.expect("kept, not refused");
@@ -203,7 +203,7 @@ async fn a_card_create_whose_answer_is_lost_is_read_back_not_created_twice() {
     let app = start_app(&temp_dir("money-create"), &store).await;
     let base = format!("http://{proxy}{}", api_types::API_PREFIX);
     let p = c::profile_add(&app, ProfileAddArgs { name: "Work".into(), base_url: Some(base) }).await.unwrap();
-    c::profile_select(&app, ProfileIdArgs { id: p.id.clone() }).await.unwrap();
+    c::profile_select(&app, ProfileRefArgs { profile_id: p.id.clone() }).await.unwrap();
     c::key_set(&app, KeySetArgs { profile_id: p.id, key: remote.key.clone() }).await.unwrap();
     let space = c::spaces_list(&app, Default::default()).await.unwrap().remove(0);
     let board = c::board_load(&app, serde_json::from_value(json!({ "spaceId": space.id })).unwrap()).await.unwrap();

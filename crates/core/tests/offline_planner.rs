@@ -26,8 +26,8 @@ fn kinds(s: &DraftsStatus) -> Vec<KeptKind> {
     s.changes.iter().map(|c| c.kind).collect()
 }
 
-fn archive(card: &api_types::CardSummary) -> CardArchiveArgs {
-    CardArchiveArgs { card_id: card.id.clone(), archived: true, base_updated_at: card.updated_at.clone(), title: Some(card.title.clone()) }
+fn archive(card: &api_types::CardSummary) -> ArchiveInput {
+    ArchiveInput { asset_type: "card".into(), id: card.id.clone(), off: false, base_updated_at: card.updated_at.clone(), title: Some(card.title.clone()) }
 }
 
 fn rename(d: &Demo, i: usize, name: &str) -> StageUpdateInput {
@@ -205,7 +205,7 @@ async fn a_create_whose_answer_was_lost_is_taken_at_sync_not_made_twice() {
         let app = start_app(&common::temp_dir("lost-create"), &store).await;
         let base = format!("http://{proxy}{}", api_types::API_PREFIX);
         let p = c::profile_add(&app, ProfileAddArgs { name: "Work".into(), base_url: Some(base) }).await.unwrap();
-        c::profile_select(&app, ProfileIdArgs { id: p.id.clone() }).await.unwrap();
+        c::profile_select(&app, ProfileRefArgs { profile_id: p.id.clone() }).await.unwrap();
         c::key_set(&app, KeySetArgs { profile_id: p.id, key: remote.key.clone() }).await.unwrap();
         let d = demo(&app).await;
         let name = format!("Lost answer {what}");

@@ -20,7 +20,7 @@ async fn the_kept_changes_of_the_two_old_files_are_in_the_outbox_after_a_start()
     let app = start_app(&dir, &store).await;
     let base_url = Some("http://127.0.0.1:9/api/v1".to_string());
     let p = c::profile_add(&app, ProfileAddArgs { name: "Work".into(), base_url }).await.unwrap();
-    c::profile_select(&app, ProfileIdArgs { id: p.id.clone() }).await.unwrap();
+    c::profile_select(&app, ProfileRefArgs { profile_id: p.id.clone() }).await.unwrap();
     drop(app);
 
     // What version 1 wrote: a waiting card change and one in conflict; a section kept after a 409 and a

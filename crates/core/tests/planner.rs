@@ -8,6 +8,11 @@ use contentdesk_core::commands::{self as c, *};
 use contentdesk_core::{ipc, AppState, IpcCode};
 use serde_json::json;
 
+/// The catalogue's archive input for a card (`off`: restore).
+fn card_archived(id: &str, archived: bool) -> ArchiveInput {
+    ArchiveInput { asset_type: "card".into(), id: id.to_string(), off: !archived, base_updated_at: None, title: None }
+}
+
 async fn app() -> AppState {
     common::embedded_app("planner").await
 }
@@ -119,12 +124,28 @@ async fn filters_search_platform_tag_and_the_archived_view_with_restore() {
     assert_eq!(ids(c::board_load(&app, load(None, None, Some("launch"), None)).await.unwrap()), std::slice::from_ref(&b));
     assert_eq!(ids(c::board_load(&app, load(Some("  "), None, None, None)).await.unwrap()).len(), 2, "a blank search is no filter");
 
-    assert!(c::card_archive(&app, CardArchiveArgs { card_id: a.clone(), archived: true, base_updated_at: None, title: None }).await.unwrap().archived);
+    assert!(c::card_archive(&app, card_archived(&a, true)).await.unwrap().archived);
     assert_eq!(ids(c::board_load(&app, load(None, None, None, None)).await.unwrap()), std::slice::from_ref(&b), "archived cards leave the board");
     assert_eq!(ids(c::board_load(&app, load(None, None, None, Some(true))).await.unwrap()), std::slice::from_ref(&a), "and show under Archived");
-    let restored = c::card_archive(&app, CardArchiveArgs { card_id: a.clone(), archived: false, base_updated_at: None, title: None }).await.unwrap();
+    let restored = c::card_archive(&app, card_archived(&a, false)).await.unwrap();
     assert!(!restored.archived);
     assert_eq!(ids(c::board_load(&app, load(None, None, None, None)).await.unwrap()).len(), 2, "restored");
+    // The catalogue's rule (ArchiveInput::check, as in cdesk archive and the `archive` tool): a kind the
+    // service archives and an id; and the app's own: each command archives its kind. Nothing is sent.
+    for (args, field) in [
+        (ArchiveInput { asset_type: "folder".into(), ..card_archived(&a, true) }, "assetType"),
+        (ArchiveInput { asset_type: "space".into(), ..card_archived(&a, true) }, "assetType"),
+        (card_archived(" ", true), "id"),
+    ] {
+        let e = c::card_archive(&app, args).await.unwrap_err();
+        assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some(field)), "{e:?}");
+    }
+    let e = c::space_archive(&app, card_archived(&a, true)).await.unwrap_err();
+    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("assetType")), "{e:?}");
+    assert_eq!(ids(c::board_load(&app, load(None, None, None, None)).await.unwrap()).len(), 2, "nothing was archived");
+    // The app's old `{ cardId, archived }` is refused by name (the first one serde meets).
+    let e = ipc::dispatch(&app, "card_archive", json!({ "cardId": a, "archived": true })).await.unwrap_err();
+    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("archived")), "{e:?}");
 }
 
 #[tokio::test]
@@ -172,12 +193,12 @@ async fn spaces_are_created_renamed_archived_and_restored() {
     let (sp, _) = space(&app, "Autumn").await;
     let renamed = c::space_rename(&app, SpaceUpdateInput { cover_url: None, no_cover: false, space_id: sp.clone(), name: Some("Autumn launch".into()) }).await.unwrap();
     assert_eq!(renamed.name, "Autumn launch");
-    c::space_archive(&app, SpaceArchiveArgs { space_id: sp.clone(), archived: true }).await.unwrap();
+    c::space_archive(&app, ArchiveInput { asset_type: "space".into(), id: sp.clone(), off: false, base_updated_at: None, title: None }).await.unwrap();
     let live = c::spaces_list(&app, SpaceListInput::default()).await.unwrap();
     assert!(!live.iter().any(|s| s.id == sp));
     let all = c::spaces_list(&app, SpaceListInput { archived: true }).await.unwrap();
     assert!(all.iter().any(|s| s.id == sp && s.archived_at.is_some()));
-    c::space_archive(&app, SpaceArchiveArgs { space_id: sp.clone(), archived: false }).await.unwrap();
+    c::space_archive(&app, ArchiveInput { asset_type: "space".into(), id: sp.clone(), off: true, base_updated_at: None, title: None }).await.unwrap();
     assert!(c::spaces_list(&app, SpaceListInput::default()).await.unwrap().iter().any(|s| s.id == sp));
 }
 

@@ -6,7 +6,7 @@
 mod common;
 
 use common::{start_app, temp_dir};
-use contentdesk_core::commands::{self as c, KeySetArgs, ProfileAddArgs, ProfileIdArgs};
+use contentdesk_core::commands::{self as c, KeySetArgs, ProfileAddArgs, ProfileRefArgs};
 use contentdesk_core::{AppState, MemoryStore};
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -121,7 +121,7 @@ async fn app_on(server: &MockServer) -> AppState {
     let app = start_app(&temp_dir("real-shaped"), &store).await;
     let base = format!("{}/api/v1", server.uri());
     let p = c::profile_add(&app, ProfileAddArgs { name: "Real".into(), base_url: Some(base) }).await.unwrap();
-    c::profile_select(&app, ProfileIdArgs { id: p.id.clone() }).await.unwrap();
+    c::profile_select(&app, ProfileRefArgs { profile_id: p.id.clone() }).await.unwrap();
     c::key_set(&app, KeySetArgs { profile_id: p.id, key: KEY.into() }).await.unwrap();
     app
 }

@@ -62,32 +62,39 @@ impl Operation for BrandKitList {
     }
 }
 
-#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
+/// A kit read: `cdesk brand-kit get`, the agent tool `get_brand_kit` and the app's `brand_kit_sections`
+/// (which reads sections by filter only: keys, roles or tabs) take this one input.
+#[derive(Debug, Clone, Default, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BrandKitGetInput {
     /// The kit's id (`brand-kit list`).
     pub brand_kit_id: String,
     /// `summary`: sections without bodies (keys, versions, sizes, outlines); `full`: everything.
     #[arg(long)]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub detail: Option<String>,
     /// Only these sections, by key {shell: (comma-separated)}{agent: (an array)}.
     #[arg(long, value_delimiter = ',')]
-    #[serde(default, deserialize_with = "crate::input::list_or_csv")]
+    #[serde(default, deserialize_with = "crate::input::list_or_csv", skip_serializing_if = "Vec::is_empty")]
+    #[ts(optional, as = "Option<Vec<String>>")]
     pub keys: Vec<String>,
     /// Only these sections, by role {shell: (comma-separated)}{agent: (an array)}.
     #[arg(long, value_delimiter = ',', value_parser = one_of(api_types::roles()))]
-    #[serde(default, deserialize_with = "crate::input::list_or_csv")]
+    #[serde(default, deserialize_with = "crate::input::list_or_csv", skip_serializing_if = "Vec::is_empty")]
     #[schemars(schema_with = "roles_schema")]
+    #[ts(optional, as = "Option<Vec<String>>")]
     pub roles: Vec<String>,
     /// Only the sections of these tabs {shell: (comma-separated)}{agent: (an array)}.
     #[arg(long, value_delimiter = ',', value_parser = one_of(TABS.iter().copied()))]
-    #[serde(default, deserialize_with = "crate::input::list_or_csv")]
+    #[serde(default, deserialize_with = "crate::input::list_or_csv", skip_serializing_if = "Vec::is_empty")]
     #[schemars(schema_with = "tabs_schema")]
+    #[ts(optional, as = "Option<Vec<String>>")]
     pub tabs: Vec<String>,
     /// With each section's earlier versions (with a filter, or alone for every section).
     #[arg(long)]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(optional, as = "Option<bool>")]
     pub history: bool,
 }
 

@@ -180,29 +180,74 @@ impl Operation for ProjectCreate {
     }
 }
 
-#[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
+/// An import: `cdesk project import`, the agent tool `import_project` and the app's `project_import` take
+/// this one input and its rules ([`ProjectImportInput::check`]).
+#[derive(Debug, Clone, Default, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ProjectImportInput {
     /// Import a PowerPoint file from this URL.
     #[arg(long = "pptx", value_name = "URL", required_unless_present = "canva_design_id", conflicts_with = "canva_design_id")]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub pptx_url: Option<String>,
     /// Import this Canva design (needs Canva connected in the app).
     #[arg(long = "canva", value_name = "DESIGN_ID")]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub canva_design_id: Option<String>,
     /// The project's title.
     #[arg(long)]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub title: Option<String>,
     /// How many pages the deck has, when known.
     #[arg(long)]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub page_count: Option<i64>,
     /// Link the new project to this card (id) in the same call.
     #[arg(long = "card")]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub card_id: Option<String>,
+}
+
+/// The most pages an imported deck has.
+pub const IMPORT_PAGES_MAX: i64 = 500;
+
+impl ProjectImportInput {
+    /// The rules of an import, checked before anything is sent, in every face: one source, a PowerPoint
+    /// file by its http(s) address or a Canva design by a non-empty id; a page count of 1 to
+    /// [`IMPORT_PAGES_MAX`]. Answers the source to send.
+    pub fn check(&self) -> Result<ImportSource, OpError> {
+        let given = |v: &Option<String>| v.as_deref().map(str::trim).map(str::to_string);
+        let source = match (given(&self.pptx_url), given(&self.canva_design_id)) {
+            (Some(url), None) => {
+                if !url::Url::parse(&url).is_ok_and(|u| matches!(u.scheme(), "http" | "https")) {
+                    return Err(OpError::usage("pptxUrl", "Give the slide deck's http(s) address."));
+                }
+                ImportSource::Pptx { file_url: url }
+            }
+            (None, Some(id)) => {
+                if id.is_empty() {
+                    return Err(OpError::usage("canvaDesignId", "Give the Canva design's id."));
+                }
+                ImportSource::Canva { design_id: id }
+            }
+            _ => return Err(OpError::usage("pptxUrl", "Give one source: pptxUrl or canvaDesignId.")),
+        };
+        if let Some(n) = self.page_count.filter(|n| !(1..=IMPORT_PAGES_MAX).contains(n)) {
+            return Err(OpError::usage("pageCount", format!("A deck has 1 to {IMPORT_PAGES_MAX} pages, not {n}.")));
+        }
+        Ok(source)
+    }
+
+    /// The service's request, after [`Self::check`].
+    pub fn request(self) -> Result<ImportProject, OpError> {
+        let source = self.check()?;
+        let title = self.title.map(|t| t.trim().to_string()).filter(|t| !t.is_empty());
+        Ok(ImportProject { source, title, page_count: self.page_count, card_id: self.card_id, extra: Default::default() })
+    }
 }
 
 pub struct ProjectImport;
@@ -218,12 +263,7 @@ impl Operation for ProjectImport {
         scope: Some("editor:write"),
     };
     async fn run(cx: Cx, i: ProjectImportInput) -> Result<Value, OpError> {
-        let source = match (i.pptx_url, i.canva_design_id) {
-            (Some(file_url), None) => ImportSource::Pptx { file_url },
-            (None, Some(design_id)) => ImportSource::Canva { design_id },
-            _ => return Err(OpError::usage("pptxUrl", "give one source: pptxUrl or canvaDesignId")),
-        };
-        let req = ImportProject { source, title: i.title, page_count: i.page_count, card_id: i.card_id, extra: Default::default() };
+        let req = i.request()?;
         out(cx.client.projects().import(&req).await?)
     }
 }

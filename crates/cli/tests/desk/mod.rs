@@ -108,6 +108,43 @@ impl Desk {
         self.exec(&self.key.clone(), args, Some(input.to_string())).await
     }
 
+    /// One agent tool called through `cdesk mcp` (stdio, this run's key): the `tools/call` reply's
+    /// `result` (`isError` true for a refusal, its text saying why).
+    pub async fn tool(&self, name: &str, arguments: Value) -> Value {
+        use std::io::{BufRead, BufReader};
+        let mut cmd = self.command(&["mcp"]);
+        cmd.env("CONTENTHERO_API_KEY", &self.key).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
+        let call = serde_json::json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":name,"arguments":arguments}});
+        tokio::task::spawn_blocking(move || {
+            let mut child = cmd.spawn().expect("cdesk mcp runs");
+            let mut stdin = child.stdin.take().expect("stdin");
+            let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+            let init = serde_json::json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"0"}}});
+            for msg in [init, serde_json::json!({"jsonrpc":"2.0","method":"notifications/initialized"}), call] {
+                writeln!(stdin, "{msg}").expect("write stdin");
+            }
+            stdin.flush().expect("flush");
+            let mut line = String::new();
+            let reply = loop {
+                line.clear();
+                if stdout.read_line(&mut line).expect("read stdout") == 0 {
+                    break Value::Null;
+                }
+                let v: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
+                if v["id"] == 2 {
+                    break v["result"].clone();
+                }
+            };
+            drop(stdin);
+            let _ = child.kill();
+            let _ = child.wait();
+            assert!(!reply.is_null(), "cdesk mcp ended without answering the call");
+            reply
+        })
+        .await
+        .unwrap()
+    }
+
     async fn exec(&self, key: &str, args: &[&str], input: Option<String>) -> Run {
         let mut cmd = self.command(args);
         if !key.is_empty() {

@@ -28,7 +28,7 @@ fn export_all(dir: &Path) -> Result<(), ts_rs::ExportError> {
         ($($t:ty),* $(,)?) => {{ $( <$t>::export_all(&cfg)?; )* }};
     }
     all!(
-        IpcError, IpcCode, IpcConflict, NoArgs, StudioEvent, api_types::ContentSummary, api_types::ImportSource,
+        IpcError, IpcCode, IpcConflict, StudioEvent, api_types::ContentSummary, api_types::ImportSource,
         api_types::PublishOutcome, api_types::References, api_types::SectionRevision, api_types::KnowledgeItem,
         DraftReason, ArchivedSection,
     );

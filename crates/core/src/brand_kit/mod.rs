@@ -27,7 +27,7 @@ use crate::session::Session;
 /// The kept changes the page shows live in the outbox; the commands' types keep their names here.
 pub use crate::outbox::{ArchivedSection, DraftReason, SectionDraft};
 /// The catalogue's inputs these commands take (one input type per operation).
-pub use contentdesk_ops::brand_kit::{SectionKeyInput, SectionRevertInput};
+pub use contentdesk_ops::brand_kit::{BrandKitGetInput, SectionKeyInput, SectionRevertInput};
 pub use contentdesk_ops::knowledge::{KnowledgeItemInput, KnowledgeListInput, KnowledgeSearchInput};
 
 mod checks;
@@ -77,24 +77,6 @@ pub struct SectionHistory {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BrandKitIdArgs {
     pub brand_kit_id: String,
-}
-
-#[derive(Debug, Clone, Default, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct BrandKitSectionsArgs {
-    pub brand_kit_id: String,
-    #[serde(default)]
-    #[ts(optional)]
-    pub keys: Option<Vec<String>>,
-    /// Starter-section roles (`about`, `voice_and_tone`, …); an unknown one is a validation error with
-    /// `validValues`.
-    #[serde(default)]
-    #[ts(optional)]
-    pub roles: Option<Vec<String>>,
-    /// `overview`, `voice`, `visual`.
-    #[serde(default)]
-    #[ts(optional)]
-    pub tabs: Option<Vec<String>>,
 }
 
 /// One changed section of a save. Only what changed is given; `expectedVersion` is the version read.

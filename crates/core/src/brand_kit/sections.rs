@@ -36,18 +36,21 @@ async fn archived_sections(
     }
 }
 
-/// Sections with their bodies, by key, role or tab (lists AND-combined). An unknown role or tab is the
-/// service's 400, answered as validation with `validValues`.
-pub async fn brand_kit_sections(session: &impl Session, args: BrandKitSectionsArgs) -> IpcResult<BrandKitSectionsView> {
+/// Sections with their bodies, by key, role or tab (lists AND-combined), with their earlier versions when
+/// `history`. Takes the catalogue's `BrandKitGetInput` (as `cdesk brand-kit get` and `get_brand_kit`); the
+/// page reads the summary itself (`brand_kit_page`), so `detail` is not taken here. An unknown role or tab
+/// is the service's 400, answered as validation with `validValues`.
+pub async fn brand_kit_sections(session: &impl Session, args: BrandKitGetInput) -> IpcResult<BrandKitSectionsView> {
     let kit_id = required("brandKitId", &args.brand_kit_id, "brand kit")?;
-    let clean = |v: Option<Vec<String>>| -> Vec<String> {
-        v.unwrap_or_default().into_iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
-    };
+    if args.detail.is_some() {
+        return Err(IpcError::validation("detail", "The app reads sections by keys, roles or tabs here; the page reads the summary."));
+    }
+    let clean = |v: Vec<String>| -> Vec<String> { v.into_iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect() };
     let filter = SectionFilter {
         keys: clean(args.keys),
         roles: clean(args.roles),
         tabs: clean(args.tabs),
-        history: false,
+        history: args.history,
     };
     if filter.keys.is_empty() && filter.roles.is_empty() && filter.tabs.is_empty() {
         return Err(IpcError::validation("keys", "Say which sections to read: give keys, roles or tabs."));

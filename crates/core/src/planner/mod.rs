@@ -13,6 +13,7 @@ use api_types::{
     CreateStage, DeleteStage, Space, Stage, StageDeleted, StageUpdated, Tag, UpdateCard, UpdateSpace,
     UpdateStage,
 };
+pub use contentdesk_ops::planner::ArchiveInput;
 use contentdesk_ops::planner::{
     checked_name, CardId, CardMoveInput, SpaceCreateInput, SpaceUpdateInput, StageCreateInput, StageDeleteInput,
     StageUpdateInput,
@@ -29,13 +30,6 @@ pub use board::*;
 
 #[derive(Debug, Clone, Deserialize, Serialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct SpaceArchiveArgs {
-    pub space_id: String,
-    pub archived: bool,
-}
-
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CardCreateArgs {
     pub space_id: String,
     pub stage_id: String,
@@ -48,21 +42,6 @@ pub struct CardCreateArgs {
 pub struct CardUpdateArgs {
     pub card_id: String,
     pub update: UpdateCard,
-}
-
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct CardArchiveArgs {
-    pub card_id: String,
-    pub archived: bool,
-    /// The card's `updatedAt` as the board had it (the base of the change when it is kept offline).
-    #[serde(default)]
-    #[ts(optional)]
-    pub base_updated_at: Option<String>,
-    /// The card's title as the board had it (what the list of kept changes calls it).
-    #[serde(default)]
-    #[ts(optional)]
-    pub title: Option<String>,
 }
 
 /// The space a stage write of the app names: the app always names it (its outbox keeps it with the change).
@@ -170,10 +149,22 @@ pub async fn space_rename(session: &impl WithOutbox, args: SpaceUpdateInput) -> 
     send_or_keep(session, op, base, |c| async move { c.spaces().update(&args.space_id, &update).await }).await
 }
 
-pub async fn space_archive(session: &impl WithOutbox, args: SpaceArchiveArgs) -> IpcResult<ArchiveResult> {
-    let op = outbox::Op::SpaceArchive { space_id: args.space_id.clone(), archived: args.archived };
-    let base = outbox::seen_base(session, &args.space_id);
-    send_or_keep(session, op, base, |c| async move { archive(&c, "space", args.space_id, args.archived).await }).await
+/// The app's kind of record for each archive command: the catalogue's `assetType` must say it.
+fn archive_of(args: &ArchiveInput, asset_type: &str) -> IpcResult<(String, bool)> {
+    args.check()?;
+    if args.asset_type != asset_type {
+        return Err(IpcError::validation("assetType", format!("This command archives a {asset_type}: assetType is `{asset_type}`.")));
+    }
+    Ok((args.id.trim().to_string(), args.archived()))
+}
+
+/// The catalogue's `ArchiveInput` (as `cdesk archive space` and `archive`) with `assetType: "space"`;
+/// `off: true` restores.
+pub async fn space_archive(session: &impl WithOutbox, args: ArchiveInput) -> IpcResult<ArchiveResult> {
+    let (space_id, archived) = archive_of(&args, "space")?;
+    let op = outbox::Op::SpaceArchive { space_id: space_id.clone(), archived };
+    let base = outbox::seen_base(session, &space_id);
+    send_or_keep(session, op, base, |c| async move { archive(&c, "space", space_id, archived).await }).await
 }
 
 async fn archive(client: &api_client::Client, asset_type: &str, id: String, archived: bool) -> Result<ArchiveResult, api_client::ApiError> {
@@ -411,11 +402,14 @@ pub async fn card_update(session: &impl WithOutbox, args: CardUpdateArgs) -> Ipc
     Ok(card)
 }
 
-pub async fn card_archive(session: &impl WithOutbox, args: CardArchiveArgs) -> IpcResult<ArchiveResult> {
-    let op = outbox::Op::CardArchive { card_id: args.card_id.clone(), archived: args.archived };
-    let seen = outbox::seen_base(session, &args.card_id);
+/// The catalogue's `ArchiveInput` (as `cdesk archive card` and `archive`) with `assetType: "card"`;
+/// `off: true` restores. `baseUpdatedAt` and `title` are the app's only (the base a kept change is made on).
+pub async fn card_archive(session: &impl WithOutbox, args: ArchiveInput) -> IpcResult<ArchiveResult> {
+    let (card_id, archived) = archive_of(&args, "card")?;
+    let op = outbox::Op::CardArchive { card_id: card_id.clone(), archived };
+    let seen = outbox::seen_base(session, &card_id);
     let base = outbox::Base { updated_at: args.base_updated_at.or(seen.updated_at), subject: args.title.or(seen.subject), ..Default::default() };
-    send_or_keep(session, op, base, |c| async move { archive(&c, "card", args.card_id, args.archived).await }).await
+    send_or_keep(session, op, base, |c| async move { archive(&c, "card", card_id, archived).await }).await
 }
 
 pub async fn tags_list(session: &impl Session) -> IpcResult<Vec<Tag>> {

@@ -23,21 +23,33 @@ async fn the_page_is_the_summary_and_sections_load_by_filter() {
     assert!(page.drafts.is_empty() && page.archived.is_empty());
 
     // Bodies by tab, by role, by key (AND-combined).
-    let voice = c::brand_kit_sections(&app, BrandKitSectionsArgs { brand_kit_id: kit.clone(), tabs: Some(vec!["voice".into()]), ..Default::default() })
+    let voice = c::brand_kit_sections(&app, BrandKitGetInput { brand_kit_id: kit.clone(), tabs: vec!["voice".into()], ..Default::default() })
         .await
         .unwrap();
     assert_eq!(voice.sections.len(), 3);
     assert!(voice.sections.iter().all(|s| s.tab == "voice" && !s.body.is_empty()));
     let one = c::brand_kit_sections(
         &app,
-        BrandKitSectionsArgs { brand_kit_id: kit.clone(), roles: Some(vec!["offer".into()]), tabs: Some(vec!["overview".into()]), ..Default::default() },
+        BrandKitGetInput { brand_kit_id: kit.clone(), roles: vec!["offer".into()], tabs: vec!["overview".into()], ..Default::default() },
     )
     .await
     .unwrap();
     assert_eq!(one.sections.iter().map(|s| s.key.as_str()).collect::<Vec<_>>(), ["offer"]);
+    // The catalogue's input (as `cdesk brand-kit get` and `get_brand_kit`): `history` adds earlier versions,
+    // `detail` is the page's (refused by name, nothing sent).
+    let with = c::brand_kit_sections(&app, BrandKitGetInput { brand_kit_id: kit.clone(), keys: vec!["offer".into()], history: true, ..Default::default() })
+        .await
+        .unwrap();
+    assert!(with.sections.iter().all(|s| s.revisions.is_some()), "{with:?}");
+    let without = c::brand_kit_sections(&app, BrandKitGetInput { brand_kit_id: kit.clone(), keys: vec!["offer".into()], ..Default::default() }).await.unwrap();
+    assert!(without.sections.iter().all(|s| s.revisions.is_none()), "{without:?}");
+    let e = c::brand_kit_sections(&app, BrandKitGetInput { brand_kit_id: kit.clone(), keys: vec!["offer".into()], detail: Some("summary".into()), ..Default::default() })
+        .await
+        .unwrap_err();
+    assert_eq!((e.code, e.field.as_deref(), e.status), (IpcCode::Validation, Some("detail"), None));
 
     // An unknown role or tab: the service's 400 with the valid values.
-    let e = c::brand_kit_sections(&app, BrandKitSectionsArgs { brand_kit_id: kit.clone(), roles: Some(vec!["villain".into()]), ..Default::default() })
+    let e = c::brand_kit_sections(&app, BrandKitGetInput { brand_kit_id: kit.clone(), roles: vec!["villain".into()], ..Default::default() })
         .await
         .unwrap_err();
     assert_eq!(e.code, IpcCode::Validation);
@@ -45,12 +57,12 @@ async fn the_page_is_the_summary_and_sections_load_by_filter() {
     assert_eq!(e.field.as_deref(), Some("roles"));
     assert!(e.valid_values.contains(&"about".to_string()) && e.valid_values.contains(&"design_guidelines".to_string()), "{e:?}");
     assert_eq!(e.valid_values.len(), 8);
-    let e = c::brand_kit_sections(&app, BrandKitSectionsArgs { brand_kit_id: kit.clone(), tabs: Some(vec!["sidebar".into()]), ..Default::default() })
+    let e = c::brand_kit_sections(&app, BrandKitGetInput { brand_kit_id: kit.clone(), tabs: vec!["sidebar".into()], ..Default::default() })
         .await
         .unwrap_err();
     assert_eq!(e.valid_values, vec!["overview", "voice", "visual"]);
     // No filter at all is a local validation (nothing sent).
-    let e = c::brand_kit_sections(&app, BrandKitSectionsArgs { brand_kit_id: kit, ..Default::default() }).await.unwrap_err();
+    let e = c::brand_kit_sections(&app, BrandKitGetInput { brand_kit_id: kit, ..Default::default() }).await.unwrap_err();
     assert_eq!((e.code, e.status), (IpcCode::Validation, None));
 }
 

@@ -2,7 +2,7 @@
 //! folder, with keys in memory (each test file is its own crate; not every file uses every helper).
 #![allow(dead_code)]
 use api_client::{ApiKey, Client};
-use contentdesk_core::commands::{self as c, KeySetArgs, ProfileAddArgs, ProfileIdArgs};
+use contentdesk_core::commands::{self as c, KeySetArgs, ProfileAddArgs, ProfileRefArgs};
 use contentdesk_core::{AppState, CoreConfig, MemoryStore, Secrets};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -112,7 +112,7 @@ pub async fn app_on(remote: &Remote) -> (AppState, PathBuf, Arc<MemoryStore>) {
     let store = Arc::new(MemoryStore::new());
     let app = start_app(&dir, &store).await;
     let p = c::profile_add(&app, ProfileAddArgs { name: "Work".into(), base_url: Some(remote.base_url()) }).await.unwrap();
-    c::profile_select(&app, ProfileIdArgs { id: p.id.clone() }).await.unwrap();
+    c::profile_select(&app, ProfileRefArgs { profile_id: p.id.clone() }).await.unwrap();
     c::key_set(&app, KeySetArgs { profile_id: p.id, key: remote.key.clone() }).await.unwrap();
     (app, dir, store)
 }
@@ -238,7 +238,7 @@ pub async fn app_at(base: String, key: &str) -> (AppState, PathBuf) {
     let store = Arc::new(MemoryStore::new());
     let app = start_app(&dir, &store).await;
     let p = c::profile_add(&app, ProfileAddArgs { name: "Work".into(), base_url: Some(base) }).await.unwrap();
-    c::profile_select(&app, ProfileIdArgs { id: p.id.clone() }).await.unwrap();
+    c::profile_select(&app, ProfileRefArgs { profile_id: p.id.clone() }).await.unwrap();
     c::key_set(&app, KeySetArgs { profile_id: p.id, key: key.to_string() }).await.unwrap();
     (app, dir)
 }

@@ -33,7 +33,7 @@ it("switching calls profile_select and refreshes the balance for the new profile
   core.failWith.balance = { code: "unauthorized", message: "The service refused this API key.", status: 401 };
   await userEvent.setup().selectOptions(screen.getByLabelText("Profile"), "r1");
   expect(await screen.findByTestId("balance-error")).toHaveTextContent("The key was refused");
-  expect(core.called("profile_select")[0].args).toEqual({ id: "r1" });
+  expect(core.called("profile_select")[0].args).toEqual({ profileId: "r1" });
   expect(session.selectedId).toBe("r1");
   expect(screen.getByTestId("profile-kind")).toHaveTextContent("Remote");
 });
@@ -53,7 +53,7 @@ it("on a remote profile the practice space is one click away", async () => {
   await startSession();
   render(ProfileSwitcher);
   await userEvent.setup().click(screen.getByRole("button", { name: "Practice space" }));
-  expect(core.called("profile_select")[0].args).toEqual({ id: "sb" });
+  expect(core.called("profile_select")[0].args).toEqual({ profileId: "sb" });
   expect(session.selectedId).toBe("sb");
   expect(screen.getByTestId("profile-kind")).toHaveTextContent("Sandbox (local)");
   expect(screen.queryByRole("button", { name: "Practice space" })).toBeNull();

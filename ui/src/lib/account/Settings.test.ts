@@ -223,7 +223,7 @@ describe("managing profiles", () => {
     const before = core.called("balance").length;
     await user.click(within(card).getByRole("button", { name: "Use this profile" }));
     await within(card).findByText("In use");
-    expect(core.called("profile_select")[0].args).toEqual({ id: "r1" });
+    expect(core.called("profile_select")[0].args).toEqual({ profileId: "r1" });
     expect(core.called("balance").length).toBe(before + 1);
     expect(session.selectedId).toBe("r1");
   });
@@ -243,7 +243,7 @@ describe("managing profiles", () => {
     await user.click(within(card).getByRole("button", { name: "Remove" }));
     await user.click(within(screen.getByRole("alertdialog")).getByRole("button", { name: "Remove profile" }));
     await waitFor(() => expect(screen.queryByTestId("profile-Studio")).toBeNull());
-    expect(core.called("profile_remove")[0].args).toEqual({ id: "r1" });
+    expect(core.called("profile_remove")[0].args).toEqual({ profileId: "r1" });
     await waitFor(() => expect(screen.getByRole("heading", { name: "Profiles" })).toHaveFocus());
   });
 

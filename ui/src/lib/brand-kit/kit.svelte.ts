@@ -6,7 +6,7 @@
 // the user's choice. The core keeps it as a draft across restarts (brand_kit_drafts, in the page as
 // `drafts`); this shows it beside the current text with take theirs / keep mine / merge by hand.
 import type {
-  ArchivedSection, BrandKitSection, BrandKitSectionsArgs, DraftReason, IpcError, SectionDraft, SectionEdit,
+  ArchivedSection, BrandKitSection, BrandKitGetInput, DraftReason, IpcError, SectionDraft, SectionEdit,
   SectionHistory, SectionSummary,
 } from "../bindings";
 import { api, toIpcError } from "../shared/backend";
@@ -160,7 +160,7 @@ export class KitSession {
   }
 
   /** Reads bodies by key, role or tab (the filter read); answers the sections read. */
-  async readBodies(filter: Omit<BrandKitSectionsArgs, "brandKitId">): Promise<BrandKitSection[]> {
+  async readBodies(filter: Omit<BrandKitGetInput, "brandKitId">): Promise<BrandKitSection[]> {
     const got = await api.brandKitSections({ brandKitId: this.kitId, ...filter });
     for (const s of got.sections) this.takeRead(s);
     return got.sections;

@@ -46,7 +46,7 @@ function setup(core: FakeCore = fakeCore()) {
   // The core answers the moved card read back (here: its title from the id, as the fixtures name them).
   const names: Record<string, string> = { c1: "First idea", c2: "", c3: "Second idea", c4: "Third idea" };
   core.answers.card_move = (a) => card(String(a?.cardId), names[String(a?.cardId)] ?? "moved", String(a?.stage), 99);
-  core.answers.card_archive = (a) => ({ archived: a?.archived });
+  core.answers.card_archive = (a) => ({ archived: !a?.off });
   return core;
 }
 
@@ -220,12 +220,12 @@ it("archiving a card asks first, removes it, and can be undone", async () => {
   await user.click(screen.getByRole("menuitem", { name: "Archive card…" }));
   await user.click(within(screen.getByRole("alertdialog")).getByRole("button", { name: "Archive card" }));
   expect(titles(ideas)).toEqual(["First idea", "Third idea"]);
-  await waitFor(() => expect(core.called("card_archive")[0]?.args).toMatchObject({ cardId: "c3", archived: true }));
+  await waitFor(() => expect(core.called("card_archive")[0]?.args).toMatchObject({ assetType: "card", id: "c3", off: false }));
   expect(screen.getByTestId("board-status")).toHaveTextContent("Card “Second idea” archived.");
 
   await user.click(screen.getByRole("button", { name: "Undo" }));
   expect(titles(ideas)).toEqual(["First idea", "Second idea", "Third idea"]);
-  await waitFor(() => expect(core.called("card_archive")[1]?.args).toMatchObject({ cardId: "c3", archived: false }));
+  await waitFor(() => expect(core.called("card_archive")[1]?.args).toMatchObject({ assetType: "card", id: "c3", off: true }));
 });
 
 it("a refused archive puts the card back", async () => {
@@ -327,7 +327,7 @@ it("filters: platform, tag and search go to board_load; Archived shows archived 
   const tile = await screen.findByTestId("card-z1");
   expect(within(tile).queryByRole("button", { name: /^Move/ })).toBeNull();
   await user.click(within(tile).getByRole("button", { name: "Restore Old idea" }));
-  await waitFor(() => expect(core.called("card_archive")[0]?.args).toMatchObject({ cardId: "z1", archived: false }));
+  await waitFor(() => expect(core.called("card_archive")[0]?.args).toMatchObject({ assetType: "card", id: "z1", off: true }));
   await waitFor(() => expect(screen.queryByTestId("card-z1")).toBeNull());
   expect(screen.getByTestId("board-status")).toHaveTextContent("Card “Old idea” restored to Ideas.");
 });
@@ -406,7 +406,7 @@ it("spaces: tabs switch boards; create, rename, archive (confirmed) and restore"
   const core = setup();
   core.answers.space_create = (a) => ({ id: "s3", name: String(a?.name), postCount: 0, archivedAt: null });
   core.answers.space_rename = (a) => ({ id: String(a?.spaceId), name: String(a?.name), postCount: 4, archivedAt: null });
-  core.answers.space_archive = (a) => ({ archived: a?.archived });
+  core.answers.space_archive = (a) => ({ archived: !a?.off });
   render(Board);
   await screen.findByRole("region", { name: "Ideas stage" });
   const user = userEvent.setup();
@@ -429,14 +429,14 @@ it("spaces: tabs switch boards; create, rename, archive (confirmed) and restore"
   await user.click(screen.getByRole("button", { name: "Space actions" }));
   await user.click(screen.getByRole("menuitem", { name: "Archive space…" }));
   await user.click(within(screen.getByRole("alertdialog", { name: "Archive space “Podcasts”?" })).getByRole("button", { name: "Archive space" }));
-  await waitFor(() => expect(core.called("space_archive")[0]?.args).toEqual({ spaceId: "s2", archived: true }));
+  await waitFor(() => expect(core.called("space_archive")[0]?.args).toEqual({ assetType: "space", id: "s2", off: false }));
   await waitFor(() => expect(screen.getAllByRole("tab").map((t) => t.textContent)).toEqual(["Content plan4 cards"]));
   expect(await screen.findByRole("region", { name: "Ideas stage" })).toBeInTheDocument();
 
   await user.click(screen.getByRole("button", { name: "Space actions" }));
   await user.click(screen.getByRole("menuitem", { name: "Show archived spaces" }));
   await user.click(await screen.findByRole("button", { name: "Restore space Old" }));
-  await waitFor(() => expect(core.called("space_archive")[1]?.args).toEqual({ spaceId: "s9", archived: false }));
+  await waitFor(() => expect(core.called("space_archive")[1]?.args).toEqual({ assetType: "space", id: "s9", off: true }));
   expect(await screen.findByRole("tab", { name: /^Old/ })).toBeInTheDocument();
 
   await user.click(screen.getByRole("button", { name: "Space actions" }));

@@ -64,8 +64,8 @@ describe("backend in the desktop window (Tauri IPC)", () => {
     expect(seen).toEqual([
       ["profile_add", { name: "Studio", baseUrl: "https://x/api/v1" }],
       ["profile_rename", { id: "r1", name: "Agency" }],
-      ["profile_remove", { id: "r1" }],
-      ["profile_select", { id: "r1" }],
+      ["profile_remove", { profileId: "r1" }],
+      ["profile_select", { profileId: "r1" }],
       ["key_test", { profileId: "r1" }],
       ["sign_out", { profileId: "r1" }],
       ["spaces_list", {}],

@@ -2,16 +2,16 @@
 // (development, Playwright) it uses web-shell's `POST /ipc/<command>` with the per-run token. Every
 // failure becomes a thrown `IpcError` ({code, message, ...}), so screens handle one shape.
 import type {
-  BoardLoadArgs, CardArchiveArgs, CardCreateArgs, CardUpdateArgs, CoreCommands, IpcError, StageCreateInput, StudioQuote,
+  BoardLoadArgs, CardCreateArgs, CardUpdateArgs, CoreCommands, IpcError, StageCreateInput, StudioQuote,
   StageDeleteInput, StageUpdateInput, UpdateCard,
 } from "../bindings";
 import type {
-  CardPublishInput, ContentListInput, MediaUploadArgs, ProjectCreateInput, ProjectImportArgs,
+  CardPublishInput, ContentListInput, MediaUploadArgs, ProjectCreateInput, ProjectImportInput,
 } from "../bindings";
 import type { DraftsResolveArgs } from "../bindings";
 import type {
   SectionRevertInput, BrandKitSaveArgs, BrandKitSectionAddArgs, BrandKitSectionArchiveArgs,
-  BrandKitSectionsArgs, KnowledgeAddArgs, SectionEdit,
+  BrandKitGetInput, KnowledgeAddArgs, SectionEdit,
 } from "../bindings";
 import type {
   CardAttachOutputArgs, ContentType, MediaListInput, StudioEvent, StudioForm, StudioGenerateArgs,
@@ -154,8 +154,8 @@ export const api = {
   profilesList: () => run("profiles_list"),
   profileAdd: (name: string, baseUrl: string) => run("profile_add", { name, baseUrl }),
   profileRename: (id: string, name: string) => run("profile_rename", { id, name }),
-  profileRemove: (id: string) => run("profile_remove", { id }),
-  profileSelect: (id: string) => run("profile_select", { id }),
+  profileRemove: (id: string) => run("profile_remove", { profileId: id }),
+  profileSelect: (id: string) => run("profile_select", { profileId: id }),
   keySet: (profileId: string, key: string) => run("key_set", { profileId, key }),
   keyTest: (profileId: string) => run("key_test", { profileId }),
   signOut: (profileId: string) => run("sign_out", { profileId }),
@@ -171,7 +171,7 @@ export const api = {
   boardLoad: (args: BoardLoadArgs) => run("board_load", args),
   spaceCreate: (name: string) => run("space_create", { name }),
   spaceRename: (spaceId: string, name: string) => run("space_rename", { spaceId, name }),
-  spaceArchive: (spaceId: string, archived: boolean) => run("space_archive", { spaceId, archived }),
+  spaceArchive: (spaceId: string, archived: boolean) => run("space_archive", { assetType: "space", id: spaceId, off: !archived }),
   stageCreate: (args: StageCreateInput) => run("stage_create", args),
   stageUpdate: (args: StageUpdateInput) => run("stage_update", args),
   stageDelete: (args: StageDeleteInput) => run("stage_delete", args),
@@ -186,7 +186,7 @@ export const api = {
   cardUpdate: (cardId: string, update: UpdateCard) => run("card_update", { cardId, update }),
   cardArchive: (cardId: string, archived: boolean, base?: { updatedAt?: string | null; title?: string }) =>
     run("card_archive", {
-      cardId, archived,
+      assetType: "card", id: cardId, off: !archived,
       ...(base?.updatedAt ? { baseUpdatedAt: base.updatedAt } : {}), ...(base?.title !== undefined ? { title: base.title } : {}),
     }),
   tagsList: () => run("tags_list"),
@@ -197,7 +197,7 @@ export const api = {
   contentList: (args: ContentListInput = {}) => run("content_list", args),
   projectsList: () => run("projects_list"),
   projectCreate: (args: ProjectCreateInput) => run("project_create", args),
-  projectImport: (args: ProjectImportArgs) => run("project_import", args),
+  projectImport: (args: ProjectImportInput) => run("project_import", args),
   mediaUpload: (args: MediaUploadArgs) => run("media_upload", args),
   cardPublish: (cardId: string, platform?: string) => run("card_publish", platform ? { cardId, platform } : { cardId }),
   modelsList: (contentType: ContentType, refresh = false) => run("models_list", refresh ? { contentType, refresh } : { contentType }),
@@ -213,7 +213,7 @@ export const api = {
   /** The account's finished creations (made anywhere), newest first, one per output: the gallery's library. */
   mediaLibrary: (args: MediaListInput = {}) => run("media_library", args),
   brandKitPage: (brandKitId: string) => run("brand_kit_page", { brandKitId }),
-  brandKitSections: (args: BrandKitSectionsArgs) => run("brand_kit_sections", args),
+  brandKitSections: (args: BrandKitGetInput) => run("brand_kit_sections", args),
   /** Only the changed sections, each with the version it was read at; a 409 keeps them as drafts. */
   brandKitSave: (brandKitId: string, sections: SectionEdit[]) => run("brand_kit_save", { brandKitId, sections }),
   brandKitDrafts: (brandKitId: string) => run("brand_kit_drafts", { brandKitId }),

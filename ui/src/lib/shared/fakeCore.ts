@@ -70,10 +70,10 @@ export function fakeCore(
         return p;
       }
       case "profile_rename": patch(args?.id, { name: String(args?.name) }); return core.profiles.find((p) => p.id === args?.id);
-      case "profile_select": core.selectedId = String(args?.id); return view();
+      case "profile_select": core.selectedId = String(args?.profileId); return view();
       case "profile_remove":
-        core.profiles = core.profiles.filter((p) => p.id !== args?.id);
-        if (core.selectedId === args?.id) core.selectedId = core.profiles[0]?.id ?? null;
+        core.profiles = core.profiles.filter((p) => p.id !== args?.profileId);
+        if (core.selectedId === args?.profileId) core.selectedId = core.profiles[0]?.id ?? null;
         return view();
       case "sign_out": patch(args?.profileId, { hasKey: false }); return view();
       case "ui_ready": return null;

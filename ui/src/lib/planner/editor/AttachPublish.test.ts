@@ -228,12 +228,12 @@ it("importing a PowerPoint file or a Canva design links the new project to this 
   await user.type(within(dialog).getByLabelText("Title of the imported project (optional)"), "Pitch deck");
   await user.click(within(dialog).getByRole("button", { name: "Import and link" }));
   expect(await within(dialog).findByTestId("project-created")).toHaveTextContent("is linked to this card");
-  expect(c.called("project_import")[0].args).toEqual({ cardId: "c1", source: { type: "pptx", fileUrl: "https://files.example/deck.pptx" }, title: "Pitch deck" });
+  expect(c.called("project_import")[0].args).toEqual({ cardId: "c1", pptxUrl: "https://files.example/deck.pptx", title: "Pitch deck" });
   await user.selectOptions(within(dialog).getByLabelText("Import from"), "canva");
   await user.type(ref, "DAF123");
   await user.click(within(dialog).getByRole("button", { name: "Import and link" }));
   await waitFor(() => expect(c.called("project_import")).toHaveLength(2));
-  expect(c.called("project_import")[1].args).toEqual({ cardId: "c1", source: { type: "canva", designId: "DAF123" } });
+  expect(c.called("project_import")[1].args).toEqual({ cardId: "c1", canvaDesignId: "DAF123" });
 });
 
 // ---------- local files ----------

@@ -32,7 +32,7 @@ function editorCore(card: CardDetail = testCard()): FakeCore {
     };
     return current;
   };
-  core.answers.card_archive = (args) => ({ archived: args?.archived });
+  core.answers.card_archive = (args) => ({ archived: !args?.off });
   return core;
 }
 
@@ -380,7 +380,7 @@ it("archive asks, archives and tells the board", async () => {
   await user.click(screen.getByRole("button", { name: "Archive" }));
   await user.click(await screen.findByRole("button", { name: "Archive card" }));
   await waitFor(() => expect(onclose).toHaveBeenCalled());
-  expect(core.called("card_archive")[0].args).toMatchObject({ cardId: "c1", archived: true });
+  expect(core.called("card_archive")[0].args).toMatchObject({ assetType: "card", id: "c1", off: false });
   expect(onchanged).toHaveBeenCalledWith(expect.objectContaining({ id: "c1", isArchived: true }));
 });
 

@@ -1,7 +1,7 @@
 // Typed wrappers for the planner commands the card editor uses (docs/ipc.md "Planner (issue 4)" and
 // "Attach and publish").
 import { call } from "../../shared/backend";
-import type { CardSummary, ImportSource } from "../../bindings";
+import type { CardSummary } from "../../bindings";
 import type {
   ArchiveResult, CardDetail, ConnectedAccount, ContentList, ContentListInput, Project, ProjectCreated, PublishResult, Tag,
   UpdateCard, UploadedMedia,
@@ -13,7 +13,7 @@ export const editorApi = {
   /** `base`: the card as the editor read it, so an archive kept offline meets a change made elsewhere. */
   cardArchive: (cardId: string, archived: boolean, base?: { updatedAt?: string | null; title?: string }) =>
     call<ArchiveResult>("card_archive", {
-      cardId, archived,
+      assetType: "card", id: cardId, off: !archived,
       ...(base?.updatedAt ? { baseUpdatedAt: base.updatedAt } : {}), ...(base?.title !== undefined ? { title: base.title } : {}),
     }),
   tagsList: () => call<Tag[]>("tags_list"),
@@ -22,8 +22,8 @@ export const editorApi = {
   projectsList: () => call<Project[]>("projects_list"),
   projectCreate: (cardId: string, title: string) => call<ProjectCreated>("project_create", { cardId, title }),
   /** A PowerPoint file (by URL) or a Canva design, imported as a project linked to the card. */
-  projectImport: (cardId: string, source: ImportSource, title?: string) =>
-    call<ProjectCreated>("project_import", title ? { cardId, source, title } : { cardId, source }),
+  projectImport: (cardId: string, source: { pptxUrl: string } | { canvaDesignId: string }, title?: string) =>
+    call<ProjectCreated>("project_import", { cardId, ...source, ...(title ? { title } : {}) }),
   mediaUpload: (fileName: string, contentType: string, dataBase64: string) =>
     call<UploadedMedia>("media_upload", { fileName, contentType, dataBase64 }),
   /** A copy with its posts, assets and notes, unscheduled, " (copy)" in its title (`card_duplicate`). */
