@@ -14,15 +14,15 @@ brandKitId: string,
  */
 detail?: string, 
 /**
- * Only these sections, by key{shell: (comma-separated)}{agent: (an array)}.
+ * Only these sections, by key {shell: (comma-separated)}{agent: (an array)}.
  */
 keys?: Array<string>, 
 /**
- * Only these sections, by role{shell: (comma-separated)}{agent: (an array)}.
+ * Only these sections, by role {shell: (comma-separated)}{agent: (an array)}.
  */
 roles?: Array<string>, 
 /**
- * Only the sections of these tabs{shell: (comma-separated)}{agent: (an array)}.
+ * Only the sections of these tabs {shell: (comma-separated)}{agent: (an array)}.
  */
 tabs?: Array<string>, 
 /**
