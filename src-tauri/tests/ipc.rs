@@ -85,7 +85,7 @@ fn a_missing_scope_is_named_over_ipc_and_the_key_never_comes_back() {
     let id = p["id"].as_str().unwrap().to_string();
     let bal = invoke(&w, "key_set", json!({"args": {"profileId": id, "key": key}})).unwrap();
     assert!(!bal.to_string().contains(&key));
-    let view = invoke(&w, "profile_select", json!({"args": {"id": id}})).unwrap();
+    let view = invoke(&w, "profile_select", json!({"args": {"profileId": id}})).unwrap();
     assert!(!view.to_string().contains(&key));
     let e = invoke(&w, "brand_kits_list", json!({})).unwrap_err();
     assert_eq!(e["code"], "missingScope");

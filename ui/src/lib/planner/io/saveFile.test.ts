@@ -10,7 +10,7 @@ afterEach(() => clearMocks());
 
 it("the desktop window saves through the shell and answers the path it chose", async () => {
   const core = fakeCore();
-  core.answers.save_download = (args: { fileName: string; text: string }) => `/home/ana/Downloads/${args.fileName.replace(".ics", " (2).ics")}`;
+  core.answers.save_download = (args) => `/home/ana/Downloads/${String(args?.fileName).replace(".ics", " (2).ics")}`;
   expect(await saveFile("plan.ics", "text/calendar", "BEGIN:VCALENDAR")).toBe("/home/ana/Downloads/plan (2).ics");
   expect(core.called("save_download").map((c) => c.args)).toEqual([{ fileName: "plan.ics", text: "BEGIN:VCALENDAR" }]);
 });
