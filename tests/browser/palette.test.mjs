@@ -159,6 +159,10 @@ test("every dialog keeps Tab inside, closes on Escape and gives focus back: pale
   const picker = page.getByTestId("inspiration-picker");
   await picker.waitFor();
   assert.ok(await focusIn('[data-testid="inspiration-picker"]'), "focus moved into the picker");
+  // Its posts load after it opens (the Search button is disabled meanwhile): the controls are counted once
+  // they are all there (a clean-clone run counted them before: a post's Attach button came after the "last").
+  await picker.getByTestId("inspiration-post").first().waitFor();
+  await picker.getByRole("button", { name: "Search" }).and(page.locator(":enabled")).waitFor();
   await tabStaysIn('[data-testid="inspiration-picker"]');
   await page.keyboard.press("Escape");
   await picker.waitFor({ state: "detached" });
