@@ -24,16 +24,24 @@ class WebDriverError(Exception):
     pass
 
 
-def wd(method, url, body=None, timeout=60):
+def wd(method, url, body=None, timeout=60, again=0):
+    """One WebDriver request. `again`: how many more times a request that changes nothing (a read, a
+    screenshot, a find) is sent when the driver drops the connection unanswered, as WebKitWebDriver behind
+    tauri-driver now and then does (CI: "Remote end closed connection without response" on a screenshot
+    and on the calls beside it). A click is never sent twice."""
     data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=timeout) as r:
-            return json.loads(r.read() or b"{}").get("value")
-    except urllib.error.HTTPError as e:
-        raise WebDriverError(e.read().decode(errors="replace")[:400])
-    except (urllib.error.URLError, OSError) as e:
-        raise WebDriverError(str(e))
+    for attempt in range(again + 1):
+        req = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as r:
+                return json.loads(r.read() or b"{}").get("value")
+        except urllib.error.HTTPError as e:
+            raise WebDriverError(e.read().decode(errors="replace")[:400])
+        except (urllib.error.URLError, OSError) as e:
+            dropped = isinstance(e, ConnectionError) or isinstance(getattr(e, "reason", None), ConnectionError)
+            if not dropped or attempt == again:
+                raise WebDriverError(str(e))
+            time.sleep(0.5)
 
 
 class Driver:
@@ -85,19 +93,19 @@ class Session:
         self.url = url
 
     def find_all(self, css):
-        return [e[ELEMENT] for e in wd("POST", f"{self.url}/elements", {"using": "css selector", "value": css}) or []]
+        return [e[ELEMENT] for e in wd("POST", f"{self.url}/elements", {"using": "css selector", "value": css}, again=2) or []]
 
     def text(self, el):
-        return wd("GET", f"{self.url}/element/{el}/text") or ""
+        return wd("GET", f"{self.url}/element/{el}/text", again=2) or ""
 
     def execute(self, script, *script_args):
-        return wd("POST", f"{self.url}/execute/sync", {"script": script, "args": list(script_args)})
+        return wd("POST", f"{self.url}/execute/sync", {"script": script, "args": list(script_args)}, again=2)
 
     def prop(self, el, name):
-        return wd("GET", f"{self.url}/element/{el}/property/{name}")
+        return wd("GET", f"{self.url}/element/{el}/property/{name}", again=2)
 
     def attr(self, el, name):
-        return wd("GET", f"{self.url}/element/{el}/attribute/{name}")
+        return wd("GET", f"{self.url}/element/{el}/attribute/{name}", again=2)
 
     def click(self, el):
         wd("POST", f"{self.url}/element/{el}/click", {})
@@ -120,7 +128,7 @@ class Session:
 
     def screenshot(self, path):
         time.sleep(0.3)  # WebKit may hand back the previous frame
-        png = wd("GET", f"{self.url}/screenshot")
+        png = wd("GET", f"{self.url}/screenshot", again=2)
         open(path, "wb").write(base64.b64decode(png))
 
     def close(self):
