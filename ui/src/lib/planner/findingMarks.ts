@@ -9,14 +9,23 @@ import { platformLabel } from "./plannerApi";
 
 export type Mark = { level: "blocks" | "warns"; label: string };
 
+/** The findings a platform refuses the card for (the editor's and the calendar's confirms, the marker). */
+export function blockingOf(findings: readonly Finding[]): Finding[] {
+  return findings.filter((f) => f.severity === "blocks");
+}
+
+/** The first finding in words with how many more ("X refuses it: … (and 2 more)"); "" for none. */
+export function findingsText(findings: readonly Finding[]): string {
+  if (findings.length === 0) return "";
+  const more = findings.length > 1 ? ` (and ${findings.length - 1} more)` : "";
+  return `${platformLabel(findings[0].platform)} ${findingText(findings[0])}${more}`;
+}
+
 /** The marker for a card's findings (none: no marker). `label` is the marker's accessible name. */
 export function markOf(findings: readonly Finding[] | null | undefined): Mark | null {
   if (!findings || findings.length === 0) return null;
-  const blocking = findings.filter((f) => f.severity === "blocks");
+  const blocking = blockingOf(findings);
   const level = blocking.length > 0 ? "blocks" : "warns";
-  const these = level === "blocks" ? blocking : findings;
-  const first = these[0];
-  const more = these.length > 1 ? ` (and ${these.length - 1} more)` : "";
   const head = level === "blocks" ? "A platform will refuse this card" : "A platform will cut or hide part of this card";
-  return { level, label: `${head}: ${platformLabel(first.platform)} ${findingText(first)}${more}` };
+  return { level, label: `${head}: ${findingsText(level === "blocks" ? blocking : findings)}` };
 }
