@@ -47,7 +47,7 @@ pub async fn open(target: &LocalTarget, talk: bool) -> Result<Local, String> {
         if let Some(lock) = DataDirLock::try_take(dir, "cdesk").map_err(|e| e.message)? {
             // Nobody runs on this folder: a URL file here is a stopped core's.
             embedded::remove_stale_url(dir);
-            let config = embedded::sandbox_config_from(|name| std::env::var(name).ok().filter(|v| !v.trim().is_empty()));
+            let config = embedded::sandbox_config_from(contentdesk_core::state::env_set);
             let (served, notice) = Embedded::start(dir, config).await.map_err(|e| e.message)?;
             if let Some(n) = notice {
                 eprintln!("{n}");

@@ -54,14 +54,19 @@ impl CoreConfig {
     /// their keys apart), and `CONTENTDESK_SANDBOX_RENDER_MS` / `_SMART_WAIT_MS` / `_RATE_LIMIT` for the
     /// local sandbox's pace and limit (see `embedded::sandbox_config_from`).
     pub fn from_env(data_dir: impl Into<PathBuf>) -> Self {
-        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
         let mut config = CoreConfig::new(data_dir);
-        if let Some(service) = var("CONTENTDESK_KEYRING_SERVICE") {
+        if let Some(service) = env_set("CONTENTDESK_KEYRING_SERVICE") {
             config.secrets = Secrets::KeyringOrMemory { service };
         }
-        config.embedded_sandbox_config = crate::embedded::sandbox_config_from(var);
+        config.embedded_sandbox_config = crate::embedded::sandbox_config_from(env_set);
         config
     }
+}
+
+/// An environment variable that is set and not blank (a blank one is as if unset). For the faces' reading
+/// of the environment ([`CoreConfig::from_env`], `cdesk`'s local sandbox); the library reads none itself.
+pub fn env_set(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
 }
 
 #[derive(Clone)]
