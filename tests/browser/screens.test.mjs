@@ -81,6 +81,13 @@ async function layout(size) {
       toolbarHeight: rect(toolbar)?.height ?? 0,
       newCardBottom: rect(newCard)?.bottom ?? Infinity,
       visibleTiles,
+      // The space tabs' strip: a fade on each edge where tabs go on past it (SpacePicker's `edges`).
+      strip: (() => {
+        const el = document.querySelector(".planner [role=tablist][aria-label=Spaces]");
+        if (!el) return null;
+        const more = { start: el.scrollLeft > 1, end: el.scrollLeft + el.clientWidth < el.scrollWidth - 1 };
+        return { overflows: el.scrollWidth > el.clientWidth + 1, more, faded: { start: el.classList.contains("fade-start"), end: el.classList.contains("fade-end") } };
+      })(),
     };
   });
 }
@@ -98,6 +105,14 @@ async function boardGoals(size, tag) {
   assert.ok(l.toolbarHeight <= 48, `${tag}: the toolbar is one row (${l.toolbarHeight}px)`);
   assert.ok(l.newCardBottom <= size.height, `${tag}: the first stage's New card is in view (bottom ${l.newCardBottom})`);
   if (size.width >= 1280) assert.ok(l.visibleTiles.every((n) => n >= 3), `${tag}: three cards per column in view (${l.visibleTiles})`);
+  // The strip's fades follow its scroll (measured after layout, by a ResizeObserver and on scroll).
+  for (const until = Date.now() + 2_000; l.strip && JSON.stringify(l.strip.more) !== JSON.stringify(l.strip.faded) && Date.now() < until;) {
+    await page.waitForTimeout(50);
+    l = await layout(size);
+  }
+  assert.ok(l.strip, `${tag}: the space tabs are on screen`);
+  assert.deepEqual(l.strip.faded, l.strip.more, `${tag}: the tab strip fades where tabs go on past its edge`);
+  if (size.width < 1280) assert.ok(l.strip.overflows, `${tag}: the journey's spaces overflow the strip at this width (else the fades go unchecked)`);
 }
 
 /** Every screen and dialog, in the order the journey visits them. Each entry: `name` (axe's report),

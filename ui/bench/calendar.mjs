@@ -34,7 +34,7 @@ if (!profile) {
   profile = await ipc("profile_add", { name: "Planner bench", baseUrl: SANDBOX_URL });
   await ipc("key_set", { profileId: profile.id, key: SANDBOX_KEY });
 }
-await ipc("profile_select", { id: profile.id });
+await ipc("profile_select", { profileId: profile.id });
 const big = (await ipc("spaces_list", {})).find((s) => !/^Bench empty/.test(s.name));
 const served = await ipc("board_load", { spaceId: big.id });
 

@@ -33,7 +33,7 @@ const ms = (x) => (x === undefined || Number.isNaN(x) ? "–" : x.toFixed(1));
 // ---- the account: the seeded sandbox as a remote profile, selected
 const profile = await ipc("profile_add", { name: "Planner bench", baseUrl: SANDBOX_URL });
 await ipc("key_set", { profileId: profile.id, key: SANDBOX_KEY });
-await ipc("profile_select", { id: profile.id });
+await ipc("profile_select", { profileId: profile.id });
 const spaces = await ipc("spaces_list", {});
 const big = spaces.find((s) => s.name !== EMPTY_SPACE);
 const served = await ipc("board_load", { spaceId: big.id });
