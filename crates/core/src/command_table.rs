@@ -184,12 +184,13 @@ macro_rules! with_commands {
                 /// `pptxUrl`) or `canvaDesignId` (400 `canva_not_connected` when Canva is not connected);
                 /// `pageCount` 1–500; `cardId` needed
                 project_import($crate::commands::ProjectImportInput) -> $crate::api::ProjectCreated;
-                /// the bytes as base64 from the web view (a `data:…;base64,` prefix is accepted); checked
-                /// first: `fileName` 1–255 characters, `contentType` an `image/`, `video/` or `audio/` type, at
-                /// most 50 MB decoded and not empty (validation naming `fileName` / `contentType` /
-                /// `dataBase64`); then ticket → PUT → complete; attach with `{ outputId }`; needs
-                /// `assets:write`. The bytes never appear in a log line
-                media_upload($crate::commands::MediaUploadArgs) -> $crate::api::UploadedMedia;
+                /// the catalogue's upload input (as `cdesk media upload` and `upload_media`): the bytes as
+                /// base64 in `contentBase64` (a `data:…;base64,` prefix is accepted; a path is refused);
+                /// checked first: `name` 1–255 characters, `contentType` (else guessed from the name) an
+                /// `image/`, `video/` or `audio/` type, at most 50 MiB decoded and not empty (validation
+                /// naming `name` / `contentType` / `contentBase64`); then ticket → PUT → complete; attach
+                /// with `{ outputId }`; needs `assets:write`. The bytes never appear in a log line
+                media_upload($crate::commands::MediaUploadInput) -> $crate::api::UploadedMedia;
                 /// publishes now (every post, or `platform`'s only); each platform answers on its own (a post
                 /// with no connected account fails with its `error`, the others still publish); needs
                 /// `publish:write` (403 → `missingScope`, `scope: "publish:write"`); when its answer is lost, a

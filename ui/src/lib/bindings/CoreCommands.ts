@@ -55,7 +55,7 @@ import type { KnowledgeMatch } from "./KnowledgeMatch";
 import type { KnowledgeSearchInput } from "./KnowledgeSearchInput";
 import type { MediaListInput } from "./MediaListInput";
 import type { MediaSummary } from "./MediaSummary";
-import type { MediaUploadArgs } from "./MediaUploadArgs";
+import type { MediaUploadInput } from "./MediaUploadInput";
 import type { ModelInfo } from "./ModelInfo";
 import type { ModelListInput } from "./ModelListInput";
 import type { OAuthGrant } from "./OAuthGrant";
@@ -203,8 +203,8 @@ export interface CoreCommands {
   project_create: { args: ProjectCreateInput; result: ProjectCreated };
   /** the catalogue's `project import` (`import_project`): one of `pptxUrl` (http(s), validation field `pptxUrl`) or `canvaDesignId` (400 `canva_not_connected` when Canva is not connected); `pageCount` 1–500; `cardId` needed */
   project_import: { args: ProjectImportInput; result: ProjectCreated };
-  /** the bytes as base64 from the web view (a `data:…;base64,` prefix is accepted); checked first: `fileName` 1–255 characters, `contentType` an `image/`, `video/` or `audio/` type, at most 50 MB decoded and not empty (validation naming `fileName` / `contentType` / `dataBase64`); then ticket → PUT → complete; attach with `{ outputId }`; needs `assets:write`. The bytes never appear in a log line */
-  media_upload: { args: MediaUploadArgs; result: UploadedMedia };
+  /** the catalogue's upload input (as `cdesk media upload` and `upload_media`): the bytes as base64 in `contentBase64` (a `data:…;base64,` prefix is accepted; a path is refused); checked first: `name` 1–255 characters, `contentType` (else guessed from the name) an `image/`, `video/` or `audio/` type, at most 50 MiB decoded and not empty (validation naming `name` / `contentType` / `contentBase64`); then ticket → PUT → complete; attach with `{ outputId }`; needs `assets:write`. The bytes never appear in a log line */
+  media_upload: { args: MediaUploadInput; result: UploadedMedia };
   /** publishes now (every post, or `platform`'s only); each platform answers on its own (a post with no connected account fails with its `error`, the others still publish); needs `publish:write` (403 → `missingScope`, `scope: "publish:write"`); when its answer is lost, a read of the card shows which posts it published (never sent twice blindly) */
   card_publish: { args: CardPublishInput; result: PublishResult };
   /** the live registry (`GET /models?contentType=`), kept for the session per profile; `capabilities` decide the form's fields */

@@ -80,7 +80,7 @@ export type { KnowledgeSearchInput } from "./KnowledgeSearchInput";
 export type { ManualInstall } from "./ManualInstall";
 export type { MediaListInput } from "./MediaListInput";
 export type { MediaSummary } from "./MediaSummary";
-export type { MediaUploadArgs } from "./MediaUploadArgs";
+export type { MediaUploadInput } from "./MediaUploadInput";
 export type { ModelCapabilities } from "./ModelCapabilities";
 export type { ModelInfo } from "./ModelInfo";
 export type { ModelKind } from "./ModelKind";

@@ -6,7 +6,7 @@ import type {
   StageDeleteInput, StageUpdateInput, UpdateCard,
 } from "../bindings";
 import type {
-  CardPublishInput, ContentListInput, MediaUploadArgs, ProjectCreateInput, ProjectImportInput,
+  CardPublishInput, ContentListInput, MediaUploadInput, ProjectCreateInput, ProjectImportInput,
 } from "../bindings";
 import type { DraftsResolveArgs } from "../bindings";
 import type {
@@ -198,7 +198,7 @@ export const api = {
   projectsList: () => run("projects_list"),
   projectCreate: (args: ProjectCreateInput) => run("project_create", args),
   projectImport: (args: ProjectImportInput) => run("project_import", args),
-  mediaUpload: (args: MediaUploadArgs) => run("media_upload", args),
+  mediaUpload: (args: MediaUploadInput) => run("media_upload", args),
   cardPublish: (cardId: string, platform?: string) => run("card_publish", platform ? { cardId, platform } : { cardId }),
   modelsList: (contentType: ContentType, refresh = false) => run("models_list", refresh ? { contentType, refresh } : { contentType }),
   voicesList: () => run("voices_list"),
