@@ -46,7 +46,7 @@ import type { ExportedFile } from "./ExportedFile";
 import type { GrantRevokeArgs } from "./GrantRevokeArgs";
 import type { ImportReport } from "./ImportReport";
 import type { KeySetArgs } from "./KeySetArgs";
-import type { KnowledgeAddArgs } from "./KnowledgeAddArgs";
+import type { KnowledgeAddInput } from "./KnowledgeAddInput";
 import type { KnowledgeAdded } from "./KnowledgeAdded";
 import type { KnowledgeItemInput } from "./KnowledgeItemInput";
 import type { KnowledgeList } from "./KnowledgeList";
@@ -249,8 +249,8 @@ export interface CoreCommands {
   knowledge_list: { args: KnowledgeListInput; result: KnowledgeList };
   /** `query` required (validation `query`); `limit` 1–50 (default 8) */
   knowledge_search: { args: KnowledgeSearchInput; result: Array<KnowledgeMatch> };
-  /** exactly one source (validation `source`). `fileData`: base64 (a `data:` prefix is accepted) of a small document or image, `sourceType: file` with `fileExt` (or from `fileName`); refused before sending (validation `fileData`, the message says to add it by hosted URL, `fileUrl`) when it decodes to more than 4 MB (`KNOWLEDGE_MAX_FILE_BYTES`, the sandbox's `knowledge_max_file_bytes`) or is video or audio (by extension or `mimeType`). `fileUrl`: a hosted http(s) file (large files, video, audio). `url`: a web page (`youtube` when the host is YouTube). `fileName`/`mimeType` are local hints, not sent. **Plan cap**: `limitReached` (status 402) “This kit is at its plan's cap for knowledge (N of M items): nothing was added. Remove an item you no longer need, or upgrade the plan, then add this again.” */
-  knowledge_add: { args: KnowledgeAddArgs; result: KnowledgeAdded };
+  /** the catalogue's add input and its rules (`KnowledgeAddInput::request`, as `cdesk knowledge add` and `add_brand_knowledge`): exactly one source (validation `source`). `fileData`: base64 (a `data:` prefix is accepted) of a small document or image, `sourceType: file` with `fileExt` (or from `fileName`); refused before sending (validation `fileData`, the message says to add it by hosted URL, `fileUrl`) when it decodes to more than 4 MB (`KNOWLEDGE_MAX_FILE_BYTES`, the sandbox's `knowledge_max_file_bytes`) or is video or audio (by extension or `mimeType`). `fileUrl`: a hosted http(s) file (large files, video, audio). `url`: a web page (`youtube` when the host is YouTube); `youtube`: a video. `fileName`/`mimeType` are local hints, not sent. **Plan cap**: `limitReached` (status 402) “This kit is at its plan's cap for knowledge (N of M items): nothing was added. Remove an item you no longer need, or upgrade the plan, then add this again.” */
+  knowledge_add: { args: KnowledgeAddInput; result: KnowledgeAdded };
   /** `notFound` when gone */
   knowledge_remove: { args: KnowledgeItemInput; result: Deleted };
 }

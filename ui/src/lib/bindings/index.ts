@@ -69,7 +69,7 @@ export type { KeptChange } from "./KeptChange";
 export type { KeptKind } from "./KeptKind";
 export type { KeySetArgs } from "./KeySetArgs";
 export type { KeyStorage } from "./KeyStorage";
-export type { KnowledgeAddArgs } from "./KnowledgeAddArgs";
+export type { KnowledgeAddInput } from "./KnowledgeAddInput";
 export type { KnowledgeAdded } from "./KnowledgeAdded";
 export type { KnowledgeItem } from "./KnowledgeItem";
 export type { KnowledgeItemInput } from "./KnowledgeItemInput";

@@ -11,7 +11,7 @@ import type {
 import type { DraftsResolveArgs } from "../bindings";
 import type {
   SectionRevertInput, BrandKitSaveArgs, BrandKitSectionAddArgs, BrandKitSectionArchiveArgs,
-  BrandKitGetInput, KnowledgeAddArgs, SectionEdit,
+  BrandKitGetInput, KnowledgeAddInput, SectionEdit,
 } from "../bindings";
 import type {
   CardAttachOutputArgs, ContentType, MediaListInput, StudioEvent, StudioForm, StudioGenerateArgs,
@@ -226,7 +226,7 @@ export const api = {
   knowledgeList: (brandKitId: string, limit?: number, offset?: number) =>
     run("knowledge_list", { brandKitId, ...(limit === undefined ? {} : { limit }), ...(offset === undefined ? {} : { offset }) }),
   knowledgeSearch: (brandKitId: string, query: string) => run("knowledge_search", { brandKitId, query }),
-  knowledgeAdd: (args: KnowledgeAddArgs) => run("knowledge_add", args),
+  knowledgeAdd: (args: KnowledgeAddInput) => run("knowledge_add", args),
   knowledgeRemove: (brandKitId: string, knowledgeId: string) => run("knowledge_remove", { brandKitId, knowledgeId }),
   uiReady: async () => {
     if (isTauri()) await run("ui_ready").catch(() => undefined);
