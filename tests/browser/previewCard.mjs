@@ -37,7 +37,7 @@ export function png(width, height, [r, g, b]) {
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", zlib.deflateSync(raw)), chunk("IEND", Buffer.alloc(0))]);
 }
 
-const upload = (ipc, fileName, contentType, bytes) => ipc("media_upload", { fileName, contentType, dataBase64: bytes.toString("base64") });
+const upload = (ipc, name, contentType, bytes) => ipc("media_upload", { name, contentType, contentBase64: bytes.toString("base64") });
 
 /** The X post's caption: a link X counts as 23 whatever its length. */
 export const X_LINK = "https://example.com/spring/collection/2027/the-full-lookbook-with-every-piece";

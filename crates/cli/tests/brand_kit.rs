@@ -171,8 +171,30 @@ async fn knowledge_added_as_text_is_found_by_search_and_removed() {
     assert!(desk.run(&["knowledge", "list", &id]).await.ok()["items"].as_array().unwrap().iter().all(|i| i["id"] != kid.as_str()));
 
     // Exactly one source.
-    assert_eq!(desk.run(&["knowledge", "add", &id, "--text", "a", "--url", "https://example.com"]).await.fails(2)["field"], "text");
+    assert_eq!(desk.run(&["knowledge", "add", &id, "--text", "a", "--url", "https://example.com"]).await.fails(2)["field"], "source");
     assert_eq!(desk.run(&["knowledge", "add", &id]).await.code, 2);
+    // An add's rules (`KnowledgeAddInput::request`, as in the app's `knowledge_add`): a file sent inline is
+    // neither video nor audio, not empty and at most 4 MB; an address is http(s). In the shell and for
+    // agents alike, a usage error naming the field, and nothing added.
+    let before = desk.run(&["knowledge", "list", &id]).await.ok()["items"].as_array().unwrap().len();
+    let clip = desk.path("talk.mp4");
+    std::fs::write(&clip, b"\0\0\0\x18ftypmp42").unwrap();
+    let e = desk.run(&["knowledge", "add", &id, "--file", clip.to_str().unwrap()]).await.fails(2);
+    assert_eq!(e["field"], "file", "{e}");
+    assert!(e["error"].as_str().unwrap_or_default().contains("fileUrl"), "points at a hosted file: {e}");
+    let empty = desk.path("empty.md");
+    std::fs::write(&empty, b"").unwrap();
+    assert!(desk.run(&["knowledge", "add", &id, "--file", empty.to_str().unwrap()]).await.fails(2)["error"].as_str().unwrap_or_default().contains("empty"));
+    let big = desk.path("catalogue.pdf");
+    std::fs::write(&big, vec![b'%'; 4 * 1024 * 1024 + 1]).unwrap();
+    let e = desk.run(&["knowledge", "add", &id, "--file", big.to_str().unwrap()]).await.fails(2);
+    assert!(e["error"].as_str().unwrap_or_default().contains("at most 4 MB"), "{e}");
+    assert_eq!(desk.run(&["knowledge", "add", &id, "--url", "example.com/about"]).await.fails(2)["field"], "url");
+    let refused = desk.tool("add_brand_knowledge", serde_json::json!({ "brandKitId": id, "fileUrl": "ftp://example.com/talk.mp4" })).await;
+    assert!(refused["isError"] == true && refused.to_string().contains("not a web address"), "{refused}");
+    let refused = desk.tool("add_brand_knowledge", serde_json::json!({ "brandKitId": id, "text": "a", "youtube": "https://youtu.be/x" })).await;
+    assert!(refused["isError"] == true && refused.to_string().contains("one thing at a time"), "{refused}");
+    assert_eq!(desk.run(&["knowledge", "list", &id]).await.ok()["items"].as_array().unwrap().len(), before, "nothing was added");
     // A reader cannot add.
     let reader = sb.key_with(&["brandkit:read"]);
     assert_eq!(desk.run_as(&reader, &["knowledge", "add", &id, "--text", "x"]).await.fails(3)["scope"], "brandkit:write");

@@ -65,6 +65,29 @@ async fn an_import_is_idempotent_and_refusals_have_their_exit_codes() {
 
     let missing = desk.run(&["media", "upload", desk.path("nope.png").to_str().unwrap()]).await.fails(2);
     assert_eq!(missing["field"], "file", "{missing}");
+    // An upload's rules (`MediaUploadInput::check`, as in the app's `media_upload`): an image, video or
+    // audio type, a name of at most 255 characters, not empty; in the shell and for agents alike, a usage
+    // error naming the field, and nothing uploaded.
+    let before = items(&desk.run(&["media", "list", "--source", "uploads"]).await.ok()).len();
+    let notes = desk.path("notes.txt");
+    std::fs::write(&notes, b"plain words").unwrap();
+    let e = desk.run(&["media", "upload", notes.to_str().unwrap()]).await.fails(2);
+    assert_eq!(e["field"], "contentType", "{e}");
+    assert!(e["error"].as_str().unwrap_or_default().contains("Only images, videos and audio"), "{e}");
+    let empty = desk.path("empty.png");
+    std::fs::write(&empty, b"").unwrap();
+    let e = desk.run(&["media", "upload", empty.to_str().unwrap()]).await.fails(2);
+    assert_eq!(e["field"], "file", "{e}");
+    assert!(e["error"].as_str().unwrap_or_default().contains("is empty"), "{e}");
+    let long = format!("{}.png", "x".repeat(252));
+    let e = desk.run(&["media", "upload", notes.to_str().unwrap(), "--name", &long, "--content-type", "image/png"]).await.fails(2);
+    assert_eq!(e["field"], "name", "{e}");
+    let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    let refused = desk.tool("upload_media", serde_json::json!({ "contentBase64": png, "name": "notes.txt" })).await;
+    assert!(refused["isError"] == true && refused.to_string().contains("Only images, videos and audio"), "{refused}");
+    let refused = desk.tool("upload_media", serde_json::json!({ "contentBase64": png, "name": long })).await;
+    assert!(refused["isError"] == true && refused.to_string().contains("too long"), "{refused}");
+    assert_eq!(items(&desk.run(&["media", "list", "--source", "uploads"]).await.ok()).len(), before, "nothing was uploaded");
     let file = desk.path("a.png");
     std::fs::write(&file, b"\x89PNG").unwrap();
     let reader = sb.key_with(&["brandkit:read"]);

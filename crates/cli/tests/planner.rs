@@ -326,6 +326,19 @@ async fn projects_create_and_import_linked_to_a_card_list_filter_get_and_archive
     let refused = desk.tool("import_project", json!({ "pptxUrl": "https://example.com/deck.pptx", "canvaDesignId": "DAF123" })).await;
     assert!(refused["isError"] == true && refused.to_string().contains("one source"), "{refused}");
     assert_eq!(ids(&desk.run(&["project", "list"]).await.ok()), before, "nothing was made");
+    // A new project's rules (`ProjectCreateInput::check`, as in the app's `project_create`): a title has
+    // words and at most 200 characters, in the shell and for agents alike, and nothing is made.
+    let long = "x".repeat(201);
+    let e = desk.run(&["project", "create", "--title", &long]).await.fails(2);
+    assert_eq!(e["field"], "title", "{e}");
+    assert!(text(&e["error"]).contains("too long"), "{e}");
+    let e = desk.run(&["project", "create", "--title", "   "]).await.fails(2);
+    assert_eq!(e["field"], "title", "{e}");
+    let refused = desk.tool("create_project", json!({ "title": long })).await;
+    assert!(refused["isError"] == true && refused.to_string().contains("too long"), "{refused}");
+    let refused = desk.tool("create_project", json!({ "title": "Cut", "orientation": "diagonal" })).await;
+    assert!(refused["isError"] == true && refused.to_string().contains("not an orientation"), "{refused}");
+    assert_eq!(ids(&desk.run(&["project", "list"]).await.ok()), before, "nothing was made");
 
     // Writes need editor:write, and planner:write too with a card; reads editor:read.
     let e = desk.run_as(&sb.key_with(&["editor:read"]), &["project", "create", "--title", "Nope"]).await.fails(3);

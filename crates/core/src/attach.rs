@@ -6,43 +6,17 @@ use api_types::{
     ContentList, CreateProject, Project, ProjectCreated, PublishRequest,
     PublishResult, UploadedMedia,
 };
-use base64::Engine;
 pub use contentdesk_ops::planner::CardPublishInput;
 pub use contentdesk_ops::projects::{ProjectCreateInput, ProjectImportInput};
 pub use contentdesk_ops::inspiration::ContentListInput;
-use serde::{Deserialize, Serialize};
-use ts_rs::TS;
 
 use crate::error::{IpcError, IpcResult};
 use crate::session::Session;
 
-/// The largest file `media_upload` sends: the sandbox's upload limit (the fact sheet names no number;
-/// the service answers 400 on `sizeBytes` past its own).
-pub const MAX_UPLOAD_BYTES: usize = 50 * 1024 * 1024;
-/// The kinds of file media uploads take (fact sheet 2.4: image, video or audio MIME types).
-pub const UPLOAD_TYPE_PREFIXES: &[&str] = &["image/", "video/", "audio/"];
-
-/// A file from the web view: its bytes as base64 (works the same in the desktop window and a browser).
-#[derive(Clone, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct MediaUploadArgs {
-    pub file_name: String,
-    /// A MIME type: `image/…`, `video/…` or `audio/…`.
-    pub content_type: String,
-    /// Standard base64; a `data:…;base64,` prefix is accepted.
-    pub data_base64: String,
-}
-
-impl std::fmt::Debug for MediaUploadArgs {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("MediaUploadArgs")
-            .field("file_name", &self.file_name)
-            .field("content_type", &self.content_type)
-            .field("data_base64", &format_args!("<{} characters>", self.data_base64.len()))
-            .finish()
-    }
-}
-
+/// The largest file `media_upload` sends: the catalogue's (the sandbox's upload limit; the fact sheet names
+/// no number; the service answers 400 on `sizeBytes` past its own).
+pub const MAX_UPLOAD_BYTES: usize = contentdesk_ops::MAX_UPLOAD_BYTES as usize;
+pub use contentdesk_ops::media::{MediaUploadInput, UPLOAD_TYPE_PREFIXES};
 
 fn non_empty(v: Option<String>) -> Option<String> {
     v.map(|s| s.trim().to_string()).filter(|s| !s.is_empty())
@@ -106,50 +80,16 @@ pub async fn project_import(session: &impl Session, args: ProjectImportInput) ->
     Ok(linked(session.client().await?.projects().import(&req).await?))
 }
 
-/// Checks the file locally (name, type, size: validation naming the field), then ticket → PUT → complete.
-/// The answer's `outputId` attaches the file to a card (`assets: [{ outputId }]`).
-pub async fn media_upload(session: &impl Session, args: MediaUploadArgs) -> IpcResult<UploadedMedia> {
-    let file_name = args.file_name.trim();
-    if file_name.is_empty() {
-        return Err(IpcError::validation("fileName", "The file has no name."));
+/// Takes the catalogue's `MediaUploadInput` and its rules (as `cdesk media upload` and `upload_media`:
+/// [`MediaUploadInput::check`], name, type, size, validation naming the field), then ticket → PUT →
+/// complete. The web view sends the file's bytes (`contentBase64`), never a path. The answer's `outputId`
+/// attaches the file to a card (`assets: [{ outputId }]`).
+pub async fn media_upload(session: &impl Session, args: MediaUploadInput) -> IpcResult<UploadedMedia> {
+    if args.file.is_some() {
+        return Err(IpcError::validation("file", "The app does not take `file` here; send the file's bytes as contentBase64 (cdesk media upload takes a path)."));
     }
-    if file_name.chars().count() > 255 {
-        return Err(IpcError::validation("fileName", "The file's name is too long: at most 255 characters."));
-    }
-    let content_type = args.content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
-    let typed = content_type.split_once('/').is_some_and(|(a, b)| !a.is_empty() && !b.is_empty());
-    if !typed || !UPLOAD_TYPE_PREFIXES.iter().any(|p| content_type.starts_with(p)) {
-        let shown = if args.content_type.trim().is_empty() { "an unknown type" } else { args.content_type.trim() };
-        return Err(IpcError::validation(
-            "contentType",
-            format!("Only images, videos and audio can be uploaded; “{file_name}” is {shown}."),
-        ));
-    }
-    let data = args.data_base64.trim();
-    let data = match data.split_once(";base64,") {
-        Some((head, rest)) if head.starts_with("data:") => rest,
-        _ => data,
-    };
-    let too_big = || {
-        IpcError::validation(
-            "dataBase64",
-            format!("“{file_name}” is larger than the upload limit of {} MB.", MAX_UPLOAD_BYTES / (1024 * 1024)),
-        )
-    };
-    // Refused before decoding when the text alone says it is too large.
-    if data.len() / 4 * 3 > MAX_UPLOAD_BYTES + 3 {
-        return Err(too_big());
-    }
-    let bytes = base64::engine::general_purpose::STANDARD
-        .decode(data)
-        .map_err(|e| IpcError::validation("dataBase64", format!("The file's data is not valid base64 ({e}).")))?;
-    if bytes.is_empty() {
-        return Err(IpcError::validation("dataBase64", format!("“{file_name}” is empty.")));
-    }
-    if bytes.len() > MAX_UPLOAD_BYTES {
-        return Err(too_big());
-    }
-    let uploaded = session.client().await?.media().upload(file_name, &content_type, bytes).await?;
+    let up = args.read(contentdesk_ops::FileAccess::Trusted).await?;
+    let uploaded = session.client().await?.media().upload(&up.name, &up.content_type, up.bytes).await?;
     tracing::info!(output = %uploaded.output_id, "file uploaded");
     Ok(uploaded)
 }

@@ -184,12 +184,13 @@ macro_rules! with_commands {
                 /// `pptxUrl`) or `canvaDesignId` (400 `canva_not_connected` when Canva is not connected);
                 /// `pageCount` 1–500; `cardId` needed
                 project_import($crate::commands::ProjectImportInput) -> $crate::api::ProjectCreated;
-                /// the bytes as base64 from the web view (a `data:…;base64,` prefix is accepted); checked
-                /// first: `fileName` 1–255 characters, `contentType` an `image/`, `video/` or `audio/` type, at
-                /// most 50 MB decoded and not empty (validation naming `fileName` / `contentType` /
-                /// `dataBase64`); then ticket → PUT → complete; attach with `{ outputId }`; needs
-                /// `assets:write`. The bytes never appear in a log line
-                media_upload($crate::commands::MediaUploadArgs) -> $crate::api::UploadedMedia;
+                /// the catalogue's upload input (as `cdesk media upload` and `upload_media`): the bytes as
+                /// base64 in `contentBase64` (a `data:…;base64,` prefix is accepted; a path is refused);
+                /// checked first: `name` 1–255 characters, `contentType` (else guessed from the name) an
+                /// `image/`, `video/` or `audio/` type, at most 50 MiB decoded and not empty (validation
+                /// naming `name` / `contentType` / `contentBase64`); then ticket → PUT → complete; attach
+                /// with `{ outputId }`; needs `assets:write`. The bytes never appear in a log line
+                media_upload($crate::commands::MediaUploadInput) -> $crate::api::UploadedMedia;
                 /// publishes now (every post, or `platform`'s only); each platform answers on its own (a post
                 /// with no connected account fails with its `error`, the others still publish); needs
                 /// `publish:write` (403 → `missingScope`, `scope: "publish:write"`); when its answer is lost, a
@@ -287,16 +288,17 @@ macro_rules! with_commands {
                 knowledge_list($crate::commands::KnowledgeListInput) -> $crate::api::KnowledgeList;
                 /// `query` required (validation `query`); `limit` 1–50 (default 8)
                 knowledge_search($crate::commands::KnowledgeSearchInput) -> Vec<$crate::api::KnowledgeMatch>;
-                /// exactly one source (validation `source`). `fileData`: base64 (a `data:` prefix is accepted)
+                /// the catalogue's add input and its rules (`KnowledgeAddInput::request`, as `cdesk knowledge
+                /// add` and `add_brand_knowledge`): exactly one source (validation `source`). `fileData`: base64 (a `data:` prefix is accepted)
                 /// of a small document or image, `sourceType: file` with `fileExt` (or from `fileName`);
                 /// refused before sending (validation `fileData`, the message says to add it by hosted URL,
                 /// `fileUrl`) when it decodes to more than 4 MB (`KNOWLEDGE_MAX_FILE_BYTES`, the sandbox's
                 /// `knowledge_max_file_bytes`) or is video or audio (by extension or `mimeType`). `fileUrl`: a
                 /// hosted http(s) file (large files, video, audio). `url`: a web page (`youtube` when the host
-                /// is YouTube). `fileName`/`mimeType` are local hints, not sent. **Plan cap**: `limitReached`
+                /// is YouTube); `youtube`: a video. `fileName`/`mimeType` are local hints, not sent. **Plan cap**: `limitReached`
                 /// (status 402) “This kit is at its plan's cap for knowledge (N of M items): nothing was added.
                 /// Remove an item you no longer need, or upgrade the plan, then add this again.”
-                knowledge_add($crate::commands::KnowledgeAddArgs) -> $crate::api::KnowledgeAdded;
+                knowledge_add($crate::commands::KnowledgeAddInput) -> $crate::api::KnowledgeAdded;
                 /// `notFound` when gone
                 knowledge_remove($crate::commands::KnowledgeItemInput) -> $crate::api::Deleted;
             }

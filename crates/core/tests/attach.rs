@@ -164,7 +164,7 @@ async fn a_project_is_created_and_imported_linked_to_the_card() {
 #[tokio::test]
 async fn a_small_png_is_uploaded_and_attached_by_output_id() {
     let app = app().await;
-    let up = c::media_upload(&app, MediaUploadArgs { file_name: "dot.png".into(), content_type: "image/png".into(), data_base64: PNG.into() })
+    let up = c::media_upload(&app, upload("dot.png", "image/png", PNG.into()))
         .await
         .unwrap();
     assert!(!up.output_id.is_empty());
@@ -182,7 +182,7 @@ async fn a_small_png_is_uploaded_and_attached_by_output_id() {
     assert!(a.preview_url.is_some());
 
     // A data: URL prefix is accepted.
-    let up2 = c::media_upload(&app, MediaUploadArgs { file_name: "dot2.png".into(), content_type: "image/png".into(), data_base64: format!("data:image/png;base64,{PNG}") })
+    let up2 = c::media_upload(&app, upload("dot2.png", "image/png", format!("data:image/png;base64,{PNG}")))
         .await
         .unwrap();
     assert_ne!(up2.output_id, up.output_id);
@@ -208,33 +208,44 @@ async fn an_upload_is_checked_locally_naming_the_field() {
     let app = app().await;
     let up = |name: &str, ty: &str, data: String| {
         let app = app.clone();
-        let args = MediaUploadArgs { file_name: name.into(), content_type: ty.into(), data_base64: data };
+        let args = upload(name, ty, data);
         async move { c::media_upload(&app, args).await.unwrap_err() }
     };
+    // The catalogue's rules (MediaUploadInput::check, as in cdesk media upload and upload_media).
     let e = up("notes.txt", "text/plain", PNG.into()).await;
     assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("contentType")));
     assert!(e.message.contains("notes.txt"), "{}", e.message);
-    let e = up("dot.png", "", PNG.into()).await;
-    assert_eq!(e.field.as_deref(), Some("contentType"));
+    // No type given: guessed from the name's extension, and a name without one is no media type.
+    let e = up("dot", "", PNG.into()).await;
+    assert_eq!(e.field.as_deref(), Some("contentType"), "{e:?}");
     let e = up(" ", "image/png", PNG.into()).await;
-    assert_eq!(e.field.as_deref(), Some("fileName"));
+    assert_eq!(e.field.as_deref(), Some("name"));
     let e = up(&"x".repeat(256), "image/png", PNG.into()).await;
-    assert_eq!(e.field.as_deref(), Some("fileName"));
+    assert_eq!(e.field.as_deref(), Some("name"));
     let e = up("dot.png", "image/png", "not base64!".into()).await;
-    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("dataBase64")));
+    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("contentBase64")));
     let e = up("dot.png", "image/png", String::new()).await;
-    assert_eq!(e.field.as_deref(), Some("dataBase64"));
-    // Past the limit: refused before anything is sent.
+    assert_eq!(e.field.as_deref(), Some("contentBase64"));
+    // Past the limit (the app's is the upload limit, not an agent's 1 MiB inline): refused before anything is sent.
     let big = "A".repeat((MAX_UPLOAD_BYTES / 3 + 2) * 4);
     let e = up("huge.png", "image/png", big).await;
-    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("dataBase64")));
-    assert!(e.message.contains("50 MB"), "{}", e.message);
+    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("contentBase64")));
+    assert!(e.message.contains("50 MiB"), "{}", e.message);
 
-    // Through dispatch: a missing field is named too, and the bytes never appear in a Debug line.
-    let e = ipc::dispatch(&app, "media_upload", json!({ "fileName": "a.png", "contentType": "image/png" })).await.unwrap_err();
-    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("dataBase64")));
-    let args = MediaUploadArgs { file_name: "a.png".into(), content_type: "image/png".into(), data_base64: PNG.into() };
+    // Through dispatch: a missing field is named too, a path is not the app's, the old names are refused
+    // by name, and the bytes never appear in a Debug line.
+    let e = ipc::dispatch(&app, "media_upload", json!({ "name": "a.png", "contentType": "image/png" })).await.unwrap_err();
+    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("file")), "{e:?}");
+    let e = ipc::dispatch(&app, "media_upload", json!({ "file": "/etc/hostname", "contentType": "image/png" })).await.unwrap_err();
+    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("file")), "{e:?}");
+    let e = ipc::dispatch(&app, "media_upload", json!({ "fileName": "a.png", "contentType": "image/png", "dataBase64": PNG })).await.unwrap_err();
+    assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("dataBase64")), "{e:?}");
+    let args = upload("a.png", "image/png", PNG.into());
     assert!(!format!("{args:?}").contains(PNG));
+}
+
+fn upload(name: &str, content_type: &str, data: String) -> MediaUploadInput {
+    MediaUploadInput { file: None, content_base64: Some(data), content_type: Some(content_type.into()), name: Some(name.into()) }
 }
 
 #[tokio::test]
@@ -329,7 +340,7 @@ async fn the_attach_commands_answer_through_dispatch_with_the_wire_shape() {
     assert_eq!(v["linkedCardId"], json!(card_id));
     let v = ipc::dispatch(&app, "projects_list", json!(null)).await.unwrap();
     assert!(v.as_array().unwrap().len() >= 2);
-    let v = ipc::dispatch(&app, "media_upload", json!({ "fileName": "d.png", "contentType": "image/png", "dataBase64": PNG })).await.unwrap();
+    let v = ipc::dispatch(&app, "media_upload", json!({ "name": "d.png", "contentType": "image/png", "contentBase64": PNG })).await.unwrap();
     assert!(v["outputId"].is_string() && v["url"].is_string());
     let e = ipc::dispatch(&app, "project_create", json!({ "cardId": card_id, "title": "x", "bogus": 1 })).await.unwrap_err();
     assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("bogus")));

@@ -59,7 +59,7 @@ async fn the_library_holds_renders_made_elsewhere_and_here_newest_first() {
 
     // Uploads are not creations; a render still under way is not listed yet.
     let png = base64_png();
-    c::media_upload(&app, MediaUploadArgs { file_name: "logo.png".into(), content_type: "image/png".into(), data_base64: png })
+    c::media_upload(&app, upload("logo.png", "image/png", png))
         .await
         .unwrap();
     let slow = remote
@@ -137,4 +137,8 @@ async fn a_bad_limit_is_named_and_dispatch_takes_camel_case_args() {
 /// A 1×1 transparent PNG.
 fn base64_png() -> String {
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==".into()
+}
+
+fn upload(name: &str, content_type: &str, data: String) -> MediaUploadInput {
+    MediaUploadInput { file: None, content_base64: Some(data), content_type: Some(content_type.into()), name: Some(name.into()) }
 }

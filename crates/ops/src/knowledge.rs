@@ -150,57 +150,223 @@ impl Operation for KnowledgeSearch {
     }
 }
 
-#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+/// An add: `cdesk knowledge add`, the agent tool `add_brand_knowledge` and the app's `knowledge_add` take
+/// this one input and its rules ([`KnowledgeAddInput::request`]).
+#[derive(Clone, Default, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct KnowledgeAddInput {
     /// The kit's id.
     pub brand_kit_id: String,
     /// Text to keep.
     #[arg(long)]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub text: Option<String>,
-    /// A web page the service reads.
+    /// A web page the service reads (a YouTube address is sent as a video).
     #[arg(long)]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub url: Option<String>,
     /// A YouTube video the service transcribes.
     #[arg(long)]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub youtube: Option<String>,
     /// A hosted file the service fetches and chunks (large documents, video, audio).
     #[arg(long)]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub file_url: Option<String>,
     /// A small document or image on this computer, sent inline (the shell only).
     #[arg(long, value_name = "PATH")]
     #[serde(skip)]
     #[schemars(skip)]
+    #[ts(skip)]
     pub file: Option<PathBuf>,
+    /// The app's only: a small document or image's bytes, base64 (a `data:…;base64,` prefix is accepted),
+    /// sent inline as the shell sends `--file`. Not a flag nor an agent's field.
+    #[arg(skip)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    #[ts(optional)]
+    pub file_data: Option<String>,
+    /// The app's only: the inline file's name (its extension, and the title when none is given).
+    #[arg(skip)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    #[ts(optional)]
+    pub file_name: Option<String>,
+    /// The app's only: the inline file's MIME type (video or audio is refused inline).
+    #[arg(skip)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    #[ts(optional)]
+    pub mime_type: Option<String>,
     /// The file's extension without a dot, when its name or URL does not say.
     #[arg(long)]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub file_ext: Option<String>,
     /// The item's title.
     #[arg(long)]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub title: Option<String>,
+}
+
+/// An inline file's bytes are never shown.
+impl std::fmt::Debug for KnowledgeAddInput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KnowledgeAddInput")
+            .field("brand_kit_id", &self.brand_kit_id)
+            .field("text", &self.text.as_ref().map(|t| format!("<{} characters>", t.len())))
+            .field("url", &self.url)
+            .field("youtube", &self.youtube)
+            .field("file_url", &self.file_url)
+            .field("file", &self.file)
+            .field("file_data", &self.file_data.as_ref().map(|d| format!("<{} characters>", d.len())))
+            .field("file_name", &self.file_name)
+            .field("mime_type", &self.mime_type)
+            .field("file_ext", &self.file_ext)
+            .field("title", &self.title)
+            .finish()
+    }
+}
+
+/// What a refused inline file is pointed to instead.
+pub const HOSTED: &str = "Put the file where it can be downloaded (a hosted link) and add it by that address (fileUrl): \
+                          the service fetches and reads it.";
+
+/// The size base64 text decodes to (padded or not), without decoding it.
+pub fn decoded_len(b64: &str) -> usize {
+    let n = b64.len();
+    let pad = b64.bytes().rev().take(2).filter(|b| *b == b'=').count();
+    (n - pad) * 3 / 4
+}
+
+/// A file name's or URL's extension, lowercase, without the dot (at most 10 characters).
+fn ext_of(name: &str) -> Option<String> {
+    let name = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    let name = name.split(['?', '#']).next().unwrap_or(name);
+    name.rsplit_once('.').map(|(_, e)| e.trim().to_ascii_lowercase()).filter(|e| !e.is_empty() && e.len() <= 10)
+}
+
+fn is_youtube(url: &str) -> bool {
+    url::Url::parse(url).ok().and_then(|u| u.host_str().map(str::to_ascii_lowercase)).is_some_and(|h| {
+        h == "youtu.be" || h == "youtube.com" || h.ends_with(".youtube.com")
+    })
+}
+
+fn web_address(field: &str, raw: &str) -> Result<String, OpError> {
+    let raw = raw.trim();
+    if !url::Url::parse(raw).is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host().is_some()) {
+        return Err(OpError::usage(field, format!("“{raw}” is not a web address (http:// or https://).")));
+    }
+    Ok(raw.to_string())
+}
+
+impl KnowledgeAddInput {
+    /// The rules of an add, checked before anything is sent, in every face, and the request they allow:
+    /// a kit; exactly one source (text, a web page, a YouTube video, a hosted file, or a file inline: the
+    /// app's bytes or the shell's `--file`); an http(s) address; a file inline neither video nor audio,
+    /// not empty, at most [`api_types::values::KNOWLEDGE_MAX_FILE_BYTES`], and of a known kind (its
+    /// extension).
+    pub fn request(self) -> Result<AddKnowledge, OpError> {
+        use api_types::values::{KNOWLEDGE_MAX_FILE_BYTES, KNOWLEDGE_MEDIA_EXTENSIONS};
+        if self.brand_kit_id.trim().is_empty() {
+            return Err(OpError::usage("brandKitId", "Give the brand kit."));
+        }
+        let given = |v: &Option<String>| v.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string);
+        let (text, url, youtube, file_url, file_data) = (given(&self.text), given(&self.url), given(&self.youtube), given(&self.file_url), given(&self.file_data));
+        let sources = [text.is_some(), url.is_some(), youtube.is_some(), file_url.is_some(), file_data.is_some(), self.file.is_some()];
+        if sources.iter().filter(|g| **g).count() != 1 {
+            return Err(OpError::usage(
+                "source",
+                "Add one thing at a time: text, a web page (url), a YouTube video (youtube), a hosted file (fileUrl) or a file from this computer.",
+            ));
+        }
+        let title = given(&self.title);
+        let mut file_name = given(&self.file_name);
+        let mut req = AddKnowledge { title, ..Default::default() };
+        if text.is_some() {
+            req.source_type = "text".into();
+            req.text = self.text;
+            return Ok(req);
+        }
+        if let Some(url) = url {
+            let url = web_address("url", &url)?;
+            req.source_type = if is_youtube(&url) { "youtube" } else { "url" }.into();
+            req.url = Some(url);
+            return Ok(req);
+        }
+        if let Some(url) = youtube {
+            req.source_type = "youtube".into();
+            req.url = Some(web_address("youtube", &url)?);
+            return Ok(req);
+        }
+        let data = match (file_data, self.file) {
+            (Some(data), _) => data,
+            (None, Some(path)) => {
+                let bytes = std::fs::read(&path).map_err(|e| OpError::usage("file", format!("cannot read {}: {e}", path.display())))?;
+                file_name = path.file_name().and_then(|n| n.to_str()).map(str::to_string);
+                base64(&bytes)
+            }
+            (None, None) => String::new(),
+        };
+        let named_ext = self
+            .file_ext
+            .as_deref()
+            .map(|e| e.trim().trim_start_matches('.').to_ascii_lowercase())
+            .filter(|e| !e.is_empty())
+            .or_else(|| file_name.as_deref().and_then(ext_of));
+        if let Some(url) = file_url {
+            req.source_type = "file".into();
+            req.file_ext = named_ext;
+            req.file_url = Some(web_address("fileUrl", &url)?);
+            return Ok(req);
+        }
+        let data = match data.split_once(";base64,") {
+            Some((head, rest)) if head.starts_with("data:") => rest,
+            _ => data.as_str(),
+        };
+        let data: String = data.chars().filter(|c| !c.is_ascii_whitespace()).collect();
+        let media = self.mime_type.as_deref().is_some_and(|m| m.starts_with("video/") || m.starts_with("audio/"))
+            || named_ext.as_deref().is_some_and(|e| KNOWLEDGE_MEDIA_EXTENSIONS.contains(&e));
+        let field = if self.file_data.is_some() { "fileData" } else { "file" };
+        if media {
+            return Err(OpError::usage(field, format!("Video and audio cannot be sent from this computer as a file. {HOSTED}")));
+        }
+        let size = decoded_len(&data);
+        if size > KNOWLEDGE_MAX_FILE_BYTES {
+            return Err(OpError::usage(
+                field,
+                format!(
+                    "This file is {:.1} MB; files sent from this computer can be at most {} MB. {HOSTED}",
+                    size as f64 / (1024.0 * 1024.0),
+                    KNOWLEDGE_MAX_FILE_BYTES / (1024 * 1024)
+                ),
+            ));
+        }
+        if size == 0 {
+            return Err(OpError::usage(field, "The file is empty."));
+        }
+        let Some(ext) = named_ext else {
+            return Err(OpError::usage("fileExt", "Say what kind of file this is (its extension, such as pdf, docx, md or png)."));
+        };
+        req.source_type = "file".into();
+        if req.title.is_none() {
+            req.title = file_name;
+        }
+        req.file_ext = Some(ext);
+        req.file_data = Some(data);
+        Ok(req)
+    }
 }
 
 /// Standard base64 with padding (a file's bytes inline, `fileData`).
 fn base64(bytes: &[u8]) -> String {
-    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let n = (chunk[0] as u32) << 16 | (*chunk.get(1).unwrap_or(&0) as u32) << 8 | *chunk.get(2).unwrap_or(&0) as u32;
-        for (i, shift) in [18, 12, 6, 0].into_iter().enumerate() {
-            if i <= chunk.len() {
-                out.push(ABC[(n >> shift & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
 pub struct KnowledgeAdd;
@@ -216,35 +382,9 @@ impl Operation for KnowledgeAdd {
         scope: Some(api_types::scopes::BRANDKIT_WRITE),
     };
     async fn run(cx: Cx, i: KnowledgeAddInput) -> Result<Value, OpError> {
-        let given = [i.text.is_some(), i.url.is_some(), i.youtube.is_some(), i.file_url.is_some(), i.file.is_some()].iter().filter(|g| **g).count();
-        if given != 1 {
-            return Err(OpError::usage("text", "give exactly one source: text, url, youtube, fileUrl (or --file in the shell)"));
-        }
-        let mut req = AddKnowledge { title: i.title, file_ext: i.file_ext, ..Default::default() };
-        if let Some(text) = i.text {
-            req.source_type = "text".into();
-            req.text = Some(text);
-        } else if let Some(url) = i.url {
-            req.source_type = "url".into();
-            req.url = Some(url);
-        } else if let Some(url) = i.youtube {
-            req.source_type = "youtube".into();
-            req.url = Some(url);
-        } else if let Some(url) = i.file_url {
-            req.source_type = "file".into();
-            req.file_url = Some(url);
-        } else if let Some(path) = i.file {
-            let bytes = std::fs::read(&path).map_err(|e| OpError::usage("file", format!("cannot read {}: {e}", path.display())))?;
-            req.source_type = "file".into();
-            req.file_data = Some(base64(&bytes));
-            if req.file_ext.is_none() {
-                req.file_ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
-            }
-            if req.title.is_none() {
-                req.title = path.file_name().and_then(|n| n.to_str()).map(str::to_string);
-            }
-        }
-        out(cx.client.knowledge(&i.brand_kit_id).add(&req).await?)
+        let kit = i.brand_kit_id.trim().to_string();
+        let req = i.request()?;
+        out(cx.client.knowledge(&kit).add(&req).await?)
     }
 }
 
@@ -273,5 +413,64 @@ mod tests {
             assert_eq!(super::base64(raw.as_bytes()), enc);
         }
         assert_eq!(super::base64(&[0xff, 0xfe, 0x00]), "//4A");
+    }
+}
+
+#[cfg(test)]
+mod add_tests {
+    use super::*;
+    use api_types::values::KNOWLEDGE_MAX_FILE_BYTES;
+
+    #[test]
+    fn decoded_sizes_are_exact_for_padded_and_unpadded_base64() {
+        use base64::Engine;
+        for n in [0usize, 1, 2, 3, 4, 5, 100, 4097] {
+            let bytes = vec![7u8; n];
+            assert_eq!(decoded_len(&base64::engine::general_purpose::STANDARD.encode(&bytes)), n);
+            assert_eq!(decoded_len(&base64::engine::general_purpose::STANDARD_NO_PAD.encode(&bytes)), n);
+        }
+    }
+
+    /// The field and message of a refused add.
+    fn refused(f: impl FnOnce(&mut KnowledgeAddInput)) -> (String, String) {
+        let mut a = KnowledgeAddInput { brand_kit_id: "k".into(), ..Default::default() };
+        f(&mut a);
+        match a.request().unwrap_err() {
+            OpError::Usage { message, field } => (field.unwrap_or_default(), message),
+            other => panic!("a usage error: {other:?}"),
+        }
+    }
+
+    fn sent(f: impl FnOnce(&mut KnowledgeAddInput)) -> AddKnowledge {
+        let mut a = KnowledgeAddInput { brand_kit_id: "k".into(), ..Default::default() };
+        f(&mut a);
+        a.request().unwrap()
+    }
+
+    #[test]
+    fn knowledge_adds_are_checked_before_sending() {
+        assert_eq!(refused(|_| {}).0, "source");
+        assert_eq!(refused(|a| a.brand_kit_id = " ".into()).0, "brandKitId");
+        assert_eq!(refused(|a| (a.text, a.url) = (Some("t".into()), Some("https://example.com".into()))).0, "source");
+        assert_eq!(refused(|a| (a.text, a.file) = (Some("t".into()), Some("notes.md".into()))).0, "source");
+        // Video and audio as base64: refused, pointing at a hosted URL.
+        let (field, message) = refused(|a| (a.file_data, a.file_name) = (Some("AAAA".into()), Some("talk.MP4".into())));
+        assert_eq!(field, "fileData");
+        assert!(message.contains("fileUrl"), "{message}");
+        let (_, message) = refused(|a| (a.file_data, a.file_ext, a.mime_type) = (Some("AAAA".into()), Some("bin".into()), Some("audio/mpeg".into())));
+        assert!(message.contains("fileUrl"), "{message}");
+        // Too big: refused before sending, pointing at a hosted URL.
+        let (field, message) = refused(|a| (a.file_data, a.file_ext) = (Some("A".repeat((KNOWLEDGE_MAX_FILE_BYTES / 3 + 1) * 4)), Some("pdf".into())));
+        assert_eq!(field, "fileData");
+        assert!(message.contains("fileUrl") && message.contains("4 MB"), "{message}");
+        assert_eq!(refused(|a| a.file_data = Some("aGk=".into())).0, "fileExt");
+        let ok = sent(|a| (a.file_data, a.file_name) = (Some("data:text/markdown;base64,aGk=".into()), Some("notes.md".into())));
+        assert_eq!(serde_json::to_value(&ok).unwrap(), json!({"sourceType": "file", "fileData": "aGk=", "fileExt": "md", "title": "notes.md"}));
+        assert_eq!(sent(|a| a.url = Some("https://www.youtube.com/watch?v=x".into())).source_type, "youtube");
+        assert_eq!(sent(|a| a.youtube = Some("https://youtu.be/x".into())).source_type, "youtube");
+        assert_eq!(refused(|a| a.file_url = Some("ftp://x/y.mp4".into())).0, "fileUrl");
+        assert_eq!(refused(|a| a.url = Some("example.com".into())).0, "url");
+        assert_eq!(sent(|a| a.file_url = Some("https://cdn.example.com/talk.mp4".into())).source_type, "file");
+        assert_eq!(sent(|a| a.text = Some("  kept as given ".into())).text.as_deref(), Some("  kept as given "));
     }
 }

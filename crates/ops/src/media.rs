@@ -4,30 +4,141 @@ use crate::input::{Paging, PagingHelp};
 use crate::{out, save, Cx, Effect, Meta, OpError, Operation, ProgressEvent};
 use api_types::{ImportMedia, MediaQuery};
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::Arc;
+use ts_rs::TS;
 
-#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
+/// An upload: `cdesk media upload`, the agent tool `upload_media` and the app's `media_upload` take this
+/// one input and its rules ([`MediaUploadInput::check`], and [`MediaUploadInput::read`] for the bytes).
+#[derive(Clone, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MediaUploadInput {
     /// The file to upload: a path on the computer running cdesk (not offered by a hosted server).
     #[arg(value_name = "FILE", required = true)]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(skip)]
     pub file: Option<PathBuf>,
     /// Instead of file: the file's bytes, base64 (at most 1 MiB; for larger files use file, or import_media with a URL).
     #[arg(skip)]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub content_base64: Option<String>,
     /// Its MIME type, e.g. `image/png`; guessed from the name's extension when absent.
     #[arg(long)]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub content_type: Option<String>,
     /// The name it gets in the library; the file's own name when absent (needed with contentBase64).
     #[arg(long = "name")]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub name: Option<String>,
+}
+
+/// The bytes are never shown (an upload's text can be 67 MB).
+impl std::fmt::Debug for MediaUploadInput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MediaUploadInput")
+            .field("file", &self.file)
+            .field("content_base64", &self.content_base64.as_ref().map(|d| format!("<{} characters>", d.len())))
+            .field("content_type", &self.content_type)
+            .field("name", &self.name)
+            .finish()
+    }
+}
+
+/// A file ready to send: checked by [`MediaUploadInput::read`].
+#[derive(Debug)]
+pub struct Upload {
+    pub name: String,
+    pub content_type: String,
+    pub bytes: Vec<u8>,
+}
+
+/// The longest name a file gets in the library.
+pub const MAX_NAME_CHARS: usize = 255;
+/// The kinds of file an upload takes (fact sheet 2.4: image, video or audio MIME types).
+pub const UPLOAD_TYPE_PREFIXES: &[&str] = &["image/", "video/", "audio/"];
+
+impl MediaUploadInput {
+    /// The rules of an upload, checked before anything is read or sent, in every face: one source (a path
+    /// or inline bytes; no path on a hosted server), a name of words and at most [`MAX_NAME_CHARS`]
+    /// characters (needed with inline bytes), an image, video or audio type (given, or guessed from the
+    /// name), and inline text no longer than the limit allows (the app and the shell: [`MAX_UPLOAD_BYTES`];
+    /// an agent: [`MAX_INLINE_BYTES`]).
+    pub fn check(&self, files: FileAccess) -> Result<(), OpError> {
+        match (&self.file, &self.content_base64) {
+            (Some(_), Some(_)) => return Err(OpError::usage("file", "give file or contentBase64, not both")),
+            (None, None) => return Err(OpError::usage("file", "give the file: file (a path) or contentBase64 (its bytes)")),
+            (Some(_), None) if files == FileAccess::Inline => {
+                return Err(OpError::usage("file", format!("this server is hosted: it reads no path (a path names its disk, not yours); send the bytes as contentBase64 with a name (at most {} MiB), or a URL to import_media", MAX_INLINE_BYTES / (1024 * 1024))))
+            }
+            _ => {}
+        }
+        let name = self.name()?;
+        if self.content_base64.is_some() && name.is_none() {
+            return Err(OpError::usage("name", "contentBase64 needs a name (e.g. cover.png)"));
+        }
+        let shown = name.as_deref().unwrap_or("the file");
+        let content_type = self.content_type(name.as_deref());
+        let typed = content_type.split_once('/').is_some_and(|(a, b)| !a.is_empty() && !b.is_empty());
+        if !typed || !UPLOAD_TYPE_PREFIXES.iter().any(|p| content_type.starts_with(p)) {
+            return Err(OpError::usage("contentType", format!("Only images, videos and audio can be uploaded; “{shown}” is {content_type}.")));
+        }
+        if let Some(text) = &self.content_base64 {
+            if base64_text(text).len() / 4 * 3 > inline_limit(files) + 3 {
+                return Err(too_big_inline(files, shown));
+            }
+        }
+        Ok(())
+    }
+
+    /// The name given, trimmed, else the file's own; `None`: neither. A blank or too long name is refused.
+    fn name(&self) -> Result<Option<String>, OpError> {
+        if let Some(given) = &self.name {
+            let name = given.trim();
+            if name.is_empty() {
+                return Err(OpError::usage("name", "The file has no name."));
+            }
+            if name.chars().count() > MAX_NAME_CHARS {
+                return Err(OpError::usage("name", format!("The file's name is too long: at most {MAX_NAME_CHARS} characters.")));
+            }
+            return Ok(Some(name.to_string()));
+        }
+        Ok(self.file.as_ref().map(|f| f.file_name().and_then(|n| n.to_str()).unwrap_or("upload").to_string()))
+    }
+
+    /// The type given (lowercase, without parameters), else guessed from the file's extension (a path's,
+    /// else the name's).
+    fn content_type(&self, name: Option<&str>) -> String {
+        match self.content_type.as_deref().map(|t| t.split(';').next().unwrap_or("").trim().to_ascii_lowercase()).filter(|t| !t.is_empty()) {
+            Some(t) => t,
+            None => save::content_type_of(self.file.as_deref().unwrap_or(std::path::Path::new(name.unwrap_or("")))).to_string(),
+        }
+    }
+
+    /// The file to send, after [`MediaUploadInput::check`]: its bytes read (a path) or decoded (inline),
+    /// not empty, at most the limit; for an agent, bytes that are the media their type says.
+    pub async fn read(self, files: FileAccess) -> Result<Upload, OpError> {
+        self.check(files)?;
+        let name = self.name()?.unwrap_or_else(|| "upload".into());
+        let content_type = self.content_type(Some(&name));
+        let field = if self.content_base64.is_some() { "contentBase64" } else { "file" };
+        let bytes = match (self.file, self.content_base64) {
+            (Some(file), _) => file_bytes(file, files).await?,
+            (None, Some(text)) => inline_bytes(&text, files, &name)?,
+            (None, None) => unreachable!("check refuses an upload without a source"),
+        };
+        if bytes.is_empty() {
+            return Err(OpError::usage(field, format!("“{name}” is empty.")));
+        }
+        if files != FileAccess::Trusted {
+            check_media(&bytes, &content_type, field)?;
+        }
+        Ok(Upload { name, content_type, bytes })
+    }
 }
 
 /// The largest file an upload sends (the service's limit, 50 MiB); checked before the file is read.
@@ -89,22 +200,43 @@ fn check_media(bytes: &[u8], content_type: &str, field: &str) -> Result<(), OpEr
     Ok(())
 }
 
-/// The bytes of `contentBase64` (a `data:…;base64,` prefix accepted), at most [`MAX_INLINE_BYTES`],
-/// refused before decoding when the text alone is too long.
-fn inline_bytes(text: &str) -> Result<Vec<u8>, OpError> {
-    use base64::Engine as _;
+/// The most bytes `contentBase64` carries: the upload limit for the app, [`MAX_INLINE_BYTES`] for an
+/// agent (its text must fit in one tool call's arguments).
+fn inline_limit(files: FileAccess) -> usize {
+    if files == FileAccess::Trusted {
+        MAX_UPLOAD_BYTES as usize
+    } else {
+        MAX_INLINE_BYTES
+    }
+}
+
+fn too_big_inline(files: FileAccess, name: &str) -> OpError {
+    if files == FileAccess::Trusted {
+        return OpError::usage("contentBase64", format!("“{name}” is larger than the upload limit of {} MiB.", MAX_UPLOAD_BYTES / (1024 * 1024)));
+    }
+    OpError::usage("contentBase64", format!("not uploaded: more than {} MiB inline; give a URL to import_media instead", MAX_INLINE_BYTES / (1024 * 1024)))
+}
+
+/// The base64 of `contentBase64`, a `data:…;base64,` prefix taken off.
+fn base64_text(text: &str) -> &str {
     let text = text.trim();
-    let text = match text.split_once(";base64,") {
+    match text.split_once(";base64,") {
         Some((head, rest)) if head.starts_with("data:") => rest,
         _ => text,
-    };
-    let too_big = || OpError::usage("contentBase64", format!("not uploaded: more than {} MiB inline; give a URL to import_media instead", MAX_INLINE_BYTES / (1024 * 1024)));
-    if text.len() / 4 * 3 > MAX_INLINE_BYTES + 3 {
-        return Err(too_big());
+    }
+}
+
+/// The bytes of `contentBase64`, at most [`inline_limit`], refused before decoding when the text alone is
+/// too long.
+fn inline_bytes(text: &str, files: FileAccess, name: &str) -> Result<Vec<u8>, OpError> {
+    use base64::Engine as _;
+    let text = base64_text(text);
+    if text.len() / 4 * 3 > inline_limit(files) + 3 {
+        return Err(too_big_inline(files, name));
     }
     let bytes = base64::engine::general_purpose::STANDARD.decode(text).map_err(|e| OpError::usage("contentBase64", format!("not valid base64: {e}")))?;
-    if bytes.len() > MAX_INLINE_BYTES {
-        return Err(too_big());
+    if bytes.len() > inline_limit(files) {
+        return Err(too_big_inline(files, name));
     }
     Ok(bytes)
 }
@@ -141,30 +273,7 @@ impl Operation for MediaUpload {
         scope: Some(api_types::scopes::ASSETS_WRITE),
     };
     async fn run(cx: Cx, i: MediaUploadInput) -> Result<Value, OpError> {
-        let given_type = i.content_type.filter(|t| !t.trim().is_empty());
-        let named = i.name.filter(|n| !n.trim().is_empty());
-        let field = if i.content_base64.is_some() { "contentBase64" } else { "file" };
-        let (bytes, name, content_type) = match (i.file, i.content_base64) {
-            (Some(_), Some(_)) => return Err(OpError::usage("file", "give file or contentBase64, not both")),
-            (None, None) => return Err(OpError::usage("file", "give the file: file (a path) or contentBase64 (its bytes)")),
-            (Some(_), None) if cx.files == FileAccess::Inline => {
-                return Err(OpError::usage("file", format!("this server is hosted: it reads no path (a path names its disk, not yours); send the bytes as contentBase64 with a name (at most {} MiB), or a URL to import_media", MAX_INLINE_BYTES / (1024 * 1024))))
-            }
-            (Some(file), None) => {
-                let bytes = file_bytes(file.clone(), cx.files).await?;
-                let name = named.unwrap_or_else(|| file.file_name().and_then(|n| n.to_str()).unwrap_or("upload").to_string());
-                let content_type = given_type.unwrap_or_else(|| save::content_type_of(&file).to_string());
-                (bytes, name, content_type)
-            }
-            (None, Some(text)) => {
-                let name = named.ok_or_else(|| OpError::usage("name", "contentBase64 needs a name (e.g. cover.png)"))?;
-                let content_type = given_type.unwrap_or_else(|| save::content_type_of(std::path::Path::new(&name)).to_string());
-                (inline_bytes(&text)?, name, content_type)
-            }
-        };
-        if cx.files != FileAccess::Trusted {
-            check_media(&bytes, &content_type, field)?;
-        }
+        let Upload { name, content_type, bytes } = i.read(cx.files).await?;
         let progress = cx.progress.clone();
         progress.event(ProgressEvent::Bytes { done: 0, total: bytes.len() as u64 });
         let on_bytes: api_client::OnBytes = Arc::new(move |done, total| progress.event(ProgressEvent::Bytes { done, total }));
@@ -322,10 +431,12 @@ mod tests {
     #[test]
     fn inline_bytes_are_capped_before_and_after_decoding() {
         let b64 = |n: usize| base64::engine::general_purpose::STANDARD.encode(vec![0u8; n]);
-        assert_eq!(inline_bytes(&b64(MAX_INLINE_BYTES)).unwrap().len(), MAX_INLINE_BYTES, "the limit itself passes");
-        let over = inline_bytes(&b64(MAX_INLINE_BYTES + 1)).unwrap_err().to_string();
+        let agent = |text: &str| inline_bytes(text, FileAccess::Media, "a.png");
+        assert_eq!(agent(&b64(MAX_INLINE_BYTES)).unwrap().len(), MAX_INLINE_BYTES, "the limit itself passes");
+        let over = agent(&b64(MAX_INLINE_BYTES + 1)).unwrap_err().to_string();
         assert!(over.contains("more than 1 MiB inline"), "{over}");
-        assert_eq!(inline_bytes("data:image/png;base64,iVBORw0KGgo=").unwrap(), b"\x89PNG\r\n\x1a\n");
-        assert!(inline_bytes("not base64!").unwrap_err().to_string().contains("not valid base64"));
+        assert_eq!(inline_bytes(&b64(MAX_INLINE_BYTES + 1), FileAccess::Trusted, "a.png").unwrap().len(), MAX_INLINE_BYTES + 1, "the app sends up to the upload limit");
+        assert_eq!(agent("data:image/png;base64,iVBORw0KGgo=").unwrap(), b"\x89PNG\r\n\x1a\n");
+        assert!(agent("not base64!").unwrap_err().to_string().contains("not valid base64"));
     }
 }

@@ -175,7 +175,7 @@ async fn a_10_mb_upload_goes_through_and_a_body_over_the_limit_is_ipc_error_json
     // answer is the IpcError JSON the UI reads.
     let s = start().await;
     let bytes = 10 * 1024 * 1024 + 2; // a multiple of 3: its base64 is all 'A's with no padding
-    let body = serde_json::json!({ "fileName": "big.png", "contentType": "image/png", "dataBase64": "A".repeat(bytes / 3 * 4) });
+    let body = serde_json::json!({ "name": "big.png", "contentType": "image/png", "contentBase64": "A".repeat(bytes / 3 * 4) });
     let (status, v) = s.ipc("media_upload", &body.to_string(), Some(&s.token)).await;
     assert_eq!(status, 200, "a 10 MB upload: {v}");
     let url = v["url"].as_str().unwrap_or_else(|| panic!("an uploaded file's url: {v}"));

@@ -21,15 +21,6 @@ pub(super) fn one_of(field: &str, v: &str, valid: &[&str], what: &str) -> IpcRes
     })
 }
 
-pub(super) fn check_url(field: &str, raw: &str) -> IpcResult<String> {
-    let raw = raw.trim();
-    let ok = url::Url::parse(raw).is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host().is_some());
-    if !ok {
-        return Err(IpcError::validation(field, format!("“{raw}” is not a web address (http:// or https://).")));
-    }
-    Ok(raw.to_string())
-}
-
 /// What an add sends, checked: a name, a known width (when given), a known tab, and no role. The same
 /// order as a save entry (name, width, tab).
 pub(super) fn check_add(args: &BrandKitSectionAddArgs) -> IpcResult<SectionWrite> {

@@ -28,7 +28,7 @@ use crate::session::Session;
 pub use crate::outbox::{ArchivedSection, DraftReason, SectionDraft};
 /// The catalogue's inputs these commands take (one input type per operation).
 pub use contentdesk_ops::brand_kit::{BrandKitGetInput, SectionKeyInput, SectionRevertInput};
-pub use contentdesk_ops::knowledge::{KnowledgeItemInput, KnowledgeListInput, KnowledgeSearchInput};
+pub use contentdesk_ops::knowledge::{KnowledgeAddInput, KnowledgeItemInput, KnowledgeListInput, KnowledgeSearchInput};
 
 mod checks;
 mod knowledge;
@@ -39,8 +39,6 @@ pub use sections::*;
 
 /// The largest file sent from this computer as base64 `fileData` (declared once in api-types).
 pub use api_types::values::KNOWLEDGE_MAX_FILE_BYTES;
-/// Video and audio are added only by hosted URL (spec §4 "Knowledge base"; declared once in api-types).
-use api_types::values::KNOWLEDGE_MEDIA_EXTENSIONS as MEDIA_EXTS;
 
 // --- results
 
@@ -158,55 +156,6 @@ pub struct BrandKitSectionArchiveArgs {
     pub section_id: Option<String>,
 }
 
-/// Exactly one of `fileData` (base64: small documents and images), `fileUrl` (hosted: large files,
-/// video, audio), `url` (a web page or a YouTube video) or `text`. `fileName` and `mimeType` are local
-/// hints (the extension, video or audio) and are not sent.
-#[derive(Clone, Default, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct KnowledgeAddArgs {
-    pub brand_kit_id: String,
-    #[serde(default)]
-    #[ts(optional)]
-    pub file_data: Option<String>,
-    #[serde(default)]
-    #[ts(optional)]
-    pub file_url: Option<String>,
-    #[serde(default)]
-    #[ts(optional)]
-    pub url: Option<String>,
-    #[serde(default)]
-    #[ts(optional)]
-    pub text: Option<String>,
-    /// Without a dot (`pdf`); else taken from `fileName` or `fileUrl`.
-    #[serde(default)]
-    #[ts(optional)]
-    pub file_ext: Option<String>,
-    #[serde(default)]
-    #[ts(optional)]
-    pub file_name: Option<String>,
-    #[serde(default)]
-    #[ts(optional)]
-    pub mime_type: Option<String>,
-    #[serde(default)]
-    #[ts(optional)]
-    pub title: Option<String>,
-}
-
-impl std::fmt::Debug for KnowledgeAddArgs {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("KnowledgeAddArgs")
-            .field("brand_kit_id", &self.brand_kit_id)
-            .field("file_data", &self.file_data.as_ref().map(|d| format!("<{} characters>", d.len())))
-            .field("file_url", &self.file_url)
-            .field("url", &self.url)
-            .field("text", &self.text.as_ref().map(|t| format!("<{} characters>", t.len())))
-            .field("file_ext", &self.file_ext)
-            .field("file_name", &self.file_name)
-            .field("mime_type", &self.mime_type)
-            .field("title", &self.title)
-            .finish()
-    }
-}
 
 #[cfg(test)]
 mod tests {
@@ -256,74 +205,5 @@ mod tests {
             let add = serde_json::json!({ "brandKitId": "k", "name": "n", "tab": "voice", name: "x" });
             assert!(serde_json::from_value::<BrandKitSectionAddArgs>(add).is_err(), "{name}");
         }
-    }
-
-    #[test]
-    fn decoded_sizes_are_exact_for_padded_and_unpadded_base64() {
-        use base64::Engine;
-        for n in [0usize, 1, 2, 3, 4, 5, 100, 4097] {
-            let bytes = vec![7u8; n];
-            let padded = base64::engine::general_purpose::STANDARD.encode(&bytes);
-            let bare = base64::engine::general_purpose::STANDARD_NO_PAD.encode(&bytes);
-            assert_eq!(decoded_len(&padded), n);
-            assert_eq!(decoded_len(&bare), n);
-        }
-    }
-
-    #[test]
-    fn knowledge_adds_are_checked_before_sending() {
-        let args = |f: fn(&mut KnowledgeAddArgs)| {
-            let mut a = KnowledgeAddArgs { brand_kit_id: "k".into(), ..Default::default() };
-            f(&mut a);
-            a
-        };
-        let e = knowledge_input(&args(|_| {})).unwrap_err();
-        assert_eq!(e.field.as_deref(), Some("source"));
-        let e = knowledge_input(&args(|a| {
-            a.text = Some("t".into());
-            a.url = Some("https://example.com".into());
-        }))
-        .unwrap_err();
-        assert_eq!(e.field.as_deref(), Some("source"));
-        // Video and audio as base64: refused, pointing at a hosted URL.
-        let e = knowledge_input(&args(|a| {
-            a.file_data = Some("AAAA".into());
-            a.file_name = Some("talk.MP4".into());
-        }))
-        .unwrap_err();
-        assert_eq!(e.field.as_deref(), Some("fileData"));
-        assert!(e.message.contains("fileUrl"), "{}", e.message);
-        let e = knowledge_input(&args(|a| {
-            a.file_data = Some("AAAA".into());
-            a.file_ext = Some("bin".into());
-            a.mime_type = Some("audio/mpeg".into());
-        }))
-        .unwrap_err();
-        assert!(e.message.contains("fileUrl"));
-        // Too big: refused before sending, pointing at a hosted URL.
-        let e = knowledge_input(&args(|a| {
-            a.file_data = Some("A".repeat((KNOWLEDGE_MAX_FILE_BYTES / 3 + 1) * 4));
-            a.file_ext = Some("pdf".into());
-        }))
-        .unwrap_err();
-        assert_eq!(e.field.as_deref(), Some("fileData"));
-        assert!(e.message.contains("fileUrl") && e.message.contains("4 MB"), "{}", e.message);
-        let e = knowledge_input(&args(|a| a.file_data = Some("aGk=".into()))).unwrap_err();
-        assert_eq!(e.field.as_deref(), Some("fileExt"));
-        let ok = knowledge_input(&args(|a| {
-            a.file_data = Some("data:text/markdown;base64,aGk=".into());
-            a.file_name = Some("notes.md".into());
-        }))
-        .unwrap();
-        assert_eq!(
-            serde_json::to_value(&ok).unwrap(),
-            serde_json::json!({"sourceType": "file", "fileData": "aGk=", "fileExt": "md", "title": "notes.md"})
-        );
-        let yt = knowledge_input(&args(|a| a.url = Some("https://www.youtube.com/watch?v=x".into()))).unwrap();
-        assert_eq!(yt.source_type, "youtube");
-        let e = knowledge_input(&args(|a| a.file_url = Some("ftp://x/y.mp4".into()))).unwrap_err();
-        assert_eq!(e.field.as_deref(), Some("fileUrl"));
-        let hosted = knowledge_input(&args(|a| a.file_url = Some("https://cdn.example.com/talk.mp4".into()))).unwrap();
-        assert_eq!(hosted.source_type, "file");
     }
 }

@@ -14,8 +14,8 @@ async fn the_knowledge_base_lists_searches_adds_and_removes() {
     let e = c::knowledge_list(&app, KnowledgeListInput { brand_kit_id: kit.clone(), page: Paging::new(Some(0), None), unknown: Default::default() }).await.unwrap_err();
     assert_eq!(e.field.as_deref(), Some("limit"));
 
-    let add = |f: fn(&mut KnowledgeAddArgs)| {
-        let mut a = KnowledgeAddArgs { brand_kit_id: kit.clone(), ..Default::default() };
+    let add = |f: fn(&mut KnowledgeAddInput)| {
+        let mut a = KnowledgeAddInput { brand_kit_id: kit.clone(), ..Default::default() };
         f(&mut a);
         a
     };
@@ -72,21 +72,21 @@ async fn large_files_and_video_as_base64_are_refused_before_sending_with_the_hos
     let before = c::knowledge_list(&app, KnowledgeListInput { brand_kit_id: kit.clone(), page: Paging::new(None, None), unknown: Default::default() }).await.unwrap().total;
     // 5 MiB of zero bytes, as base64.
     let big = "A".repeat(5 * 1024 * 1024 / 3 * 4);
-    let e = c::knowledge_add(&app, KnowledgeAddArgs { brand_kit_id: kit.clone(), file_data: Some(big), file_name: Some("catalogue.pdf".into()), ..Default::default() })
+    let e = c::knowledge_add(&app, KnowledgeAddInput { brand_kit_id: kit.clone(), file_data: Some(big), file_name: Some("catalogue.pdf".into()), ..Default::default() })
         .await
         .unwrap_err();
     assert_eq!((e.code, e.field.as_deref(), e.status), (IpcCode::Validation, Some("fileData"), None), "{e:?}");
     assert!(e.message.contains("fileUrl") && e.message.contains("hosted"), "{}", e.message);
     let e = c::knowledge_add(
         &app,
-        KnowledgeAddArgs { brand_kit_id: kit.clone(), file_data: Some("AAAA".into()), file_name: Some("interview.mov".into()), ..Default::default() },
+        KnowledgeAddInput { brand_kit_id: kit.clone(), file_data: Some("AAAA".into()), file_name: Some("interview.mov".into()), ..Default::default() },
     )
     .await
     .unwrap_err();
     assert!(e.message.contains("Video and audio") && e.message.contains("fileUrl"), "{}", e.message);
     let e = c::knowledge_add(
         &app,
-        KnowledgeAddArgs { brand_kit_id: kit.clone(), file_data: Some("AAAA".into()), file_ext: Some("dat".into()), mime_type: Some("audio/wav".into()), ..Default::default() },
+        KnowledgeAddInput { brand_kit_id: kit.clone(), file_data: Some("AAAA".into()), file_ext: Some("dat".into()), mime_type: Some("audio/wav".into()), ..Default::default() },
     )
     .await
     .unwrap_err();
@@ -110,7 +110,7 @@ async fn the_knowledge_cap_is_limit_reached_saying_the_kit_is_at_its_plans_cap()
     let mut added = 0;
     let e = loop {
         let n = list(&app).await;
-        match c::knowledge_add(&app, KnowledgeAddArgs { brand_kit_id: kit.clone(), text: Some(format!("note {added}")), ..Default::default() }).await {
+        match c::knowledge_add(&app, KnowledgeAddInput { brand_kit_id: kit.clone(), text: Some(format!("note {added}")), ..Default::default() }).await {
             Ok(_) => {
                 added += 1;
                 assert!(added <= 4, "the cap held");
@@ -131,5 +131,5 @@ async fn the_knowledge_cap_is_limit_reached_saying_the_kit_is_at_its_plans_cap()
     // Removing one makes room again.
     let first = c::knowledge_list(&app, KnowledgeListInput { brand_kit_id: kit.clone(), page: Paging::new(Some(1), None), unknown: Default::default() }).await.unwrap().items[0].id.clone();
     c::knowledge_remove(&app, KnowledgeItemInput { brand_kit_id: kit.clone(), knowledge_id: first }).await.unwrap();
-    c::knowledge_add(&app, KnowledgeAddArgs { brand_kit_id: kit, text: Some("fits again".into()), ..Default::default() }).await.unwrap();
+    c::knowledge_add(&app, KnowledgeAddInput { brand_kit_id: kit, text: Some("fits again".into()), ..Default::default() }).await.unwrap();
 }

@@ -6,12 +6,12 @@ import type {
   StageDeleteInput, StageUpdateInput, UpdateCard,
 } from "../bindings";
 import type {
-  CardPublishInput, ContentListInput, MediaUploadArgs, ProjectCreateInput, ProjectImportInput,
+  CardPublishInput, ContentListInput, MediaUploadInput, ProjectCreateInput, ProjectImportInput,
 } from "../bindings";
 import type { DraftsResolveArgs } from "../bindings";
 import type {
   SectionRevertInput, BrandKitSaveArgs, BrandKitSectionAddArgs, BrandKitSectionArchiveArgs,
-  BrandKitGetInput, KnowledgeAddArgs, SectionEdit,
+  BrandKitGetInput, KnowledgeAddInput, SectionEdit,
 } from "../bindings";
 import type {
   CardAttachOutputArgs, ContentType, MediaListInput, StudioEvent, StudioForm, StudioGenerateArgs,
@@ -198,7 +198,7 @@ export const api = {
   projectsList: () => run("projects_list"),
   projectCreate: (args: ProjectCreateInput) => run("project_create", args),
   projectImport: (args: ProjectImportInput) => run("project_import", args),
-  mediaUpload: (args: MediaUploadArgs) => run("media_upload", args),
+  mediaUpload: (args: MediaUploadInput) => run("media_upload", args),
   cardPublish: (cardId: string, platform?: string) => run("card_publish", platform ? { cardId, platform } : { cardId }),
   modelsList: (contentType: ContentType, refresh = false) => run("models_list", refresh ? { contentType, refresh } : { contentType }),
   voicesList: () => run("voices_list"),
@@ -226,7 +226,7 @@ export const api = {
   knowledgeList: (brandKitId: string, limit?: number, offset?: number) =>
     run("knowledge_list", { brandKitId, ...(limit === undefined ? {} : { limit }), ...(offset === undefined ? {} : { offset }) }),
   knowledgeSearch: (brandKitId: string, query: string) => run("knowledge_search", { brandKitId, query }),
-  knowledgeAdd: (args: KnowledgeAddArgs) => run("knowledge_add", args),
+  knowledgeAdd: (args: KnowledgeAddInput) => run("knowledge_add", args),
   knowledgeRemove: (brandKitId: string, knowledgeId: string) => run("knowledge_remove", { brandKitId, knowledgeId }),
   uiReady: async () => {
     if (isTauri()) await run("ui_ready").catch(() => undefined);

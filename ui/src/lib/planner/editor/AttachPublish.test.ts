@@ -253,7 +253,7 @@ it("a chosen file is read as base64, uploaded with 'Uploading…' shown, then ad
   expect(await screen.findByText("Uploading dot.png…")).toBeInTheDocument();
   expect(screen.getByRole("progressbar", { name: "Uploading dot.png" })).toBeInTheDocument();
   await waitFor(() => expect(c.called("media_upload")).toHaveLength(1));
-  expect(c.called("media_upload")[0].args).toEqual({ fileName: "dot.png", contentType: "image/png", dataBase64: PNG_BASE64 });
+  expect(c.called("media_upload")[0].args).toEqual({ name: "dot.png", contentType: "image/png", contentBase64: PNG_BASE64 });
   release();
   await waitFor(() => expect(labels()).toHaveLength(4));
   expect(screen.queryByText("Uploading dot.png…")).not.toBeInTheDocument();
@@ -267,7 +267,7 @@ it("a chosen file is read as base64, uploaded with 'Uploading…' shown, then ad
 it("files dropped from the desktop onto the carousel are uploaded; a file of another kind is refused before sending", async () => {
   const c = core();
   let n = 0;
-  c.answers.media_upload = (args) => ({ outputId: `up-${++n}`, url: `https://cdn.test/${String(args?.fileName)}` });
+  c.answers.media_upload = (args) => ({ outputId: `up-${++n}`, url: `https://cdn.test/${String(args?.name)}` });
   open();
   await screen.findByLabelText("Title");
   const carousel = screen.getByTestId("carousel");
@@ -281,7 +281,7 @@ it("files dropped from the desktop onto the carousel are uploaded; a file of ano
   await fireEvent.drop(carousel, { dataTransfer: { types: ["Files"], files } });
   await waitFor(() => expect(labels()).toHaveLength(5));
   expect(labels().slice(3)).toEqual(["Asset 4 of 5: a.png (output)", "Asset 5 of 5: clip.mp4 (output)"]);
-  expect(c.called("media_upload").map((x) => x.args?.fileName)).toEqual(["a.png", "clip.mp4"]);
+  expect(c.called("media_upload").map((x) => x.args?.name)).toEqual(["a.png", "clip.mp4"]);
   expect(screen.getByTestId("upload-problem")).toHaveTextContent("notes.txt: only images, videos and audio can be uploaded (this is text/plain).");
   await userEvent.click(screen.getByRole("button", { name: "Dismiss the message about notes.txt" }));
   expect(screen.queryByTestId("upload")).not.toBeInTheDocument();

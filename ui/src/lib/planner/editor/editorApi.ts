@@ -25,7 +25,7 @@ export const editorApi = {
   projectImport: (cardId: string, source: { pptxUrl: string } | { canvaDesignId: string }, title?: string) =>
     call<ProjectCreated>("project_import", { cardId, ...source, ...(title ? { title } : {}) }),
   mediaUpload: (fileName: string, contentType: string, dataBase64: string) =>
-    call<UploadedMedia>("media_upload", { fileName, contentType, dataBase64 }),
+    call<UploadedMedia>("media_upload", { name: fileName, contentType, contentBase64: dataBase64 }),
   /** A copy with its posts, assets and notes, unscheduled, " (copy)" in its title (`card_duplicate`). */
   cardDuplicate: (cardId: string) => call<CardSummary>("card_duplicate", { cardId }),
   /** Copies every `every` (`1w`, `3d`) after the card's time, `count` of them or `until` a date (`card_repeat`). */
