@@ -81,7 +81,7 @@ test("drag a scheduled post to the next day, by mouse then by keyboard, undo; th
   // Mouse: onto Sunday the 29th. Still 09:00 on Berlin's wall clock, now CEST: 07:00 UTC.
   await item.dragTo(dayCell("2026-03-29"));
   await dayCell("2026-03-29").locator(`[data-card="${post.id}"]`).waitFor();
-  assert.match(await page.getByTestId("board-status").innerText(), /Spring launch.*rescheduled to Sunday,? 29 March 2026, 09:00 \(Europe\/Berlin\)/);
+  assert.match(await page.getByTestId("board-status").innerText(), /Spring launch.*rescheduled to Mar 29, 2026, 09:00 \(Europe\/Berlin\)/);
   assert.equal((await scheduledAt(post.id, "2026-03-29T07:00:00Z")).scheduledAt.replace(".000", ""), "2026-03-29T07:00:00Z");
 
   await page.reload();
@@ -94,7 +94,7 @@ test("drag a scheduled post to the next day, by mouse then by keyboard, undo; th
   await page.keyboard.press("Space");
   await page.waitForFunction(() => /Picked up/.test(document.querySelector('[data-testid="board-status"]')?.textContent ?? ""));
   await page.keyboard.press("ArrowRight");
-  assert.match(await page.getByTestId("board-status").innerText(), /^Monday,? 30 March 2026$/);
+  assert.match(await page.getByTestId("board-status").innerText(), /^Mar 30, 2026$/);
   await page.keyboard.press("Enter");
   await dayCell("2026-03-30").locator(`[data-card="${post.id}"]`).waitFor();
   assert.equal((await scheduledAt(post.id, "2026-03-30T07:00:00Z")).scheduledAt.replace(".000", ""), "2026-03-30T07:00:00Z");
@@ -131,7 +131,7 @@ test("drag a scheduled post to the next day, by mouse then by keyboard, undo; th
   await inWeek.focus();
   await page.keyboard.press("Space");
   await page.keyboard.press("ArrowDown");
-  assert.match(await page.getByTestId("board-status").innerText(), /^Sunday,? 29 March 2026, 10:00$/);
+  assert.match(await page.getByTestId("board-status").innerText(), /^Mar 29, 2026, 10:00$/);
   await page.keyboard.press("Enter");
   await page.locator(`[data-testid="calendar-slot"][data-day="2026-03-29"][data-minute="600"] [data-card="${post.id}"]`).waitFor();
   assert.equal((await scheduledAt(post.id, "2026-03-29T08:00:00Z")).scheduledAt.replace(".000", ""), "2026-03-29T08:00:00Z");
@@ -161,7 +161,7 @@ test("a post with its own time shows on its own day and moves alone; the card's 
   // The Instagram post to Friday 17th: only it moves (card_update with the whole posts list).
   await page.locator(ig).dragTo(dayCell("2026-04-17"));
   await dayCell("2026-04-17").locator(ig).waitFor();
-  assert.match(await page.getByTestId("board-status").innerText(), /Instagram post of .Two posts. rescheduled to Friday,? 17 April 2026, 15:00/);
+  assert.match(await page.getByTestId("board-status").innerText(), /Instagram post of .Two posts. rescheduled to Apr 17, 2026, 15:00/);
   const postTimes = async (want) => {
     let read;
     for (let i = 0; i < 50; i++) {

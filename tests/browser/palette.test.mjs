@@ -1,7 +1,8 @@
 // The command palette (Ctrl+K, issue 26 point 3) in Debian's Chromium against web-shell and its
 // embedded sandbox (scripts/ui-e2e.sh): from the board, by keyboard alone, it reaches another screen,
 // the calendar, a card by its title, a new card, and the dark theme; Escape gives focus back. And the one
-// focus trap (issue 26): Tab kept inside the palette, the shortcut sheet, the card editor and a picker over it.
+// focus trap (issue 26): Tab kept inside the palette, the shortcut sheet, the card editor, a picker over it,
+// the import dialog and the stage-delete dialog.
 // Its own space, so it depends on no other journey.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -172,5 +173,36 @@ test("every dialog keeps Tab inside, closes on Escape and gives focus back: pale
   await editor.waitFor({ state: "detached" });
   assert.equal(await card.evaluate((el) => el === document.activeElement), true, "focus back on the card");
   // The demo's inspiration thumbnails are on hosts this closed network cannot reach (as in planner.test.mjs).
+  assert.deepEqual(pageErrors.filter((e) => !/net::ERR_NAME_NOT_RESOLVED/.test(e)), []);
+});
+
+test("the import and stage-delete dialogs keep Tab inside, close on Escape and give focus back to their menu button", async () => {
+  await page.getByRole("tab", { name: /Palette journey/ }).click();
+
+  // Import cards…, from the space's menu: a native modal <dialog> on the same trap.
+  const spaceActions = page.getByTestId("space-actions");
+  await spaceActions.click();
+  await page.getByTestId("space-import").click();
+  const importDialog = page.getByTestId("import-dialog");
+  await importDialog.waitFor();
+  assert.ok(await focusIn('[data-testid="import-dialog"]'), `focus moved into the import dialog (on ${await focused()})`);
+  await tabStaysIn('[data-testid="import-dialog"]');
+  await page.keyboard.press("Escape");
+  await importDialog.waitFor({ state: "detached" });
+  assert.equal(await spaceActions.evaluate((el) => el === document.activeElement), true, `focus back on Space actions (on ${await focused()})`);
+
+  // Delete stage…, from a stage's menu: the safe choice first.
+  const stageActions = page.getByRole("button", { name: /^Actions for stage / }).first();
+  await stageActions.click();
+  await page.getByRole("menuitem", { name: "Delete stage…" }).click();
+  const stageDialog = page.getByRole("alertdialog", { name: /^Delete stage/ });
+  await stageDialog.waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent?.trim()), "Cancel", "the safe choice is focused");
+  await stageDialog.evaluate((el) => el.setAttribute("data-testid", "stage-delete-dialog"));
+  await tabStaysIn('[data-testid="stage-delete-dialog"]');
+  await page.keyboard.press("Escape");
+  await stageDialog.waitFor({ state: "detached" });
+  assert.equal(await stageActions.evaluate((el) => el === document.activeElement), true, `focus back on the stage's menu button (on ${await focused()})`);
+  assert.equal(await page.locator("[data-card-id]").filter({ hasText: "Lighthouse reel for Friday" }).count(), 1, "nothing deleted");
   assert.deepEqual(pageErrors.filter((e) => !/net::ERR_NAME_NOT_RESOLVED/.test(e)), []);
 });

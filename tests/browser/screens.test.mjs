@@ -403,3 +403,42 @@ test("the theme: Settings > Appearance overrides the system, and follows it agai
   assert.equal(await bg(), dark, "and its dark one");
   await page.emulateMedia({ colorScheme: "light" });
 });
+
+// Issue 26: the card editor's actions (Archive, Duplicate, Repeat…, Add to queue, Close, Save) each stay on
+// one line, in one row, at 960, 1280 and 1360 wide (at 1360 "Add to queue" wrapped onto two lines): every
+// button is as tall as Save, and all share its row. Shot light and dark.
+test("the card editor's actions stay on one line at 960, 1280 and 1360 wide, light and dark", async () => {
+  for (const theme of THEMES) {
+    for (const size of [{ width: 960, height: 600 }, { width: 1280, height: 800 }, { width: 1360, height: 800 }]) {
+      await page.setViewportSize(size);
+      await page.emulateMedia({ colorScheme: theme });
+      await page.goto(`${ORIGIN}/#/planner`);
+      await page.getByTestId("view-board").click();
+      await page.getByRole("tab", { name: /Screens journey/ }).click();
+      await page.locator("section.column [data-card-id] button.open").first().click();
+      const editor = page.getByTestId("card-editor");
+      await editor.waitFor();
+      await page.getByLabel("Title", { exact: true }).waitFor();
+      // An edit, so the status line says "Unsaved changes" beside the buttons (the state in which "Add to queue"
+      // wrapped: the status took its room).
+      await page.getByLabel("Title", { exact: true }).press("End");
+      await page.keyboard.type("!");
+      await editor.locator("footer .status").filter({ hasText: "Unsaved changes" }).waitFor();
+      await shoot(page, SHOTS, "editor-actions", size, theme);
+      const rows = await editor.locator("footer button").evaluateAll((buttons) => buttons.map((b) => {
+        const r = b.getBoundingClientRect();
+        return { name: b.textContent.trim(), top: Math.round(r.top), height: Math.round(r.height) };
+      }));
+      const save = rows.find((r) => r.name === "Save");
+      assert.ok(save && rows.some((r) => r.name === "Add to queue"), `${size.width}: the editor shows Add to queue and Save (${JSON.stringify(rows)})`);
+      const off = rows.filter((r) => r.height !== save.height || Math.abs(r.top - save.top) > 1);
+      assert.deepEqual(off, [], `${size.width}x${size.height} ${theme}: every action on one line, in Save's row (Save: ${JSON.stringify(save)})`);
+      await page.keyboard.press("Escape");
+      const discard = page.getByRole("button", { name: "Discard changes" });
+      if (await discard.isVisible().catch(() => false)) await discard.click();
+      await editor.waitFor({ state: "detached" });
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: "light" });
+});

@@ -191,18 +191,47 @@ pub fn offset_at(_: i64) -> Option<time::UtcOffset> {
     None
 }
 
-/// An RFC 3339 time in local time, as the app writes it on the board ("Mar 4, 14:30"; the year too when
-/// it is not this year's); the text as given when it is not a time.
+/// An RFC 3339 time in local time, in the app's one date-and-time style (ui/src/lib/shared/datetime.ts:
+/// the day, the month's short name and the year, then the time on the 24-hour clock): "Mar 4, 2026, 14:30"
+/// where the locale writes the month first (en-US, as the web view's Intl does), "4 Mar 2026, 14:30" where
+/// it writes the day first (en-GB and most others). The month's name is the English one in every locale.
+/// The text as given when it is not a time.
 pub fn local_time(text: &str) -> Option<String> {
     use time::format_description::well_known::Rfc3339;
     let t = time::OffsetDateTime::parse(text, &Rfc3339).ok()?;
     let offset = *OFFSET.get().unwrap_or(&time::UtcOffset::UTC);
-    let local = t.to_offset(offset);
-    let now = time::OffsetDateTime::now_utc().to_offset(offset);
+    Some(date_time(t.to_offset(offset), month_first(&locale())))
+}
+
+/// The locale that decides how times are written, as the C library reads it: `LC_ALL`, else `LC_TIME`,
+/// else `LANG` (the first of them set and not empty).
+fn locale() -> String {
+    ["LC_ALL", "LC_TIME", "LANG"].iter().find_map(|k| std::env::var(k).ok().filter(|v| !v.is_empty())).unwrap_or_default()
+}
+
+/// Whether `locale` ("en_US.UTF-8", "en-GB", "C") writes the month before the day, as Intl's en-US does:
+/// the US and the other regions that do (Canada's English, the Philippines), and the C and POSIX locales
+/// or none (a web view with no locale of its own speaks en-US).
+pub fn month_first(locale: &str) -> bool {
+    let name = locale.split(['.', '@']).next().unwrap_or("");
+    if name.is_empty() || name == "C" || name == "POSIX" {
+        return true;
+    }
+    let mut parts = name.split(['_', '-']);
+    let (lang, region) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+    lang == "en" && (region.is_empty() || ["US", "CA", "PH", "UM", "AS", "GU", "MP", "PR", "VI"].contains(&region))
+}
+
+/// A wall-clock time in the date-and-time style (see `local_time`).
+pub fn date_time(t: time::OffsetDateTime, month_first: bool) -> String {
     const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-    let month = MONTHS[u8::from(local.month()) as usize - 1];
-    let year = if local.year() == now.year() { String::new() } else { format!(" {}", local.year()) };
-    Some(format!("{month} {}{year}, {:02}:{:02}", local.day(), local.hour(), local.minute()))
+    let month = MONTHS[u8::from(t.month()) as usize - 1];
+    let (day, year, hour, minute) = (t.day(), t.year(), t.hour(), t.minute());
+    if month_first {
+        format!("{month} {day}, {year}, {hour:02}:{minute:02}")
+    } else {
+        format!("{day} {month} {year}, {hour:02}:{minute:02}")
+    }
 }
 
 /// A number as JavaScript writes it: `4`, not `4.0`.
@@ -343,7 +372,9 @@ fn table(rows: &[Value], h: &Human) -> String {
         }
         let v = row.get(c).unwrap_or(&Value::Null);
         if c == "platforms" || c == "platform" {
-            return platforms(v);
+            // One platform column: a card whose `platforms` is empty still has its main `platform`.
+            let main = || row.get("platform").filter(|p| p.is_string());
+            return platforms(if c == "platforms" && v.as_array().is_none_or(Vec::is_empty) { main().unwrap_or(v) } else { v });
         }
         // In a table, a flag that is off is blank: the eye finds the ones that are on.
         let flag = c.starts_with("is") && c[2..].starts_with(|ch: char| ch.is_ascii_uppercase());
@@ -469,5 +500,25 @@ pub fn human(value: &Value, h: &Human) -> String {
             lines.join("\n")
         }
         other => scalar(other),
+    }
+}
+
+#[cfg(test)]
+mod time_tests {
+    use super::{date_time, month_first};
+
+    #[test]
+    fn times_are_written_in_the_apps_one_style_month_or_day_first_by_locale() {
+        let t = time::macros::datetime!(2026-11-29 09:05 UTC);
+        // The same as the web view's Intl with the app's options (ui/src/lib/shared/datetime.test.ts).
+        assert_eq!(date_time(t, true), "Nov 29, 2026, 09:05");
+        assert_eq!(date_time(t, false), "29 Nov 2026, 09:05");
+        assert_eq!(date_time(time::macros::datetime!(2027-01-04 23:59 UTC), true), "Jan 4, 2027, 23:59");
+        for l in ["", "C", "POSIX", "C.UTF-8", "en_US.UTF-8", "en-US", "en", "en_CA.UTF-8"] {
+            assert!(month_first(l), "{l:?} writes the month first");
+        }
+        for l in ["en_GB.UTF-8", "en_AU", "de_DE.UTF-8", "fr_FR@euro", "en-IE"] {
+            assert!(!month_first(l), "{l:?} writes the day first");
+        }
     }
 }

@@ -1,5 +1,5 @@
 //! What a person sees with `--human`: tables and key-values pinned as snapshots (insta) at 80 and 120
-//! columns, in UTC, ids replaced so the snapshots hold across runs. Review a change with
+//! columns, in UTC and with no locale set (times month first, as the app's en-US), ids replaced so the snapshots hold across runs. Review a change with
 //! `cargo insta review` (or delete the .snap file to accept the new output).
 use contentdesk_sandbox::testing::TestSandbox;
 use std::process::Command;
@@ -54,6 +54,10 @@ async fn balance_models_cards_a_quote_and_a_new_card_read_as_sentences_and_one_l
         }
         // Once: a card made (its one-line confirmation; a second run would be a second card).
         shots.push(("card_create".into(), cdesk(sb, 80, &["card", "create", "Launch teaser", "--platform", "tiktok", "--scheduled-at", "2027-02-01"])));
+        // And listed: its time in the same style as the app's (month first with no locale set, as en-US).
+        for columns in [80u16, 120] {
+            shots.push((format!("card_list_scheduled_{columns}"), cdesk(sb, columns, &["card", "list", "--search", "Launch teaser"])));
+        }
         shots
     });
     settings().bind(|| {

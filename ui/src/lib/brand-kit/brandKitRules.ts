@@ -1,6 +1,7 @@
 // The brand-kit page's decisions that need no screen: which tabs to show, what a save sends (only what
 // changed, with the version it was read at), a section's summary after a write, and how a knowledge file
 // can be sent (base64 from this computer, or a hosted URL). Table-tested in brandKitRules.test.ts.
+import { formatDateTime } from "../shared/datetime";
 import type { BrandKitSection, BrandKitSectionAddArgs, SectionEdit, SectionSummary } from "../bindings";
 import { KNOWLEDGE_MAX_FILE_BYTES, KNOWLEDGE_MEDIA_EXTENSIONS, ROLES, ROLE_NAMES, SECTION_POSITIONS, TABS, WIDTHS } from "../bindings/valueLists";
 
@@ -249,7 +250,7 @@ export function whenLabel(iso: string | null, now = Date.now()): string {
   if (s < 45) return "just now";
   if (s < 3600) return `${Math.round(s / 60)} min ago`;
   if (s < 86_400) return `${Math.round(s / 3600)} h ago`;
-  return new Date(t).toLocaleDateString(undefined, { dateStyle: "medium" });
+  return formatDateTime(t);
 }
 
 // ---------- knowledge files ----------

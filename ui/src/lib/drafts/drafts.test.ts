@@ -32,7 +32,7 @@ it("shows nothing while nothing waits, then 'N changes waiting'; Send now sends 
   render(DraftsIndicator);
   await waitFor(() => expect(core.called("drafts_status")).toHaveLength(1));
   expect(screen.queryByTestId("drafts-indicator")).toBeNull();
-  expect(screen.getByTestId("sync-saved")).toHaveTextContent(/^✓All changes saved · \d\d:\d\d/);
+  expect(screen.getByTestId("sync-saved")).toHaveTextContent(/^✓All changes saved · ([01]\d|2[0-3]):[0-5]\d$/); // the one time style, 24-hour (shared/datetime.ts)
 
   now = status({ waiting: 2, cardIds: ["c1", "c2"] });
   await refreshDrafts();

@@ -1,4 +1,5 @@
 import { afterEach, expect, it } from "vitest";
+import { formatDateTime } from "../shared/datetime";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/svelte";
 import userEvent from "@testing-library/user-event";
 import { clearMocks } from "@tauri-apps/api/mocks";
@@ -68,7 +69,8 @@ it("renders the stages as columns in board order, with the tiles' fields, and re
   expect(within(first).getByText("YouTube")).toBeInTheDocument();
   const when = first.querySelector("time")!;
   expect(when).toHaveAttribute("datetime", "2026-03-04T13:30:00Z");
-  expect(when.textContent).toBe(new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(new Date("2026-03-04T13:30:00Z")));
+  // The app's one date-and-time style (shared/datetime.ts; "Mar 4, 2026, 13:30" in en-US and UTC), not the tile's own.
+  expect(when.textContent).toBe(formatDateTime("2026-03-04T13:30:00Z"));
   const second = screen.getByTestId("card-c3");
   expect(within(second).getByText("Instagram")).toBeInTheDocument();
   expect(within(second).getByText("#launch")).toBeInTheDocument();

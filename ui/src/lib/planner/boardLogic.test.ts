@@ -204,8 +204,8 @@ describe("filters", () => {
 
 describe("time and windowing", () => {
   it("formats scheduled times in the given zone", () => {
-    expect(formatScheduled("2026-03-04T13:30:00Z", "Europe/Berlin", "en-GB")).toBe("4 Mar, 14:30");
-    expect(formatScheduled("2026-03-04T13:30:00Z", "America/New_York", "en-US")).toBe("Mar 4, 08:30");
+    expect(formatScheduled("2026-03-04T13:30:00Z", "Europe/Berlin", "en-GB")).toBe("4 Mar 2026, 14:30");
+    expect(formatScheduled("2026-03-04T13:30:00Z", "America/New_York", "en-US")).toBe("Mar 4, 2026, 08:30");
     expect(formatScheduled(null)).toBe("");
     expect(formatScheduled("not a date")).toBe("");
   });

@@ -1,6 +1,7 @@
 // The board's rules as plain functions: grouping cards into columns, what a drop or a keyboard move
 // asks the core for, applying a move locally (and undoing it), what is announced, windowing. No DOM,
 // no Svelte: the tables in boardLogic.test.ts pin every rule.
+import { formatDateTime } from "../shared/datetime";
 import type { CardSummary, Stage } from "../bindings";
 
 /** Each stage's cards in board order, by stage id. Arrays are never mutated: a change replaces them. */
@@ -194,19 +195,10 @@ export function platformsOf(card: CardSummary): string[] {
   return out;
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-/** An ISO UTC time in the local (or the given) time zone, e.g. "Mar 4, 14:30". "" when absent or invalid. */
+/** An ISO UTC time in the local (or the given) time zone, in the app's one date-and-time style
+ *  (shared/datetime.ts), e.g. "Mar 4, 2026, 14:30". "" when absent or invalid. */
 export function formatScheduled(iso: string | null | undefined, timeZone?: string, locale?: string): string {
-  if (!iso) return "";
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return "";
-  const key = `${locale ?? ""}|${timeZone ?? ""}`;
-  let f = formatters.get(key);
-  if (!f) {
-    f = new Intl.DateTimeFormat(locale, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone });
-    formatters.set(key, f);
-  }
-  return f.format(d);
+  return formatDateTime(iso, { timeZone, locale });
 }
 
 /** The slice of a fixed-height list to render: [start, end) with `overscan` rows either side. */

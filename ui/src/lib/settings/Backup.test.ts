@@ -21,7 +21,7 @@ it("after a restore is staged, Restart now restarts the desktop app (app_restart
   await fireEvent.click(await screen.findByRole("button", { name: "Replace and restore" }));
   const staged = await screen.findByTestId("backup-staged");
   // The backup's stamp in the app's date format, not "20261128T010000Z".
-  expect(staged.textContent).toMatch(/The backup of Nov 2[78], \d\d:00 is ready: settings\.json, outbox\.json\./);
+  expect(staged.textContent).toMatch(/The backup of Nov 2[78], 2026, \d\d:00 is ready: settings\.json, outbox\.json\./);
   expect(screen.queryByTestId("backup-restart-note")).toBeNull();
   await fireEvent.click(screen.getByRole("button", { name: "Restart now" }));
   await waitFor(() => expect(core.called("app_restart")).toHaveLength(1));

@@ -1,6 +1,7 @@
 // The studio's rules as pure functions: which models and fields each media type offers (from the
 // live registry's capabilities), the form the core receives, what is missing before a price can be
 // asked, references (a URL or an output token), and the queue / gallery views of the jobs.
+import { formatWhen } from "../shared/datetime";
 import type { ContentType, MediaSummary, ModelCapabilities, ModelInfo, StudioForm, StudioJob, StudioMedia } from "../bindings";
 import { isHttpUrl, parseOutputToken } from "../planner/editor/cardRules";
 import { BOARD_TYPES, MODEL_KINDS, UPSCALE_FACTORS } from "../bindings/valueLists";
@@ -378,11 +379,7 @@ export interface GalleryItem {
 /** When an output was made, as its tile says it: the time alone today, else the date and time (locale's own). */
 export function madeAtLabel(at: number | null, now = Date.now()): string {
   if (at === null || !Number.isFinite(at)) return "";
-  const d = new Date(at), today = new Date(now);
-  const sameDay = d.toDateString() === today.toDateString();
-  return sameDay
-    ? `today, ${d.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" })}`
-    : d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  return formatWhen(at, now);
 }
 
 function kindFrom(type: string, url: string): OutputKind {

@@ -2,6 +2,7 @@
 // IANA time zone, the month grid's weeks, the week's slots, per-day buckets with their "+N" overflow,
 // the instant a drop asks for (wall-clock arithmetic in the zone, correct across DST changes), and the
 // keyboard's moves. No DOM, no Svelte: placement.test.ts pins each rule.
+import { formatDay, formatMinute } from "../../shared/datetime";
 import type { CardPosts, CardStamp, CardSummary, Post } from "../../bindings";
 
 /** A calendar day, "YYYY-MM-DD" (a date in the chosen zone, not an instant). */
@@ -376,20 +377,14 @@ export function gridStop(cursor: Target | null, view: View, shown: DayKey[], tod
 
 // ---- words ----
 
-const dayFormat = new Map<string, Intl.DateTimeFormat>();
-/** "Sunday 29 March 2026" for a day key (its own date, no zone shift). */
-export function dayLabel(day: DayKey, locale = "en-GB"): string {
-  let f = dayFormat.get(locale);
-  if (!f) dayFormat.set(locale, (f = new Intl.DateTimeFormat(locale, { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })));
-  return f.format(new Date(dayMs(day)));
-}
+/** A day key in the app's one date style ("Mar 29, 2026"; shared/datetime.ts), its own date (no zone shift). */
+export const dayLabel = (day: DayKey, locale?: string): string => formatDay(day, locale);
 
-export const timeLabel = (ms: number, zone: string): string => {
-  const m = minuteOfDay(ms, zone);
-  return `${pad(Math.floor(m / 60))}:${pad(m % 60)}`;
-};
+/** An instant's time of day in `zone`, in the app's one time style ("09:05"). */
+export const timeLabel = (ms: number, zone: string, locale?: string): string => formatMinute(minuteOfDay(ms, zone), locale);
 
-export const slotLabel = (minute: number): string => `${pad(Math.floor(minute / 60))}:${pad(minute % 60)}`;
+/** A minute of the day as a slot's label, in the same style. */
+export const slotLabel = (minute: number, locale?: string): string => formatMinute(minute, locale);
 
 /** What the live region says about a target while an item is carried, or after a drop. */
 export function targetLabel(t: Target, locale?: string): string {

@@ -13,7 +13,7 @@ import {
 } from "./cardRules";
 import { editorApi } from "./editorApi";
 import { isoToLocalInput, localInputToIso, localTimeZone } from "./localTime";
-import { formatDay } from "./dateEntry";
+import { formatDateTime } from "../../shared/datetime";
 import type { CardAssetInput, CardDetail, ConnectedAccount, PostInput, ProjectCreated, PublishResult, Tag } from "./wire";
 
 /** What the editor asks of its view: tell the board, show a field's error at its control, move focus. */
@@ -251,11 +251,10 @@ export function createCardEditor(cardId: string, hooks: EditorHooks) {
     if (iso) draft.posts[i] = { ...draft.posts[i], scheduledAt: iso };
   }
 
-  /** A time in the app's one format, as the date field writes it ("Sat 28 Nov 2026, 09:00"). */
+  /** A time in the app's one date-and-time style, in the editor's zone ("Nov 28, 2026, 09:00"). */
   function formatLocal(iso: string | null | undefined): string {
     if (!iso) return "not scheduled";
-    const local = isoToLocalInput(iso, timeZone);
-    return local ? `${formatDay(local.slice(0, 10))}, ${local.slice(11)}` : iso;
+    return formatDateTime(iso, { timeZone }) || iso;
   }
 
   // ---------- posts ----------

@@ -3,9 +3,10 @@ import { addDays, formatDay, parseDay, parseTime, stepTime } from "./dateEntry";
 
 const TODAY = "2026-11-28";
 
-it("writes a day as the calendar does: weekday, day, month by name, year", () => {
-  expect(formatDay("2026-11-28")).toBe("Sat 28 Nov 2026");
-  expect(formatDay("2027-01-04")).toBe("Mon 4 Jan 2027");
+it("writes a day in the app's one date style, in the locale's order: day, month by name, year", () => {
+  expect(formatDay("2026-11-28", "en-US")).toBe("Nov 28, 2026");
+  expect(formatDay("2027-01-04", "en-GB")).toBe("4 Jan 2027");
+  expect(formatDay("2027-01-04", "de-DE")).toBe("4. Jan. 2027");
   expect(formatDay("2026-02-30")).toBe("");
   expect(formatDay("")).toBe("");
 });
@@ -15,7 +16,8 @@ it("reads a day as people write it, day before month when both are numbers", () 
     expect(parseDay(text, TODAY), text).toBe("2026-11-28");
   }
   // What it writes, it reads.
-  expect(parseDay(formatDay("2027-03-09"), TODAY)).toBe("2027-03-09");
+  // (English month names only: "9. März 2027" is not read yet.)
+  for (const locale of ["en-US", "en-GB", undefined]) expect(parseDay(formatDay("2027-03-09", locale), TODAY), locale).toBe("2027-03-09");
   expect(parseDay("4 Sept 2027", TODAY)).toBe("2027-09-04");
   expect(parseDay("4/1/2027", TODAY)).toBe("2027-01-04");
 });

@@ -1,20 +1,20 @@
-// The card editor's date and time, written and read in the app's one format (issue 26 point 2): the day as
-// the calendar writes it, day before month, month by name ("Sat 28 Nov 2026"), and the time on the 24-hour
-// clock ("09:30"), not the browser's own (a datetime-local input shows "11/28/2026, 09:30 AM" in one
+// The card editor's date and time, written and read in the app's one format (issue 26 point 2): the day in
+// the app's one date style (shared/datetime.ts: "Nov 28, 2026" in en-US, "28 Nov 2026" in en-GB), and the
+// time on the 24-hour clock ("09:30"), not the browser's own (a datetime-local input shows "11/28/2026, 09:30 AM" in one
 // browser and "28.11.2026 09:30" in another). Typed freely: what people write for a day or a time is read,
 // and the arrow keys step it (a day, a quarter of an hour). Pure: the editor keeps wall-clock values
 // "YYYY-MM-DD" and "HH:mm" in its own time zone (localTime.ts turns them into UTC).
+
+import { formatDay as formatDayKey } from "../../shared/datetime";
 
 export type Day = { y: number; m: number; d: number };
 
 const pad = (n: number) => String(n).padStart(2, "0");
 
-const dayFormat = new Intl.DateTimeFormat("en-GB", { weekday: "short", day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
-
-/** "2026-11-28" → "Sat 28 Nov 2026" (the calendar's order and month names; "" for anything else). */
-export function formatDay(key: string): string {
-  const day = dayOfKey(key);
-  return day ? dayFormat.format(Date.UTC(day.y, day.m - 1, day.d)).replace(",", "") : "";
+/** "2026-11-28" → the app's one date style in the user's locale ("Nov 28, 2026", "28 Nov 2026"; shared/datetime.ts);
+ *  "" for anything else. */
+export function formatDay(key: string, locale?: string): string {
+  return dayOfKey(key) ? formatDayKey(key, locale) : "";
 }
 
 /** "09:05" stays "09:05"; anything else "". */
@@ -59,7 +59,7 @@ export function parseDay(text: string, today: string): string | null {
   const words = t.split(" ").filter((w) => !/^(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?$/i.test(w) || monthOf(w) > 0);
   let day = 0, month = 0, year = 0;
   for (const w of words) {
-    const n = /^(\d{1,4})(st|nd|rd|th)?$/i.exec(w);
+    const n = /^(\d{1,4})(st|nd|rd|th|\.)?$/i.exec(w);
     if (n) {
       const v = Number(n[1]);
       if (n[1].length === 4) { if (year) return null; year = v; } else if (!day) day = v; else return null;
