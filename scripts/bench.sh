@@ -19,7 +19,9 @@
 #      Not in the default run (it installs packages as root and builds both with fat LTO, ~20 min on 2 cores).
 #  (k) the calendar export of 5,000 posts as ICS: the writer, and the whole export over a sandbox (ops example export_bench; goal < 1 s).
 #  (l) card import of 500 rows against a local sandbox, with progress, then the same file again (ops example import_bench; goal < 10 s).
-# BENCH_ONLY=api, desktop, planner, studio, brandkit, cli, preflight, export, import or package runs that section alone.
+#  (m) the board's cold load of this tree against an earlier commit, loads interleaved (scripts/bench_board_ab.sh;
+#      goal: within 10% of BOARD_AB_BEFORE, default 26ddeda). Not in the default run (it builds the earlier tree).
+# BENCH_ONLY=api, desktop, planner, studio, brandkit, cli, preflight, export, import, package or board-ab runs that section alone.
 # Prism (npm @stoplight/prism-cli 5.14, the last release that runs on Node 20) is installed into .bench/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -160,6 +162,12 @@ desk="$CARGO_TARGET_DIR/desktop"
 CONTENTDESK_KEYRING_SERVICE="contentdesk-bench-$$" with_keyring xvfb-run -a -s "-screen 0 1366x900x24" \
   python3 scripts/bench_desktop.py --app "$desk/contentdesk" --empty "$desk/empty-window" \
   --web-shell "$bin/contentdesk-web-shell" --ui-dist ui/dist --runs "${BENCH_LAUNCHES:-5}"
+fi
+
+if [ "$only" = board-ab ]; then
+echo
+echo "(m) the board's cold load against ${BOARD_AB_BEFORE:-26ddeda}, interleaved"
+scripts/bench_board_ab.sh
 fi
 
 if want planner; then
