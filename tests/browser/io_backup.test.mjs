@@ -108,7 +108,7 @@ test("backup from Settings, then restore in an empty data folder: the same setti
   // In a browser the app cannot restart itself: no "Restart now" (the desktop's, ui Backup.test.ts), the note
   // says what to do instead.
   assert.equal(await page.getByRole("button", { name: "Restart now" }).count(), 0);
-  assert.match(await page.getByTestId("backup-staged").innerText(), /^The backup of \w{3} \d{1,2}, \d\d:\d\d is ready: /);
+  assert.match(await page.getByTestId("backup-staged").innerText(), /^The backup of \w{3} \d{1,2}, \d{4}, \d\d:\d\d is ready: /);
   assert.match(await page.getByTestId("backup-restart-note").innerText(), /cannot restart itself: stop web-shell .*start it again with the same data folder, then reload this page/);
   await page.getByTestId("backup").scrollIntoViewIfNeeded();
   await shoot("staged");
