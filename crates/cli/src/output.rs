@@ -282,10 +282,11 @@ fn words(key: &str) -> String {
     out
 }
 
-/// Columns a person reads first, in this order; then the rest; then the times.
+/// Columns a person reads first, in this order; then the rest; then the times. A card's time comes before
+/// its content type: a narrow terminal drops the last columns, and a planner reads when before what kind.
 const FIRST: &[&str] = &[
     "id", "key", "modelId", "outputId", "name", "sectionName", "title", "displayName", "status", "stage", "platforms", "platform",
-    "contentType", "kind", "tab", "width", "version", "scheduledAt", "tags", "balance",
+    "scheduledAt", "contentType", "kind", "tab", "width", "version", "tags", "balance",
 ];
 /// Columns that say little in a table (positions, long texts, internal flags, pictures).
 const HIDDEN: &[&str] = &["boardOrder", "sortOrder", "description", "body", "notes", "metadata", "coverUrl", "thumbnailUrl", "avatarUrl", "archivedAt"];
