@@ -325,10 +325,7 @@ impl KnowledgeAddInput {
             req.file_url = Some(web_address("fileUrl", &url)?);
             return Ok(req);
         }
-        let data = match data.split_once(";base64,") {
-            Some((head, rest)) if head.starts_with("data:") => rest,
-            _ => data.as_str(),
-        };
+        let data = crate::media::base64_text(&data);
         let data: String = data.chars().filter(|c| !c.is_ascii_whitespace()).collect();
         let media = self.mime_type.as_deref().is_some_and(|m| m.starts_with("video/") || m.starts_with("audio/"))
             || named_ext.as_deref().is_some_and(|e| KNOWLEDGE_MEDIA_EXTENSIONS.contains(&e));

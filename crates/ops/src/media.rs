@@ -217,8 +217,9 @@ fn too_big_inline(files: FileAccess, name: &str) -> OpError {
     OpError::usage("contentBase64", format!("not uploaded: more than {} MiB inline; give a URL to import_media instead", MAX_INLINE_BYTES / (1024 * 1024)))
 }
 
-/// The base64 of `contentBase64`, a `data:…;base64,` prefix taken off.
-fn base64_text(text: &str) -> &str {
+/// The base64 of an inline file's text (an upload's `contentBase64`, a knowledge add's `fileData`), a
+/// `data:…;base64,` prefix taken off.
+pub(crate) fn base64_text(text: &str) -> &str {
     let text = text.trim();
     match text.split_once(";base64,") {
         Some((head, rest)) if head.starts_with("data:") => rest,
