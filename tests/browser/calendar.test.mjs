@@ -60,9 +60,9 @@ const dayCell = (day) => page.locator(`[data-testid="calendar-day"][data-day="${
 test("drag a scheduled post to the next day, by mouse then by keyboard, undo; the service and a reload agree", async () => {
   const space = await ipc("space_create", { name: "Calendar journey" });
   const { stages } = await ipc("board_load", { spaceId: space.id });
-  const post = await ipc("card_create", { spaceId: space.id, stageId: stages[0].id, title: "Spring launch", platform: "instagram" });
-  const other = await ipc("card_create", { spaceId: space.id, stageId: stages[0].id, title: "Teaser reel", platform: "youtube" });
-  await ipc("card_create", { spaceId: space.id, stageId: stages[1].id, title: "Someday idea", platform: "tiktok" });
+  const post = await ipc("card_create", { spaceId: space.id, stage: stages[0].id, title: "Spring launch", platform: "instagram" });
+  const other = await ipc("card_create", { spaceId: space.id, stage: stages[0].id, title: "Teaser reel", platform: "youtube" });
+  await ipc("card_create", { spaceId: space.id, stage: stages[1].id, title: "Someday idea", platform: "tiktok" });
   // 09:00 in Berlin on the Saturday before the clocks go forward (CET, UTC+1).
   await ipc("card_update", { cardId: post.id, update: { scheduledAt: "2026-03-28T08:00:00Z" } });
   await ipc("card_update", { cardId: other.id, update: { scheduledAt: "2026-03-28T17:30:00Z" } });
@@ -143,7 +143,7 @@ test("drag a scheduled post to the next day, by mouse then by keyboard, undo; th
 test("a post with its own time shows on its own day and moves alone; the card's time moves the other post only", async () => {
   const space = await ipc("space_create", { name: "Calendar posts" });
   const { stages } = await ipc("board_load", { spaceId: space.id });
-  const card = await ipc("card_create", { spaceId: space.id, stageId: stages[0].id, title: "Two posts", platform: "instagram" });
+  const card = await ipc("card_create", { spaceId: space.id, stage: stages[0].id, title: "Two posts", platform: "instagram" });
   // The card at 10:00 in Berlin (CEST) on Tuesday 14 April; its Instagram post at its own 15:00 on Thursday 16th.
   await ipc("card_update", { cardId: card.id, update: {
     scheduledAt: "2026-04-14T08:00:00Z",
@@ -194,7 +194,7 @@ test("a post with its own time shows on its own day and moves alone; the card's 
 test("a post seven weeks from its card's time shows at its own time in its month, read by the window", async () => {
   const space = await ipc("space_create", { name: "Calendar far posts" });
   const { stages } = await ipc("board_load", { spaceId: space.id });
-  const card = await ipc("card_create", { spaceId: space.id, stageId: stages[0].id, title: "Far post", platform: "instagram" });
+  const card = await ipc("card_create", { spaceId: space.id, stage: stages[0].id, title: "Far post", platform: "instagram" });
   // The card on Wednesday 1 April 2026 10:00 Berlin; its Instagram post on its own Wednesday 20 May 15:00: far
   // outside the 14 days around May's weeks that the cards near the window cover (calendar_window finds it).
   await ipc("card_update", { cardId: card.id, update: {

@@ -147,7 +147,7 @@ print(json.dumps(out))`;
 test("export: the calendar's shown weeks as ICS, read by Python's icalendar, and as CSV", async () => {
   const now = new Date();
   const at = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 15, 9, 0, 0)).toISOString().replace(".000Z", "Z");
-  const card = await ipc("card_create", { spaceId: space.id, stageId: stages[0].id, title: "Export me", platform: "x" });
+  const card = await ipc("card_create", { spaceId: space.id, stage: stages[0].id, title: "Export me", platform: "x" });
   await ipc("card_update", { cardId: card.id, update: { scheduledAt: at, posts: [{ platform: "x", platformSpecificData: { caption: "Caption for X" } }, { platform: "linkedin", platformSpecificData: { caption: "Caption, for LinkedIn; with commas" } }] } });
   await openBoard();
   await page.getByTestId("view-calendar").click();

@@ -20,7 +20,7 @@ before(async () => {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   space = await ipc("space_create", { name: "Palette journey" });
   const { stages } = await ipc("board_load", { spaceId: space.id });
-  await ipc("card_create", { spaceId: space.id, stageId: stages[1].id, title: "Lighthouse reel for Friday", platform: "instagram" });
+  await ipc("card_create", { spaceId: space.id, stage: stages[1].id, title: "Lighthouse reel for Friday", platform: "instagram" });
   browser = await launch({ width: 1280, height: 800, tag: "palette" });
   ({ page, pageErrors } = browser);
   await page.goto(WEB_SHELL_URL);

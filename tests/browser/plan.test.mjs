@@ -41,7 +41,7 @@ async function allCards() {
 }
 
 test("duplicate from the editor: a copy with its posts, unscheduled, “(copy)” in its title, on the board", async () => {
-  const card = await ipc("card_create", { spaceId: space.id, stageId: stages[0].id, title: "Launch teaser", platform: "instagram" });
+  const card = await ipc("card_create", { spaceId: space.id, stage: stages[0].id, title: "Launch teaser", platform: "instagram" });
   await ipc("card_update", { cardId: card.id, update: { scheduledAt: "2027-01-04T09:00:00Z", posts: [{ platform: "instagram", platformSpecificData: { caption: "Soon" } }, { platform: "x", platformSpecificData: { caption: "Soon!" } }] } });
   await openBoard();
   await openCard(card.id);
@@ -58,7 +58,7 @@ test("duplicate from the editor: a copy with its posts, unscheduled, “(copy)�
 });
 
 test("repeat: 4 weekly copies, each an ordinary card at its own time", async () => {
-  const card = await ipc("card_create", { spaceId: space.id, stageId: stages[0].id, title: "Weekly tip", platform: "linkedin" });
+  const card = await ipc("card_create", { spaceId: space.id, stage: stages[0].id, title: "Weekly tip", platform: "linkedin" });
   await ipc("card_update", { cardId: card.id, update: { scheduledAt: "2027-02-01T08:00:00Z" } });
   await openBoard();
   await openCard(card.id);
@@ -102,7 +102,7 @@ test("the queue fills three slots, and a card 10 minutes from one is flagged as 
 
   const ids = [];
   for (const n of [1, 2, 3]) {
-    const c = await ipc("card_create", { spaceId: space.id, stageId: stages[0].id, title: `Queued ${n}`, platform });
+    const c = await ipc("card_create", { spaceId: space.id, stage: stages[0].id, title: `Queued ${n}`, platform });
     await ipc("card_update", { cardId: c.id, update: { posts: [{ platform, connectedAccountId: slotAccount }] } });
     ids.push(c.id);
   }
@@ -124,7 +124,7 @@ test("the queue fills three slots, and a card 10 minutes from one is flagged as 
   assert.deepEqual([...placed].sort((a, b) => a - b), placed, "in slot order");
 
   // A card 10 minutes after the first: both flagged on the calendar.
-  const near = await ipc("card_create", { spaceId: space.id, stageId: stages[0].id, title: "Too close", platform });
+  const near = await ipc("card_create", { spaceId: space.id, stage: stages[0].id, title: "Too close", platform });
   await ipc("card_update", { cardId: near.id, update: { scheduledAt: new Date(placed[0] + 600_000).toISOString(), posts: [{ platform, connectedAccountId: slotAccount }] } });
   await openBoard();
   await page.getByTestId("view-calendar").click();
@@ -177,7 +177,7 @@ test("quick-add with two platforms makes one card with a post for each", async (
 });
 
 test("the editor's schedule: written in the app's format, typed and stepped by keyboard, saved as that time", async () => {
-  const card = await ipc("card_create", { spaceId: space.id, stageId: stages[1].id, title: "Dated by keyboard", platform: "linkedin" }); // a stage of its own: Ideas is long by now
+  const card = await ipc("card_create", { spaceId: space.id, stage: stages[1].id, title: "Dated by keyboard", platform: "linkedin" }); // a stage of its own: Ideas is long by now
   await ipc("card_update", { cardId: card.id, update: { scheduledAt: "2027-01-04T09:00:00Z" } });
   await openBoard();
   await openCard(card.id);

@@ -29,7 +29,7 @@ async function boardWith(name, first, second = []) {
   const cards = {};
   for (const [stage, titles] of [[stages[0], first], [stages[1], second]]) {
     for (const title of titles) {
-      cards[title] = await ipc("card_create", { spaceId: space.id, stageId: stage.id, title, platform: "instagram" });
+      cards[title] = await ipc("card_create", { spaceId: space.id, stage: stage.id, title, platform: "instagram" });
     }
   }
   await page.goto(`${ORIGIN}/`);

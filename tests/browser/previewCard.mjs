@@ -55,7 +55,7 @@ export async function makePreviewCards(ipc, spaceId, stageId) {
   for (const [name, w, h, rgb] of [["square.png", 600, 600, [40, 110, 170]], ["portrait.png", 480, 600, [170, 80, 40]], ["wide.png", 960, 540, [60, 140, 70]]]) {
     images.push(await upload(ipc, name, "image/png", png(w, h, rgb)));
   }
-  const spring = await ipc("card_create", { spaceId, stageId, title: "Spring drop", platform: "instagram" });
+  const spring = await ipc("card_create", { spaceId, stage: stageId, title: "Spring drop", platform: "instagram" });
   await ipc("card_update", {
     cardId: spring.id,
     update: {
@@ -69,7 +69,7 @@ export async function makePreviewCards(ipc, spaceId, stageId) {
   const cover = await upload(ipc, "cover.png", "image/png", png(360, 640, [120, 60, 150]));
   // A few bytes are enough for the service to keep a video; the preview shows its cover, not its frames.
   const clip = await upload(ipc, "tour.mp4", "video/mp4", Buffer.from("00000018667479706d703432", "hex"));
-  const tour = await ipc("card_create", { spaceId, stageId, title: "Studio tour", platform: "tiktok" });
+  const tour = await ipc("card_create", { spaceId, stage: stageId, title: "Studio tour", platform: "tiktok" });
   await ipc("card_update", {
     cardId: tour.id,
     update: {

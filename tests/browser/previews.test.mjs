@@ -22,7 +22,7 @@ before(async () => {
   ({ browser, page, pageErrors, space, stages } = await startPlannerJourney({ tag: "previews", space: SPACE }));
   cards = await makePreviewCards(ipc, space.id, stages[0].id);
   // A card X will refuse, scheduled within the calendar's current month (two hours from now).
-  const c = await ipc("card_create", { spaceId: space.id, stageId: stages[0].id, title: "Too long for X", platform: "x" });
+  const c = await ipc("card_create", { spaceId: space.id, stage: stages[0].id, title: "Too long for X", platform: "x" });
   const at = new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 3_600_000).toISOString();
   await ipc("card_update", { cardId: c.id, update: { scheduledAt: at, posts: [{ platform: "x", connectedAccountId: cards.accounts.x.id, platformSpecificData: { caption: LONG_CAPTION } }] } });
   long = { id: c.id, at };
@@ -155,7 +155,7 @@ test("markers: the blocked card's tile and calendar chip say what blocks; a card
 });
 
 test("scheduling a card a platform will refuse asks first: Cancel leaves it unscheduled, Schedule anyway schedules it", async () => {
-  const c = await ipc("card_create", { spaceId: space.id, stageId: stages[0].id, title: "Unscheduled and too long", platform: "x" });
+  const c = await ipc("card_create", { spaceId: space.id, stage: stages[0].id, title: "Unscheduled and too long", platform: "x" });
   await ipc("card_update", { cardId: c.id, update: { posts: [{ platform: "x", connectedAccountId: cards.accounts.x.id, platformSpecificData: { caption: LONG_CAPTION } }] } });
   await openBoard();
   await page.getByTestId("view-calendar").click();

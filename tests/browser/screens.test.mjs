@@ -32,11 +32,11 @@ before(async () => {
   const { stages } = await ipc("board_load", { spaceId: space.id });
   for (const [i, stage] of stages.entries()) {
     for (let n = 1; n <= 6; n++) {
-      await ipc("card_create", { spaceId: space.id, stageId: stage.id, title: `${stage.name} card ${n}`, platform: ["instagram", "tiktok", "youtube"][(i + n) % 3] });
+      await ipc("card_create", { spaceId: space.id, stage: stage.id, title: `${stage.name} card ${n}`, platform: ["instagram", "tiktok", "youtube"][(i + n) % 3] });
     }
   }
   // A card X will refuse, unscheduled: scheduling it on the calendar asks first (issue 28), a dialog checked too.
-  const tooLong = await ipc("card_create", { spaceId: space.id, stageId: stages[stages.length - 1].id, title: "Too long for X", platform: "x" });
+  const tooLong = await ipc("card_create", { spaceId: space.id, stage: stages[stages.length - 1].id, title: "Too long for X", platform: "x" });
   await ipc("card_update", { cardId: tooLong.id, update: { posts: [{ platform: "x", platformSpecificData: { caption: "word ".repeat(60) + "extra" } }] } });
   // A brand-kit section with an earlier version, so History has something to compare.
   const kits = await ipc("brand_kits_list", {});

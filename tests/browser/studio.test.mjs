@@ -80,7 +80,7 @@ test("image → start frame of a video → through the queue → attached to a c
   // A card to attach to, in the demo space.
   const [space] = await ipc("spaces_list", {});
   const board = await ipc("board_load", { spaceId: space.id });
-  const card = await ipc("card_create", { spaceId: space.id, stageId: board.stages[0].id, title: "Studio journey card", platform: "instagram" });
+  const card = await ipc("card_create", { spaceId: space.id, stage: board.stages[0].id, title: "Studio journey card", platform: "instagram" });
 
   await page.goto(shell.url);
   await page.getByTestId("balance").waitFor();

@@ -239,6 +239,34 @@ async fn publish_posts_through_connected_accounts_and_needs_publish_write() {
     assert!(text(&tiktok["error"]).contains("connected account"), "{tiktok}");
 }
 
+/// A new card's rules (`CardCreateInput::check`, as in the app's `card_create`): a title with words and at
+/// most 300 characters, and one of the service's platforms, in the shell and for agents alike; nothing is
+/// made. The sandbox would refuse the title too: the error named here is the input's own, before any request.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_new_cards_rules_hold_in_the_shell_and_for_agents() {
+    let sb = TestSandbox::start().await;
+    let desk = Desk::new(&sb);
+    let before = ids(&desk.run(&["card", "list", "--all"]).await.ok());
+    let long = "x".repeat(301);
+    let e = desk.run(&["card", "create", &long, "--platform", "x"]).await.fails(2);
+    assert_eq!(e["field"], "title", "{e}");
+    assert!(text(&e["error"]).contains("at most 300 characters"), "{e}");
+    let e = desk.run(&["card", "create", "   ", "--platform", "x"]).await.fails(2);
+    assert_eq!(e["field"], "title", "{e}");
+    assert!(text(&e["error"]).contains("Give the card a title"), "{e}");
+    let refused = desk.tool("create_card", json!({ "title": long, "platform": "x" })).await;
+    assert!(refused["isError"] == true && refused.to_string().contains("at most 300 characters"), "{refused}");
+    let refused = desk.tool("create_card", json!({ "title": " ", "platform": "x" })).await;
+    assert!(refused["isError"] == true && refused.to_string().contains("Give the card a title"), "{refused}");
+    let refused = desk.tool("create_card", json!({ "title": "Elsewhere", "platform": "myspace" })).await;
+    assert!(refused["isError"] == true && refused.to_string().contains("myspace"), "{refused}");
+    assert_eq!(ids(&desk.run(&["card", "list", "--all"]).await.ok()), before, "nothing was made");
+    // 300 characters are taken, as given (trimmed).
+    let most = "y".repeat(300);
+    let made = desk.run(&["card", "create", &format!(" {most} "), "--platform", "x"]).await.ok();
+    assert_eq!(made["title"], most, "{made}");
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn archive_hides_a_card_and_off_restores_it_with_favorites_write() {
     let sb = TestSandbox::start().await;

@@ -87,9 +87,11 @@ macro_rules! with_commands {
                 stage_update($crate::commands::StageUpdateInput) -> $crate::api::StageUpdated;
                 /// its cards move to `targetStageId` (the first other stage when absent; itself: validation)
                 stage_delete($crate::commands::StageDeleteInput) -> $crate::api::StageDeleted;
-                /// at the end of the stage; never sent twice blindly: when its answer is lost (no answer, a 5xx,
-                /// an unreadable body) a read of the stage shows whether it landed (then the card is returned)
-                card_create($crate::commands::CardCreateArgs) -> $crate::api::CardSummary;
+                /// the catalogue's input (`cdesk card create`, `create_card`): a title of 1 to 300 characters, a
+                /// platform, `spaceId` needed (validation); at the end of `stage` (the space's first stage when
+                /// absent); never sent twice blindly: when its answer is lost (no answer, a 5xx, an unreadable body)
+                /// a read of the stage shows whether it landed (then the card is returned)
+                card_create($crate::commands::CardCreateInput) -> $crate::api::CardSummary;
                 /// `PATCH /cards/{id}` with `stage` and `beforeCardId` (not itself: validation); without `beforeCardId` the card goes to
                 /// the end of the stage
                 card_move($crate::commands::CardMoveInput) -> $crate::api::CardSummary;

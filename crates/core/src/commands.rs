@@ -175,7 +175,7 @@ pub use crate::planner::*;
 /// The catalogue's inputs the commands take (one input type per operation: `cdesk`, `cdesk mcp` and the app).
 pub use contentdesk_ops::planner::{
     CardRepeatInput, QueueSettings, QueueSlot, Queued, Placed,
-    CardId, CardMoveInput, SpaceCreateInput, SpaceListInput, SpaceUpdateInput, StageCreateInput, StageDeleteInput, StageUpdateInput,
+    CardCreateInput, CardId, CardMoveInput, SpaceCreateInput, SpaceListInput, SpaceUpdateInput, StageCreateInput, StageDeleteInput, StageUpdateInput,
 };
 pub use crate::granted_apps::GrantRevokeArgs;
 /// Import and export (issue 28 point 6): the catalogue's inputs, the report and the file (`io.rs`).

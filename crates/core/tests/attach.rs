@@ -19,7 +19,7 @@ async fn app() -> AppState {
 async fn card(app: &AppState, title: &str) -> String {
     let s = c::space_create(app, SpaceCreateInput { cover_url: None, duplicate_from: None, name: format!("{title} space") }).await.unwrap();
     let board = c::board_load(app, BoardLoadArgs { filters: BoardFilters::space(s.id.clone()), ..Default::default() }).await.unwrap();
-    c::card_create(app, CardCreateArgs { space_id: s.id, stage_id: board.stages[0].id.clone(), title: title.into(), platform: "instagram".into() })
+    c::card_create(app, common::new_card(&s.id, &board.stages[0].id, title, "instagram"))
         .await
         .unwrap()
         .id

@@ -88,7 +88,7 @@ fn post(platform: &str, at: Option<&str>) -> PostInput {
 async fn scheduled_card(app: &AppState, title: &str, at: &str, posts: Vec<PostInput>) -> String {
     let s = c::space_create(app, SpaceCreateInput { cover_url: None, duplicate_from: None, name: format!("Calendar {title}") }).await.unwrap();
     let board = c::board_load(app, BoardLoadArgs { filters: BoardFilters::space(s.id.clone()), ..Default::default() }).await.unwrap();
-    let id = c::card_create(app, CardCreateArgs { space_id: s.id, stage_id: board.stages[0].id.clone(), title: title.into(), platform: "instagram".into() })
+    let id = c::card_create(app, common::new_card(&s.id, &board.stages[0].id, title, "instagram"))
         .await
         .unwrap()
         .id;
@@ -208,7 +208,7 @@ async fn the_window_has_every_post_at_its_own_time_past_500_cards_and_20_days_fr
     let make = |title: &'static str, card_at: &'static str, post_at: &'static str| {
         let (app, space, stage) = (t.app.clone(), space.clone(), stage.clone());
         async move {
-            let id = c::card_create(&app, CardCreateArgs { space_id: space, stage_id: stage, title: title.into(), platform: "instagram".into() }).await.unwrap().id;
+            let id = c::card_create(&app, common::new_card(&space, &stage, title, "instagram")).await.unwrap().id;
             let update = UpdateCard { scheduled_at: Some(Some(card_at.into())), posts: Some(vec![post("instagram", Some(post_at))]), ..Default::default() };
             c::card_update(&app, CardUpdateArgs { card_id: id.clone(), update }).await.unwrap();
             id

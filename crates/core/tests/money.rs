@@ -209,8 +209,8 @@ async fn a_card_create_whose_answer_is_lost_is_read_back_not_created_twice() {
     let board = c::board_load(&app, serde_json::from_value(json!({ "spaceId": space.id })).unwrap()).await.unwrap();
     let stage = board.stages[0].id.clone();
     let title = format!("Lost answer {}", uuid::Uuid::new_v4());
-    let args = || -> CardCreateArgs {
-        serde_json::from_value(json!({ "spaceId": space.id, "stageId": stage, "title": title, "platform": "instagram" })).unwrap()
+    let args = || -> contentdesk_core::commands::CardCreateInput {
+        serde_json::from_value(json!({ "spaceId": space.id, "stage": stage, "title": title, "platform": "instagram" })).unwrap()
     };
     let card = c::card_create(&app, args()).await.expect("the read shows the create landed");
     assert_eq!(card.title, title);

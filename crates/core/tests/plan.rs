@@ -36,7 +36,7 @@ async fn slots_are_kept_per_profile_checked_and_used_by_the_queue() {
     let board = c::board_load(&app, BoardLoadArgs { filters: BoardFilters::space(sp.id.clone()), ..Default::default() }).await.unwrap();
     let stage = board.stages[0].id.clone();
     let space = sp.id.clone();
-    let made = c::card_create(&app, CardCreateArgs { space_id: space, stage_id: stage, title: "App queue".into(), platform: platform.clone() }).await.unwrap();
+    let made = c::card_create(&app, common::new_card(&space, &stage, "App queue", &platform)).await.unwrap();
     let posts = vec![PostInput { platform: platform.clone(), connected_account_id: Some(account.id.clone()), ..Default::default() }];
     c::card_update(&app, CardUpdateArgs { card_id: made.id.clone(), update: UpdateCard { posts: Some(posts), ..Default::default() } }).await.unwrap();
     let q = c::card_queue(&app, CardId { card_id: made.id.clone() }).await.unwrap();

@@ -27,7 +27,7 @@ async fn space(app: &AppState, name: &str) -> (String, Vec<String>) {
 }
 
 async fn card(app: &AppState, space: &str, stage: &str, title: &str) -> String {
-    c::card_create(app, CardCreateArgs { space_id: space.into(), stage_id: stage.into(), title: title.into(), platform: "instagram".into() })
+    c::card_create(app, common::new_card(space, stage, title, "instagram"))
         .await
         .unwrap()
         .id
@@ -101,7 +101,7 @@ async fn filters_search_platform_tag_and_the_archived_view_with_restore() {
     let app = app().await;
     let (sp, st) = space(&app, "Filters").await;
     let a = card(&app, &sp, &st[0], "Launch reel").await;
-    let b = c::card_create(&app, CardCreateArgs { space_id: sp.clone(), stage_id: st[0].clone(), title: "Blog post".into(), platform: "linkedin".into() })
+    let b = c::card_create(&app, common::new_card(&sp, &st[0], "Blog post", "linkedin"))
         .await
         .unwrap()
         .id;
@@ -295,7 +295,7 @@ async fn planner_commands_answer_through_dispatch_with_the_wire_shape() {
 /// space|stage …` and the agent tools): refused through dispatch, with the wire shape, before anything is
 /// sent; a field the input does not have is refused too.
 #[tokio::test]
-async fn space_and_stage_rules_are_the_catalogues_through_dispatch() {
+async fn space_stage_and_card_rules_are_the_catalogues_through_dispatch() {
     let app = app().await;
     let (sp, st) = space(&app, "Rules").await;
     let long = "x".repeat(121);
@@ -310,6 +310,12 @@ async fn space_and_stage_rules_are_the_catalogues_through_dispatch() {
         ("stage_update", json!({ "spaceId": sp, "stageId": st[0], "afterId": st[1], "beforeId": st[1] }), Some("beforeId"), "not both"),
         ("stage_update", json!({ "spaceId": sp, "stageId": st[0] }), None, "nothing to change"),
         ("stage_delete", json!({ "spaceId": sp, "stageId": st[0], "targetStageId": st[0] }), Some("targetStageId"), "Choose another stage"),
+        ("card_create", json!({ "spaceId": sp, "stage": st[0], "title": " ", "platform": "x" }), Some("title"), "Give the card a title."),
+        ("card_create", json!({ "spaceId": sp, "stage": st[0], "title": "x".repeat(301), "platform": "x" }), Some("title"), "at most 300 characters"),
+        ("card_create", json!({ "spaceId": sp, "stage": st[0], "title": "Where", "platform": "myspace" }), Some("platform"), "not a platform"),
+        ("card_create", json!({ "spaceId": sp, "stage": st[0], "title": "Where", "platform": " " }), Some("platform"), "Choose the card's platform."),
+        ("card_create", json!({ "spaceId": sp, "stageId": st[0], "title": "Old name", "platform": "x" }), Some("stageId"), "unknown field"),
+        ("card_create", json!({ "stage": st[0], "title": "No space", "platform": "x" }), Some("spaceId"), "Name the"),
     ] {
         let e = ipc::dispatch(&app, command, args.clone()).await.unwrap_err();
         assert_eq!(e.code, IpcCode::Validation, "{command} {args}: {e:?}");
@@ -320,6 +326,7 @@ async fn space_and_stage_rules_are_the_catalogues_through_dispatch() {
     }
     let board = c::board_load(&app, BoardLoadArgs { filters: BoardFilters::space(sp.clone()), ..Default::default() }).await.unwrap();
     assert_eq!(board.stages.iter().map(|s| s.id.clone()).collect::<Vec<_>>(), st, "nothing was sent");
+    assert!(board.cards.is_empty(), "no card was made: {:?}", board.cards);
     assert_eq!(board.space.name, "Rules");
     // What the app's command cannot keep offline is refused by name (the catalogue's other faces take it).
     let e = ipc::dispatch(&app, "stage_update", json!({ "spaceId": sp, "stageId": st[1], "toStart": true })).await.unwrap_err();
@@ -329,6 +336,11 @@ async fn space_and_stage_rules_are_the_catalogues_through_dispatch() {
     assert_eq!(v["name"], json!("Sign-off"));
     let v = ipc::dispatch(&app, "space_rename", json!({ "spaceId": sp, "name": " Rules kept " })).await.unwrap();
     assert_eq!(v["name"], json!("Rules kept"));
+    // A card as `cdesk card create` takes it: trimmed, tags by name, a date alone, at the end of its stage.
+    let v = ipc::dispatch(&app, "card_create", json!({ "spaceId": sp, "stage": st[1], "title": " Launch ", "platform": "x", "tags": ["launch"], "scheduledAt": "2027-02-01" })).await.unwrap();
+    assert_eq!((v["title"].clone(), v["stageId"].clone()), (json!("Launch"), json!(st[1])), "{v}");
+    assert_eq!(v["tags"], json!(["launch"]), "{v}");
+    assert!(v["scheduledAt"].as_str().is_some_and(|t| t.starts_with("2027-0")), "{v}");
 }
 
 /// The board and the calendar share one filter group (`BoardFilters`, flattened into their flat JSON); a

@@ -29,6 +29,12 @@ impl<T: DeserializeOwned> FromStr for Json<T> {
     }
 }
 
+impl<T: serde::Serialize> serde::Serialize for Json<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for Json<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         T::deserialize(d).map(Json)

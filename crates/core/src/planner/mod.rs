@@ -9,13 +9,13 @@
 //! (`local-…`, `outbox::is_local`), which later writes may name (a card moved into the new stage).
 use api_client::CardEdit;
 use api_types::{
-    ArchiveRequest, ArchiveResult, CardDetail, CardSummary, ConnectedAccount, CreateCard, CreateSpace,
+    ArchiveRequest, ArchiveResult, CardDetail, CardSummary, ConnectedAccount, CreateSpace,
     CreateStage, DeleteStage, Space, Stage, StageDeleted, StageUpdated, Tag, UpdateCard, UpdateSpace,
     UpdateStage,
 };
 pub use contentdesk_ops::planner::ArchiveInput;
 use contentdesk_ops::planner::{
-    checked_name, CardId, CardMoveInput, SpaceCreateInput, SpaceUpdateInput, StageCreateInput, StageDeleteInput,
+    checked_name, CardCreateInput, CardId, CardMoveInput, SpaceCreateInput, SpaceUpdateInput, StageCreateInput, StageDeleteInput,
     StageUpdateInput,
 };
 use serde::{Deserialize, Serialize};
@@ -27,15 +27,6 @@ use crate::session::Session;
 
 mod board;
 pub use board::*;
-
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct CardCreateArgs {
-    pub space_id: String,
-    pub stage_id: String,
-    pub title: String,
-    pub platform: String,
-}
 
 #[derive(Debug, Clone, Deserialize, Serialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -277,21 +268,19 @@ pub async fn stage_delete(session: &impl WithOutbox, args: StageDeleteInput) -> 
     .await
 }
 
-pub async fn card_create(session: &impl Session, args: CardCreateArgs) -> IpcResult<CardSummary> {
-    let title = args.title.trim().to_string();
-    if title.is_empty() {
-        return Err(IpcError::validation("title", "Give the card a title."));
-    }
-    let platform = args.platform.trim().to_string();
-    if platform.is_empty() {
-        return Err(IpcError::validation("platform", "Choose the card's platform."));
-    }
+/// The catalogue's input and its rules ([`CardCreateInput::check`]); the app names the space. A create is
+/// sent at once (never kept for later: the board shows the card the service made).
+pub async fn card_create(session: &impl Session, args: CardCreateInput) -> IpcResult<CardSummary> {
+    args.check()?;
+    space_named(args.space_id.clone())?;
     let client = session.client().await?;
+    let req = args.request(&contentdesk_ops::Cx::new(client.clone())).await?;
+    let (title, platform) = (req.title.clone(), req.platform.clone());
     // A create is never sent twice blindly: the cards of this title in the stage are read first, so that
     // when its answer is lost (timeout, dropped connection, a 5xx) a second read shows whether it landed.
     let query = api_types::CardQuery {
-        space_id: Some(args.space_id.clone()),
-        stage: Some(args.stage_id.clone()),
+        space_id: req.space_id.clone(),
+        stage: req.stage.clone(),
         search: Some(title.clone()),
         limit: Some(100),
         ..Default::default()
@@ -300,7 +289,6 @@ pub async fn card_create(session: &impl Session, args: CardCreateArgs) -> IpcRes
         l.cards.into_iter().filter(|c| c.title == title && c.platform.as_deref().is_none_or(|p| p == platform)).collect()
     };
     let before: Vec<String> = same(client.cards().list(&query).await?).into_iter().map(|c| c.id).collect();
-    let req = CreateCard { title: title.clone(), platform: platform.clone(), space_id: Some(args.space_id), stage: Some(args.stage_id), ..Default::default() };
     match client.cards().create(&req).await {
         Ok(card) => Ok(card),
         Err(e) if answer_lost(&e) => match client.cards().list(&query).await {

@@ -1,5 +1,5 @@
 //! Cards: list with every filter, get, create, update, move, publish.
-use crate::input::{one_of, Json};
+use crate::input::{one_of, Json, Unknown};
 use crate::{out, Cx, Effect, Meta, OpError, Operation, ProgressEvent};
 use api_types::{CardAssetInput, CardQuery, CreateCard, PostInput, PublishRequest, UpdateCard};
 use schemars::JsonSchema;
@@ -156,46 +156,53 @@ impl Operation for CardCheck {
 }
 
 /// Fields a card is written with, shared by create and update.
-#[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CardFields {
     /// Stage id, slug or name.
     #[arg(long)]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub stage: Option<String>,
     /// Cover image URL.
     #[arg(long)]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub cover_url: Option<String>,
     /// Cover from a render: an output token (`<outputId>` or `<outputId>-<n>`).
     #[arg(long)]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub cover_output_id: Option<String>,
     /// Tags, each a name or an id{shell: , comma-separated (e.g. `launch,TAG_ID`)}{agent: , as an array (e.g. `["launch", "TAG_ID"]`)}
     /// (they replace the card's tags).
     #[arg(long, value_delimiter = ',')]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub tags: Option<Vec<String>>,
     /// When the card goes out: an ISO 8601 time, e.g. `2027-02-01T09:30:00Z` or `2027-02-01T10:30:00+01:00`, or a
     /// date alone, e.g. `2027-02-01` (00:00 that day{shell:  in this computer's time zone}{agent:  UTC, as JavaScript reads a date}).
     #[arg(long, value_name = "TIME")]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub scheduled_at: Option<String>,
     /// The whole list of posts{shell: , as JSON (`@FILE` reads a file)}: [{platform, caption?, scheduledAt?, accountId?, format?}]
     /// (`accountId`: the `id` of a connected account, not its platform `accountId`, sent as `connectedAccountId`;
     /// `caption` is sent as `platformSpecificData.caption`; the wire names work too; `scheduledAt` as the card's, a
     /// date alone included), e.g. `[{"platform": "x", "caption": "Out now", "accountId": "ACCOUNT_ID", "scheduledAt": "2027-02-01"}]`.
     #[arg(long, value_name = "JSON|@FILE")]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(schema_with = "crate::input::objects_schema")]
+    #[ts(optional, as = "Option<Vec<Value>>")]
     pub posts: Option<Json<Value>>,
     /// The whole list of assets{shell: , as JSON (`@FILE` reads a file)}, in carousel order: each one of
     /// {outputId} (a render's output token), {url} or {assetUrl} (a link), {contentId} (saved inspiration),
     /// {projectId} (an editor project) or {id} (an asset the card already has, kept), e.g.
     /// `[{"url": "https://example.com/cover.png"}, {"outputId": "OUTPUT_ID"}]`.
     #[arg(long, value_name = "JSON|@FILE")]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(schema_with = "crate::input::objects_schema")]
+    #[ts(optional, as = "Option<Vec<Value>>")]
     pub assets: Option<Json<Value>>,
 }
 
@@ -277,7 +284,9 @@ pub(crate) fn friendly_assets(mut assets: Value) -> Result<Value, OpError> {
     Ok(assets)
 }
 
-#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+/// A new card: `cdesk card create`, the agent tool `create_card` and the app's `card_create` take this one
+/// input and its rules ([`CardCreateInput::check`]).
+#[derive(Debug, Clone, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CardCreateInput {
     /// The card's title.
@@ -288,15 +297,66 @@ pub struct CardCreateInput {
     pub platform: String,
     /// The space (id); the default space when absent.
     #[arg(long = "space")]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub space_id: Option<String>,
     /// Notes (Markdown), the card's working text.
     #[arg(long)]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub notes: Option<String>,
     #[command(flatten)]
     #[serde(flatten)]
     pub fields: CardFields,
+    /// What the app's JSON names beyond these fields (it flattens [`CardFields`], so serde's
+    /// `deny_unknown_fields` cannot refuse it): refused by [`CardCreateInput::check`].
+    #[arg(skip)]
+    #[serde(flatten, skip_serializing)]
+    #[schemars(skip)]
+    #[ts(skip)]
+    pub unknown: Unknown,
+}
+
+/// The longest card title the service takes, in characters.
+pub const CARD_TITLE_MAX: usize = 300;
+
+impl CardCreateInput {
+    /// The rules of a new card, checked before anything is sent: a title of 1 to 300 characters, one of
+    /// the service's platforms, and no field the input does not name.
+    pub fn check(&self) -> Result<(), OpError> {
+        self.unknown.refuse()?;
+        let title = self.title.trim();
+        if title.is_empty() {
+            return Err(OpError::usage("title", "Give the card a title."));
+        }
+        if title.chars().count() > CARD_TITLE_MAX {
+            return Err(OpError::usage("title", format!("The card's title is too long: at most {CARD_TITLE_MAX} characters.")));
+        }
+        if self.platform.trim().is_empty() {
+            return Err(OpError::usage("platform", "Choose the card's platform."));
+        }
+        super::check_platform("platform", Some(&self.platform))
+    }
+
+    /// The service's request: the rules checked, the title trimmed, tags by name, a date alone as its
+    /// day's start, posts and assets in their wire names.
+    pub async fn request(self, cx: &Cx) -> Result<CreateCard, OpError> {
+        self.check()?;
+        Ok(CreateCard {
+            title: self.title.trim().to_string(),
+            platform: self.platform.trim().to_string(),
+            space_id: self.space_id,
+            stage: self.fields.stage.clone(),
+            cover_url: self.fields.cover_url.clone(),
+            cover_output_id: self.fields.cover_output_id.clone(),
+            tags: tag_names(cx, self.fields.tags.clone()).await?,
+            notes: self.notes,
+            scheduled_at: self.fields.scheduled_at.as_deref().map(day_or_time),
+            posts: self.fields.posts()?,
+            assets: self.fields.assets()?,
+            extra: Default::default(),
+        })
+    }
 }
 
 pub struct CardCreate;
@@ -312,20 +372,7 @@ impl Operation for CardCreate {
         scope: Some("planner:write"),
     };
     async fn run(cx: Cx, i: CardCreateInput) -> Result<Value, OpError> {
-        let req = CreateCard {
-            title: i.title,
-            platform: i.platform,
-            space_id: i.space_id,
-            stage: i.fields.stage.clone(),
-            cover_url: i.fields.cover_url.clone(),
-            cover_output_id: i.fields.cover_output_id.clone(),
-            tags: tag_names(&cx, i.fields.tags.clone()).await?,
-            notes: i.notes,
-            scheduled_at: i.fields.scheduled_at.as_deref().map(day_or_time),
-            posts: i.fields.posts()?,
-            assets: i.fields.assets()?,
-            extra: Default::default(),
-        };
+        let req = i.request(&cx).await?;
         out(cx.client.cards().create(&req).await?)
     }
 }

@@ -22,7 +22,7 @@ import type { CalendarPostsArgs } from "./CalendarPostsArgs";
 import type { CalendarWindow } from "./CalendarWindow";
 import type { CalendarWindowArgs } from "./CalendarWindowArgs";
 import type { CardAttachOutputArgs } from "./CardAttachOutputArgs";
-import type { CardCreateArgs } from "./CardCreateArgs";
+import type { CardCreateInput } from "./CardCreateInput";
 import type { CardDetail } from "./CardDetail";
 import type { CardId } from "./CardId";
 import type { CardImportInput } from "./CardImportInput";
@@ -154,8 +154,8 @@ export interface CoreCommands {
   stage_update: { args: StageUpdateInput; result: StageUpdated };
   /** its cards move to `targetStageId` (the first other stage when absent; itself: validation) */
   stage_delete: { args: StageDeleteInput; result: StageDeleted };
-  /** at the end of the stage; never sent twice blindly: when its answer is lost (no answer, a 5xx, an unreadable body) a read of the stage shows whether it landed (then the card is returned) */
-  card_create: { args: CardCreateArgs; result: CardSummary };
+  /** the catalogue's input (`cdesk card create`, `create_card`): a title of 1 to 300 characters, a platform, `spaceId` needed (validation); at the end of `stage` (the space's first stage when absent); never sent twice blindly: when its answer is lost (no answer, a 5xx, an unreadable body) a read of the stage shows whether it landed (then the card is returned) */
+  card_create: { args: CardCreateInput; result: CardSummary };
   /** `PATCH /cards/{id}` with `stage` and `beforeCardId` (not itself: validation); without `beforeCardId` the card goes to the end of the stage */
   card_move: { args: CardMoveInput; result: CardSummary };
   card_get: { args: CardId; result: CardDetail };

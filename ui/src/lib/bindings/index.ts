@@ -26,7 +26,7 @@ export type { CardAsset } from "./CardAsset";
 export type { CardAssetInput } from "./CardAssetInput";
 export type { CardAssetInspiration } from "./CardAssetInspiration";
 export type { CardAttachOutputArgs } from "./CardAttachOutputArgs";
-export type { CardCreateArgs } from "./CardCreateArgs";
+export type { CardCreateInput } from "./CardCreateInput";
 export type { CardDetail } from "./CardDetail";
 export type { CardId } from "./CardId";
 export type { CardImportInput } from "./CardImportInput";

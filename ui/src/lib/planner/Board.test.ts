@@ -336,7 +336,7 @@ it("filters: platform, tag and search go to board_load; Archived shows archived 
 
 it("new card per column: quick-add with two platforms makes the card, then a post for each; the tile appears at the end", async () => {
   const core = setup();
-  core.answers.card_create = (a) => card("n1", String(a?.title), String(a?.stageId), 10, { platform: String(a?.platform) });
+  core.answers.card_create = (a) => card("n1", String(a?.title), String(a?.stage), 10, { platform: String(a?.platform) });
   core.answers.card_update = (a) => card("n1", "Fresh take", "b", 10, { platform: "linkedin", platforms: ["linkedin", "x"], id: String(a?.cardId) });
   render(Board);
   await screen.findByRole("region", { name: "Ideas stage" });
@@ -347,7 +347,7 @@ it("new card per column: quick-add with two platforms makes the card, then a pos
   await user.click(picks.getByLabelText("LinkedIn"));
   await user.click(picks.getByLabelText("X"));
   await user.click(screen.getByRole("button", { name: "Add card" }));
-  await waitFor(() => expect(core.called("card_create")[0]?.args).toEqual({ spaceId: "s1", stageId: "b", title: "Fresh take", platform: "linkedin" }));
+  await waitFor(() => expect(core.called("card_create")[0]?.args).toEqual({ spaceId: "s1", stage: "b", title: "Fresh take", platform: "linkedin" }));
   await waitFor(() => expect(core.called("card_update")[0]?.args).toEqual({ cardId: "n1", update: { posts: [{ platform: "linkedin" }, { platform: "x" }] } }));
   expect(titles(await screen.findByRole("region", { name: "Review stage" }))).toEqual(["Untitled card", "Fresh take"]);
   expect(within(screen.getByTestId("card-n1")).getByText("LinkedIn")).toBeInTheDocument();

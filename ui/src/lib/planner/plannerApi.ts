@@ -48,7 +48,7 @@ export const plannerApi = {
     api.stageUpdate({ spaceId, stageId, ...change }),
   stageDelete: (spaceId: string, stageId: string, targetStageId?: string) =>
     api.stageDelete(targetStageId ? { spaceId, stageId, targetStageId } : { spaceId, stageId }),
-  cardCreate: (spaceId: string, stageId: string, title: string, platform: string) => api.cardCreate({ spaceId, stageId, title, platform }),
+  cardCreate: (spaceId: string, stageId: string, title: string, platform: string) => api.cardCreate({ spaceId, stage: stageId, title, platform }),
   cardMove: api.cardMove,
   /** The editor's card write (`card_update`): kept by the core's outbox when the service does not answer. */
   cardUpdate: api.cardUpdate,

@@ -2,7 +2,7 @@
 // (development, Playwright) it uses web-shell's `POST /ipc/<command>` with the per-run token. Every
 // failure becomes a thrown `IpcError` ({code, message, ...}), so screens handle one shape.
 import type {
-  BoardLoadArgs, CardCreateArgs, CardUpdateArgs, CoreCommands, IpcError, StageCreateInput, StudioQuote,
+  BoardLoadArgs, CardCreateInput, CardUpdateArgs, CoreCommands, IpcError, StageCreateInput, StudioQuote,
   StageDeleteInput, StageUpdateInput, UpdateCard,
 } from "../bindings";
 import type {
@@ -175,7 +175,7 @@ export const api = {
   stageCreate: (args: StageCreateInput) => run("stage_create", args),
   stageUpdate: (args: StageUpdateInput) => run("stage_update", args),
   stageDelete: (args: StageDeleteInput) => run("stage_delete", args),
-  cardCreate: (args: CardCreateArgs) => run("card_create", args),
+  cardCreate: (args: CardCreateInput) => run("card_create", args),
   /** `base`: the card as the board had it (its `updatedAt` and title), so a move kept offline meets a change made elsewhere. */
   cardMove: (cardId: string, stageId: string, beforeCardId?: string, base?: { updatedAt?: string | null; title?: string }) =>
     run("card_move", {

@@ -128,7 +128,7 @@ it("the week shows now as a line in today's column, and the zone picker suggests
 
 it("keyboard: the month grid is one Tab stop on today; arrow keys move it, Enter makes a card on that day", async () => {
   const core = setup([]);
-  core.answers.card_create = (a) => ({ ...card("new1", String(a?.title)), stageId: String(a?.stageId) });
+  core.answers.card_create = (a) => ({ ...card("new1", String(a?.title)), stageId: String(a?.stage) });
   render(Board);
   await screen.findByTestId("calendar-month", {}, { timeout: 15_000 });
   const stops = [...document.querySelectorAll<HTMLElement>("[role=gridcell]")].filter((c) => c.tabIndex === 0);
