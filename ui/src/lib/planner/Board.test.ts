@@ -334,10 +334,10 @@ it("filters: platform, tag and search go to board_load; Archived shows archived 
   expect(screen.getByTestId("board-status")).toHaveTextContent("Card “Old idea” restored to Ideas.");
 });
 
-it("new card per column: quick-add with two platforms makes the card, then a post for each; the tile appears at the end", async () => {
+it("new card per column: quick-add with two platforms makes the card with a post for each in one request; the tile appears at the end", async () => {
   const core = setup();
-  core.answers.card_create = (a) => card("n1", String(a?.title), String(a?.stage), 10, { platform: String(a?.platform) });
-  core.answers.card_update = (a) => card("n1", "Fresh take", "b", 10, { platform: "linkedin", platforms: ["linkedin", "x"], id: String(a?.cardId) });
+  core.answers.card_create = (a) =>
+    card("n1", String(a?.title), String(a?.stage), 10, { platform: String(a?.platform), platforms: (a?.posts as { platform: string }[]).map((p) => p.platform) });
   render(Board);
   await screen.findByRole("region", { name: "Ideas stage" });
   const user = userEvent.setup();
@@ -347,8 +347,10 @@ it("new card per column: quick-add with two platforms makes the card, then a pos
   await user.click(picks.getByLabelText("LinkedIn"));
   await user.click(picks.getByLabelText("X"));
   await user.click(screen.getByRole("button", { name: "Add card" }));
-  await waitFor(() => expect(core.called("card_create")[0]?.args).toEqual({ spaceId: "s1", stage: "b", title: "Fresh take", platform: "linkedin" }));
-  await waitFor(() => expect(core.called("card_update")[0]?.args).toEqual({ cardId: "n1", update: { posts: [{ platform: "linkedin" }, { platform: "x" }] } }));
+  await waitFor(() =>
+    expect(core.called("card_create")[0]?.args).toEqual({ spaceId: "s1", stage: "b", title: "Fresh take", platform: "linkedin", posts: [{ platform: "linkedin" }, { platform: "x" }] }),
+  );
+  expect(core.called("card_update")).toEqual([]);
   expect(titles(await screen.findByRole("region", { name: "Review stage" }))).toEqual(["Untitled card", "Fresh take"]);
   expect(within(screen.getByTestId("card-n1")).getByText("LinkedIn")).toBeInTheDocument();
   // The space tab's count follows (it went stale before: "4" beside five cards).

@@ -96,11 +96,8 @@ export class BoardCards extends BoardMoves {
     if (!space) return false;
     const list = (typeof platforms === "string" ? [platforms] : platforms).filter((p) => p !== "general");
     const cardPlatform = list[0] ?? (typeof platforms === "string" ? platforms : "general");
-    const card = await this.busyAction(async () => {
-      const made = await plannerApi.cardCreate(space, stage.id, title, cardPlatform);
-      if (list.length === 0) return made;
-      return plannerApi.cardUpdate(made.id, { posts: list.map((platform) => ({ platform })) });
-    });
+    const posts = list.length === 0 ? {} : { posts: list.map((platform) => ({ platform })) };
+    const card = await this.busyAction(() => plannerApi.cardCreate({ spaceId: space, stage: stage.id, title, platform: cardPlatform, ...posts }));
     if (!card) return false;
     this.countCards(1, space);
     if (matchesFilters(card, this.filters()) && this.columns[stage.id]) {

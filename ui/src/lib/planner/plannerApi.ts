@@ -48,7 +48,9 @@ export const plannerApi = {
     api.stageUpdate({ spaceId, stageId, ...change }),
   stageDelete: (spaceId: string, stageId: string, targetStageId?: string) =>
     api.stageDelete(targetStageId ? { spaceId, stageId, targetStageId } : { spaceId, stageId }),
-  cardCreate: (spaceId: string, stageId: string, title: string, platform: string) => api.cardCreate({ spaceId, stage: stageId, title, platform }),
+  /** One card with everything it starts with (`card_create`, the catalogue's input): one request, so a card
+   *  is never left half made (posts or a time missing) when the service stops answering between two. */
+  cardCreate: api.cardCreate,
   cardMove: api.cardMove,
   /** The editor's card write (`card_update`): kept by the core's outbox when the service does not answer. */
   cardUpdate: api.cardUpdate,

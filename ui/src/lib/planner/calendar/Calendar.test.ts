@@ -128,7 +128,7 @@ it("the week shows now as a line in today's column, and the zone picker suggests
 
 it("keyboard: the month grid is one Tab stop on today; arrow keys move it, Enter makes a card on that day", async () => {
   const core = setup([]);
-  core.answers.card_create = (a) => ({ ...card("new1", String(a?.title)), stageId: String(a?.stage) });
+  core.answers.card_create = (a) => ({ ...card("new1", String(a?.title)), stageId: String(a?.stage), scheduledAt: (a?.scheduledAt as string | undefined) ?? null });
   render(Board);
   await screen.findByTestId("calendar-month", {}, { timeout: 15_000 });
   const stops = [...document.querySelectorAll<HTMLElement>("[role=gridcell]")].filter((c) => c.tabIndex === 0);
@@ -139,7 +139,10 @@ it("keyboard: the month grid is one Tab stop on today; arrow keys move it, Enter
   expect(cell(tomorrow).tabIndex).toBe(0);
   expect(cell(today).tabIndex).toBe(-1);
   await fireEvent.keyDown(cell(tomorrow), { key: "Enter" });
-  await waitFor(() => expect(core.called("card_update").at(-1)?.args).toEqual({ cardId: "new1", update: { scheduledAt: nineOn(tomorrow) } }));
+  await waitFor(() =>
+    expect(core.called("card_create").at(-1)?.args).toEqual({ spaceId: "s1", stage: "a", title: "New post", platform: "general", scheduledAt: nineOn(tomorrow) }),
+  );
+  expect(core.called("card_update")).toEqual([]);
 });
 
 it("an unscheduled card a platform will refuse is scheduled only once confirmed; Cancel leaves it unscheduled", async () => {
