@@ -1,4 +1,4 @@
-import { afterEach, expect, it } from "vitest";
+import { afterEach, expect, it, vi } from "vitest";
 import { formatDateTime } from "../shared/datetime";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/svelte";
 import userEvent from "@testing-library/user-event";
@@ -332,6 +332,36 @@ it("filters: platform, tag and search go to board_load; Archived shows archived 
   await waitFor(() => expect(core.called("card_archive")[0]?.args).toMatchObject({ assetType: "card", id: "z1", off: true }));
   await waitFor(() => expect(screen.queryByTestId("card-z1")).toBeNull());
   expect(screen.getByTestId("board-status")).toHaveTextContent("Card “Old idea” restored to Ideas.");
+});
+
+// The screens journey's 960x600 shot (issue 26's follow-up): the search box emptied, yet the board kept the last
+// search's one card for the typing pause (250 ms). An emptied box asks for the whole board at once.
+it("search: an emptied box shows the whole board at once, without the typing pause", async () => {
+  const core = setup();
+  const whole = core.answers.board_load;
+  core.answers.board_load = (a) => {
+    const board = whole(a) as { cards: CardSummary[] };
+    const words = String(a?.search ?? "").toLowerCase();
+    return { ...board, cards: board.cards.filter((c) => c.title.toLowerCase().includes(words)) };
+  };
+  render(Board);
+  const ideas = await screen.findByRole("region", { name: "Ideas stage" });
+  const search = screen.getByLabelText("Search");
+  await userEvent.setup().type(search, "second");
+  await waitFor(() => expect(titles(ideas)).toEqual(["Second idea"]));
+  const asked = core.called("board_load").length;
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+  try {
+    await fireEvent.input(search, { target: { value: "" } });
+    // Less than the pause: only what the clear itself asked for has run.
+    await vi.advanceTimersByTimeAsync(1);
+    expect(core.called("board_load").slice(asked).map((c) => c.args)).toEqual([{ spaceId: "s1", firstPage: true }]);
+  } finally {
+    vi.useRealTimers();
+  }
+  await waitFor(() => expect(titles(ideas)).toEqual(["First idea", "Second idea", "Third idea"]));
+  // The pause's own load is not asked as well.
+  expect(core.called("board_load").slice(asked)).toHaveLength(1);
 });
 
 it("new card per column: quick-add with two platforms makes the card, then a post for each; the tile appears at the end", async () => {

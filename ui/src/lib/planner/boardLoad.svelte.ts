@@ -113,10 +113,12 @@ export class BoardLoad extends BoardCore {
     try { this.tags = await plannerApi.tagsList(); } catch { this.tags = []; }
   }
 
-  /** The search box: the board is asked again once typing pauses. */
+  /** The search box: the board is asked again once typing pauses; an emptied box at once (nothing more
+   *  is coming, and a pause would leave the last search's cards on screen under an empty box). */
   searchChanged() {
     clearTimeout(this.searchTimer);
-    this.searchTimer = setTimeout(this.reloadBoard, 250);
+    if (!this.search.trim()) void this.reloadBoard();
+    else this.searchTimer = setTimeout(this.reloadBoard, 250);
   }
 
   // The tiles' preflight markers (issue 28 point 2): the findings of the cards on screen, read by the core
