@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { launch } from "./browser.mjs";
 import { shellEnv } from "./webshell.mjs";
-import { SIZES, THEMES, axe, misfit, shoot } from "./screens.mjs";
+import { SIZES, THEMES, axe, focusRing, misfit, shoot, unseenRing } from "./screens.mjs";
 import { makePreviewCards } from "./previewCard.mjs";
 
 const { WEB_SHELL_URL, ARTIFACTS, ORIGIN, ipc } = shellEnv();
@@ -364,13 +364,17 @@ const SCREENS = [
   },
   {
     name: "import dialog", shot: "import",
-    async open({ page }) {
+    async open({ page, tag }) {
       await page.goto(`${ORIGIN}/#/planner`);
       await page.getByTestId("view-board").click();
       await page.getByRole("tab", { name: /Screens journey/ }).click();
       await page.getByTestId("space-actions").click();
       await page.getByTestId("space-import").click();
       await page.getByTestId("import-dialog").waitFor();
+      // Opened by mouse: the file field it focuses still shows the app's focus ring (seen in the shot too).
+      const ring = await focusRing(page);
+      assert.equal(ring?.element, "input[type=file][data-testid=import-file]", "the import dialog focuses its file field");
+      assert.equal(unseenRing(ring), null, `${tag}: the focused file field shows its ring (${JSON.stringify(ring)})`);
     },
     async close({ page }) {
       await page.keyboard.press("Escape");
