@@ -96,6 +96,11 @@ async function layout(size) {
       columns,
       visibleTiles: columns.map((c) => c.titles.length),
       busy: document.querySelector("#space-board")?.getAttribute("aria-busy") === "true",
+      // The chosen space's tab: its name and the count it shows.
+      tab: (() => {
+        const t = document.querySelector(".planner [role=tablist][aria-label=Spaces] [role=tab][aria-selected=true]");
+        return t && { name: t.firstChild?.textContent?.trim(), count: Number(t.querySelector(".count")?.firstChild?.textContent ?? NaN) };
+      })(),
       // The space tabs' strip: a fade on each edge where tabs go on past it (SpacePicker's `edges`).
       strip: (() => {
         const el = document.querySelector(".planner [role=tablist][aria-label=Spaces]");
@@ -120,6 +125,8 @@ async function expectedBoard() {
 function boardDiffers(l, want, perColumn) {
   const problems = [];
   if (l.busy) problems.push("the board is loading");
+  const total = want.reduce((n, w) => n + w.titles.length, 0);
+  if (l.tab?.name !== space.name || l.tab?.count !== total) problems.push(`the chosen tab reads ${JSON.stringify(l.tab)}, not “${space.name}” with ${total}`);
   if (JSON.stringify(l.columns.map((c) => c.stageId)) !== JSON.stringify(want.map((w) => w.stageId))) problems.push(`columns ${l.columns.map((c) => c.stageId)} are not the stages ${want.map((w) => w.stageId)}`);
   for (const w of want) {
     const c = l.columns.find((x) => x.stageId === w.stageId);

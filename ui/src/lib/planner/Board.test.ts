@@ -364,6 +364,33 @@ it("search: an emptied box shows the whole board at once, without the typing pau
   expect(core.called("board_load").slice(asked)).toHaveLength(1);
 });
 
+// Seen in the screens journey's 960 shot: the tab said 37 beside a board of 39 (two cards made outside the
+// app after the spaces were read). A whole board read sets the tab's count; a filtered one does not.
+it("the space tab counts the cards of the whole board just read, not those of a search", async () => {
+  const core = setup();
+  const whole = core.answers.board_load;
+  let elsewhere = 0;
+  core.answers.board_load = (a) => {
+    const board = whole(a) as { cards: CardSummary[]; total: number };
+    const cards = [...board.cards, ...(a?.spaceId === "s1" ? Array.from({ length: elsewhere }, (_, i) => card(`e${i}`, `Made elsewhere ${i}`, "a", 10 + i)) : [])];
+    const words = String(a?.search ?? "").toLowerCase();
+    const shown = cards.filter((c) => c.title.toLowerCase().includes(words));
+    return { ...board, cards: shown, total: shown.length };
+  };
+  render(Board);
+  await screen.findByRole("region", { name: "Ideas stage" });
+  const tab = screen.getByRole("tab", { name: /^Content plan/ });
+  expect(tab).toHaveTextContent("Content plan4 cards");
+  elsewhere = 2;
+  const user = userEvent.setup();
+  await user.type(screen.getByLabelText("Search"), "first");
+  await waitFor(() => expect(titles(screen.getByRole("region", { name: "Ideas stage" }))).toEqual(["First idea"]));
+  expect(tab).toHaveTextContent("Content plan4 cards");
+  await user.clear(screen.getByLabelText("Search"));
+  await waitFor(() => expect(tab).toHaveTextContent("Content plan6 cards"));
+  expect(screen.getByRole("tab", { name: /^Podcast/ })).toHaveTextContent("Podcast0 cards");
+});
+
 it("new card per column: quick-add with two platforms makes the card, then a post for each; the tile appears at the end", async () => {
   const core = setup();
   core.answers.card_create = (a) => card("n1", String(a?.title), String(a?.stageId), 10, { platform: String(a?.platform) });

@@ -60,12 +60,15 @@ export class BoardLoad extends BoardCore {
     this.boardLoading = true;
     if (!early) mark("planner:board-requested");
     let complete = true;
+    const filters = this.filters();
+    const whole = !filters.search.trim() && !filters.platform && !filters.tag && !filters.archived;
     try {
       // Each stage's first page first: the board is on screen before a big space's every page is in.
-      const board = (early && (await early)) || (await plannerApi.boardLoad(space, this.filters(), true));
+      const board = (early && (await early)) || (await plannerApi.boardLoad(space, filters, true));
       if (mine !== this.request) return;
       mark("planner:board-loaded");
       this.showBoard(board);
+      if (whole) this.countIs(space, board.total);
       markRendered("planner:board-rendered");
       this.view.boardShown(false);
       complete = board.complete !== false;
