@@ -64,3 +64,37 @@ export async function misfit(page) {
   if (f.crowded.length) problems.push(`the header is crowded: ${f.crowded.join(", ")}`);
   return problems.length ? problems.join("; ") : null;
 }
+
+/** The focused element's ring as drawn: its outline (style, width, colour) and that colour's contrast with
+ *  the background behind it (the nearest ancestor with a background of its own), or null with nothing
+ *  focused. A ring is seen when it is drawn, at least 2 px, and 3:1 against what is behind it (WCAG 2.2's
+ *  non-text contrast). */
+export async function focusRing(page) {
+  return page.evaluate(() => {
+    const el = document.activeElement;
+    if (!el || el === document.body) return null;
+    const rgb = (c) => (c.match(/[\d.]+/g) ?? []).map(Number);
+    const lum = ([r, g, b]) => {
+      const ch = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+      return 0.2126 * ch(r) + 0.7152 * ch(g) + 0.0722 * ch(b);
+    };
+    let behind = el.parentElement;
+    while (behind && (rgb(getComputedStyle(behind).backgroundColor)[3] === 0 || getComputedStyle(behind).backgroundColor === "transparent")) behind = behind.parentElement;
+    const bg = behind ? getComputedStyle(behind).backgroundColor : "rgb(255, 255, 255)";
+    const cs = getComputedStyle(el);
+    const [a, b] = [lum(rgb(cs.outlineColor)), lum(rgb(bg))].sort((x, y) => y - x);
+    return {
+      element: `${el.tagName.toLowerCase()}${el.getAttribute("type") ? `[type=${el.getAttribute("type")}]` : ""}${el.dataset.testid ? `[data-testid=${el.dataset.testid}]` : ""}`,
+      style: cs.outlineStyle, width: parseFloat(cs.outlineWidth), color: cs.outlineColor, background: bg,
+      contrast: Math.round(((a + 0.05) / (b + 0.05)) * 100) / 100,
+    };
+  });
+}
+
+/** `focusRing` as an assertion message, or null when the focused element's ring is seen. */
+export function unseenRing(ring) {
+  if (!ring) return "nothing is focused";
+  if (ring.style === "none" || ring.width < 2) return `${ring.element} has no ring (outline ${ring.style} ${ring.width}px)`;
+  if (ring.contrast < 3) return `${ring.element}'s ring ${ring.color} is ${ring.contrast}:1 against ${ring.background}`;
+  return null;
+}

@@ -1,4 +1,4 @@
-import { afterEach, expect, it } from "vitest";
+import { afterEach, expect, it, vi } from "vitest";
 import { formatDateTime } from "../shared/datetime";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/svelte";
 import userEvent from "@testing-library/user-event";
@@ -332,6 +332,63 @@ it("filters: platform, tag and search go to board_load; Archived shows archived 
   await waitFor(() => expect(core.called("card_archive")[0]?.args).toMatchObject({ assetType: "card", id: "z1", off: true }));
   await waitFor(() => expect(screen.queryByTestId("card-z1")).toBeNull());
   expect(screen.getByTestId("board-status")).toHaveTextContent("Card “Old idea” restored to Ideas.");
+});
+
+// The screens journey's 960x600 shot (issue 26's follow-up): the search box emptied, yet the board kept the last
+// search's one card for the typing pause (250 ms). An emptied box asks for the whole board at once.
+it("search: an emptied box shows the whole board at once, without the typing pause", async () => {
+  const core = setup();
+  const whole = core.answers.board_load;
+  core.answers.board_load = (a) => {
+    const board = whole(a) as { cards: CardSummary[] };
+    const words = String(a?.search ?? "").toLowerCase();
+    return { ...board, cards: board.cards.filter((c) => c.title.toLowerCase().includes(words)) };
+  };
+  render(Board);
+  const ideas = await screen.findByRole("region", { name: "Ideas stage" });
+  const search = screen.getByLabelText("Search");
+  await userEvent.setup().type(search, "second");
+  await waitFor(() => expect(titles(ideas)).toEqual(["Second idea"]));
+  const asked = core.called("board_load").length;
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+  try {
+    await fireEvent.input(search, { target: { value: "" } });
+    // Less than the pause: only what the clear itself asked for has run.
+    await vi.advanceTimersByTimeAsync(1);
+    expect(core.called("board_load").slice(asked).map((c) => c.args)).toEqual([{ spaceId: "s1", firstPage: true }]);
+  } finally {
+    vi.useRealTimers();
+  }
+  await waitFor(() => expect(titles(ideas)).toEqual(["First idea", "Second idea", "Third idea"]));
+  // The pause's own load is not asked as well.
+  expect(core.called("board_load").slice(asked)).toHaveLength(1);
+});
+
+// Seen in the screens journey's 960 shot: the tab said 37 beside a board of 39 (two cards made outside the
+// app after the spaces were read). A whole board read sets the tab's count; a filtered one does not.
+it("the space tab counts the cards of the whole board just read, not those of a search", async () => {
+  const core = setup();
+  const whole = core.answers.board_load;
+  let elsewhere = 0;
+  core.answers.board_load = (a) => {
+    const board = whole(a) as { cards: CardSummary[]; total: number };
+    const cards = [...board.cards, ...(a?.spaceId === "s1" ? Array.from({ length: elsewhere }, (_, i) => card(`e${i}`, `Made elsewhere ${i}`, "a", 10 + i)) : [])];
+    const words = String(a?.search ?? "").toLowerCase();
+    const shown = cards.filter((c) => c.title.toLowerCase().includes(words));
+    return { ...board, cards: shown, total: shown.length };
+  };
+  render(Board);
+  await screen.findByRole("region", { name: "Ideas stage" });
+  const tab = screen.getByRole("tab", { name: /^Content plan/ });
+  expect(tab).toHaveTextContent("Content plan4 cards");
+  elsewhere = 2;
+  const user = userEvent.setup();
+  await user.type(screen.getByLabelText("Search"), "first");
+  await waitFor(() => expect(titles(screen.getByRole("region", { name: "Ideas stage" }))).toEqual(["First idea"]));
+  expect(tab).toHaveTextContent("Content plan4 cards");
+  await user.clear(screen.getByLabelText("Search"));
+  await waitFor(() => expect(tab).toHaveTextContent("Content plan6 cards"));
+  expect(screen.getByRole("tab", { name: /^Podcast/ })).toHaveTextContent("Podcast0 cards");
 });
 
 it("new card per column: quick-add with two platforms makes the card with a post for each in one request; the tile appears at the end", async () => {

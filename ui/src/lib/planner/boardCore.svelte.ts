@@ -93,6 +93,13 @@ export class BoardCore {
     this.spaces = this.spaces.map((s) => (s.id === spaceId && s.postCount != null ? { ...s, postCount: Math.max(0, s.postCount + delta) } : s));
   }
 
+  /** The space tab's count, from a whole board just read (no filter, not the archived view): cards made or
+   *  archived elsewhere (the CLI, an agent, another computer) count in the tab as on the board. */
+  protected countIs(spaceId: string, total: number) {
+    if (!this.spaces.some((s) => s.id === spaceId && s.postCount != null && s.postCount !== total)) return;
+    this.spaces = this.spaces.map((s) => (s.id === spaceId && s.postCount != null ? { ...s, postCount: total } : s));
+  }
+
   /** One request of a card, stage or space action: the board is busy meanwhile, a refusal is shown.
    *  `keptOk`: a change the core kept offline (`queued`) answers `QUEUED` (the caller shows it). */
   protected async busyAction<T>(run: () => Promise<T>, keptOk?: false): Promise<T | undefined>;

@@ -60,12 +60,15 @@ export class BoardLoad extends BoardCore {
     this.boardLoading = true;
     if (!early) mark("planner:board-requested");
     let complete = true;
+    const filters = this.filters();
+    const whole = !filters.search.trim() && !filters.platform && !filters.tag && !filters.archived;
     try {
       // Each stage's first page first: the board is on screen before a big space's every page is in.
-      const board = (early && (await early)) || (await plannerApi.boardLoad(space, this.filters(), true));
+      const board = (early && (await early)) || (await plannerApi.boardLoad(space, filters, true));
       if (mine !== this.request) return;
       mark("planner:board-loaded");
       this.showBoard(board);
+      if (whole) this.countIs(space, board.total);
       markRendered("planner:board-rendered");
       this.view.boardShown(false);
       complete = board.complete !== false;
@@ -113,10 +116,12 @@ export class BoardLoad extends BoardCore {
     try { this.tags = await plannerApi.tagsList(); } catch { this.tags = []; }
   }
 
-  /** The search box: the board is asked again once typing pauses. */
+  /** The search box: the board is asked again once typing pauses; an emptied box at once (nothing more
+   *  is coming, and a pause would leave the last search's cards on screen under an empty box). */
   searchChanged() {
     clearTimeout(this.searchTimer);
-    this.searchTimer = setTimeout(this.reloadBoard, 250);
+    if (!this.search.trim()) void this.reloadBoard();
+    else this.searchTimer = setTimeout(this.reloadBoard, 250);
   }
 
   // The tiles' preflight markers (issue 28 point 2): the findings of the cards on screen, read by the core
