@@ -129,6 +129,57 @@ async fn a_section_added_archived_and_reverted() {
     assert_eq!(piped["body"], "", "{piped}");
 }
 
+/// A new section's rules are the catalogue's (`SectionAddInput::check`, as in the app's
+/// `brand_kit_section_add`): a name with words and at most 120 characters, a known tab and width, and no
+/// role (the input has no such field); refused in the shell (exit 2) and for agents, naming the field,
+/// and nothing is added.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_new_sections_rules_hold_in_the_shell_and_for_agents() {
+    let sb = TestSandbox::start().await;
+    let desk = Desk::new(&sb);
+    let id = kit(&desk).await;
+    let before = keys(&desk.run(&["brand-kit", "get", &id, "--detail", "summary"]).await.ok()["sections"]);
+    let long = "é".repeat(121);
+    let add = |name: &str| vec!["brand-kit", "section", "add", &id, "--name", name, "--tab", "voice"].into_iter().map(str::to_string).collect::<Vec<_>>();
+    for (name, says) in [("  ", "Give the section's name."), (long.as_str(), "at most 120 characters")] {
+        let args = add(name);
+        let e = desk.run(&args.iter().map(String::as_str).collect::<Vec<_>>()).await.fails(2);
+        assert_eq!(e["field"], "sectionName", "{e}");
+        assert!(e["error"].as_str().unwrap().contains(says), "{e}");
+    }
+    let mut with_role = add("Hooks");
+    with_role.extend(["--role".to_string(), "about".to_string()]);
+    let e = desk.run(&with_role.iter().map(String::as_str).collect::<Vec<_>>()).await;
+    assert_eq!(e.code, 2, "no --role: {}", e.stderr);
+
+    let agent = |extra: Value| {
+        let mut args = serde_json::json!({ "brandKitId": id, "sectionName": "Hooks", "tab": "voice" });
+        args.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        args
+    };
+    let refusals = [
+        (serde_json::json!({ "sectionName": " " }), "Give the section's name."),
+        (serde_json::json!({ "sectionName": long }), "at most 120 characters"),
+        (serde_json::json!({ "tab": "sidebar" }), "“sidebar” is not a tab: use one of overview, voice, visual."),
+        (serde_json::json!({ "tab": " " }), "Give the tab the section goes in."),
+        (serde_json::json!({ "width": "third" }), "“third” is not a width: use one of full, half."),
+        (serde_json::json!({ "role": "about" }), "unknown field `role`"),
+        (serde_json::json!({ "name": "Hooks" }), "unknown field `name`"),
+    ];
+    for (extra, says) in refusals {
+        let refused = desk.tool("add_brand_kit_section", agent(extra.clone())).await;
+        assert!(refused["isError"] == true && refused.to_string().contains(says), "{extra}: {refused}");
+    }
+    let after = keys(&desk.run(&["brand-kit", "get", &id, "--detail", "summary"]).await.ok()["sections"]);
+    assert_eq!(after, before, "nothing was added");
+
+    // Within the rules an agent's section is added, its name trimmed, as the shell's is.
+    let added = desk.tool("add_brand_kit_section", agent(serde_json::json!({ "sectionName": "  Hooks  ", "width": "half", "body": "## Hooks" }))).await;
+    assert!(added["isError"] != true, "{added}");
+    let section = &added["structuredContent"];
+    assert_eq!((section["sectionName"].as_str(), section["tab"].as_str(), section["width"].as_str(), section["body"].as_str()), (Some("Hooks"), Some("voice"), Some("half"), Some("## Hooks")), "{added}");
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn knowledge_added_as_text_is_found_by_search_and_removed() {
     let sb = TestSandbox::start().await;

@@ -168,18 +168,14 @@ pub async fn brand_kit_draft_discard(session: &impl WithOutbox, args: SectionKey
     Ok(rest)
 }
 
-/// Adds a section at the end of its tab; answers it as the service has it.
-pub async fn brand_kit_section_add(session: &impl Session, args: BrandKitSectionAddArgs) -> IpcResult<BrandKitSection> {
-    let kit_id = required("brandKitId", &args.brand_kit_id, "brand kit")?;
-    let write = check_add(&args)?;
-    let (name, tab) = (write.section_name.clone().unwrap_or_default(), write.tab.clone().unwrap_or_default());
-    let kit = session.client().await?.brand_kits().write_sections(&kit_id, vec![write]).await?;
-    // A new section lands at its tab's end; the reply lists sections in page order.
-    kit.sections
-        .into_iter()
-        .rev()
-        .find(|s| s.tab == tab && s.section_name == name && s.role.is_none())
-        .ok_or_else(|| IpcError::internal("The section was added but the service's answer does not list it; refresh the page."))
+/// Adds a section at the end of its tab; answers it as the service has it. Takes the catalogue's
+/// `SectionAddInput` and its rules (`SectionAddInput::check`, as `cdesk brand-kit section add` and
+/// `add_brand_kit_section`).
+pub async fn brand_kit_section_add(session: &impl Session, args: SectionAddInput) -> IpcResult<BrandKitSection> {
+    let write = args.check()?;
+    let kit_id = args.brand_kit_id.trim();
+    let kit = session.client().await?.brand_kits().write_sections(kit_id, vec![write.clone()]).await?;
+    Ok(contentdesk_ops::brand_kit::added_section(kit, &write)?)
 }
 
 /// Archives (`POST /archive`, `assetType: brand_kit_section`) or restores a section.

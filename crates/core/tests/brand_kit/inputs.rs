@@ -21,7 +21,7 @@ async fn the_removed_field_model_inputs_are_refused_by_the_core_before_anything_
         let tries = [
             ("brand_kit_save", json!({ "brandKitId": kit, "sections": [entry.clone()], name: "bold" }), name.to_string()),
             ("brand_kit_save", json!({ "brandKitId": kit, "sections": [{ "key": "design_guidelines", "body": "## Bold", "expectedVersion": v, name: "bold" }] }), format!("sections[0].{name}")),
-            ("brand_kit_section_add", json!({ "brandKitId": kit, "name": "Look", "tab": "visual", name: "bold" }), name.to_string()),
+            ("brand_kit_section_add", json!({ "brandKitId": kit, "sectionName": "Look", "tab": "visual", name: "bold" }), name.to_string()),
         ];
         for (command, args, field) in tries {
             let e = ipc::dispatch(&app, command, args).await.unwrap_err();
@@ -103,7 +103,7 @@ async fn every_brand_kit_command_answers_through_dispatch_by_name() {
     assert_eq!(drafts[0]["reason"], "conflict");
     assert_eq!(drafts[0]["theirsVersion"], v + 1);
     assert_eq!(call("brand_kit_draft_discard", json!({ "brandKitId": kit, "key": "offer" })).await.unwrap(), json!([]));
-    let added = call("brand_kit_section_add", json!({ "brandKitId": kit, "name": "FAQ", "tab": "overview" })).await.unwrap();
+    let added = call("brand_kit_section_add", json!({ "brandKitId": kit, "sectionName": "FAQ", "tab": "overview" })).await.unwrap();
     assert_eq!(added["width"], "full");
     let key = added["key"].as_str().unwrap();
     assert_eq!(call("brand_kit_section_archive", json!({ "brandKitId": kit, "key": key, "archived": true })).await.unwrap(), json!({ "archived": true }));

@@ -382,7 +382,7 @@ it("add a section: name and tab are required at their fields; it lands in its ta
   await user.click(within(form).getByLabelText("Half"));
   await user.click(within(form).getByRole("button", { name: "Add section" }));
   await screen.findByTestId("section-custom_1");
-  expect(core.called("brand_kit_section_add").map((c) => c.args)).toEqual([{ brandKitId: KIT, name: "Hooks", tab: "voice", width: "half" }]);
+  expect(core.called("brand_kit_section_add").map((c) => c.args)).toEqual([{ brandKitId: KIT, sectionName: "Hooks", tab: "voice", width: "half" }]);
   expect(screen.queryByTestId("add-section-form")).toBeNull();
   expect(screen.getByRole("tab", { name: /Voice/ })).toHaveAttribute("aria-selected", "true");
   expect(card("custom_1")).toHaveAttribute("data-width", "half");

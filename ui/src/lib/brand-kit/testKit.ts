@@ -175,9 +175,9 @@ export function kitCore(init: { sections?: Stored[]; drafts?: SectionDraft[]; kn
     return kit.drafts;
   };
   core.answers.brand_kit_section_add = (args) => {
-    const a = args as { name: string; tab: string; width?: string; role?: string; body?: string };
+    const a = args as { sectionName: string; tab: string; width?: string; body?: string };
     refuse(checkSectionAdd(a));
-    const s = stored(`custom_${++seq}`, trimmed(a.tab), trimmed(a.name), a.width ?? "full", a.body ?? "", null);
+    const s = stored(`custom_${++seq}`, trimmed(a.tab), trimmed(a.sectionName), a.width ?? "full", a.body ?? "", null);
     kit.sections.push(s);
     return wire(s);
   };

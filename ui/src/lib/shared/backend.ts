@@ -10,7 +10,7 @@ import type {
 } from "../bindings";
 import type { DraftsResolveArgs } from "../bindings";
 import type {
-  SectionRevertInput, BrandKitSaveArgs, BrandKitSectionAddArgs, BrandKitSectionArchiveArgs,
+  SectionRevertInput, BrandKitSaveArgs, SectionAddInput, BrandKitSectionArchiveArgs,
   BrandKitGetInput, KnowledgeAddInput, SectionEdit,
 } from "../bindings";
 import type {
@@ -218,7 +218,7 @@ export const api = {
   brandKitSave: (brandKitId: string, sections: SectionEdit[]) => run("brand_kit_save", { brandKitId, sections }),
   brandKitDrafts: (brandKitId: string) => run("brand_kit_drafts", { brandKitId }),
   brandKitDraftDiscard: (brandKitId: string, key: string) => run("brand_kit_draft_discard", { brandKitId, key }),
-  brandKitSectionAdd: (args: BrandKitSectionAddArgs) => run("brand_kit_section_add", args),
+  brandKitSectionAdd: (args: SectionAddInput) => run("brand_kit_section_add", args),
   brandKitSectionArchive: (brandKitId: string, key: string, archived: boolean) =>
     run("brand_kit_section_archive", { brandKitId, key, archived }),
   brandKitHistory: (brandKitId: string, key: string) => run("brand_kit_history", { brandKitId, key }),
