@@ -1,6 +1,6 @@
 //! Brand kits and their knowledge as a separate process against the real sandbox: the read modes, one
 //! section at a time (get, set from a file or stdin, a stale --expected-version is exit 5 with the
-//! conflicting sections and nothing written, add, archive, revert), and knowledge (add --text, search
+//! conflicting sections and nothing written, add, archive, restore, revert), and knowledge (add --text, search
 //! finds it, list, get, remove). JSON checked field by field.
 mod desk;
 use contentdesk_sandbox::testing::TestSandbox;
@@ -121,6 +121,25 @@ async fn a_section_added_archived_and_reverted() {
     assert_eq!((archived["archived"].as_bool(), archived["key"].as_str(), archived["sectionId"].as_str()), (Some(true), Some(key.as_str()), added["id"].as_str()));
     let summary = desk.run(&["brand-kit", "get", &id, "--detail", "summary"]).await.ok();
     assert!(!keys(&summary["sections"]).contains(&key), "archived: gone from the kit");
+    // Restored by its key alone (`brand-kit section restore`, the catalogue's SectionArchiveInput as the
+    // app's brand_kit_section_restore): back with its versions and body.
+    let restored = desk.run(&["brand-kit", "section", "restore", &id, &key]).await.ok();
+    assert_eq!((restored["archived"].as_bool(), restored["key"].as_str(), restored["sectionId"].as_str()), (Some(false), Some(key.as_str()), added["id"].as_str()), "{restored}");
+    let back = desk.run(&["brand-kit", "section", "get", &id, &key]).await.ok();
+    assert_eq!((back["version"].as_i64(), back["body"].as_str()), (Some(4), Some("Mugs from 24 EUR.")), "{back}");
+    // Not archived any more: restoring it again names the key; a blank key or kit is refused before anything is sent.
+    let again = desk.run(&["brand-kit", "section", "restore", &id, &key]).await.fails(2);
+    assert_eq!(again["field"], "key", "{again}");
+    for args in [["brand-kit", "section", "restore", id.as_str(), " "], ["brand-kit", "section", "archive", id.as_str(), " "]] {
+        let e = desk.run(&args).await.fails(2);
+        assert_eq!((e["field"].as_str(), e["error"].as_str()), (Some("key"), Some("Give the section's key.")), "{e}");
+    }
+    let e = desk.run(&["brand-kit", "section", "archive", " ", &key]).await.fails(2);
+    assert_eq!(e["field"], "brandKitId", "{e}");
+    // By its id when given (a service that does not list archived sections needs it).
+    desk.run(&["brand-kit", "section", "archive", &id, &key, "--section-id", added["id"].as_str().unwrap()]).await.ok();
+    let by_id = desk.run(&["brand-kit", "section", "restore", &id, &key, "--section-id", added["id"].as_str().unwrap()]).await.ok();
+    assert_eq!(by_id["archived"], false, "{by_id}");
     // Tabs and widths come from the value lists.
     assert_eq!(desk.run(&["brand-kit", "section", "add", &id, "--name", "X", "--tab", "sound"]).await.code, 2);
     assert_eq!(desk.run(&["brand-kit", "section", "add", &id, "--name", "X", "--tab", "voice", "--width", "third"]).await.code, 2);

@@ -407,8 +407,7 @@ impl Operation for SectionAdd {
     }
 }
 
-/// A kit's section by its key: `brand-kit section archive`, its agent tool, and the app's section history
-/// and draft discard.
+/// A kit's section by its key: the app's section history and draft discard.
 #[derive(Debug, Clone, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SectionKeyInput {
@@ -418,25 +417,115 @@ pub struct SectionKeyInput {
     pub key: String,
 }
 
+/// A section archived or restored by its key: `cdesk brand-kit section archive` and `restore`, the agent
+/// tools `archive_brand_kit_section` and `restore_brand_kit_section`, and the app's
+/// `brand_kit_section_archive` and `brand_kit_section_restore` take this one input and its rule
+/// ([`SectionArchiveInput::check`]).
+#[derive(Debug, Clone, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SectionArchiveInput {
+    /// The kit's id.
+    pub brand_kit_id: String,
+    /// The section's key.
+    pub key: String,
+    /// The section's id (`id`), when known: else found by its key, among the kit's sections to archive or
+    /// among its archived ones to restore (a service that does not list archived sections needs the id).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub section_id: Option<String>,
+}
+
+/// A section to archive or restore, checked: the kit, the key and the id when given, trimmed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SectionRef {
+    pub kit: String,
+    pub key: String,
+    pub id: Option<String>,
+}
+
+impl SectionArchiveInput {
+    /// The rule of an archive or restore, checked before anything is sent, in every face: a kit and a key
+    /// are named (a blank id counts as none given).
+    pub fn check(&self) -> Result<SectionRef, OpError> {
+        let kit = required("brandKitId", &self.brand_kit_id, "brand kit")?;
+        let key = required("key", &self.key, "section's key")?;
+        let id = self.section_id.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string);
+        Ok(SectionRef { kit, key, id })
+    }
+
+    /// `POST /archive` for the section with this id: archived, or restored (`archived: false`).
+    pub fn request(id: &str, archived: bool) -> ArchiveRequest {
+        ArchiveRequest { asset_type: "brand_kit_section".into(), id: id.to_string(), archived: Some(archived), ..Default::default() }
+    }
+}
+
 pub struct SectionArchive;
 impl Operation for SectionArchive {
-    type Input = SectionKeyInput;
+    type Input = SectionArchiveInput;
     const META: Meta = Meta {
         path: &["brand-kit", "section", "archive"],
         tool: "archive_brand_kit_section",
         summary: "Archive a brand-kit section (it leaves the kit's pages; it can be restored)",
-        details: "Free. Archiving is not deleting: the section and its versions are kept and can be restored in the app.",
+        details: "Free. Archiving is not deleting: the section and its versions are kept, and restore_brand_kit_section brings it back by its key.",
         effect: Effect::Destroy,
         idempotent: true,
         scope: Some(api_types::scopes::FAVORITES_WRITE),
     };
-    async fn run(cx: Cx, i: SectionKeyInput) -> Result<Value, OpError> {
-        let section = read_section(&cx, &i.brand_kit_id, &i.key, false).await?;
-        let done = cx
-            .client
-            .archive(&ArchiveRequest { asset_type: "brand_kit_section".into(), id: section.id.clone(), archived: None, ..Default::default() })
-            .await?;
-        Ok(json!({ "archived": done.archived, "brandKitId": i.brand_kit_id, "key": i.key, "sectionId": section.id }))
+    async fn run(cx: Cx, i: SectionArchiveInput) -> Result<Value, OpError> {
+        let s = i.check()?;
+        let id = match s.id {
+            Some(id) => id,
+            None => read_section(&cx, &s.kit, &s.key, false).await?.id,
+        };
+        let done = cx.client.archive(&SectionArchiveInput::request(&id, true)).await?;
+        Ok(json!({ "archived": done.archived, "brandKitId": s.kit, "key": s.key, "sectionId": id }))
+    }
+}
+
+pub struct SectionRestore;
+impl Operation for SectionRestore {
+    type Input = SectionArchiveInput;
+    const META: Meta = Meta {
+        path: &["brand-kit", "section", "restore"],
+        tool: "restore_brand_kit_section",
+        summary: "Restore an archived brand-kit section, with its versions, to its kit's pages",
+        details: "Free. The key is the one the section had (get_brand_kit with detail: summary listed it before it was archived); it comes back with its body and versions.",
+        effect: Effect::Write,
+        idempotent: true,
+        scope: Some(api_types::scopes::FAVORITES_WRITE),
+    };
+    async fn run(cx: Cx, i: SectionArchiveInput) -> Result<Value, OpError> {
+        let s = i.check()?;
+        let id = match s.id {
+            Some(id) => id,
+            None => archived_section_id(&cx, &s.kit, &s.key).await?,
+        };
+        let done = cx.client.archive(&SectionArchiveInput::request(&id, false)).await?;
+        Ok(json!({ "archived": done.archived, "brandKitId": s.kit, "key": s.key, "sectionId": id }))
+    }
+}
+
+/// The id of the kit's archived section `key`, as the service lists archived sections; a key not among
+/// them is a usage error naming those that are.
+async fn archived_section_id(cx: &Cx, kit: &str, key: &str) -> Result<String, OpError> {
+    let archived = match cx.client.brand_kits().get_archived_sections(kit).await {
+        Ok(view) => view.sections,
+        Err(ApiError::Validation { .. }) => {
+            return Err(OpError::usage(
+                "sectionId",
+                "this service does not list archived sections: give the section's id (sectionId), as the kit showed it before it was archived",
+            ))
+        }
+        Err(e) => return Err(e.into()),
+    };
+    match archived.iter().find(|s| s.key == key) {
+        Some(s) => Ok(s.id.clone()),
+        None => {
+            let keys: Vec<&str> = archived.iter().map(|s| s.key.as_str()).collect();
+            let listed = if keys.is_empty() { "none".to_string() } else { keys.join(", ") };
+            Err(OpError::usage("key", format!("no archived section `{key}` in brand kit {kit}; its archived sections: {listed}")))
+        }
     }
 }
 

@@ -15,7 +15,7 @@
 //! catalogue's `Unknown` beside a flattened group), so the UI has no way to send one.
 use api_client::{ApiError, SectionFilter, SectionWriteExt};
 use api_types::{
-    ArchiveRequest, ArchiveResult, BrandKitSection, BrandKitSectionsView, Deleted, KnowledgeAdded, KnowledgeList,
+    ArchiveResult, BrandKitSection, BrandKitSectionsView, Deleted, KnowledgeAdded, KnowledgeList,
     KnowledgeMatch, SectionRevision, SectionSummary, SectionWrite, SECTION_POSITIONS, TABS, WIDTHS,
 };
 use serde::{Deserialize, Serialize};
@@ -28,7 +28,8 @@ use crate::session::Session;
 /// The kept changes the page shows live in the outbox; the commands' types keep their names here.
 pub use crate::outbox::{ArchivedSection, DraftReason, SectionDraft};
 /// The catalogue's inputs these commands take (one input type per operation).
-pub use contentdesk_ops::brand_kit::{BrandKitGetInput, SectionAddInput, SectionKeyInput, SectionRevertInput};
+pub use contentdesk_ops::brand_kit::{BrandKitGetInput, SectionAddInput, SectionArchiveInput, SectionKeyInput, SectionRevertInput};
+use contentdesk_ops::brand_kit::SectionRef;
 pub use contentdesk_ops::knowledge::{KnowledgeAddInput, KnowledgeItemInput, KnowledgeListInput, KnowledgeSearchInput};
 
 mod checks;
@@ -124,20 +125,6 @@ pub struct BrandKitSaveArgs {
     pub brand_kit_id: String,
     pub sections: Vec<SectionEdit>,
 }
-
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct BrandKitSectionArchiveArgs {
-    pub brand_kit_id: String,
-    pub key: String,
-    /// `false` restores.
-    pub archived: bool,
-    /// The section's id, when the caller knows it (a section archived elsewhere); else the core finds it.
-    #[serde(default)]
-    #[ts(optional)]
-    pub section_id: Option<String>,
-}
-
 
 #[cfg(test)]
 mod tests {

@@ -303,7 +303,7 @@ async fn a_section_is_added_archived_and_restored() {
     assert_eq!(c::brand_kit_page(&app, BrandKitIdArgs { brand_kit_id: kit.clone() }).await.unwrap().sections.len(), 9, "nothing else added");
 
     // Archive: gone from the page, offered for restore.
-    let r = c::brand_kit_section_archive(&app, BrandKitSectionArchiveArgs { brand_kit_id: kit.clone(), key: s.key.clone(), archived: true, section_id: None })
+    let r = c::brand_kit_section_archive(&app, SectionArchiveInput { brand_kit_id: kit.clone(), key: s.key.clone(), section_id: None })
         .await
         .unwrap();
     assert!(r.archived);
@@ -313,7 +313,7 @@ async fn a_section_is_added_archived_and_restored() {
     assert_eq!((page.archived[0].key.as_str(), page.archived[0].id.as_str(), page.archived[0].section_name.as_str()), (s.key.as_str(), s.id.as_str(), "Hooks"));
 
     // Restore: back with its version and body.
-    let r = c::brand_kit_section_archive(&app, BrandKitSectionArchiveArgs { brand_kit_id: kit.clone(), key: s.key.clone(), archived: false, section_id: None })
+    let r = c::brand_kit_section_restore(&app, SectionArchiveInput { brand_kit_id: kit.clone(), key: s.key.clone(), section_id: None })
         .await
         .unwrap();
     assert!(!r.archived);
@@ -323,19 +323,30 @@ async fn a_section_is_added_archived_and_restored() {
 
     // A starter section archived on this computer is listed on another (read from the service, not from
     // what this computer remembers) and restored there by its key alone.
-    c::brand_kit_section_archive(&app, BrandKitSectionArchiveArgs { brand_kit_id: kit.clone(), key: "speaking_style".into(), archived: true, section_id: None })
+    c::brand_kit_section_archive(&app, SectionArchiveInput { brand_kit_id: kit.clone(), key: "speaking_style".into(), section_id: None })
         .await
         .unwrap();
     let (other, _, _) = app_on(&remote).await;
     let there = c::brand_kit_page(&other, BrandKitIdArgs { brand_kit_id: kit.clone() }).await.unwrap();
     assert_eq!(there.archived.iter().map(|a| (a.key.as_str(), a.tab.as_str())).collect::<Vec<_>>(), [("speaking_style", "voice")]);
-    c::brand_kit_section_archive(&other, BrandKitSectionArchiveArgs { brand_kit_id: kit.clone(), key: "speaking_style".into(), archived: false, section_id: None })
+    c::brand_kit_section_restore(&other, SectionArchiveInput { brand_kit_id: kit.clone(), key: "speaking_style".into(), section_id: None })
         .await
         .unwrap();
-    let e = c::brand_kit_section_archive(&other, BrandKitSectionArchiveArgs { brand_kit_id: kit.clone(), key: "speaking_style".into(), archived: false, section_id: None })
+    let e = c::brand_kit_section_restore(&other, SectionArchiveInput { brand_kit_id: kit.clone(), key: "speaking_style".into(), section_id: None })
         .await
         .unwrap_err();
     assert_eq!(e.code, IpcCode::NotFound, "restored already: {e:?}");
+    // The catalogue's rule (`SectionArchiveInput::check`, as cdesk's and agents'): a kit and a key are
+    // named, refused before anything is sent; a section's id, when given, is used as is.
+    let input = |kit: &str, key: &str, id: Option<&str>| SectionArchiveInput { brand_kit_id: kit.into(), key: key.into(), section_id: id.map(Into::into) };
+    for (k, key, field, says) in [(" ", "about", "brandKitId", "Give the brand kit."), (kit.as_str(), "  ", "key", "Give the section's key.")] {
+        for e in [c::brand_kit_section_archive(&app, input(k, key, None)).await.unwrap_err(), c::brand_kit_section_restore(&app, input(k, key, None)).await.unwrap_err()] {
+            assert_eq!((e.code, e.field.as_deref(), e.message.as_str(), e.status), (IpcCode::Validation, Some(field), says, None), "{e:?}");
+        }
+    }
+    let audience = c::brand_kit_page(&app, BrandKitIdArgs { brand_kit_id: kit.clone() }).await.unwrap().sections.into_iter().find(|s| s.key == "audience").unwrap();
+    assert!(c::brand_kit_section_archive(&app, input(&kit, "audience", Some(&format!(" {} ", audience.id)))).await.unwrap().archived);
+    assert!(!c::brand_kit_section_restore(&other, input(&kit, "audience", Some(&audience.id))).await.unwrap().archived);
     // Restored elsewhere: no longer offered here.
     let page = c::brand_kit_page(&app, BrandKitIdArgs { brand_kit_id: kit }).await.unwrap();
     assert!(page.sections.iter().any(|p| p.key == "speaking_style"));

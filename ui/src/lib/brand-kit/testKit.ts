@@ -181,15 +181,17 @@ export function kitCore(init: { sections?: Stored[]; drafts?: SectionDraft[]; kn
     kit.sections.push(s);
     return wire(s);
   };
-  core.answers.brand_kit_section_archive = (args) => {
-    const a = args as { key: string; archived: boolean };
+  const setArchived = (args: unknown, archived: boolean) => {
+    const a = args as { key: string };
     const s = kit.sections.find((x) => x.key === a.key);
     if (!s) throw { code: "notFound", message: "No such section." } satisfies IpcError;
-    s.archived = a.archived;
+    s.archived = archived;
     kit.archivedHere = kit.archivedHere.filter((k) => k !== a.key);
-    if (a.archived) kit.archivedHere.push(a.key);
-    return { archived: a.archived };
+    if (archived) kit.archivedHere.push(a.key);
+    return { archived };
   };
+  core.answers.brand_kit_section_archive = (args) => setArchived(args, true);
+  core.answers.brand_kit_section_restore = (args) => setArchived(args, false);
   core.answers.brand_kit_history = (args) => {
     const s = find((args as { key: string }).key);
     return { section: wire(s), earlier: s.earlier.map((r) => ({ ...r })) };
