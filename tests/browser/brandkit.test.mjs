@@ -1,5 +1,5 @@
 // Brand-kit journeys in Debian's Chromium (playwright-core): edit a section and save, toggle its width,
-// add a section, revert from history, lose a race to another editor and keep mine (both texts end up in
+// add a section, archive it and restore it (Undo, and from the archived list), revert from history, lose a race to another editor and keep mine (both texts end up in
 // the history), and a body full of XSS payloads that renders inert. This journey starts its own web-shell
 // (embedded sandbox, fresh data folder), so other journeys' profile switches cannot reach it. Binary: see
 // processes.mjs.
@@ -189,6 +189,39 @@ test("add a section: name and tab required; it lands in its tab", async () => {
   assert.equal(added.width, "half");
   assert.equal(await page.getByRole("tab", { name: /Voice/ }).getAttribute("aria-selected"), "true");
   await card(added.key).waitFor();
+  await page.getByRole("tab", { name: /Overview/ }).click();
+  await card("about").waitFor();
+});
+
+test("archive a section, Undo restores it; archived again, it is restored from the archived list", async () => {
+  const added = (await ipc("brand_kit_page", { brandKitId: kitId })).sections.find((s) => s.sectionName === "Hooks that work");
+  assert.ok(added, "the section added above");
+  await page.getByRole("tab", { name: /Voice/ }).click();
+  const archive = async () => {
+    await card(added.key).getByRole("button", { name: "Archive “Hooks that work”" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Archive section" }).click();
+    await card(added.key).waitFor({ state: "detached" });
+    const kit = await ipc("brand_kit_page", { brandKitId: kitId });
+    assert.ok(!kit.sections.some((s) => s.key === added.key), "archived on the service");
+    assert.deepEqual(kit.archived.map((a) => a.key), [added.key]);
+  };
+  const restored = async () => {
+    await card(added.key).waitFor();
+    const kit = await ipc("brand_kit_page", { brandKitId: kitId });
+    const back = kit.sections.find((s) => s.key === added.key);
+    assert.equal(back?.version, added.version, "back with its version");
+    assert.deepEqual(kit.archived, []);
+  };
+  // Archived (brand_kit_section_archive), then Undo (brand_kit_section_restore).
+  await archive();
+  await page.getByRole("button", { name: "Undo" }).click();
+  await restored();
+  // Archived again, restored from "Archived sections".
+  await archive();
+  const list = page.getByTestId("archived-sections");
+  await list.getByText(/Archived sections/).click();
+  await list.getByRole("button", { name: "Restore “Hooks that work”" }).click();
+  await restored();
   await page.getByRole("tab", { name: /Overview/ }).click();
   await card("about").waitFor();
 });

@@ -32,6 +32,11 @@ pub const TABS: &[&str] = &["overview", "voice", "visual"];
 /// Widths of a brand-kit section's card.
 pub const WIDTHS: &[&str] = &["full", "half"];
 
+/// The longest name a brand-kit section is given (added or renamed), in characters after trimming: the
+/// app's name fields hold this many, and every face refuses more before sending (the service's own limit
+/// is not published).
+pub const SECTION_NAME_MAX_CHARS: usize = 120;
+
 /// A section's `position` in its tab (the newest era's `Placement`).
 pub const SECTION_POSITIONS: &[&str] = &["top", "bottom"];
 
@@ -116,7 +121,10 @@ pub fn value_words() -> Vec<(&'static str, Vec<(&'static str, &'static str)>)> {
 
 /// Every number the UI checks too, by the name it imports it under, for `export-bindings`.
 pub fn value_numbers() -> Vec<(&'static str, u64)> {
-    vec![("KNOWLEDGE_MAX_FILE_BYTES", KNOWLEDGE_MAX_FILE_BYTES as u64)]
+    vec![
+        ("KNOWLEDGE_MAX_FILE_BYTES", KNOWLEDGE_MAX_FILE_BYTES as u64),
+        ("SECTION_NAME_MAX_CHARS", SECTION_NAME_MAX_CHARS as u64),
+    ]
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! Brand kits and their knowledge as a separate process against the real sandbox: the read modes, one
 //! section at a time (get, set from a file or stdin, a stale --expected-version is exit 5 with the
-//! conflicting sections and nothing written, add, archive, revert), and knowledge (add --text, search
+//! conflicting sections and nothing written, add, archive, restore, revert), and knowledge (add --text, search
 //! finds it, list, get, remove). JSON checked field by field.
 mod desk;
 use contentdesk_sandbox::testing::TestSandbox;
@@ -121,12 +121,82 @@ async fn a_section_added_archived_and_reverted() {
     assert_eq!((archived["archived"].as_bool(), archived["key"].as_str(), archived["sectionId"].as_str()), (Some(true), Some(key.as_str()), added["id"].as_str()));
     let summary = desk.run(&["brand-kit", "get", &id, "--detail", "summary"]).await.ok();
     assert!(!keys(&summary["sections"]).contains(&key), "archived: gone from the kit");
+    // Restored by its key alone (`brand-kit section restore`, the catalogue's SectionArchiveInput as the
+    // app's brand_kit_section_restore): back with its versions and body.
+    let restored = desk.run(&["brand-kit", "section", "restore", &id, &key]).await.ok();
+    assert_eq!((restored["archived"].as_bool(), restored["key"].as_str(), restored["sectionId"].as_str()), (Some(false), Some(key.as_str()), added["id"].as_str()), "{restored}");
+    let back = desk.run(&["brand-kit", "section", "get", &id, &key]).await.ok();
+    assert_eq!((back["version"].as_i64(), back["body"].as_str()), (Some(4), Some("Mugs from 24 EUR.")), "{back}");
+    // Not archived any more: restoring it again names the key; a blank key or kit is refused before anything is sent.
+    let again = desk.run(&["brand-kit", "section", "restore", &id, &key]).await.fails(2);
+    assert_eq!(again["field"], "key", "{again}");
+    for args in [["brand-kit", "section", "restore", id.as_str(), " "], ["brand-kit", "section", "archive", id.as_str(), " "]] {
+        let e = desk.run(&args).await.fails(2);
+        assert_eq!((e["field"].as_str(), e["error"].as_str()), (Some("key"), Some("Give the section's key.")), "{e}");
+    }
+    let e = desk.run(&["brand-kit", "section", "archive", " ", &key]).await.fails(2);
+    assert_eq!(e["field"], "brandKitId", "{e}");
+    // By its id when given (a service that does not list archived sections needs it).
+    desk.run(&["brand-kit", "section", "archive", &id, &key, "--section-id", added["id"].as_str().unwrap()]).await.ok();
+    let by_id = desk.run(&["brand-kit", "section", "restore", &id, &key, "--section-id", added["id"].as_str().unwrap()]).await.ok();
+    assert_eq!(by_id["archived"], false, "{by_id}");
     // Tabs and widths come from the value lists.
     assert_eq!(desk.run(&["brand-kit", "section", "add", &id, "--name", "X", "--tab", "sound"]).await.code, 2);
     assert_eq!(desk.run(&["brand-kit", "section", "add", &id, "--name", "X", "--tab", "voice", "--width", "third"]).await.code, 2);
     // An add's body is --body or --file, never stdin (a set reads stdin).
     let piped = desk.run_stdin(&["brand-kit", "section", "add", &id, "--name", "Returns", "--tab", "overview"], "Not the body.").await.ok();
     assert_eq!(piped["body"], "", "{piped}");
+}
+
+/// A new section's rules are the catalogue's (`SectionAddInput::check`, as in the app's
+/// `brand_kit_section_add`): a name with words and at most 120 characters, a known tab and width, and no
+/// role (the input has no such field); refused in the shell (exit 2) and for agents, naming the field,
+/// and nothing is added.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_new_sections_rules_hold_in_the_shell_and_for_agents() {
+    let sb = TestSandbox::start().await;
+    let desk = Desk::new(&sb);
+    let id = kit(&desk).await;
+    let before = keys(&desk.run(&["brand-kit", "get", &id, "--detail", "summary"]).await.ok()["sections"]);
+    let long = "é".repeat(121);
+    let add = |name: &str| vec!["brand-kit", "section", "add", &id, "--name", name, "--tab", "voice"].into_iter().map(str::to_string).collect::<Vec<_>>();
+    for (name, says) in [("  ", "Give the section's name."), (long.as_str(), "at most 120 characters")] {
+        let args = add(name);
+        let e = desk.run(&args.iter().map(String::as_str).collect::<Vec<_>>()).await.fails(2);
+        assert_eq!(e["field"], "sectionName", "{e}");
+        assert!(e["error"].as_str().unwrap().contains(says), "{e}");
+    }
+    let mut with_role = add("Hooks");
+    with_role.extend(["--role".to_string(), "about".to_string()]);
+    let e = desk.run(&with_role.iter().map(String::as_str).collect::<Vec<_>>()).await;
+    assert_eq!(e.code, 2, "no --role: {}", e.stderr);
+
+    let agent = |extra: Value| {
+        let mut args = serde_json::json!({ "brandKitId": id, "sectionName": "Hooks", "tab": "voice" });
+        args.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        args
+    };
+    let refusals = [
+        (serde_json::json!({ "sectionName": " " }), "Give the section's name."),
+        (serde_json::json!({ "sectionName": long }), "at most 120 characters"),
+        (serde_json::json!({ "tab": "sidebar" }), "“sidebar” is not a tab: use one of overview, voice, visual."),
+        (serde_json::json!({ "tab": " " }), "Give the tab the section goes in."),
+        (serde_json::json!({ "width": "third" }), "“third” is not a width: use one of full, half."),
+        (serde_json::json!({ "role": "about" }), "unknown field `role`"),
+        (serde_json::json!({ "name": "Hooks" }), "unknown field `name`"),
+    ];
+    for (extra, says) in refusals {
+        let refused = desk.tool("add_brand_kit_section", agent(extra.clone())).await;
+        assert!(refused["isError"] == true && refused.to_string().contains(says), "{extra}: {refused}");
+    }
+    let after = keys(&desk.run(&["brand-kit", "get", &id, "--detail", "summary"]).await.ok()["sections"]);
+    assert_eq!(after, before, "nothing was added");
+
+    // Within the rules an agent's section is added, its name trimmed, as the shell's is.
+    let added = desk.tool("add_brand_kit_section", agent(serde_json::json!({ "sectionName": "  Hooks  ", "width": "half", "body": "## Hooks" }))).await;
+    assert!(added["isError"] != true, "{added}");
+    let section = &added["structuredContent"];
+    assert_eq!((section["sectionName"].as_str(), section["tab"].as_str(), section["width"].as_str(), section["body"].as_str()), (Some("Hooks"), Some("voice"), Some("half"), Some("## Hooks")), "{added}");
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -270,15 +270,23 @@ macro_rules! with_commands {
                 brand_kit_drafts($crate::commands::BrandKitIdArgs) -> Vec<$crate::commands::SectionDraft>;
                 /// drops one draft on purpose ("take theirs"); `notFound` when there is none
                 brand_kit_draft_discard($crate::commands::SectionKeyInput) -> Vec<$crate::commands::SectionDraft>;
-                /// name and tab required (validation naming `name` / `tab`, `tab` with `validValues`) before
-                /// sending; `width` defaults to `full`; `role` is refused (an added section has none); lands at
-                /// the end of its tab
-                brand_kit_section_add($crate::commands::BrandKitSectionAddArgs) -> $crate::api::BrandKitSection;
-                /// `POST /archive { assetType: "brand_kit_section", id, archived }`; the id is found by key:
-                /// among the live sections (archiving) or the archived ones the service lists (restoring,
-                /// wherever they were archived; a service that does not list them: this computer's record).
-                /// `notFound` when there is no such section. A restored section keeps its versions
-                brand_kit_section_archive($crate::commands::BrandKitSectionArchiveArgs) -> $crate::api::ArchiveResult;
+                /// the catalogue's input and its rules (`SectionAddInput::check`, as `cdesk brand-kit section
+                /// add` and `add_brand_kit_section`), before sending: `sectionName` with words, at most 120
+                /// characters (`SECTION_NAME_MAX_CHARS`), `width` and `tab` known (validation naming the
+                /// field, with `validValues`); a field it does not name, `role` among them, is refused by name
+                /// (an added section has no role); `width` defaults to `full`; lands at the end of its tab
+                brand_kit_section_add($crate::commands::SectionAddInput) -> $crate::api::BrandKitSection;
+                /// the catalogue's input and its rule (`SectionArchiveInput::check`, as `cdesk brand-kit section
+                /// archive` and `archive_brand_kit_section`: a kit and a key); `POST /archive { assetType:
+                /// "brand_kit_section", id, archived: true }`; the id is `sectionId` when given, else the live
+                /// section's of that key; `notFound` when there is none
+                brand_kit_section_archive($crate::commands::SectionArchiveInput) -> $crate::api::ArchiveResult;
+                /// the same input and rule (as `cdesk brand-kit section restore` and
+                /// `restore_brand_kit_section`); `archived: false`; the id is `sectionId` when given, else found
+                /// by key among the archived sections the service lists (wherever they were archived; a service
+                /// that does not list them: this computer's record); `notFound` when there is none. A restored
+                /// section keeps its versions
+                brand_kit_section_restore($crate::commands::SectionArchiveInput) -> $crate::api::ArchiveResult;
                 /// a history read filtered by the key (`keys=<key>&history=true`); `earlier` newest first, each
                 /// `{ version, body, bodySource, createdAt }`; `notFound` for no live section
                 brand_kit_history($crate::commands::SectionKeyInput) -> $crate::commands::SectionHistory;

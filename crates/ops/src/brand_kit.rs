@@ -5,7 +5,8 @@
 use crate::input::{help, one_of};
 use crate::{out, Cx, Effect, Meta, OpError, Operation};
 use api_client::{SectionFilter, SectionWriteExt};
-use api_types::values::{TABS, WIDTHS};
+use api_client::ApiError;
+use api_types::values::{SECTION_NAME_MAX_CHARS, TABS, WIDTHS};
 use api_types::{ArchiveRequest, BrandKit, BrandKitQuery, BrandKitSection, SectionWrite};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -173,26 +174,31 @@ impl Operation for SectionGet {
 
 /// A section's Markdown body as a write takes it: `body` (`--body`), or in the shell `--file` (`-`:
 /// stdin), or stdin itself where the operation says so ([`SectionBody::STDIN`]).
-#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(concrete(B = AddBody))]
 pub struct Body<B: SectionBody> {
     #[arg(long, conflicts_with = "file", help = help(B::TEXT))]
     #[schemars(description = B::TEXT)]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub body: Option<String>,
     /// Read the body from this file (`-`: stdin).
     #[arg(long, value_name = "FILE")]
     #[serde(skip)]
     #[schemars(skip)]
+    #[ts(skip)]
     pub file: Option<PathBuf>,
     /// Read stdin when neither --body nor --file is given: the shell only (agents always send `body`).
     #[arg(skip = B::STDIN)]
     #[serde(skip)]
     #[schemars(skip)]
+    #[ts(skip)]
     stdin: bool,
     #[arg(skip)]
     #[serde(skip)]
     #[schemars(skip)]
+    #[ts(skip)]
     kind: PhantomData<B>,
 }
 
@@ -278,7 +284,11 @@ impl Operation for SectionSet {
     }
 }
 
-#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+/// An added section: `cdesk brand-kit section add`, the agent tool `add_brand_kit_section` and the app's
+/// `brand_kit_section_add` take this one input and its rules ([`SectionAddInput::check`]). A section you
+/// add has no role (roles belong to the eight starter sections): the input has no such field, so every face
+/// refuses one by name.
+#[derive(Debug, Clone, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SectionAddInput {
     /// The kit's id.
@@ -292,12 +302,82 @@ pub struct SectionAddInput {
     pub tab: String,
     /// Its card's width (the service's default: full).
     #[arg(long, value_parser = one_of(WIDTHS.iter().copied()))]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(schema_with = "width_schema")]
+    #[ts(optional)]
     pub width: Option<String>,
     #[command(flatten)]
     #[serde(flatten)]
     pub body: Body<AddBody>,
+    /// What the app sent that this input does not name (refused by `check`).
+    #[arg(skip)]
+    #[serde(flatten, skip_serializing)]
+    #[schemars(skip)]
+    #[ts(skip)]
+    pub unknown: crate::input::Unknown,
+}
+
+impl SectionAddInput {
+    /// The rules of an added section, checked before anything is sent, in every face, in this order (the
+    /// cases of `crates/api-types/fixtures/brand-kit-rules.json`, which the UI's `checkSectionAdd` runs
+    /// too): no field it does not name (`role` among them), a kit, a name of words and at most
+    /// [`SECTION_NAME_MAX_CHARS`] characters, a known width when given, a known tab. Answers the write it
+    /// sends (the name and tab trimmed; `body` as given, else empty).
+    pub fn check(&self) -> Result<SectionWrite, OpError> {
+        self.unknown.refuse()?;
+        required("brandKitId", &self.brand_kit_id, "brand kit")?;
+        let name = section_name("sectionName", &self.section_name)?;
+        let width = self.width.as_deref().map(|w| known("width", w, WIDTHS, "width")).transpose()?;
+        let tab = required("tab", &self.tab, "tab the section goes in")?;
+        let tab = known("tab", &tab, TABS, "tab")?;
+        let mut write = SectionWrite::add(name, tab, self.body.body.clone().unwrap_or_default());
+        write.width = width;
+        Ok(write)
+    }
+}
+
+/// A value given, trimmed; blank is refused naming the field ("Give the brand kit.").
+pub fn required(field: &str, v: &str, what: &str) -> Result<String, OpError> {
+    let v = v.trim();
+    if v.is_empty() {
+        return Err(OpError::usage(field, format!("Give the {what}.")));
+    }
+    Ok(v.to_string())
+}
+
+/// A section's name as sent (added or renamed): trimmed, not blank, at most [`SECTION_NAME_MAX_CHARS`]
+/// characters.
+pub fn section_name(field: &str, v: &str) -> Result<String, OpError> {
+    let name = required(field, v, "section's name")?;
+    if name.chars().count() > SECTION_NAME_MAX_CHARS {
+        return Err(OpError::usage(field, format!("The section's name is too long: at most {SECTION_NAME_MAX_CHARS} characters.")));
+    }
+    Ok(name)
+}
+
+/// One of the service's values, else refused naming the field and the valid values (as the service's own
+/// 400 would, but before anything is sent: no status).
+pub fn known(field: &str, v: &str, valid: &[&str], what: &str) -> Result<String, OpError> {
+    if valid.contains(&v) {
+        return Ok(v.to_string());
+    }
+    Err(OpError::Api(ApiError::Validation {
+        message: format!("“{v}” is not a {what}: use one of {}.", valid.join(", ")),
+        field: Some(field.to_string()),
+        valid_values: valid.iter().map(|s| s.to_string()).collect(),
+        code: None,
+        body: String::new(),
+    }))
+}
+
+/// The section an add made, in the kit a write answered with: a new section lands at its tab's end and
+/// the reply lists sections in page order, so it is the last of its tab with its name and no role.
+pub fn added_section(kit: BrandKit, write: &SectionWrite) -> Result<BrandKitSection, OpError> {
+    kit.sections
+        .into_iter()
+        .rev()
+        .find(|s| Some(&s.tab) == write.tab.as_ref() && Some(&s.section_name) == write.section_name.as_ref() && s.role.is_none())
+        .ok_or_else(|| OpError::Internal("The section was added but the service's answer does not list it: read the kit again.".into()))
 }
 
 #[derive(Debug, Clone)]
@@ -320,23 +400,14 @@ impl Operation for SectionAdd {
         scope: Some(api_types::scopes::BRANDKIT_WRITE),
     };
     async fn run(cx: Cx, i: SectionAddInput) -> Result<Value, OpError> {
-        let body = i.body.read()?.unwrap_or_default();
-        let before: Vec<String> = cx.client.brand_kits().get_summary(&i.brand_kit_id).await?.sections.into_iter().map(|s| s.key).collect();
-        let mut write = SectionWrite::add(i.section_name.clone(), i.tab.clone(), body);
-        write.width = i.width;
-        let reply = cx.client.brand_kits().write_sections(&i.brand_kit_id, vec![write]).await?;
-        let added = reply
-            .sections
-            .into_iter()
-            .filter(|s| !before.contains(&s.key))
-            .find(|s| s.section_name == i.section_name && s.tab == i.tab)
-            .ok_or_else(|| OpError::Internal("the section was added but the reply does not show it: read the kit with --detail summary".into()))?;
-        out(added)
+        let mut write = i.check()?;
+        write.body = Some(i.body.read()?.unwrap_or_default());
+        let reply = cx.client.brand_kits().write_sections(i.brand_kit_id.trim(), vec![write.clone()]).await?;
+        out(added_section(reply, &write)?)
     }
 }
 
-/// A kit's section by its key: `brand-kit section archive`, its agent tool, and the app's section history
-/// and draft discard.
+/// A kit's section by its key: the app's section history and draft discard.
 #[derive(Debug, Clone, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SectionKeyInput {
@@ -346,25 +417,115 @@ pub struct SectionKeyInput {
     pub key: String,
 }
 
+/// A section archived or restored by its key: `cdesk brand-kit section archive` and `restore`, the agent
+/// tools `archive_brand_kit_section` and `restore_brand_kit_section`, and the app's
+/// `brand_kit_section_archive` and `brand_kit_section_restore` take this one input and its rule
+/// ([`SectionArchiveInput::check`]).
+#[derive(Debug, Clone, clap::Args, Deserialize, Serialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SectionArchiveInput {
+    /// The kit's id.
+    pub brand_kit_id: String,
+    /// The section's key.
+    pub key: String,
+    /// The section's id (`id`), when known: else found by its key, among the kit's sections to archive or
+    /// among its archived ones to restore (a service that does not list archived sections needs the id).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub section_id: Option<String>,
+}
+
+/// A section to archive or restore, checked: the kit, the key and the id when given, trimmed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SectionRef {
+    pub kit: String,
+    pub key: String,
+    pub id: Option<String>,
+}
+
+impl SectionArchiveInput {
+    /// The rule of an archive or restore, checked before anything is sent, in every face: a kit and a key
+    /// are named (a blank id counts as none given).
+    pub fn check(&self) -> Result<SectionRef, OpError> {
+        let kit = required("brandKitId", &self.brand_kit_id, "brand kit")?;
+        let key = required("key", &self.key, "section's key")?;
+        let id = self.section_id.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string);
+        Ok(SectionRef { kit, key, id })
+    }
+
+    /// `POST /archive` for the section with this id: archived, or restored (`archived: false`).
+    pub fn request(id: &str, archived: bool) -> ArchiveRequest {
+        ArchiveRequest { asset_type: "brand_kit_section".into(), id: id.to_string(), archived: Some(archived), ..Default::default() }
+    }
+}
+
 pub struct SectionArchive;
 impl Operation for SectionArchive {
-    type Input = SectionKeyInput;
+    type Input = SectionArchiveInput;
     const META: Meta = Meta {
         path: &["brand-kit", "section", "archive"],
         tool: "archive_brand_kit_section",
         summary: "Archive a brand-kit section (it leaves the kit's pages; it can be restored)",
-        details: "Free. Archiving is not deleting: the section and its versions are kept and can be restored in the app.",
+        details: "Free. Archiving is not deleting: the section and its versions are kept, and restore_brand_kit_section brings it back by its key.",
         effect: Effect::Destroy,
         idempotent: true,
         scope: Some(api_types::scopes::FAVORITES_WRITE),
     };
-    async fn run(cx: Cx, i: SectionKeyInput) -> Result<Value, OpError> {
-        let section = read_section(&cx, &i.brand_kit_id, &i.key, false).await?;
-        let done = cx
-            .client
-            .archive(&ArchiveRequest { asset_type: "brand_kit_section".into(), id: section.id.clone(), archived: None, ..Default::default() })
-            .await?;
-        Ok(json!({ "archived": done.archived, "brandKitId": i.brand_kit_id, "key": i.key, "sectionId": section.id }))
+    async fn run(cx: Cx, i: SectionArchiveInput) -> Result<Value, OpError> {
+        let s = i.check()?;
+        let id = match s.id {
+            Some(id) => id,
+            None => read_section(&cx, &s.kit, &s.key, false).await?.id,
+        };
+        let done = cx.client.archive(&SectionArchiveInput::request(&id, true)).await?;
+        Ok(json!({ "archived": done.archived, "brandKitId": s.kit, "key": s.key, "sectionId": id }))
+    }
+}
+
+pub struct SectionRestore;
+impl Operation for SectionRestore {
+    type Input = SectionArchiveInput;
+    const META: Meta = Meta {
+        path: &["brand-kit", "section", "restore"],
+        tool: "restore_brand_kit_section",
+        summary: "Restore an archived brand-kit section, with its versions, to its kit's pages",
+        details: "Free. The key is the one the section had (get_brand_kit with detail: summary listed it before it was archived); it comes back with its body and versions.",
+        effect: Effect::Write,
+        idempotent: true,
+        scope: Some(api_types::scopes::FAVORITES_WRITE),
+    };
+    async fn run(cx: Cx, i: SectionArchiveInput) -> Result<Value, OpError> {
+        let s = i.check()?;
+        let id = match s.id {
+            Some(id) => id,
+            None => archived_section_id(&cx, &s.kit, &s.key).await?,
+        };
+        let done = cx.client.archive(&SectionArchiveInput::request(&id, false)).await?;
+        Ok(json!({ "archived": done.archived, "brandKitId": s.kit, "key": s.key, "sectionId": id }))
+    }
+}
+
+/// The id of the kit's archived section `key`, as the service lists archived sections; a key not among
+/// them is a usage error naming those that are.
+async fn archived_section_id(cx: &Cx, kit: &str, key: &str) -> Result<String, OpError> {
+    let archived = match cx.client.brand_kits().get_archived_sections(kit).await {
+        Ok(view) => view.sections,
+        Err(ApiError::Validation { .. }) => {
+            return Err(OpError::usage(
+                "sectionId",
+                "this service does not list archived sections: give the section's id (sectionId), as the kit showed it before it was archived",
+            ))
+        }
+        Err(e) => return Err(e.into()),
+    };
+    match archived.iter().find(|s| s.key == key) {
+        Some(s) => Ok(s.id.clone()),
+        None => {
+            let keys: Vec<&str> = archived.iter().map(|s| s.key.as_str()).collect();
+            let listed = if keys.is_empty() { "none".to_string() } else { keys.join(", ") };
+            Err(OpError::usage("key", format!("no archived section `{key}` in brand kit {kit}; its archived sections: {listed}")))
+        }
     }
 }
 

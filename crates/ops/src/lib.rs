@@ -374,6 +374,7 @@ pub fn catalogue() -> &'static [Entry] {
             Entry::of::<brand_kit::SectionSet>(),
             Entry::of::<brand_kit::SectionAdd>(),
             Entry::of::<brand_kit::SectionArchive>(),
+            Entry::of::<brand_kit::SectionRestore>(),
             Entry::of::<brand_kit::SectionRevert>(),
             Entry::of::<knowledge::KnowledgeList>(),
             Entry::of::<knowledge::KnowledgeGet>(),

@@ -228,7 +228,7 @@ pub fn output_schema(tool: &str) -> Option<Value> {
         // with bodies, their versions): an object, its fields as the service sends them.
         "get_brand_kit" => json!({ "type": "object", "description": "The brand kit as the service sends it for the detail asked" }),
         "get_brand_kit_section" | "update_brand_kit_section" | "add_brand_kit_section" | "revert_brand_kit_section" => of::<BrandKitSection>(),
-        "archive_brand_kit_section" => of::<SectionArchived>(),
+        "archive_brand_kit_section" | "restore_brand_kit_section" => of::<SectionArchived>(),
         "list_brand_knowledge" => of::<KnowledgeList>(),
         "get_brand_knowledge" => of::<Knowledge>(),
         "search_brand_knowledge" => of::<Matches>(),

@@ -67,6 +67,7 @@ const ENDPOINTS: &[(&str, &[(&str, &str)])] = &[
     ("update_brand_kit_section", &[("PATCH", "/brand-kits/{id}")]),
     ("add_brand_kit_section", &[("PATCH", "/brand-kits/{id}")]),
     ("archive_brand_kit_section", &[("POST", "/archive")]),
+    ("restore_brand_kit_section", &[("POST", "/archive")]),
     ("revert_brand_kit_section", &[("PATCH", "/brand-kits/{id}")]),
     ("list_brand_knowledge", &[("GET", "/brand-kits/{id}/knowledge")]),
     ("get_brand_knowledge", &[("GET", "/brand-kits/{id}/knowledge/{knowledgeId}")]),

@@ -1,42 +1,15 @@
-//! What the core checks before a brand-kit write is sent. The UI checks the same before it calls the core
+//! What the core checks before a brand-kit save is sent (an add's rules are the catalogue's,
+//! `SectionAddInput::check`, whose words these reuse). The UI checks the same before it calls the core
 //! (`ui/src/lib/brand-kit/brandKitRules.ts`); both run the cases of
 //! `crates/api-types/fixtures/brand-kit-rules.json`, as does the sandbox's test of its own refusals.
 use super::*;
 
 pub(super) fn required(field: &str, v: &str, what: &str) -> IpcResult<String> {
-    let v = v.trim();
-    if v.is_empty() {
-        return Err(IpcError::validation(field, format!("Give the {what}.")));
-    }
-    Ok(v.to_string())
+    Ok(contentdesk_ops::brand_kit::required(field, v, what)?)
 }
 
 pub(super) fn one_of(field: &str, v: &str, valid: &[&str], what: &str) -> IpcResult<String> {
-    if valid.contains(&v) {
-        return Ok(v.to_string());
-    }
-    Err(IpcError {
-        valid_values: valid.iter().map(|s| s.to_string()).collect(),
-        ..IpcError::validation(field, format!("“{v}” is not a {what}: use one of {}.", valid.join(", ")))
-    })
-}
-
-/// What an add sends, checked: a name, a known width (when given), a known tab, and no role. The same
-/// order as a save entry (name, width, tab).
-pub(super) fn check_add(args: &BrandKitSectionAddArgs) -> IpcResult<SectionWrite> {
-    let name = required("name", &args.name, "section's name")?;
-    let width = args.width.as_deref().map(|w| one_of("width", w, WIDTHS, "width")).transpose()?;
-    let tab = required("tab", &args.tab, "tab the section goes in")?;
-    let tab = one_of("tab", &tab, TABS, "tab")?;
-    if args.role.is_some() {
-        return Err(IpcError::validation(
-            "role",
-            "A section you add has no role: roles belong to the eight starter sections. Leave it out.",
-        ));
-    }
-    let mut write = SectionWrite::add(name, tab, args.body.clone().unwrap_or_default());
-    write.width = width;
-    Ok(write)
+    Ok(contentdesk_ops::brand_kit::known(field, v, valid, what)?)
 }
 
 /// What a save sends, checked: every entry names a section once, changes something, and says the
@@ -66,7 +39,7 @@ pub(super) fn check_edits(edits: &[SectionEdit]) -> IpcResult<Vec<SectionWrite>>
             }
         }
         let name = match &e.name {
-            Some(n) => Some(required(&at("name"), n, "section's name")?),
+            Some(n) => Some(contentdesk_ops::brand_kit::section_name(&at("name"), n)?),
             None => None,
         };
         let width = e.width.as_deref().map(|w| one_of(&at("width"), w, WIDTHS, "width")).transpose()?;
@@ -133,7 +106,8 @@ mod tests {
         }
     }
 
-    /// The add cases shared with the UI's `checkSectionAdd` and the sandbox.
+    /// The add cases shared with the UI's `checkSectionAdd` and the sandbox: the app's JSON read as the
+    /// catalogue's input, checked by its rules (`SectionAddInput::check`, as cdesk and agents are).
     #[test]
     fn the_shared_add_cases_give_the_same_field_and_message() {
         let cases = fixture()["add"].as_array().unwrap().clone();
@@ -141,8 +115,8 @@ mod tests {
         for case in &cases {
             let mut input = case["input"].clone();
             input["brandKitId"] = json!("kit-1");
-            let args: BrandKitSectionAddArgs = serde_json::from_value(input).unwrap();
-            check(case, outcome(check_add(&args).map(|w| vec![w])));
+            let args: SectionAddInput = serde_json::from_value(input).unwrap();
+            check(case, outcome(args.check().map(|w| vec![w]).map_err(IpcError::from)));
         }
     }
 

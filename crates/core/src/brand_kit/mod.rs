@@ -11,10 +11,11 @@
 //! list them still lets the user restore.
 //!
 //! The old field model's inputs (`businessName`, … `designPrinciples`, `fields`) have no field in any
-//! args struct here, and every struct denies unknown fields, so the UI has no way to send one.
+//! input here, and every input refuses a field it does not name (serde's `deny_unknown_fields`, or the
+//! catalogue's `Unknown` beside a flattened group), so the UI has no way to send one.
 use api_client::{ApiError, SectionFilter, SectionWriteExt};
 use api_types::{
-    ArchiveRequest, ArchiveResult, BrandKitSection, BrandKitSectionsView, Deleted, KnowledgeAdded, KnowledgeList,
+    ArchiveResult, BrandKitSection, BrandKitSectionsView, Deleted, KnowledgeAdded, KnowledgeList,
     KnowledgeMatch, SectionRevision, SectionSummary, SectionWrite, SECTION_POSITIONS, TABS, WIDTHS,
 };
 use serde::{Deserialize, Serialize};
@@ -27,7 +28,8 @@ use crate::session::Session;
 /// The kept changes the page shows live in the outbox; the commands' types keep their names here.
 pub use crate::outbox::{ArchivedSection, DraftReason, SectionDraft};
 /// The catalogue's inputs these commands take (one input type per operation).
-pub use contentdesk_ops::brand_kit::{BrandKitGetInput, SectionKeyInput, SectionRevertInput};
+pub use contentdesk_ops::brand_kit::{BrandKitGetInput, SectionAddInput, SectionArchiveInput, SectionKeyInput, SectionRevertInput};
+use contentdesk_ops::brand_kit::SectionRef;
 pub use contentdesk_ops::knowledge::{KnowledgeAddInput, KnowledgeItemInput, KnowledgeListInput, KnowledgeSearchInput};
 
 mod checks;
@@ -124,39 +126,6 @@ pub struct BrandKitSaveArgs {
     pub sections: Vec<SectionEdit>,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct BrandKitSectionAddArgs {
-    pub brand_kit_id: String,
-    pub name: String,
-    pub tab: String,
-    /// `full` (default) or `half`.
-    #[serde(default)]
-    #[ts(optional)]
-    pub width: Option<String>,
-    /// A section you add has no role (roles belong to the eight starter sections): any value is refused.
-    #[serde(default)]
-    #[ts(optional)]
-    pub role: Option<String>,
-    #[serde(default)]
-    #[ts(optional)]
-    pub body: Option<String>,
-}
-
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct BrandKitSectionArchiveArgs {
-    pub brand_kit_id: String,
-    pub key: String,
-    /// `false` restores.
-    pub archived: bool,
-    /// The section's id, when the caller knows it (a section archived elsewhere); else the core finds it.
-    #[serde(default)]
-    #[ts(optional)]
-    pub section_id: Option<String>,
-}
-
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -202,8 +171,9 @@ mod tests {
             assert!(serde_json::from_value::<BrandKitSaveArgs>(save).is_err(), "{name}");
             let entry = serde_json::json!({ "key": "about", "expectedVersion": 1, name: "x" });
             assert!(serde_json::from_value::<SectionEdit>(entry).is_err(), "{name}");
-            let add = serde_json::json!({ "brandKitId": "k", "name": "n", "tab": "voice", name: "x" });
-            assert!(serde_json::from_value::<BrandKitSectionAddArgs>(add).is_err(), "{name}");
+            let add = serde_json::json!({ "brandKitId": "k", "sectionName": "n", "tab": "voice", name: "x" });
+            let add: SectionAddInput = serde_json::from_value(add).unwrap();
+            assert_eq!(add.check().unwrap_err().to_json()["field"], name, "{name}");
         }
     }
 }

@@ -168,28 +168,37 @@ pub async fn brand_kit_draft_discard(session: &impl WithOutbox, args: SectionKey
     Ok(rest)
 }
 
-/// Adds a section at the end of its tab; answers it as the service has it.
-pub async fn brand_kit_section_add(session: &impl Session, args: BrandKitSectionAddArgs) -> IpcResult<BrandKitSection> {
-    let kit_id = required("brandKitId", &args.brand_kit_id, "brand kit")?;
-    let write = check_add(&args)?;
-    let (name, tab) = (write.section_name.clone().unwrap_or_default(), write.tab.clone().unwrap_or_default());
-    let kit = session.client().await?.brand_kits().write_sections(&kit_id, vec![write]).await?;
-    // A new section lands at its tab's end; the reply lists sections in page order.
-    kit.sections
-        .into_iter()
-        .rev()
-        .find(|s| s.tab == tab && s.section_name == name && s.role.is_none())
-        .ok_or_else(|| IpcError::internal("The section was added but the service's answer does not list it; refresh the page."))
+/// Adds a section at the end of its tab; answers it as the service has it. Takes the catalogue's
+/// `SectionAddInput` and its rules (`SectionAddInput::check`, as `cdesk brand-kit section add` and
+/// `add_brand_kit_section`).
+pub async fn brand_kit_section_add(session: &impl Session, args: SectionAddInput) -> IpcResult<BrandKitSection> {
+    let write = args.check()?;
+    let kit_id = args.brand_kit_id.trim();
+    let kit = session.client().await?.brand_kits().write_sections(kit_id, vec![write.clone()]).await?;
+    Ok(contentdesk_ops::brand_kit::added_section(kit, &write)?)
 }
 
-/// Archives (`POST /archive`, `assetType: brand_kit_section`) or restores a section.
-pub async fn brand_kit_section_archive(session: &impl WithOutbox, args: BrandKitSectionArchiveArgs) -> IpcResult<ArchiveResult> {
-    let kit_id = required("brandKitId", &args.brand_kit_id, "brand kit")?;
-    let key = required("key", &args.key, "section's key")?;
+/// Archives a section (`POST /archive`, `assetType: brand_kit_section`). Takes the catalogue's
+/// `SectionArchiveInput` and its rule (as `cdesk brand-kit section archive` and `archive_brand_kit_section`).
+pub async fn brand_kit_section_archive(session: &impl WithOutbox, args: SectionArchiveInput) -> IpcResult<ArchiveResult> {
+    set_section_archived(session, &args, true).await
+}
+
+/// Restores an archived section (`archived: false`), with its versions. The same input and rule (as
+/// `cdesk brand-kit section restore` and `restore_brand_kit_section`).
+pub async fn brand_kit_section_restore(session: &impl WithOutbox, args: SectionArchiveInput) -> IpcResult<ArchiveResult> {
+    set_section_archived(session, &args, false).await
+}
+
+/// The section's id is the one given, else found by its key: among the live sections to archive, among
+/// the archived ones to restore (the service's list, or this computer's record where the service keeps
+/// none). This computer records what it archived (key, id, name, tab) and forgets it once restored.
+async fn set_section_archived(session: &impl WithOutbox, args: &SectionArchiveInput, archived: bool) -> IpcResult<ArchiveResult> {
+    let SectionRef { kit: kit_id, key, id } = args.check()?;
     let client = session.client().await?;
-    let (id, found) = match args.section_id.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
-        Some(id) => (id.to_string(), None),
-        None if args.archived => {
+    let (id, found) = match id {
+        Some(id) => (id, None),
+        None if archived => {
             let page = client.brand_kits().get_summary(&kit_id).await?;
             let s = page.sections.into_iter().find(|s| s.key == key).ok_or_else(|| {
                 IpcError::new(IpcCode::NotFound, format!("This kit has no live section “{key}”: it may be archived already; refresh the page."))
@@ -209,12 +218,11 @@ pub async fn brand_kit_section_archive(session: &impl WithOutbox, args: BrandKit
             (a.id, None)
         }
     };
-    let req = ArchiveRequest { asset_type: "brand_kit_section".into(), id: id.clone(), archived: Some(args.archived), ..Default::default() };
-    let result = client.archive(&req).await?;
+    let result = client.archive(&SectionArchiveInput::request(&id, archived)).await?;
     let now = now_ms();
     with_kit(session, &kit_id, |k| {
         k.archived.retain(|a| a.key != key);
-        if args.archived {
+        if archived {
             let (section_name, tab) = found.map(|s| (s.section_name, s.tab)).unwrap_or_else(|| (key.clone(), String::new()));
             k.archived.push(ArchivedSection { key: key.clone(), id, section_name, tab, archived_at: now });
         }

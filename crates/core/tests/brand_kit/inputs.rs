@@ -21,7 +21,7 @@ async fn the_removed_field_model_inputs_are_refused_by_the_core_before_anything_
         let tries = [
             ("brand_kit_save", json!({ "brandKitId": kit, "sections": [entry.clone()], name: "bold" }), name.to_string()),
             ("brand_kit_save", json!({ "brandKitId": kit, "sections": [{ "key": "design_guidelines", "body": "## Bold", "expectedVersion": v, name: "bold" }] }), format!("sections[0].{name}")),
-            ("brand_kit_section_add", json!({ "brandKitId": kit, "name": "Look", "tab": "visual", name: "bold" }), name.to_string()),
+            ("brand_kit_section_add", json!({ "brandKitId": kit, "sectionName": "Look", "tab": "visual", name: "bold" }), name.to_string()),
         ];
         for (command, args, field) in tries {
             let e = ipc::dispatch(&app, command, args).await.unwrap_err();
@@ -71,7 +71,7 @@ async fn every_brand_kit_command_answers_through_dispatch_by_name() {
     let kit = kit_id(&app).await;
     let names = [
         "brand_kit_page", "brand_kit_sections", "brand_kit_save", "brand_kit_drafts", "brand_kit_draft_discard",
-        "brand_kit_section_add", "brand_kit_section_archive", "brand_kit_history", "brand_kit_revert", "knowledge_list",
+        "brand_kit_section_add", "brand_kit_section_archive", "brand_kit_section_restore", "brand_kit_history", "brand_kit_revert", "knowledge_list",
         "knowledge_search", "knowledge_add", "knowledge_remove",
     ];
     for n in names {
@@ -103,11 +103,14 @@ async fn every_brand_kit_command_answers_through_dispatch_by_name() {
     assert_eq!(drafts[0]["reason"], "conflict");
     assert_eq!(drafts[0]["theirsVersion"], v + 1);
     assert_eq!(call("brand_kit_draft_discard", json!({ "brandKitId": kit, "key": "offer" })).await.unwrap(), json!([]));
-    let added = call("brand_kit_section_add", json!({ "brandKitId": kit, "name": "FAQ", "tab": "overview" })).await.unwrap();
+    let added = call("brand_kit_section_add", json!({ "brandKitId": kit, "sectionName": "FAQ", "tab": "overview" })).await.unwrap();
     assert_eq!(added["width"], "full");
     let key = added["key"].as_str().unwrap();
-    assert_eq!(call("brand_kit_section_archive", json!({ "brandKitId": kit, "key": key, "archived": true })).await.unwrap(), json!({ "archived": true }));
-    assert_eq!(call("brand_kit_section_archive", json!({ "brandKitId": kit, "key": key, "archived": false })).await.unwrap(), json!({ "archived": false }));
+    assert_eq!(call("brand_kit_section_archive", json!({ "brandKitId": kit, "key": key })).await.unwrap(), json!({ "archived": true }));
+    assert_eq!(call("brand_kit_section_restore", json!({ "brandKitId": kit, "key": key })).await.unwrap(), json!({ "archived": false }));
+    // The catalogue's input (as `cdesk brand-kit section archive` and `restore`): the old `archived` is refused by name.
+    let e = call("brand_kit_section_archive", json!({ "brandKitId": kit, "key": key, "archived": false })).await.unwrap_err();
+    assert!(e.message.contains("unknown field `archived`"), "{e:?}");
     let h = call("brand_kit_history", json!({ "brandKitId": kit, "key": "offer" })).await.unwrap();
     assert_eq!(h["earlier"][0]["version"], v);
     let r = call("brand_kit_revert", json!({ "brandKitId": kit, "key": "offer", "to": v, "expectedVersion": v + 1 })).await.unwrap();
@@ -151,10 +154,10 @@ async fn a_service_that_will_not_list_archived_sections_falls_back_to_this_compu
         let app = app.clone();
         async move { c::brand_kit_page(&app, BrandKitIdArgs { brand_kit_id: kit }).await.unwrap() }
     };
-    let archive = |key: &str, archived: bool| BrandKitSectionArchiveArgs { brand_kit_id: kit.clone(), key: key.into(), archived, section_id: None };
+    let section = |key: &str| SectionArchiveInput { brand_kit_id: kit.clone(), key: key.into(), section_id: None };
 
     // Archived here: offered for restore from this computer's list.
-    c::brand_kit_section_archive(&app, archive("speaking_style", true)).await.unwrap();
+    c::brand_kit_section_archive(&app, section("speaking_style")).await.unwrap();
     let p = page(&app).await;
     assert!(refused.load(Ordering::SeqCst) >= 1, "the service refused the archived read");
     assert_eq!(p.archived.iter().map(|a| a.key.as_str()).collect::<Vec<_>>(), ["speaking_style"], "{:?}", p.archived);
@@ -168,13 +171,13 @@ async fn a_service_that_will_not_list_archived_sections_falls_back_to_this_compu
     assert_eq!(p.archived.iter().map(|a| a.key.as_str()).collect::<Vec<_>>(), ["speaking_style"]);
 
     // Restored here from the fallback list (by the id this computer kept): live again, no longer offered.
-    c::brand_kit_section_archive(&app, archive("speaking_style", false)).await.unwrap();
+    c::brand_kit_section_restore(&app, section("speaking_style")).await.unwrap();
     let p = page(&app).await;
     assert!(p.sections.iter().any(|s| s.key == "speaking_style"));
     assert!(p.archived.is_empty(), "{:?}", p.archived);
 
     // Archived here again, then restored elsewhere: live again, so the fallback no longer offers it.
-    c::brand_kit_section_archive(&app, archive("speaking_style", true)).await.unwrap();
+    c::brand_kit_section_archive(&app, section("speaking_style")).await.unwrap();
     assert_eq!(page(&app).await.archived.len(), 1);
     let kept_id = page(&app).await.archived[0].id.clone();
     direct.archive(&api_types::ArchiveRequest { asset_type: "brand_kit_section".into(), id: kept_id, archived: Some(false), ..Default::default() }).await.unwrap();

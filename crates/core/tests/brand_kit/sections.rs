@@ -266,34 +266,44 @@ async fn a_section_is_added_archived_and_restored() {
     let remote = Remote::start().await;
     let (app, _, _) = app_on(&remote).await;
     let kit = kit_id(&app).await;
-    let add = |name: &str, tab: &str| BrandKitSectionAddArgs {
-        brand_kit_id: kit.clone(),
-        name: name.into(),
-        tab: tab.into(),
-        width: Some("half".into()),
-        role: None,
-        body: Some("## Hook one\n- Start with the result".into()),
+    // The app's JSON, read as the catalogue's input (as the desktop shell reads it).
+    let add_with = |extra: serde_json::Value| -> SectionAddInput {
+        let mut v = json!({ "brandKitId": kit, "sectionName": "Hooks", "tab": "voice", "width": "half", "body": "## Hook one\n- Start with the result" });
+        v.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        serde_json::from_value(v).unwrap()
     };
-    let s = c::brand_kit_section_add(&app, add("Hooks", "voice")).await.unwrap();
+    let s = c::brand_kit_section_add(&app, add_with(json!({}))).await.unwrap();
     assert!(s.key.starts_with("custom_"), "{s:?}");
     assert_eq!((s.role.as_deref(), s.tab.as_str(), s.width.as_str(), s.version), (None, "voice", "half", 1));
     let page = c::brand_kit_page(&app, BrandKitIdArgs { brand_kit_id: kit.clone() }).await.unwrap();
     let listed = page.sections.iter().find(|p| p.key == s.key).unwrap();
     assert_eq!(listed.outline, vec!["Hook one"]);
 
-    // Name and tab are required, checked before sending.
-    for (args, field) in [(add(" ", "voice"), "name"), (add("X", ""), "tab"), (add("X", "sidebar"), "tab")] {
-        let e = c::brand_kit_section_add(&app, args).await.unwrap_err();
-        assert_eq!((e.code, e.field.as_deref(), e.status), (IpcCode::Validation, Some(field), None), "{e:?}");
+    // The catalogue's rules (`SectionAddInput::check`, as cdesk's and agents'), checked before sending: a
+    // name with words and at most 120 characters, a known width and tab, no role nor any field it does
+    // not name (the old `name` among them).
+    let long = "é".repeat(121);
+    let refused = [
+        (json!({ "sectionName": " " }), "sectionName", "Give the section's name."),
+        (json!({ "sectionName": long }), "sectionName", "The section's name is too long: at most 120 characters."),
+        (json!({ "tab": "" }), "tab", "Give the tab the section goes in."),
+        (json!({ "tab": "sidebar" }), "tab", "“sidebar” is not a tab: use one of overview, voice, visual."),
+        (json!({ "width": "third" }), "width", "“third” is not a width: use one of full, half."),
+        (json!({ "role": "about" }), "role", "Invalid arguments: unknown field `role`."),
+        (json!({ "name": "Hooks" }), "name", "Invalid arguments: unknown field `name`."),
+    ];
+    for (extra, field, message) in refused {
+        let e = c::brand_kit_section_add(&app, add_with(extra.clone())).await.unwrap_err();
+        assert_eq!((e.code, e.field.as_deref(), e.message.as_str(), e.status), (IpcCode::Validation, Some(field), message, None), "{extra}: {e:?}");
     }
-    let e = c::brand_kit_section_add(&app, BrandKitSectionAddArgs { role: Some("about".into()), ..add("X", "voice") }).await.unwrap_err();
-    assert_eq!(e.field.as_deref(), Some("role"));
-    let e = ipc::dispatch(&app, "brand_kit_section_add", json!({ "brandKitId": kit, "name": "X" })).await.unwrap_err();
+    let e = c::brand_kit_section_add(&app, add_with(json!({ "tab": "sidebar" }))).await.unwrap_err();
+    assert_eq!(e.valid_values, ["overview", "voice", "visual"]);
+    let e = ipc::dispatch(&app, "brand_kit_section_add", json!({ "brandKitId": kit, "sectionName": "X" })).await.unwrap_err();
     assert_eq!((e.code, e.field.as_deref()), (IpcCode::Validation, Some("tab")));
     assert_eq!(c::brand_kit_page(&app, BrandKitIdArgs { brand_kit_id: kit.clone() }).await.unwrap().sections.len(), 9, "nothing else added");
 
     // Archive: gone from the page, offered for restore.
-    let r = c::brand_kit_section_archive(&app, BrandKitSectionArchiveArgs { brand_kit_id: kit.clone(), key: s.key.clone(), archived: true, section_id: None })
+    let r = c::brand_kit_section_archive(&app, SectionArchiveInput { brand_kit_id: kit.clone(), key: s.key.clone(), section_id: None })
         .await
         .unwrap();
     assert!(r.archived);
@@ -303,7 +313,7 @@ async fn a_section_is_added_archived_and_restored() {
     assert_eq!((page.archived[0].key.as_str(), page.archived[0].id.as_str(), page.archived[0].section_name.as_str()), (s.key.as_str(), s.id.as_str(), "Hooks"));
 
     // Restore: back with its version and body.
-    let r = c::brand_kit_section_archive(&app, BrandKitSectionArchiveArgs { brand_kit_id: kit.clone(), key: s.key.clone(), archived: false, section_id: None })
+    let r = c::brand_kit_section_restore(&app, SectionArchiveInput { brand_kit_id: kit.clone(), key: s.key.clone(), section_id: None })
         .await
         .unwrap();
     assert!(!r.archived);
@@ -313,19 +323,30 @@ async fn a_section_is_added_archived_and_restored() {
 
     // A starter section archived on this computer is listed on another (read from the service, not from
     // what this computer remembers) and restored there by its key alone.
-    c::brand_kit_section_archive(&app, BrandKitSectionArchiveArgs { brand_kit_id: kit.clone(), key: "speaking_style".into(), archived: true, section_id: None })
+    c::brand_kit_section_archive(&app, SectionArchiveInput { brand_kit_id: kit.clone(), key: "speaking_style".into(), section_id: None })
         .await
         .unwrap();
     let (other, _, _) = app_on(&remote).await;
     let there = c::brand_kit_page(&other, BrandKitIdArgs { brand_kit_id: kit.clone() }).await.unwrap();
     assert_eq!(there.archived.iter().map(|a| (a.key.as_str(), a.tab.as_str())).collect::<Vec<_>>(), [("speaking_style", "voice")]);
-    c::brand_kit_section_archive(&other, BrandKitSectionArchiveArgs { brand_kit_id: kit.clone(), key: "speaking_style".into(), archived: false, section_id: None })
+    c::brand_kit_section_restore(&other, SectionArchiveInput { brand_kit_id: kit.clone(), key: "speaking_style".into(), section_id: None })
         .await
         .unwrap();
-    let e = c::brand_kit_section_archive(&other, BrandKitSectionArchiveArgs { brand_kit_id: kit.clone(), key: "speaking_style".into(), archived: false, section_id: None })
+    let e = c::brand_kit_section_restore(&other, SectionArchiveInput { brand_kit_id: kit.clone(), key: "speaking_style".into(), section_id: None })
         .await
         .unwrap_err();
     assert_eq!(e.code, IpcCode::NotFound, "restored already: {e:?}");
+    // The catalogue's rule (`SectionArchiveInput::check`, as cdesk's and agents'): a kit and a key are
+    // named, refused before anything is sent; a section's id, when given, is used as is.
+    let input = |kit: &str, key: &str, id: Option<&str>| SectionArchiveInput { brand_kit_id: kit.into(), key: key.into(), section_id: id.map(Into::into) };
+    for (k, key, field, says) in [(" ", "about", "brandKitId", "Give the brand kit."), (kit.as_str(), "  ", "key", "Give the section's key.")] {
+        for e in [c::brand_kit_section_archive(&app, input(k, key, None)).await.unwrap_err(), c::brand_kit_section_restore(&app, input(k, key, None)).await.unwrap_err()] {
+            assert_eq!((e.code, e.field.as_deref(), e.message.as_str(), e.status), (IpcCode::Validation, Some(field), says, None), "{e:?}");
+        }
+    }
+    let audience = c::brand_kit_page(&app, BrandKitIdArgs { brand_kit_id: kit.clone() }).await.unwrap().sections.into_iter().find(|s| s.key == "audience").unwrap();
+    assert!(c::brand_kit_section_archive(&app, input(&kit, "audience", Some(&format!(" {} ", audience.id)))).await.unwrap().archived);
+    assert!(!c::brand_kit_section_restore(&other, input(&kit, "audience", Some(&audience.id))).await.unwrap().archived);
     // Restored elsewhere: no longer offered here.
     let page = c::brand_kit_page(&app, BrandKitIdArgs { brand_kit_id: kit }).await.unwrap();
     assert!(page.sections.iter().any(|p| p.key == "speaking_style"));

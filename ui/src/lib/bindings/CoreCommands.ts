@@ -13,8 +13,6 @@ import type { BrandKitIdArgs } from "./BrandKitIdArgs";
 import type { BrandKitPage } from "./BrandKitPage";
 import type { BrandKitSaveArgs } from "./BrandKitSaveArgs";
 import type { BrandKitSection } from "./BrandKitSection";
-import type { BrandKitSectionAddArgs } from "./BrandKitSectionAddArgs";
-import type { BrandKitSectionArchiveArgs } from "./BrandKitSectionArchiveArgs";
 import type { BrandKitSectionsView } from "./BrandKitSectionsView";
 import type { BrandKitSummary } from "./BrandKitSummary";
 import type { CalendarExportInput } from "./CalendarExportInput";
@@ -72,6 +70,8 @@ import type { PublishResult } from "./PublishResult";
 import type { QueueSettings } from "./QueueSettings";
 import type { Queued } from "./Queued";
 import type { RestoreStaged } from "./RestoreStaged";
+import type { SectionAddInput } from "./SectionAddInput";
+import type { SectionArchiveInput } from "./SectionArchiveInput";
 import type { SectionDraft } from "./SectionDraft";
 import type { SectionHistory } from "./SectionHistory";
 import type { SectionKeyInput } from "./SectionKeyInput";
@@ -237,10 +237,12 @@ export interface CoreCommands {
   brand_kit_drafts: { args: BrandKitIdArgs; result: Array<SectionDraft> };
   /** drops one draft on purpose ("take theirs"); `notFound` when there is none */
   brand_kit_draft_discard: { args: SectionKeyInput; result: Array<SectionDraft> };
-  /** name and tab required (validation naming `name` / `tab`, `tab` with `validValues`) before sending; `width` defaults to `full`; `role` is refused (an added section has none); lands at the end of its tab */
-  brand_kit_section_add: { args: BrandKitSectionAddArgs; result: BrandKitSection };
-  /** `POST /archive { assetType: "brand_kit_section", id, archived }`; the id is found by key: among the live sections (archiving) or the archived ones the service lists (restoring, wherever they were archived; a service that does not list them: this computer's record). `notFound` when there is no such section. A restored section keeps its versions */
-  brand_kit_section_archive: { args: BrandKitSectionArchiveArgs; result: ArchiveResult };
+  /** the catalogue's input and its rules (`SectionAddInput::check`, as `cdesk brand-kit section add` and `add_brand_kit_section`), before sending: `sectionName` with words, at most 120 characters (`SECTION_NAME_MAX_CHARS`), `width` and `tab` known (validation naming the field, with `validValues`); a field it does not name, `role` among them, is refused by name (an added section has no role); `width` defaults to `full`; lands at the end of its tab */
+  brand_kit_section_add: { args: SectionAddInput; result: BrandKitSection };
+  /** the catalogue's input and its rule (`SectionArchiveInput::check`, as `cdesk brand-kit section archive` and `archive_brand_kit_section`: a kit and a key); `POST /archive { assetType: "brand_kit_section", id, archived: true }`; the id is `sectionId` when given, else the live section's of that key; `notFound` when there is none */
+  brand_kit_section_archive: { args: SectionArchiveInput; result: ArchiveResult };
+  /** the same input and rule (as `cdesk brand-kit section restore` and `restore_brand_kit_section`); `archived: false`; the id is `sectionId` when given, else found by key among the archived sections the service lists (wherever they were archived; a service that does not list them: this computer's record); `notFound` when there is none. A restored section keeps its versions */
+  brand_kit_section_restore: { args: SectionArchiveInput; result: ArchiveResult };
   /** a history read filtered by the key (`keys=<key>&history=true`); `earlier` newest first, each `{ version, body, bodySource, createdAt }`; `notFound` for no live section */
   brand_kit_history: { args: SectionKeyInput; result: SectionHistory };
   /** `revertTo: version` with `expectedVersion`: lands as a new version, so a revert can itself be reverted; stale → `conflict` as above (no draft: there is no text to keep); an unknown version is the service's 400 */

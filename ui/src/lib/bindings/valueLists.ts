@@ -46,3 +46,4 @@ export const PLATFORM_NAMES: Readonly<Record<string, string>> = {
   "general": "General",
 };
 export const KNOWLEDGE_MAX_FILE_BYTES = 4194304;
+export const SECTION_NAME_MAX_CHARS = 120;

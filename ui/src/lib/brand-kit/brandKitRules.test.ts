@@ -54,7 +54,7 @@ it("small documents and images go as base64; large files, video and audio need a
 });
 
 describe("the section rules follow the cases the core checks", () => {
-  // crates/api-types/fixtures/brand-kit-rules.json: one list of cases for the core (checks.rs), the sandbox and TypeScript.
+  // crates/api-types/fixtures/brand-kit-rules.json: one list of cases for the core (checks.rs and the catalogue's SectionAddInput::check), the sandbox and TypeScript.
   type Add = { name: string; input: Parameters<typeof checkSectionAdd>[0]; expect: RuleError | null };
   type Save = { name: string; sections: SectionEdit[]; expect: RuleError | null };
   const fixture = JSON.parse(

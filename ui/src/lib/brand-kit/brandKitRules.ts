@@ -2,12 +2,14 @@
 // changed, with the version it was read at), a section's summary after a write, and how a knowledge file
 // can be sent (base64 from this computer, or a hosted URL). Table-tested in brandKitRules.test.ts.
 import { formatDateTime } from "../shared/datetime";
-import type { BrandKitSection, BrandKitSectionAddArgs, SectionEdit, SectionSummary } from "../bindings";
-import { KNOWLEDGE_MAX_FILE_BYTES, KNOWLEDGE_MEDIA_EXTENSIONS, ROLES, ROLE_NAMES, SECTION_POSITIONS, TABS, WIDTHS } from "../bindings/valueLists";
+import type { BrandKitSection, SectionAddInput, SectionEdit, SectionSummary } from "../bindings";
+import {
+  KNOWLEDGE_MAX_FILE_BYTES, KNOWLEDGE_MEDIA_EXTENSIONS, ROLES, ROLE_NAMES, SECTION_NAME_MAX_CHARS, SECTION_POSITIONS, TABS, WIDTHS,
+} from "../bindings/valueLists";
 
 /** The service's tabs, in its order (generated from api-types `TABS`); an unknown one is answered with these. */
 export const KNOWN_TABS = TABS;
-export { WIDTHS };
+export { SECTION_NAME_MAX_CHARS, WIDTHS };
 
 // ---------- what the page shows for the service's values ----------
 // A key (`content_strategy`) is never on screen: a role shows by the spec's starter name (ROLE_NAMES,
@@ -50,7 +52,8 @@ export function rolesOf(sections: Pick<SectionSummary, "role">[]): string[] {
   return [...new Set(sections.map((s) => s.role).filter((r): r is string => !!r))];
 }
 
-// ---------- what the core checks before a write (crates/core/src/brand_kit/checks.rs) ----------
+// ---------- what the core checks before a write (an add: the catalogue's SectionAddInput::check in
+// crates/ops/src/brand_kit.rs; a save: crates/core/src/brand_kit/checks.rs) ----------
 // The same rules, in the same order, with the same field and message: both run the cases of
 // crates/api-types/fixtures/brand-kit-rules.json. The page checks here to say it at the field before
 // calling the core; the core checks again.
@@ -70,15 +73,28 @@ function oneOf(field: string, v: string, valid: readonly string[], what: string)
   return valid.includes(v) ? null : { field, message: `“${v}” is not a ${what}: use one of ${valid.join(", ")}.`, validValues: [...valid] };
 }
 
-/** An added section: a name, a known width (when given), a tab, and no role (`check_add`). */
-export function checkSectionAdd(a: Pick<BrandKitSectionAddArgs, "name" | "tab" | "width" | "role">): RuleError | null {
-  return required("name", a.name, "section's name")
+/** A section's name as sent, added or renamed: with words, and at most SECTION_NAME_MAX_CHARS characters
+ * once trimmed (characters as Rust counts them: code points, not UTF-16 units). */
+function sectionName(field: string, v: string): RuleError | null {
+  return required(field, v, "section's name")
+    ?? ([...trimmed(v)].length > SECTION_NAME_MAX_CHARS
+      ? { field, message: `The section's name is too long: at most ${SECTION_NAME_MAX_CHARS} characters.` }
+      : null);
+}
+
+/** The fields an added section takes (`SectionAddInput`); any other is refused by name, `role` among them
+ * (a section you add has none: roles belong to the eight starter sections). */
+const ADD_FIELDS: readonly string[] = ["brandKitId", "sectionName", "tab", "width", "body"];
+
+/** An added section (`SectionAddInput::check`): no field it does not name, a name, a known width (when
+ * given), a known tab. */
+export function checkSectionAdd(a: Pick<SectionAddInput, "sectionName" | "tab" | "width">): RuleError | null {
+  const unknown = Object.keys(a).filter((k) => !ADD_FIELDS.includes(k)).sort()[0];
+  if (unknown) return { field: unknown, message: `Invalid arguments: unknown field \`${unknown}\`.` };
+  return sectionName("sectionName", a.sectionName)
     ?? (a.width != null ? oneOf("width", a.width, WIDTHS, "width") : null)
     ?? required("tab", a.tab, "tab the section goes in")
-    ?? oneOf("tab", trimmed(a.tab), TABS, "tab")
-    ?? (a.role != null
-      ? { field: "role", message: "A section you add has no role: roles belong to the eight starter sections. Leave it out." }
-      : null);
+    ?? oneOf("tab", trimmed(a.tab), TABS, "tab");
 }
 
 /** A save: every entry names a section once, says the version it was read at, and changes something (`check_edits`). */
@@ -96,7 +112,7 @@ export function checkSectionEdits(edits: readonly SectionEdit[]): RuleError | nu
     if (e.role != null && !((ROLES as readonly string[]).includes(key) && e.role === key)) {
       return { field: at("role"), message: "A section's role cannot be set or changed: roles belong to the eight starter sections." };
     }
-    const err = (e.name != null ? required(at("name"), e.name, "section's name") : null)
+    const err = (e.name != null ? sectionName(at("name"), e.name) : null)
       ?? (e.width != null ? oneOf(at("width"), e.width, WIDTHS, "width") : null)
       ?? (e.tab != null ? oneOf(at("tab"), e.tab, TABS, "tab") : null)
       ?? (e.position != null ? oneOf(at("position"), e.position, SECTION_POSITIONS, "position") : null);

@@ -499,7 +499,7 @@ export class KitSession {
 
   /** Adds a section at the end of its tab (errors are thrown for the form to show at its field). */
   async add(name: string, tab: string, width: string): Promise<BrandKitSection> {
-    const s = await api.brandKitSectionAdd({ brandKitId: this.kitId, name, tab, width });
+    const s = await api.brandKitSectionAdd({ brandKitId: this.kitId, sectionName: name, tab, width });
     this.noteIfNew(s, undefined);
     this.sections.push(summaryOf(s));
     const v = this.view(s.key);

@@ -175,21 +175,23 @@ export function kitCore(init: { sections?: Stored[]; drafts?: SectionDraft[]; kn
     return kit.drafts;
   };
   core.answers.brand_kit_section_add = (args) => {
-    const a = args as { name: string; tab: string; width?: string; role?: string; body?: string };
+    const a = args as { sectionName: string; tab: string; width?: string; body?: string };
     refuse(checkSectionAdd(a));
-    const s = stored(`custom_${++seq}`, trimmed(a.tab), trimmed(a.name), a.width ?? "full", a.body ?? "", null);
+    const s = stored(`custom_${++seq}`, trimmed(a.tab), trimmed(a.sectionName), a.width ?? "full", a.body ?? "", null);
     kit.sections.push(s);
     return wire(s);
   };
-  core.answers.brand_kit_section_archive = (args) => {
-    const a = args as { key: string; archived: boolean };
+  const setArchived = (args: unknown, archived: boolean) => {
+    const a = args as { key: string };
     const s = kit.sections.find((x) => x.key === a.key);
     if (!s) throw { code: "notFound", message: "No such section." } satisfies IpcError;
-    s.archived = a.archived;
+    s.archived = archived;
     kit.archivedHere = kit.archivedHere.filter((k) => k !== a.key);
-    if (a.archived) kit.archivedHere.push(a.key);
-    return { archived: a.archived };
+    if (archived) kit.archivedHere.push(a.key);
+    return { archived };
   };
+  core.answers.brand_kit_section_archive = (args) => setArchived(args, true);
+  core.answers.brand_kit_section_restore = (args) => setArchived(args, false);
   core.answers.brand_kit_history = (args) => {
     const s = find((args as { key: string }).key);
     return { section: wire(s), earlier: s.earlier.map((r) => ({ ...r })) };

@@ -10,7 +10,7 @@ import type {
 } from "../bindings";
 import type { DraftsResolveArgs } from "../bindings";
 import type {
-  SectionRevertInput, BrandKitSaveArgs, BrandKitSectionAddArgs, BrandKitSectionArchiveArgs,
+  SectionRevertInput, BrandKitSaveArgs, SectionAddInput,
   BrandKitGetInput, KnowledgeAddInput, SectionEdit,
 } from "../bindings";
 import type {
@@ -218,9 +218,10 @@ export const api = {
   brandKitSave: (brandKitId: string, sections: SectionEdit[]) => run("brand_kit_save", { brandKitId, sections }),
   brandKitDrafts: (brandKitId: string) => run("brand_kit_drafts", { brandKitId }),
   brandKitDraftDiscard: (brandKitId: string, key: string) => run("brand_kit_draft_discard", { brandKitId, key }),
-  brandKitSectionAdd: (args: BrandKitSectionAddArgs) => run("brand_kit_section_add", args),
+  brandKitSectionAdd: (args: SectionAddInput) => run("brand_kit_section_add", args),
+  /** Archives the section of this key, or restores it (`archived: false`): the catalogue's two operations. */
   brandKitSectionArchive: (brandKitId: string, key: string, archived: boolean) =>
-    run("brand_kit_section_archive", { brandKitId, key, archived }),
+    run(archived ? "brand_kit_section_archive" : "brand_kit_section_restore", { brandKitId, key }),
   brandKitHistory: (brandKitId: string, key: string) => run("brand_kit_history", { brandKitId, key }),
   brandKitRevert: (args: SectionRevertInput) => run("brand_kit_revert", args),
   knowledgeList: (brandKitId: string, limit?: number, offset?: number) =>
