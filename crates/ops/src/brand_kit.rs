@@ -473,13 +473,7 @@ impl Operation for SectionArchive {
         scope: Some(api_types::scopes::FAVORITES_WRITE),
     };
     async fn run(cx: Cx, i: SectionArchiveInput) -> Result<Value, OpError> {
-        let s = i.check()?;
-        let id = match s.id {
-            Some(id) => id,
-            None => read_section(&cx, &s.kit, &s.key, false).await?.id,
-        };
-        let done = cx.client.archive(&SectionArchiveInput::request(&id, true)).await?;
-        Ok(json!({ "archived": done.archived, "brandKitId": s.kit, "key": s.key, "sectionId": id }))
+        archive_section(cx, i, true).await
     }
 }
 
@@ -496,14 +490,21 @@ impl Operation for SectionRestore {
         scope: Some(api_types::scopes::FAVORITES_WRITE),
     };
     async fn run(cx: Cx, i: SectionArchiveInput) -> Result<Value, OpError> {
-        let s = i.check()?;
-        let id = match s.id {
-            Some(id) => id,
-            None => archived_section_id(&cx, &s.kit, &s.key).await?,
-        };
-        let done = cx.client.archive(&SectionArchiveInput::request(&id, false)).await?;
-        Ok(json!({ "archived": done.archived, "brandKitId": s.kit, "key": s.key, "sectionId": id }))
+        archive_section(cx, i, false).await
     }
+}
+
+/// An archive (`archived`) or a restore of a section: its id as given, else found by its key, among the
+/// kit's live sections for an archive and among its archived ones for a restore.
+async fn archive_section(cx: Cx, i: SectionArchiveInput, archived: bool) -> Result<Value, OpError> {
+    let s = i.check()?;
+    let id = match s.id {
+        Some(id) => id,
+        None if archived => read_section(&cx, &s.kit, &s.key, false).await?.id,
+        None => archived_section_id(&cx, &s.kit, &s.key).await?,
+    };
+    let done = cx.client.archive(&SectionArchiveInput::request(&id, archived)).await?;
+    Ok(json!({ "archived": done.archived, "brandKitId": s.kit, "key": s.key, "sectionId": id }))
 }
 
 /// The id of the kit's archived section `key`, as the service lists archived sections; a key not among
