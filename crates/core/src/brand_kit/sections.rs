@@ -208,8 +208,8 @@ async fn set_section_archived(session: &impl WithOutbox, args: &SectionArchiveIn
         None => {
             let kept = kit_kept(session, &kit_id)?;
             let live = client.brand_kits().get_summary(&kit_id).await?.sections;
-            let archived = archived_sections(&client, &kit_id, &live, kept.archived).await?;
-            let a = archived.into_iter().find(|a| a.key == key).ok_or_else(|| {
+            let listed = archived_sections(&client, &kit_id, &live, kept.archived).await?;
+            let a = listed.into_iter().find(|a| a.key == key).ok_or_else(|| {
                 IpcError::new(
                     IpcCode::NotFound,
                     format!("This kit has no archived section “{key}”: it may have been restored already; refresh the page."),
